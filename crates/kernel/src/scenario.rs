@@ -1,0 +1,67 @@
+//! What a scenario is: an immutable, validated value that draws one outcome code
+//! from dice, says how codes split into metrics, and may know its exact answer.
+
+use crate::dice::Dice;
+use crate::outcome::{Distribution, Layout, Metric};
+use crate::runner::{self, RunError, RunOptions};
+
+/// A scenario: one test, one engagement, or a multi-turn fight.
+///
+/// Built by a validating constructor, then sampled many times from many
+/// threads, so it is `Sync` and never changes. `sample` is the hot path: it
+/// returns one `u64` outcome code, which the runner counts; codes are split into
+/// metrics only at the end. Most scenarios encode their metrics with their
+/// [`Layout`]; one whose outcome depends on a few dice may return a code of the
+/// dice themselves and override [`code_space`](Scenario::code_space) and
+/// [`decode`](Scenario::decode).
+pub trait Scenario: Send + Sync {
+    /// The metrics and their packing.
+    fn layout(&self) -> &Layout;
+
+    /// One sample's outcome code.
+    fn sample(&self, dice: &mut Dice) -> u64;
+
+    /// The number of distinct codes `sample` can return (a bound; codes at or
+    /// above [`DENSE_LIMIT`](crate::outcome::DENSE_LIMIT) are counted sparsely).
+    fn code_space(&self) -> u64 {
+        self.layout().size()
+    }
+
+    /// The metric values of a code, in metric order.
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        self.layout().decode(code, values);
+    }
+
+    /// The exact distribution over codes, where a solver exists.
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        None
+    }
+}
+
+/// A scenario behind a pointer: what the catalogue hands out, so the CLI and
+/// the analysis crate can run any scenario by name. The runner inside is still
+/// compiled for each concrete scenario.
+pub trait DynScenario: Send + Sync {
+    /// The metrics, in order.
+    fn metrics(&self) -> Vec<Metric>;
+    /// A Monte Carlo distribution.
+    fn simulate(&self, options: &RunOptions) -> Result<Distribution, RunError>;
+    /// The exact distribution, or `None` when this scenario has no solver.
+    fn exact_distribution(&self) -> Option<Distribution>;
+}
+
+impl<S: Scenario> DynScenario for S {
+    fn metrics(&self) -> Vec<Metric> {
+        self.layout().metrics().to_vec()
+    }
+
+    fn simulate(&self, options: &RunOptions) -> Result<Distribution, RunError> {
+        let tally = runner::run(self, options)?;
+        Ok(Distribution::from_tally(self.metrics(), &tally, |code, values| self.decode(code, values)))
+    }
+
+    fn exact_distribution(&self) -> Option<Distribution> {
+        let probabilities = self.exact()?;
+        Some(Distribution::from_exact(self.metrics(), probabilities, |code, values| self.decode(code, values)))
+    }
+}

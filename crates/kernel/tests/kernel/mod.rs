@@ -1,0 +1,5 @@
+//! Tests of the kernel's foundation: dice, the runner and the accumulators.
+
+mod determinism;
+mod dice_frequencies;
+mod tally_merge;

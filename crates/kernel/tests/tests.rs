@@ -1,0 +1,3 @@
+//! The kernel's integration tests: one binary, one module per subject.
+
+mod kernel;
