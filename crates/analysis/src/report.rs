@@ -1,0 +1,345 @@
+//! Report folders: `report.md`, a self-contained printable `report.html`,
+//! `data.csv`, `data.parquet` and the charts, written whole or not at all; and
+//! the index of every report.
+//!
+//! A report is written into a temporary sibling directory which is renamed into
+//! place only when every file is written, so a failed or interrupted run leaves
+//! the previous report (or none), never half of one. Nothing in a report
+//! depends on the time or the machine, so the same run writes the same files.
+
+use crate::AnalysisError;
+use crate::charts::Chart;
+use crate::frame::{temporary_sibling, write_csv, write_parquet};
+use polars::prelude::*;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One analysis written up: what was asked, the answer in a line, and the
+/// evidence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The title.
+    pub title: String,
+    /// The question it answers, in the asker's words.
+    pub question: String,
+    /// The answer in one line (also shown in the index).
+    pub finding: String,
+    /// The evidence, in order.
+    pub sections: Vec<Section>,
+}
+
+/// A part of a report: some text, an optional table and some charts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    /// The heading.
+    pub heading: String,
+    /// Paragraphs of plain text, separated by blank lines.
+    pub text: String,
+    /// A table, if any.
+    pub table: Option<Table>,
+    /// Charts, each written as `name.svg` and `name.png`.
+    pub charts: Vec<Chart>,
+}
+
+impl Section {
+    /// A section of text only.
+    pub fn text(heading: &str, text: &str) -> Section {
+        Section { heading: heading.to_string(), text: text.to_string(), table: None, charts: Vec::new() }
+    }
+
+    /// The same section with a table.
+    pub fn with_table(mut self, table: Table) -> Section {
+        self.table = Some(table);
+        self
+    }
+
+    /// The same section with a chart.
+    pub fn with_chart(mut self, chart: Chart) -> Section {
+        self.charts.push(chart);
+        self
+    }
+}
+
+/// A table of text cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The column headers.
+    pub columns: Vec<String>,
+    /// The rows, each as long as `columns`.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table from headers and rows.
+    pub fn new(columns: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+        Table { columns, rows }
+    }
+
+    /// The first `max_rows` rows of a frame, floats to four decimals and nulls blank.
+    pub fn from_frame(df: &DataFrame, max_rows: usize) -> PolarsResult<Table> {
+        let columns: Vec<String> = df.get_column_names().iter().map(|n| n.to_string()).collect();
+        let height = df.height().min(max_rows);
+        let mut rows = vec![Vec::with_capacity(columns.len()); height];
+        for column in df.columns() {
+            for (i, row) in rows.iter_mut().enumerate() {
+                row.push(format_cell(&column.get(i)?));
+            }
+        }
+        Ok(Table { columns, rows })
+    }
+}
+
+fn format_cell(value: &AnyValue<'_>) -> String {
+    match value {
+        AnyValue::Null => String::new(),
+        AnyValue::String(s) => (*s).to_string(),
+        AnyValue::StringOwned(s) => s.to_string(),
+        AnyValue::Float64(v) => format!("{v:.4}"),
+        AnyValue::Float32(v) => format!("{v:.4}"),
+        other => other.to_string(),
+    }
+}
+
+/// A report's entry in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// The report's folder, relative to the index (`ladder-huzzah`).
+    pub folder: String,
+    /// Its title.
+    pub title: String,
+    /// Its one-line finding.
+    pub finding: String,
+}
+
+impl IndexEntry {
+    /// The entry of a report written to `folder`.
+    pub fn of(folder: &str, report: &Report) -> IndexEntry {
+        IndexEntry { folder: folder.to_string(), title: report.title.clone(), finding: report.finding.clone() }
+    }
+}
+
+/// Writes a report into the folder `dir` (replacing any report there):
+/// `report.md`, `report.html`, `data.csv`, `data.parquet`, and each chart as
+/// SVG and PNG. Either every file is written or `dir` is left as it was.
+pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
+    let mut names: Vec<&str> = Vec::new();
+    for chart in report.sections.iter().flat_map(|s| &s.charts) {
+        if names.contains(&chart.name.as_str()) {
+            return Err(AnalysisError::Invalid(format!("two charts of report `{}` are named `{}`", report.title, chart.name)));
+        }
+        if chart.name.is_empty() || chart.name.contains(['/', '\\']) || chart.name.starts_with('.') {
+            return Err(AnalysisError::Invalid(format!("chart name `{}` is not a plain file name", chart.name)));
+        }
+        names.push(&chart.name);
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)?;
+    }
+    let temporary = temporary_sibling(dir);
+    if temporary.exists() {
+        fs::remove_dir_all(&temporary)?;
+    }
+    fs::create_dir(&temporary)?;
+    match fill_report(&temporary, report, data) {
+        Ok(()) => replace_dir(&temporary, dir),
+        Err(error) => {
+            let _ = fs::remove_dir_all(&temporary);
+            Err(error)
+        }
+    }
+}
+
+fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
+    let mut svgs = Vec::new();
+    for chart in report.sections.iter().flat_map(|s| &s.charts) {
+        let svg = chart.svg()?;
+        fs::write(dir.join(format!("{}.svg", chart.name)), &svg)?;
+        fs::write(dir.join(format!("{}.png", chart.name)), chart.png()?)?;
+        svgs.push(svg);
+    }
+    write_csv(data, &dir.join("data.csv"))?;
+    write_parquet(data, &dir.join("data.parquet"))?;
+    fs::write(dir.join("report.md"), markdown(report))?;
+    fs::write(dir.join("report.html"), html(report, &svgs))?;
+    Ok(())
+}
+
+/// Moves the finished `temporary` folder to `dir`, moving any old `dir` aside
+/// first so there is never a moment with neither (a rename cannot replace a
+/// non-empty directory).
+fn replace_dir(temporary: &Path, dir: &Path) -> Result<(), AnalysisError> {
+    let old = aside(dir);
+    if dir.exists() {
+        if old.exists() {
+            fs::remove_dir_all(&old)?;
+        }
+        fs::rename(dir, &old)?;
+    }
+    if let Err(error) = fs::rename(temporary, dir) {
+        // Put the old report back rather than leave nothing.
+        if old.exists() {
+            let _ = fs::rename(&old, dir);
+        }
+        let _ = fs::remove_dir_all(temporary);
+        return Err(error.into());
+    }
+    if old.exists() {
+        fs::remove_dir_all(&old)?;
+    }
+    Ok(())
+}
+
+fn aside(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.old-{}", std::process::id()))
+}
+
+/// The report as Markdown: question, finding, then each section's text, table
+/// and charts (as links to their SVG files).
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", report.title);
+    let _ = writeln!(out, "**Question.** {}\n", report.question);
+    let _ = writeln!(out, "**Finding.** {}\n", report.finding);
+    for section in &report.sections {
+        let _ = writeln!(out, "## {}\n", section.heading);
+        if !section.text.trim().is_empty() {
+            let _ = writeln!(out, "{}\n", section.text.trim());
+        }
+        if let Some(table) = &section.table {
+            let cell = |s: &str| s.replace('|', "\\|");
+            let _ = writeln!(out, "| {} |", table.columns.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+            let _ = writeln!(out, "|{}", " --- |".repeat(table.columns.len()));
+            for row in &table.rows {
+                let _ = writeln!(out, "| {} |", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+            }
+            out.push('\n');
+        }
+        for chart in &section.charts {
+            let _ = writeln!(out, "![{}]({}.svg)\n", chart.title.replace(['[', ']'], ""), chart.name);
+        }
+    }
+    out.push_str("Data: [data.csv](data.csv), [data.parquet](data.parquet).\n");
+    out
+}
+
+/// Escapes text for HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Print styles: A4 with margins, charts and table rows never split across
+/// pages, charts scaled to the text width.
+const CSS: &str = "
+@page { size: A4; margin: 14mm; }
+body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 11pt; line-height: 1.4;
+       color: #111; max-width: 182mm; margin: 1em auto; padding: 0 1em; }
+h1 { font-size: 19pt; margin: 0 0 0.4em; }
+h2 { font-size: 14pt; margin: 1.2em 0 0.4em; break-after: avoid; page-break-after: avoid; }
+p.question { font-style: italic; }
+p.finding { font-weight: bold; border-left: 4px solid #0072B2; padding: 0.2em 0 0.2em 0.6em; }
+figure { margin: 0.6em 0 1em; break-inside: avoid; page-break-inside: avoid; }
+figure svg { width: 100%; height: auto; display: block; }
+figcaption { font-size: 9pt; color: #444; }
+table { border-collapse: collapse; font-size: 9pt; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #aaa; padding: 2px 6px; text-align: right; }
+th { background: #eee; }
+td:first-child, th:first-child { text-align: left; }
+tr { break-inside: avoid; page-break-inside: avoid; }
+@media print { a { color: inherit; text-decoration: none; } body { margin: 0; padding: 0; } }
+";
+
+fn html(report: &Report, svgs: &[String]) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
+        escape(&report.title)
+    );
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&report.title));
+    let _ = writeln!(out, "<p class=\"question\">{}</p>", escape(&report.question));
+    let _ = writeln!(out, "<p class=\"finding\">{}</p>", escape(&report.finding));
+    let mut svg = svgs.iter();
+    for section in &report.sections {
+        let _ = writeln!(out, "<section>\n<h2>{}</h2>", escape(&section.heading));
+        for paragraph in section.text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+            let _ = writeln!(out, "<p>{}</p>", escape(paragraph));
+        }
+        if let Some(table) = &section.table {
+            out.push_str("<table>\n<thead><tr>");
+            for column in &table.columns {
+                let _ = write!(out, "<th>{}</th>", escape(column));
+            }
+            out.push_str("</tr></thead>\n<tbody>\n");
+            for row in &table.rows {
+                out.push_str("<tr>");
+                for cell in row {
+                    let _ = write!(out, "<td>{}</td>", escape(cell));
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</tbody>\n</table>\n");
+        }
+        for chart in &section.charts {
+            let body = svg.next().map_or("", |s| inline_svg(s));
+            let _ = writeln!(
+                out,
+                "<figure>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
+                escape(&chart.title),
+                name = escape(&chart.name)
+            );
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("<p>Data: <a href=\"data.csv\">data.csv</a>, <a href=\"data.parquet\">data.parquet</a>.</p>\n</body>\n</html>\n");
+    out
+}
+
+/// An SVG document without its XML declaration, ready to sit inside HTML.
+fn inline_svg(svg: &str) -> &str {
+    match svg.find("<svg") {
+        Some(start) => &svg[start..],
+        None => svg,
+    }
+}
+
+/// Writes `reports_dir/index.html`, linking every report's HTML with its
+/// one-line finding, through a temporary file renamed into place.
+pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), AnalysisError> {
+    fs::create_dir_all(reports_dir)?;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>volley reports</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>volley reports</h1>\n"
+    );
+    out.push_str("<table>\n<thead><tr><th>Analysis</th><th>Finding</th></tr></thead>\n<tbody>\n");
+    for entry in entries {
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"{}/report.html\">{}</a></td><td style=\"text-align: left\">{}</td></tr>",
+            escape(&entry.folder),
+            escape(&entry.title),
+            escape(&entry.finding)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    let path = reports_dir.join("index.html");
+    let temporary = temporary_sibling(&path);
+    fs::write(&temporary, out)?;
+    fs::rename(&temporary, &path).map_err(|e| {
+        let _ = fs::remove_file(&temporary);
+        AnalysisError::Io(e)
+    })
+}
