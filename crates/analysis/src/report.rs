@@ -6,14 +6,23 @@
 //! place only when every file is written, so a failed or interrupted run leaves
 //! the previous report (or none), never half of one. Nothing in a report
 //! depends on the time or the machine, so the same run writes the same files.
+//!
+//! The `*_report` functions write up each balance analysis (and a single
+//! distribution) as a [`Report`] and its data frame, ready for [`write_report`].
 
 use crate::AnalysisError;
-use crate::charts::Chart;
-use crate::frame::{temporary_sibling, write_csv, write_parquet};
+use crate::balance::{Convergence, Equivalence, Experiment, Ladder, Sensitivity, Sweep};
+use crate::charts::{
+    Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
+    sensitivity_tornado, sweep_chart,
+};
+use crate::frame::{Run, long_frame, temporary_sibling, write_csv, write_parquet};
+use crate::stats::agreement;
 use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
+use volley_kernel::outcome::Distribution;
 
 /// One analysis written up: what was asked, the answer in a line, and the
 /// evidence.
@@ -342,4 +351,257 @@ pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), Ana
         let _ = fs::remove_file(&temporary);
         AnalysisError::Io(e)
     })
+}
+
+/// How an experiment was run, for a report's method section.
+pub fn method_text(experiment: &Experiment) -> String {
+    let fixed = if experiment.fixed.is_empty() {
+        "no keys fixed beyond the scenario's defaults".to_string()
+    } else {
+        let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("keys fixed at {}", pairs.join(", "))
+    };
+    format!(
+        "Ruleset `{}`, scenario `{}` ({}), {fixed}. Monte Carlo with {} samples per point from seed {}; every point \
+         uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
+         for probabilities).",
+        experiment.ruleset,
+        experiment.scenario.name,
+        experiment.scenario.summary.trim_end_matches('.'),
+        experiment.options.samples,
+        experiment.options.seed,
+        percent(experiment.confidence)
+    )
+}
+
+fn percent(confidence: f64) -> String {
+    format!("{}", (confidence * 1000.0).round() / 10.0)
+}
+
+/// The quality ladder written up: a heatmap, its table and the long frame of
+/// every run.
+pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report, DataFrame), AnalysisError> {
+    let title = format!("{} {}: quality ladder", experiment.ruleset, experiment.scenario.name);
+    let chart = ladder_heatmap("ladder", &format!("{} by quality", ladder.measure.label()), ladder);
+    let percent_of = |v: f64| format_value(v, ladder.measure.is_probability());
+    let mut best: Option<(usize, usize, f64)> = None;
+    let mut diagonal = (f64::INFINITY, f64::NEG_INFINITY);
+    for (a, row) in ladder.cells.iter().enumerate() {
+        for (d, cell) in row.iter().enumerate() {
+            if best.is_none_or(|b| cell.value > b.2) {
+                best = Some((a, d, cell.value));
+            }
+            if a == d {
+                diagonal = (diagonal.0.min(cell.value), diagonal.1.max(cell.value));
+            }
+        }
+    }
+    let finding = match best {
+        Some((a, d, value)) => format!(
+            "{} is highest for a {} attacker against a {} defender ({}); between equal qualities it runs from {} to {}.",
+            ladder.measure.label(),
+            ladder.qualities[a],
+            ladder.qualities[d],
+            percent_of(value),
+            percent_of(diagonal.0),
+            percent_of(diagonal.1)
+        ),
+        None => "No qualities to compare.".to_string(),
+    };
+    let report = Report {
+        title,
+        question: format!(
+            "How does {} change with the attacker's and the defender's quality in {}?",
+            ladder.measure.label(),
+            experiment.scenario.name
+        ),
+        finding,
+        sections: vec![
+            Section::text(
+                "Ladder",
+                "Rows are the attacker's quality, columns the defender's; each cell prints the estimate and, \
+                 below it, its interval. Blue favours the attacker, red the defender, white is even odds.",
+            )
+            .with_chart(chart)
+            .with_table(Table::from_frame(&ladder.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&ladder.runs, experiment.confidence)?))
+}
+
+/// The equivalence search written up: the probed curve with even odds marked,
+/// its table, and the long frame of every probe.
+pub fn equivalence_report(experiment: &Experiment, equivalence: &Equivalence) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = equivalence_chart("equivalence", &format!("{} by {}", equivalence.measure.label(), equivalence.key), equivalence);
+    let report = Report {
+        title: format!("{} {}: what {} reaches even odds", experiment.ruleset, experiment.scenario.name, equivalence.key),
+        question: format!("How much {} does it take to reach even odds?", equivalence.key),
+        finding: equivalence.finding(),
+        sections: vec![
+            Section::text(
+                "Search",
+                "Bisection on Monte Carlo estimates; the interval for the crossing is where the band around the \
+                 estimates crosses even odds.",
+            )
+            .with_chart(chart)
+            .with_table(Table::from_frame(&equivalence.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&equivalence.runs, experiment.confidence)?))
+}
+
+/// The sensitivity ranking written up: the tornado, its table, the steps not
+/// run, and the long frame of every run.
+pub fn sensitivity_report(experiment: &Experiment, sensitivity: &Sensitivity) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = sensitivity_tornado("sensitivity", &format!("What moves {}", sensitivity.measure.label()), sensitivity);
+    let mut skipped = String::from(
+        "Each integer rule field was moved one step down and one step up from its printed value, all else held. \
+         A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
+    );
+    if !sensitivity.skipped.is_empty() {
+        skipped.push_str("\n\nNot run:");
+        for s in &sensitivity.skipped {
+            let _ = write!(skipped, " {} = {} ({});", s.field, s.value, s.reason);
+        }
+    }
+    let report = Report {
+        title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
+        question: format!("Which printed numbers move {} most?", sensitivity.measure.label()),
+        finding: sensitivity.finding(),
+        sections: vec![
+            Section::text("Ranking", &skipped)
+                .with_chart(chart)
+                .with_table(Table::from_frame(&sensitivity.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&sensitivity.runs, experiment.confidence)?))
+}
+
+/// The convergence study written up: the estimate and band against samples,
+/// and its table (which is also the data).
+pub fn convergence_report(experiment: &Experiment, convergence: &Convergence) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = convergence_chart("convergence", &format!("{} as samples grow", convergence.measure.label()), convergence);
+    let frame = convergence.frame()?;
+    let finding = match convergence.points.last() {
+        Some(last) => {
+            let p = convergence.measure.is_probability();
+            let mut line = format!(
+                "After {} samples {} is {} (interval {} to {})",
+                last.samples,
+                convergence.measure.label(),
+                format_value(last.estimate.value, p),
+                format_value(last.estimate.ci_low, p),
+                format_value(last.estimate.ci_high, p)
+            );
+            if let Some(exact) = convergence.exact {
+                let _ = write!(line, "; exact {}", format_value(exact, p));
+            }
+            line.push('.');
+            line
+        }
+        None => "No sample counts were run.".to_string(),
+    };
+    let report = Report {
+        title: format!("{} {}: convergence", experiment.ruleset, experiment.scenario.name),
+        question: format!("How many samples does {} need?", convergence.measure.label()),
+        finding,
+        sections: vec![
+            Section::text("Estimate against samples", "Each point extends the same stream of samples.")
+                .with_chart(chart)
+                .with_table(Table::from_frame(&frame, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, frame))
+}
+
+/// Sweeps of one key in several rulesets written up as lines with bands, one
+/// series per ruleset, and the long frame of every run.
+pub fn sweep_report(
+    title: &str,
+    question: &str,
+    x_label: &str,
+    sweeps: &[Sweep],
+    confidence: f64,
+) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = sweep_chart("sweep", title, x_label, sweeps);
+    let mut rows = Vec::new();
+    for s in sweeps {
+        for (value, e) in &s.points {
+            let p = s.measure.is_probability();
+            rows.push(vec![
+                s.ruleset.clone(),
+                value.clone(),
+                format_value(e.value, p),
+                format_value(e.ci_low, p),
+                format_value(e.ci_high, p),
+            ]);
+        }
+    }
+    let key = sweeps.first().map_or("value", |s| s.key.as_str());
+    let columns = ["ruleset", key, "estimate", "ci_low", "ci_high"].map(String::from).to_vec();
+    let finding = sweeps
+        .iter()
+        .filter_map(|s| {
+            let first = s.points.first()?;
+            let last = s.points.last()?;
+            let p = s.measure.is_probability();
+            Some(format!("{}: {} from {} to {}", s.ruleset, s.measure.label(), format_value(first.1.value, p), format_value(last.1.value, p)))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let runs: Vec<Run> = sweeps.iter().flat_map(|s| s.runs.iter().cloned()).collect();
+    let report = Report {
+        title: title.to_string(),
+        question: question.to_string(),
+        finding,
+        sections: vec![Section::text("Sweep", "").with_chart(chart).with_table(Table::new(columns, rows))],
+    };
+    Ok((report, long_frame(&runs, confidence)?))
+}
+
+/// One scenario's outcome distribution written up: bars per metric (and the
+/// cumulative distribution of `turns`, where there is one), with the agreement
+/// against the exact solver when `exact` is given.
+pub fn distribution_report(run: &Run, exact: Option<&Distribution>, confidence: f64) -> Result<(Report, DataFrame), AnalysisError> {
+    let dist = &run.distribution;
+    let mut sections = Vec::new();
+    for metric in &dist.metrics {
+        let chart = distribution_bars(metric.name, &format!("{}: {}", run.scenario, metric.name), dist, metric.name, confidence)?;
+        sections.push(Section::text(metric.name, metric.doc).with_chart(chart));
+    }
+    if dist.metric_index("turns").is_some() {
+        let cdf = cdf_chart("turns-cdf", "Turns to a decision", &[(run.ruleset.clone(), dist)], "turns", "turns", confidence)?;
+        sections.push(Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf));
+    }
+    let mut finding = match dist.samples() {
+        Some(n) => format!("{n} Monte Carlo samples"),
+        None => "Exact distribution".to_string(),
+    };
+    if let (Some(exact), Some(_)) = (exact, dist.samples()) {
+        let verdict = agreement(dist, exact);
+        let _ = write!(
+            finding,
+            "; against the exact solver chi-square {:.1} on {} degrees of freedom (p = {:.3}), largest z {:.2}",
+            verdict.chi_square, verdict.dof, verdict.p_value, verdict.max_z
+        );
+    }
+    finding.push('.');
+    let frame = long_frame(std::slice::from_ref(run), confidence)?;
+    sections.push(Section::text("Table", "").with_table(Table::from_frame(&frame, usize::MAX)?));
+    let keys: Vec<String> = run.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let report = Report {
+        title: format!("{} {}: outcomes", run.ruleset, run.scenario),
+        question: if keys.is_empty() {
+            format!("What are the outcomes of {}?", run.scenario)
+        } else {
+            format!("What are the outcomes of {} with {}?", run.scenario, keys.join(", "))
+        },
+        finding,
+        sections,
+    };
+    Ok((report, frame))
 }

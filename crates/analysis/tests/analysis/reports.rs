@@ -91,3 +91,83 @@ fn the_index_links_every_report_with_its_finding() {
     assert!(html.contains("Is +5 for rifles &lt;too much&gt;?"));
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+mod written_up {
+    use super::*;
+    use crate::synthetic::{ShotRules, duel_entry, duel_rules, shot_entry};
+    use volley_analysis::balance::{Experiment, Measure, convergence, quality_equivalence, quality_ladder, sensitivity, sweep};
+    use volley_analysis::report::{
+        convergence_report, distribution_report, equivalence_report, ladder_report, sensitivity_report, sweep_report,
+    };
+    use volley_kernel::runner::RunOptions;
+
+    fn duel() -> Experiment {
+        Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(20_000, 1))
+    }
+
+    /// Writes the report, checks the folder has its files and its Parquet
+    /// reads back, and returns the Markdown.
+    fn written(name: &str, (report, frame): (Report, polars::prelude::DataFrame), charts: &[&str]) -> String {
+        let root = scratch_dir(name);
+        let dir = root.join(name);
+        write_report(&dir, &report, &frame).unwrap();
+        for chart in charts {
+            for extension in ["svg", "png"] {
+                let bytes = std::fs::read(dir.join(format!("{chart}.{extension}"))).unwrap();
+                assert!(bytes.len() > 1_000, "{chart}.{extension} is {} bytes", bytes.len());
+            }
+        }
+        assert!(read_parquet(&dir.join("data.parquet")).unwrap().equals_missing(&frame));
+        let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        assert_eq!(html.matches("<svg").count(), charts.len());
+        let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        markdown
+    }
+
+    #[test]
+    fn a_ladder_report_has_its_heatmap_table_and_parquet() {
+        let experiment = duel();
+        let ladder = quality_ladder(&experiment, None, None).unwrap();
+        let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
+        assert!(markdown.contains("**Finding.** P(winner = attacker) is highest for a veteran attacker against a green defender"), "{markdown}");
+        assert_eq!(markdown.matches("| P(winner = attacker) |").count(), 9, "{markdown}");
+    }
+
+    #[test]
+    fn equivalence_sensitivity_convergence_and_sweep_reports_are_written() {
+        let experiment = duel().with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
+        let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 30))).unwrap();
+        let markdown = written("equivalence", equivalence_report(&experiment, &found).unwrap(), &["equivalence"]);
+        assert!(markdown.contains("reaches even odds at attacker.figures = 13"), "{markdown}");
+
+        let shot = Experiment::from_parts("synthetic", &shot_entry(), Box::new(ShotRules::default()), RunOptions::new(20_000, 1));
+        let hit = Measure::probability("hit", "true");
+        let ranked = sensitivity(&shot, &hit).unwrap();
+        let markdown = written("sensitivity", sensitivity_report(&shot, &ranked).unwrap(), &["sensitivity"]);
+        assert!(markdown.contains("Not run: limit = 6"), "{markdown}");
+
+        let grown = convergence(&shot, &hit, &[1_000, 10_000]).unwrap();
+        let markdown = written("convergence", convergence_report(&shot, &grown).unwrap(), &["convergence"]);
+        assert!(markdown.contains("After 10000 samples P(hit = true) is"), "{markdown}");
+
+        let values: Vec<String> = ["veteran", "trained", "green"].map(String::from).to_vec();
+        let wins = Measure::probability("winner", "attacker");
+        let sweeps = [sweep(&duel(), "defender.quality", &values, &wins).unwrap()];
+        let markdown = written(
+            "sweep",
+            sweep_report("Against each defender", "How does the defender's quality matter?", "defender's quality", &sweeps, 0.95)
+                .unwrap(),
+            &["sweep"],
+        );
+        assert!(markdown.contains("| synthetic | green |"), "{markdown}");
+    }
+
+    #[test]
+    fn a_distribution_report_checks_against_the_exact_answer() {
+        let run = dice_run("sum", &[("dice", "2d6")], 20_000);
+        let exact = dice_run("sum", &[("dice", "2d6")], 0).distribution;
+        let markdown = written("distribution", distribution_report(&run, Some(&exact), 0.95).unwrap(), &["total"]);
+        assert!(markdown.contains("on 10 degrees of freedom"), "{markdown}");
+    }
+}
