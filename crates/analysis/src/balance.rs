@@ -1,0 +1,836 @@
+//! Balance analytics: the quality ladder, quality equivalence, rule
+//! sensitivity, sweeps and convergence, each a plain result with a frame.
+//!
+//! Every analysis runs an [`Experiment`]: one scenario of one ruleset, its
+//! rules, the keys held fixed, and how to run. Every point of an analysis uses
+//! the same seed. The points then share their dice (common random numbers), so
+//! differences between points come from the rules and keys, not from luck; a
+//! bisection sees a smoother curve and a sensitivity sees smaller noise.
+
+use crate::AnalysisError;
+use crate::frame::Run;
+use crate::stats::{DEFAULT_CONFIDENCE, mean_with_standard_error, wilson, z_for_confidence};
+use polars::prelude::*;
+use std::collections::BTreeMap;
+use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry};
+use volley_kernel::outcome::{Distribution, Domain, Metric};
+use volley_kernel::params::{ParamKind, RuleBook, Value};
+use volley_kernel::runner::RunOptions;
+use volley_kernel::scenario::DynScenario;
+
+/// The key of the attacker's quality in two-sided scenarios.
+pub const ATTACKER_QUALITY: &str = "attacker.quality";
+/// The key of the defender's quality in two-sided scenarios.
+pub const DEFENDER_QUALITY: &str = "defender.quality";
+
+/// One scenario of one ruleset under given rules, with keys held fixed and
+/// how to run it.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    /// The ruleset's name, for frames and titles.
+    pub ruleset: String,
+    /// The scenario.
+    pub scenario: ScenarioEntry,
+    /// The rules it is built under.
+    pub rules: Box<dyn RuleBook>,
+    /// Keys every run sets, as `key=value` texts.
+    pub fixed: Vec<(String, String)>,
+    /// Samples per point, seed (shared by every point), threads, progress and cancel.
+    pub options: RunOptions,
+    /// The confidence level of every interval.
+    pub confidence: f64,
+}
+
+impl Experiment {
+    /// A scenario of a catalogue ruleset by name, at the ruleset's printed rules.
+    pub fn new(ruleset: &RulesetEntry, scenario: &str, options: RunOptions) -> Result<Experiment, AnalysisError> {
+        let entry = ruleset.scenario(scenario)?;
+        Ok(Experiment::from_parts(ruleset.name, entry, (ruleset.default_rules)(), options))
+    }
+
+    /// A scenario entry under given rules (for rule books loaded from a file,
+    /// or scenarios outside the catalogue).
+    pub fn from_parts(ruleset: &str, scenario: &ScenarioEntry, rules: Box<dyn RuleBook>, options: RunOptions) -> Experiment {
+        Experiment {
+            ruleset: ruleset.to_string(),
+            scenario: scenario.clone(),
+            rules,
+            fixed: Vec::new(),
+            options,
+            confidence: DEFAULT_CONFIDENCE,
+        }
+    }
+
+    /// The same, with these keys set in every run.
+    pub fn with_fixed<K: Into<String>, V: Into<String>>(mut self, pairs: impl IntoIterator<Item = (K, V)>) -> Self {
+        self.fixed.extend(pairs.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+
+    /// The same, under other rules.
+    pub fn with_rules(mut self, rules: Box<dyn RuleBook>) -> Self {
+        self.rules = rules;
+        self
+    }
+
+    /// The same, with intervals at another confidence level.
+    pub fn with_confidence(mut self, confidence: f64) -> Self {
+        self.confidence = confidence;
+        self
+    }
+
+    /// The same, with another number of samples per point.
+    pub fn with_samples(mut self, samples: u64) -> Self {
+        self.options.samples = samples;
+        self
+    }
+
+    /// Builds the scenario under `rules` with the fixed keys, then `extra`
+    /// (which wins where both set a key).
+    pub fn build(&self, rules: &dyn RuleBook, extra: &[(String, String)]) -> Result<Box<dyn DynScenario>, AnalysisError> {
+        let pairs = self.fixed.iter().chain(extra).map(|(k, v)| (k.as_str(), v.as_str()));
+        Ok(self.scenario.build_from_text(rules, pairs)?)
+    }
+
+    /// A Monte Carlo run with the fixed keys and `extra`; the run's keys are `extra`.
+    pub fn run(&self, extra: &[(String, String)]) -> Result<Run, AnalysisError> {
+        self.run_under(self.rules.as_ref(), extra, self.options.samples)
+    }
+
+    /// A Monte Carlo run under other rules and sample count.
+    pub fn run_under(&self, rules: &dyn RuleBook, extra: &[(String, String)], samples: u64) -> Result<Run, AnalysisError> {
+        let scenario = self.build(rules, extra)?;
+        let mut options = self.options.clone();
+        options.samples = samples;
+        Ok(Run {
+            ruleset: self.ruleset.clone(),
+            scenario: self.scenario.name.to_string(),
+            keys: extra.to_vec(),
+            distribution: scenario.simulate(&options)?,
+        })
+    }
+
+    /// The metrics the scenario reports with the fixed keys.
+    pub fn metrics(&self) -> Result<Vec<Metric>, AnalysisError> {
+        Ok(self.build(self.rules.as_ref(), &[])?.metrics())
+    }
+
+    /// The integer range of a scenario key.
+    pub fn integer_key_range(&self, key: &str) -> Result<(i64, i64), AnalysisError> {
+        match self.scenario.params.iter().find(|p| p.name == key).map(|p| &p.kind) {
+            Some(ParamKind::Int { min, max }) => Ok((*min, *max)),
+            Some(other) => Err(AnalysisError::Invalid(format!("key `{key}` is {}, not an integer", other.describe()))),
+            None => Err(self.unknown_key(key)),
+        }
+    }
+
+    /// The names a choice key accepts.
+    pub fn choices(&self, key: &str) -> Result<Vec<String>, AnalysisError> {
+        match self.scenario.params.iter().find(|p| p.name == key).map(|p| &p.kind) {
+            Some(ParamKind::Choice(names)) => Ok(names.iter().map(|n| n.to_string()).collect()),
+            Some(other) => Err(AnalysisError::Invalid(format!("key `{key}` is {}, not a choice", other.describe()))),
+            None => Err(self.unknown_key(key)),
+        }
+    }
+
+    fn unknown_key(&self, key: &str) -> AnalysisError {
+        let valid: Vec<&str> = self.scenario.params.iter().map(|p| p.name.as_str()).collect();
+        AnalysisError::Invalid(format!(
+            "scenario `{}` of `{}` has no key `{key}` (valid keys: {})",
+            self.scenario.name,
+            self.ruleset,
+            valid.join(", ")
+        ))
+    }
+}
+
+/// What an analysis measures of each run: the probability of one value of a
+/// metric, or a numeric metric's mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Measure {
+    /// The probability that `metric` takes `value` (as the CLI prints it).
+    Probability {
+        /// The metric.
+        metric: String,
+        /// Its value: `true`/`false`, a label, or an integer.
+        value: String,
+    },
+    /// The mean of a numeric metric.
+    Mean {
+        /// The metric.
+        metric: String,
+    },
+}
+
+impl Measure {
+    /// The probability that `metric` takes `value`.
+    pub fn probability(metric: impl Into<String>, value: impl Into<String>) -> Measure {
+        Measure::Probability { metric: metric.into(), value: value.into() }
+    }
+
+    /// The mean of `metric`.
+    pub fn mean(metric: impl Into<String>) -> Measure {
+        Measure::Mean { metric: metric.into() }
+    }
+
+    /// The attacker's win: `winner = attacker` in multi-turn scenarios, or
+    /// `result = attacker` in single rounds; `None` if there is neither metric.
+    pub fn attacker_wins(metrics: &[Metric]) -> Option<Measure> {
+        ["winner", "result"]
+            .into_iter()
+            .find(|name| metrics.iter().any(|m| m.name == *name))
+            .map(|name| Measure::probability(name, "attacker"))
+    }
+
+    /// The metric it reads.
+    pub fn metric(&self) -> &str {
+        match self {
+            Measure::Probability { metric, .. } | Measure::Mean { metric } => metric,
+        }
+    }
+
+    /// Whether it is a probability (so 0 to 1, and 0.5 means even odds).
+    pub fn is_probability(&self) -> bool {
+        matches!(self, Measure::Probability { .. })
+    }
+
+    /// A short label: `P(winner = attacker)` or `mean of hits`.
+    pub fn label(&self) -> String {
+        match self {
+            Measure::Probability { metric, value } => format!("P({metric} = {value})"),
+            Measure::Mean { metric } => format!("mean of {metric}"),
+        }
+    }
+
+    /// Its estimate from a distribution, with an interval at `confidence`:
+    /// Wilson for probabilities, the normal interval of the mean otherwise. An
+    /// exact distribution's interval is the value itself.
+    pub fn estimate(&self, dist: &Distribution, confidence: f64) -> Result<Estimate, AnalysisError> {
+        let index = dist.metric_index(self.metric()).ok_or_else(|| {
+            let valid: Vec<&str> = dist.metrics.iter().map(|m| m.name).collect();
+            AnalysisError::Invalid(format!("no metric `{}` (valid metrics: {})", self.metric(), valid.join(", ")))
+        })?;
+        let metric = dist.metrics[index];
+        let samples = dist.samples();
+        match self {
+            Measure::Probability { value, .. } => {
+                let code = value_code(&metric, value).ok_or_else(|| {
+                    AnalysisError::Invalid(format!(
+                        "metric `{}` has no value `{value}` (it takes {})",
+                        metric.name,
+                        describe_domain(&metric.domain)
+                    ))
+                })?;
+                let row = dist.marginal(index).into_iter().find(|r| r.value == code);
+                let (count, probability) = row.map_or((0, 0.0), |r| (r.count, r.probability));
+                Ok(match samples {
+                    Some(n) => {
+                        let (ci_low, ci_high) = wilson(count, n, confidence);
+                        let standard_error = (probability * (1.0 - probability) / n.max(1) as f64).sqrt();
+                        Estimate { value: probability, ci_low, ci_high, standard_error, samples }
+                    }
+                    None => Estimate::exact(probability),
+                })
+            }
+            Measure::Mean { .. } => {
+                if !metric.domain.is_numeric() {
+                    return Err(AnalysisError::Invalid(format!(
+                        "metric `{}` is categorical and has no mean; measure the probability of one of its values",
+                        metric.name
+                    )));
+                }
+                let (mean, standard_error) = mean_with_standard_error(dist, metric.name);
+                let half = z_for_confidence(confidence) * standard_error;
+                Ok(Estimate { value: mean, ci_low: mean - half, ci_high: mean + half, standard_error, samples })
+            }
+        }
+    }
+}
+
+/// The integer a metric's printed value stands for, if it is one of its values.
+pub fn value_code(metric: &Metric, text: &str) -> Option<i64> {
+    match metric.domain {
+        Domain::Bool => match text {
+            "true" => Some(1),
+            "false" => Some(0),
+            _ => None,
+        },
+        Domain::Categories(labels) => labels.iter().position(|l| *l == text).map(|i| i as i64),
+        Domain::Integer { min, max } => text.parse().ok().filter(|v| (min..=max).contains(v)),
+    }
+}
+
+fn describe_domain(domain: &Domain) -> String {
+    match domain {
+        Domain::Bool => "true or false".to_string(),
+        Domain::Categories(labels) => labels.join(", "),
+        Domain::Integer { min, max } => format!("integers {min} to {max}"),
+    }
+}
+
+/// An estimate with its interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The estimate.
+    pub value: f64,
+    /// The interval's lower end.
+    pub ci_low: f64,
+    /// The interval's upper end.
+    pub ci_high: f64,
+    /// Its standard error (0 when exact).
+    pub standard_error: f64,
+    /// The samples behind it, or `None` when exact.
+    pub samples: Option<u64>,
+}
+
+impl Estimate {
+    /// An exact value.
+    pub fn exact(value: f64) -> Estimate {
+        Estimate { value, ci_low: value, ci_high: value, standard_error: 0.0, samples: None }
+    }
+}
+
+fn pair(key: &str, value: impl ToString) -> (String, String) {
+    (key.to_string(), value.to_string())
+}
+
+/// Builds a frame from named columns of equal length.
+fn frame_of(columns: Vec<Column>) -> PolarsResult<DataFrame> {
+    DataFrame::new_infer_height(columns)
+}
+
+/// The win-probability matrix over every pair of qualities.
+#[derive(Clone, Debug)]
+pub struct Ladder {
+    /// What each cell measures (the attacker's win, by default).
+    pub measure: Measure,
+    /// The qualities, best first as the scenario lists them; rows are the
+    /// attacker's, columns the defender's.
+    pub qualities: Vec<String>,
+    /// `cells[attacker][defender]`.
+    pub cells: Vec<Vec<Estimate>>,
+    /// Every run, keyed by both qualities.
+    pub runs: Vec<Run>,
+}
+
+/// The quality ladder of a two-sided scenario: every attacker quality against
+/// every defender quality (or those given), measured by `measure` or, when
+/// `None`, the attacker's win.
+pub fn quality_ladder(
+    experiment: &Experiment,
+    qualities: Option<&[String]>,
+    measure: Option<Measure>,
+) -> Result<Ladder, AnalysisError> {
+    let all = experiment.choices(ATTACKER_QUALITY)?;
+    experiment.choices(DEFENDER_QUALITY)?;
+    let qualities: Vec<String> = match qualities {
+        Some(given) => given.to_vec(),
+        None => all,
+    };
+    let measure = match measure {
+        Some(m) => m,
+        None => Measure::attacker_wins(&experiment.metrics()?).ok_or_else(|| {
+            AnalysisError::Invalid(format!(
+                "scenario `{}` has neither a `winner` nor a `result` metric; name the measure",
+                experiment.scenario.name
+            ))
+        })?,
+    };
+    let mut cells = Vec::with_capacity(qualities.len());
+    let mut runs = Vec::with_capacity(qualities.len() * qualities.len());
+    for attacker in &qualities {
+        let mut row = Vec::with_capacity(qualities.len());
+        for defender in &qualities {
+            let run = experiment.run(&[pair(ATTACKER_QUALITY, attacker), pair(DEFENDER_QUALITY, defender)])?;
+            row.push(measure.estimate(&run.distribution, experiment.confidence)?);
+            runs.push(run);
+        }
+        cells.push(row);
+    }
+    Ok(Ladder { measure, qualities, cells, runs })
+}
+
+impl Ladder {
+    /// One row per (attacker, defender): the estimate and its interval.
+    pub fn frame(&self) -> PolarsResult<DataFrame> {
+        let mut attacker = Vec::new();
+        let mut defender = Vec::new();
+        let mut estimates = Vec::new();
+        for (a, row) in self.qualities.iter().zip(&self.cells) {
+            for (d, estimate) in self.qualities.iter().zip(row) {
+                attacker.push(a.clone());
+                defender.push(d.clone());
+                estimates.push(*estimate);
+            }
+        }
+        let mut columns =
+            vec![Column::new(ATTACKER_QUALITY.into(), attacker), Column::new(DEFENDER_QUALITY.into(), defender)];
+        columns.extend(estimate_columns(&self.measure, &estimates));
+        frame_of(columns)
+    }
+}
+
+/// The columns `measure`, `estimate`, `ci_low`, `ci_high`, `samples` of some estimates.
+fn estimate_columns(measure: &Measure, estimates: &[Estimate]) -> Vec<Column> {
+    vec![
+        Column::new("measure".into(), vec![measure.label(); estimates.len()]),
+        Column::new("estimate".into(), estimates.iter().map(|e| e.value).collect::<Vec<_>>()),
+        Column::new("ci_low".into(), estimates.iter().map(|e| e.ci_low).collect::<Vec<_>>()),
+        Column::new("ci_high".into(), estimates.iter().map(|e| e.ci_high).collect::<Vec<_>>()),
+        Column::new("samples".into(), estimates.iter().map(|e| e.samples).collect::<Vec<_>>()),
+    ]
+}
+
+/// One probed value of a swept key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Point {
+    /// The key's value.
+    pub value: i64,
+    /// The measure there.
+    pub estimate: Estimate,
+}
+
+/// The strength at which a measured probability crosses even odds.
+#[derive(Clone, Debug)]
+pub struct Equivalence {
+    /// The integer key swept (`attacker.figures`, say).
+    pub key: String,
+    /// The probability measured (the attacker's win, by default).
+    pub measure: Measure,
+    /// Every value probed, in increasing order.
+    pub points: Vec<Point>,
+    /// Whether the probability grows with the key.
+    pub increasing: bool,
+    /// The value that reaches even odds: the least value at or over 0.5 when
+    /// the probability grows with the key, the greatest when it falls; `None`
+    /// when the whole range is on one side.
+    pub needed: Option<i64>,
+    /// Where the estimates, joined by straight lines, cross 0.5.
+    pub crossing: Option<f64>,
+    /// Where the interval band's edges cross 0.5: a confidence interval for the
+    /// crossing. An end at the range's edge means the band never left 0.5 there.
+    pub interval: Option<(f64, f64)>,
+    /// Every run, keyed by the swept value.
+    pub runs: Vec<Run>,
+}
+
+/// Probes beyond the bisection, each way, to find where the interval band
+/// leaves 0.5; enough for any range a tabletop unit has.
+const MAX_BAND_PROBES: i64 = 64;
+
+/// Finds the value of an integer key at which `measure` (a probability; the
+/// attacker's win when `None`) crosses 0.5, by bisection on Monte Carlo
+/// estimates over `range` (the key's whole range when `None`).
+///
+/// The probability must be monotone in the key, as a side's win is in its
+/// strength; whether it rises or falls is read from the range's ends.
+pub fn quality_equivalence(
+    experiment: &Experiment,
+    key: &str,
+    measure: Option<Measure>,
+    range: Option<(i64, i64)>,
+) -> Result<Equivalence, AnalysisError> {
+    let (key_min, key_max) = experiment.integer_key_range(key)?;
+    let (low, high) = range.unwrap_or((key_min, key_max));
+    if low >= high || low < key_min || high > key_max {
+        return Err(AnalysisError::Invalid(format!(
+            "equivalence range {low}..={high} for `{key}` must be increasing and within {key_min}..={key_max}"
+        )));
+    }
+    let measure = match measure {
+        Some(m @ Measure::Probability { .. }) => m,
+        Some(Measure::Mean { metric }) => {
+            return Err(AnalysisError::Invalid(format!(
+                "equivalence looks for even odds; measure a probability, not the mean of `{metric}`"
+            )));
+        }
+        None => Measure::attacker_wins(&experiment.metrics()?).ok_or_else(|| {
+            AnalysisError::Invalid(format!(
+                "scenario `{}` has neither a `winner` nor a `result` metric; name the measure",
+                experiment.scenario.name
+            ))
+        })?,
+    };
+
+    let mut probed: BTreeMap<i64, (Estimate, Run)> = BTreeMap::new();
+    let mut probe = |value: i64| -> Result<Estimate, AnalysisError> {
+        if let Some((estimate, _)) = probed.get(&value) {
+            return Ok(*estimate);
+        }
+        let run = experiment.run(&[pair(key, value)])?;
+        let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
+        probed.insert(value, (estimate, run));
+        Ok(estimate)
+    };
+
+    let at_low = probe(low)?;
+    let at_high = probe(high)?;
+    let increasing = at_high.value >= at_low.value;
+    // Orient the curve so it rises: then "over even odds" is one predicate
+    // whichever way the key pushes the probability.
+    let oriented = move |e: Estimate| if increasing { e } else { flip(e) };
+    let over = |e: Estimate| oriented(e).value >= 0.5;
+
+    let (mut needed, mut crossing, mut interval) = (None, None, None);
+    if over(at_low) {
+        // Already over even odds (oriented) at the bottom of the range: a rising
+        // probability needs no more than `low`; a falling one is at or under even
+        // odds everywhere.
+        if increasing {
+            needed = Some(low);
+        }
+    } else if !over(at_high) {
+        // Under even odds (oriented) everywhere: a rising probability never gets
+        // there; a falling one keeps even odds up to the top of the range.
+        if !increasing {
+            needed = Some(high);
+        }
+    } else {
+        // Invariant: not over at `below`, over at `above`.
+        let (mut below, mut above) = (low, high);
+        while above - below > 1 {
+            let mid = below + (above - below) / 2;
+            if over(probe(mid)?) {
+                above = mid;
+            } else {
+                below = mid;
+            }
+        }
+        needed = Some(if increasing { above } else { below });
+        let (b, a) = (oriented(probe(below)?), oriented(probe(above)?));
+        crossing = Some(interpolate(below, b.value, above, a.value));
+
+        // The band's upper edge crosses 0.5 at or before `below`: walk down
+        // until it is under 0.5, then interpolate.
+        let mut lower_end = low as f64;
+        let mut v = below;
+        while v >= low && below - v <= MAX_BAND_PROBES {
+            let e = oriented(probe(v)?);
+            if e.ci_high < 0.5 {
+                let next = oriented(probe(v + 1)?);
+                lower_end = interpolate(v, e.ci_high, v + 1, next.ci_high).max(v as f64);
+                break;
+            }
+            v -= 1;
+        }
+        // The band's lower edge crosses 0.5 at or after `above`: walk up.
+        let mut upper_end = high as f64;
+        let mut v = above;
+        while v <= high && v - above <= MAX_BAND_PROBES {
+            let e = oriented(probe(v)?);
+            if e.ci_low > 0.5 {
+                let previous = oriented(probe(v - 1)?);
+                upper_end = interpolate(v - 1, previous.ci_low, v, e.ci_low).min(v as f64);
+                break;
+            }
+            v += 1;
+        }
+        interval = Some((lower_end.min(crossing.unwrap_or(lower_end)), upper_end.max(crossing.unwrap_or(upper_end))));
+    }
+
+    let mut points = Vec::with_capacity(probed.len());
+    let mut runs = Vec::with_capacity(probed.len());
+    for (value, (estimate, run)) in probed {
+        points.push(Point { value, estimate });
+        runs.push(run);
+    }
+    Ok(Equivalence { key: key.to_string(), measure, points, increasing, needed, crossing, interval, runs })
+}
+
+/// The estimate of the complementary probability.
+fn flip(e: Estimate) -> Estimate {
+    Estimate { value: 1.0 - e.value, ci_low: 1.0 - e.ci_high, ci_high: 1.0 - e.ci_low, ..e }
+}
+
+/// Where the line through (x0, y0) and (x1, y1) reaches 0.5.
+fn interpolate(x0: i64, y0: f64, x1: i64, y1: f64) -> f64 {
+    if (y1 - y0).abs() < f64::EPSILON {
+        return (x0 + x1) as f64 / 2.0;
+    }
+    x0 as f64 + (0.5 - y0) / (y1 - y0) * (x1 - x0) as f64
+}
+
+impl Equivalence {
+    /// One row per probed value: the estimate and its interval.
+    pub fn frame(&self) -> PolarsResult<DataFrame> {
+        let estimates: Vec<Estimate> = self.points.iter().map(|p| p.estimate).collect();
+        let mut columns = vec![Column::new(self.key.as_str().into(), self.points.iter().map(|p| p.value).collect::<Vec<_>>())];
+        columns.extend(estimate_columns(&self.measure, &estimates));
+        frame_of(columns)
+    }
+
+    /// The finding in one line.
+    pub fn finding(&self) -> String {
+        let (Some(needed), Some((low, high))) = (self.needed, self.interval) else {
+            return match self.needed {
+                Some(needed) => format!("{} is at even odds or better already at {} = {needed}", self.measure.label(), self.key),
+                None => format!("{} never reaches even odds over the range of {}", self.measure.label(), self.key),
+            };
+        };
+        format!(
+            "{} reaches even odds at {} = {needed} (crossing {:.1}, interval {low:.1} to {high:.1})",
+            self.measure.label(),
+            self.key,
+            self.crossing.unwrap_or(needed as f64)
+        )
+    }
+}
+
+/// One step of one rule field, and what it did to the measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Change {
+    /// The field's value in this run.
+    pub value: i64,
+    /// The measure there.
+    pub estimate: Estimate,
+    /// The measure less the baseline.
+    pub change: f64,
+    /// The change's interval (normal, from both standard errors).
+    pub ci_low: f64,
+    /// The change's interval's upper end.
+    pub ci_high: f64,
+}
+
+/// One integer rule field moved a step each way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SensitivityRow {
+    /// The field's name.
+    pub field: String,
+    /// Its document (the rules' section).
+    pub doc: String,
+    /// Its value in the baseline rules.
+    pub baseline: i64,
+    /// One less, if it is in range and builds.
+    pub down: Option<Change>,
+    /// One more, if it is in range and builds.
+    pub up: Option<Change>,
+}
+
+impl SensitivityRow {
+    /// The larger size of its two changes: what the ranking sorts by.
+    pub fn largest_change(&self) -> f64 {
+        [self.down, self.up].iter().flatten().map(|c| c.change.abs()).fold(0.0, f64::max)
+    }
+}
+
+/// A step of a rule field that was not run, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The field.
+    pub field: String,
+    /// The value it would have had.
+    pub value: i64,
+    /// Why not: out of the field's range, or the scenario rejects it.
+    pub reason: String,
+}
+
+/// How much each printed number moves a measure.
+#[derive(Clone, Debug)]
+pub struct Sensitivity {
+    /// What was measured.
+    pub measure: Measure,
+    /// The measure under the baseline rules.
+    pub baseline: Estimate,
+    /// Every integer field with at least one step run, largest change first.
+    pub rows: Vec<SensitivityRow>,
+    /// The steps not run.
+    pub skipped: Vec<Skipped>,
+    /// Every run: the baseline (keys `rule` = `baseline`) and each step (keys
+    /// `rule` = field, `rule_value` = value).
+    pub runs: Vec<Run>,
+}
+
+/// Moves every integer rule field one step down and up (within its range),
+/// reruns the scenario, and ranks the fields by how far `measure` moves.
+///
+/// The change's interval adds both runs' variances as if they were
+/// independent; the runs share their dice, which makes the true interval
+/// narrower, so this one errs wide.
+pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensitivity, AnalysisError> {
+    let z = z_for_confidence(experiment.confidence);
+    let mut base_run = experiment.run_under(experiment.rules.as_ref(), &[], experiment.options.samples)?;
+    base_run.keys = vec![pair("rule", "baseline")];
+    let baseline = measure.estimate(&base_run.distribution, experiment.confidence)?;
+    let mut runs = vec![base_run];
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    for field in experiment.rules.fields() {
+        let (ParamKind::Int { .. }, Value::Int(current)) = (&field.kind, &field.default) else {
+            continue;
+        };
+        let current = *current;
+        let mut steps = [None, None];
+        for (slot, value) in steps.iter_mut().zip([current - 1, current + 1]) {
+            let mut rules = experiment.rules.clone_box();
+            let outcome = rules
+                .set(&field.name, &Value::Int(value))
+                .map_err(AnalysisError::from)
+                .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
+            match outcome {
+                Ok(mut run) => {
+                    run.keys = vec![pair("rule", &field.name), pair("rule_value", value)];
+                    let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
+                    let change = estimate.value - baseline.value;
+                    let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
+                    *slot = Some(Change { value, estimate, change, ci_low: change - half, ci_high: change + half });
+                    runs.push(run);
+                }
+                // A cancelled run is not a property of the rule: stop.
+                Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
+                Err(e) => skipped.push(Skipped { field: field.name.clone(), value, reason: e.to_string() }),
+            }
+        }
+        let [down, up] = steps;
+        if down.is_some() || up.is_some() {
+            rows.push(SensitivityRow { field: field.name.clone(), doc: field.doc.clone(), baseline: current, down, up });
+        }
+    }
+    // A stable sort keeps the rule book's order among equal changes.
+    rows.sort_by(|a, b| b.largest_change().total_cmp(&a.largest_change()));
+    Ok(Sensitivity { measure: measure.clone(), baseline, rows, skipped, runs })
+}
+
+impl Sensitivity {
+    /// One row per step run, ranked as [`Sensitivity::rows`].
+    pub fn frame(&self) -> PolarsResult<DataFrame> {
+        let mut field = Vec::new();
+        let mut baseline = Vec::new();
+        let mut value = Vec::new();
+        let mut estimates = Vec::new();
+        let mut change = Vec::new();
+        let mut change_low = Vec::new();
+        let mut change_high = Vec::new();
+        for row in &self.rows {
+            for step in [row.down, row.up].into_iter().flatten() {
+                field.push(row.field.clone());
+                baseline.push(row.baseline);
+                value.push(step.value);
+                estimates.push(step.estimate);
+                change.push(step.change);
+                change_low.push(step.ci_low);
+                change_high.push(step.ci_high);
+            }
+        }
+        let mut columns = vec![
+            Column::new("field".into(), field),
+            Column::new("baseline_value".into(), baseline),
+            Column::new("value".into(), value),
+        ];
+        columns.extend(estimate_columns(&self.measure, &estimates));
+        columns.extend([
+            Column::new("change".into(), change),
+            Column::new("change_ci_low".into(), change_low),
+            Column::new("change_ci_high".into(), change_high),
+        ]);
+        frame_of(columns)
+    }
+
+    /// The finding in one line.
+    pub fn finding(&self) -> String {
+        match self.rows.first() {
+            Some(top) => format!(
+                "`{}` moves {} most: up to {:.3} for one step (baseline {:.3})",
+                top.field,
+                self.measure.label(),
+                top.largest_change(),
+                self.baseline.value
+            ),
+            None => "no integer rule field could be moved".to_string(),
+        }
+    }
+}
+
+/// A measure over values of one key, for lines with bands.
+#[derive(Clone, Debug)]
+pub struct Sweep {
+    /// The ruleset, which names the series in a chart.
+    pub ruleset: String,
+    /// The key swept.
+    pub key: String,
+    /// What was measured.
+    pub measure: Measure,
+    /// (value as text, estimate) in the order given.
+    pub points: Vec<(String, Estimate)>,
+    /// Every run, keyed by the swept value.
+    pub runs: Vec<Run>,
+}
+
+/// Runs the experiment at each value of `key` and measures each run.
+pub fn sweep(experiment: &Experiment, key: &str, values: &[String], measure: &Measure) -> Result<Sweep, AnalysisError> {
+    let mut points = Vec::with_capacity(values.len());
+    let mut runs = Vec::with_capacity(values.len());
+    for value in values {
+        let run = experiment.run(&[pair(key, value)])?;
+        points.push((value.clone(), measure.estimate(&run.distribution, experiment.confidence)?));
+        runs.push(run);
+    }
+    Ok(Sweep { ruleset: experiment.ruleset.clone(), key: key.to_string(), measure: measure.clone(), points, runs })
+}
+
+/// One sample count of a convergence study.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvergencePoint {
+    /// The samples.
+    pub samples: u64,
+    /// The estimate after them.
+    pub estimate: Estimate,
+}
+
+/// A measure's estimate and interval as the samples grow.
+#[derive(Clone, Debug)]
+pub struct Convergence {
+    /// What was measured.
+    pub measure: Measure,
+    /// One point per sample count, in the order given.
+    pub points: Vec<ConvergencePoint>,
+    /// The exact value, when the scenario has a solver.
+    pub exact: Option<f64>,
+}
+
+/// Sample counts 1, 2 and 5 times powers of ten from 100 up to `max`, and `max`.
+pub fn default_sample_counts(max: u64) -> Vec<u64> {
+    let mut counts = Vec::new();
+    let mut decade: u64 = 100;
+    'outer: loop {
+        for factor in [1, 2, 5] {
+            let n = decade.saturating_mul(factor);
+            if n >= max {
+                break 'outer;
+            }
+            counts.push(n);
+        }
+        decade = decade.saturating_mul(10);
+    }
+    counts.push(max);
+    counts
+}
+
+/// Runs the experiment at each sample count. The runner splits samples into
+/// fixed chunks, each seeded by its index, so a smaller run's samples are a
+/// prefix of a larger one's: the points are one growing sample, as a reader
+/// of a convergence chart assumes.
+pub fn convergence(experiment: &Experiment, measure: &Measure, sample_counts: &[u64]) -> Result<Convergence, AnalysisError> {
+    let scenario = experiment.build(experiment.rules.as_ref(), &[])?;
+    let exact = match scenario.exact_distribution() {
+        Some(dist) => Some(measure.estimate(&dist, experiment.confidence)?.value),
+        None => None,
+    };
+    let mut points = Vec::with_capacity(sample_counts.len());
+    for &samples in sample_counts {
+        let mut options = experiment.options.clone();
+        options.samples = samples;
+        let dist = scenario.simulate(&options)?;
+        points.push(ConvergencePoint { samples, estimate: measure.estimate(&dist, experiment.confidence)? });
+    }
+    Ok(Convergence { measure: measure.clone(), points, exact })
+}
+
+impl Convergence {
+    /// One row per sample count.
+    pub fn frame(&self) -> PolarsResult<DataFrame> {
+        let estimates: Vec<Estimate> = self.points.iter().map(|p| p.estimate).collect();
+        let mut columns = estimate_columns(&self.measure, &estimates);
+        columns.push(Column::new("exact".into(), vec![self.exact; estimates.len()]));
+        frame_of(columns)
+    }
+}

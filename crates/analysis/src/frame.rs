@@ -1,0 +1,158 @@
+//! Long-form Polars frames of runs, and writing them as CSV and Parquet.
+//!
+//! One row per (run, metric, value): the ruleset, the scenario, one column per
+//! swept key, the metric, its value as the CLI prints it, the sample count, the
+//! probability and its interval, and whether it is exact. Columns are built
+//! once from vectors, never row by row.
+
+use crate::stats::wilson;
+use polars::prelude::*;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use volley_kernel::outcome::Distribution;
+
+/// One scenario run at some key values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The keys this run set (the swept ones, and any fixed ones worth a column).
+    pub keys: Vec<(String, String)>,
+    /// What happened.
+    pub distribution: Distribution,
+}
+
+/// The columns every long frame has before the key columns.
+pub const LEADING_COLUMNS: [&str; 2] = ["ruleset", "scenario"];
+/// The columns after the key columns.
+pub const TRAILING_COLUMNS: [&str; 7] = ["metric", "value", "count", "probability", "ci_low", "ci_high", "exact"];
+
+/// Every run's every metric's every value as one long frame, with Wilson
+/// intervals at `confidence` for Monte Carlo rows (an exact row's interval is
+/// its probability, and its count is null).
+///
+/// The key columns are the union of the runs' keys in order of first
+/// appearance; a run without a key has null there.
+pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
+    let mut key_names: Vec<&str> = Vec::new();
+    for run in runs {
+        for (key, _) in &run.keys {
+            if !key_names.contains(&key.as_str()) {
+                key_names.push(key);
+            }
+        }
+    }
+    for key in &key_names {
+        if LEADING_COLUMNS.contains(key) || TRAILING_COLUMNS.contains(key) {
+            polars_bail!(Duplicate: "swept key `{key}` has the name of a frame column");
+        }
+    }
+
+    let mut ruleset = Vec::new();
+    let mut scenario = Vec::new();
+    let mut keys: Vec<Vec<Option<String>>> = vec![Vec::new(); key_names.len()];
+    let mut metric = Vec::new();
+    let mut value = Vec::new();
+    let mut count: Vec<Option<u64>> = Vec::new();
+    let mut probability = Vec::new();
+    let mut ci_low = Vec::new();
+    let mut ci_high = Vec::new();
+    let mut exact = Vec::new();
+
+    for run in runs {
+        let dist = &run.distribution;
+        let samples = dist.samples();
+        for (index, m) in dist.metrics.iter().enumerate() {
+            for row in dist.marginal(index) {
+                ruleset.push(run.ruleset.clone());
+                scenario.push(run.scenario.clone());
+                for (column, name) in keys.iter_mut().zip(&key_names) {
+                    column.push(run.keys.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+                }
+                metric.push(m.name.to_string());
+                value.push(m.domain.format(row.value));
+                probability.push(row.probability);
+                match samples {
+                    Some(n) => {
+                        let (low, high) = wilson(row.count, n, confidence);
+                        count.push(Some(row.count));
+                        ci_low.push(low);
+                        ci_high.push(high);
+                        exact.push(false);
+                    }
+                    None => {
+                        count.push(None);
+                        ci_low.push(row.probability);
+                        ci_high.push(row.probability);
+                        exact.push(true);
+                    }
+                }
+            }
+        }
+    }
+
+    let height = metric.len();
+    let mut columns = vec![Column::new("ruleset".into(), ruleset), Column::new("scenario".into(), scenario)];
+    for (name, column) in key_names.iter().zip(keys) {
+        columns.push(Column::new((*name).into(), column));
+    }
+    columns.extend([
+        Column::new("metric".into(), metric),
+        Column::new("value".into(), value),
+        Column::new("count".into(), count),
+        Column::new("probability".into(), probability),
+        Column::new("ci_low".into(), ci_low),
+        Column::new("ci_high".into(), ci_high),
+        Column::new("exact".into(), exact),
+    ]);
+    DataFrame::new(height, columns)
+}
+
+/// A sibling of `path` to write into first, so that `path` itself only ever
+/// holds a complete file.
+pub(crate) fn temporary_sibling(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Writes to a temporary sibling of `path` with `write`, then renames it into
+/// place; on failure the temporary file is removed and `path` is untouched.
+fn write_atomically(path: &Path, write: impl FnOnce(File) -> PolarsResult<()>) -> PolarsResult<()> {
+    let temporary = temporary_sibling(path);
+    let result = File::create(&temporary).map_err(PolarsError::from).and_then(write);
+    match result.and_then(|()| fs::rename(&temporary, path).map_err(PolarsError::from)) {
+        Ok(()) => Ok(()),
+        Err(error) => {
+            let _ = fs::remove_file(&temporary);
+            Err(error)
+        }
+    }
+}
+
+/// Writes a frame as CSV with a header.
+pub fn write_csv(df: &DataFrame, path: &Path) -> PolarsResult<()> {
+    // The writers want `&mut`; cloning a frame only clones its column handles.
+    let mut df = df.clone();
+    write_atomically(path, |file| CsvWriter::new(file).include_header(true).finish(&mut df))
+}
+
+/// The frame as CSV text, for printing and for snapshot tests.
+pub fn csv_string(df: &DataFrame) -> PolarsResult<String> {
+    let mut df = df.clone();
+    let mut buffer = Vec::new();
+    CsvWriter::new(&mut buffer).include_header(true).finish(&mut df)?;
+    String::from_utf8(buffer).map_err(|e| polars_err!(ComputeError: "CSV is not UTF-8: {e}"))
+}
+
+/// Writes a frame as Parquet.
+pub fn write_parquet(df: &DataFrame, path: &Path) -> PolarsResult<()> {
+    let mut df = df.clone();
+    write_atomically(path, |file| ParquetWriter::new(file).finish(&mut df).map(|_| ()))
+}
+
+/// Reads a Parquet file written by [`write_parquet`].
+pub fn read_parquet(path: &Path) -> PolarsResult<DataFrame> {
+    ParquetReader::new(File::open(path)?).finish()
+}

@@ -1,0 +1,607 @@
+//! Report folders: `report.md`, a self-contained printable `report.html`,
+//! `data.csv`, `data.parquet` and the charts, written whole or not at all; and
+//! the index of every report.
+//!
+//! A report is written into a temporary sibling directory which is renamed into
+//! place only when every file is written, so a failed or interrupted run leaves
+//! the previous report (or none), never half of one. Nothing in a report
+//! depends on the time or the machine, so the same run writes the same files.
+//!
+//! The `*_report` functions write up each balance analysis (and a single
+//! distribution) as a [`Report`] and its data frame, ready for [`write_report`].
+
+use crate::AnalysisError;
+use crate::balance::{Convergence, Equivalence, Experiment, Ladder, Sensitivity, Sweep};
+use crate::charts::{
+    Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
+    sensitivity_tornado, sweep_chart,
+};
+use crate::frame::{Run, long_frame, temporary_sibling, write_csv, write_parquet};
+use crate::stats::agreement;
+use polars::prelude::*;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use volley_kernel::outcome::Distribution;
+
+/// One analysis written up: what was asked, the answer in a line, and the
+/// evidence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    /// The title.
+    pub title: String,
+    /// The question it answers, in the asker's words.
+    pub question: String,
+    /// The answer in one line (also shown in the index).
+    pub finding: String,
+    /// The evidence, in order.
+    pub sections: Vec<Section>,
+}
+
+/// A part of a report: some text, an optional table and some charts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    /// The heading.
+    pub heading: String,
+    /// Paragraphs of plain text, separated by blank lines.
+    pub text: String,
+    /// A table, if any.
+    pub table: Option<Table>,
+    /// Charts, each written as `name.svg` and `name.png`.
+    pub charts: Vec<Chart>,
+}
+
+impl Section {
+    /// A section of text only.
+    pub fn text(heading: &str, text: &str) -> Section {
+        Section { heading: heading.to_string(), text: text.to_string(), table: None, charts: Vec::new() }
+    }
+
+    /// The same section with a table.
+    pub fn with_table(mut self, table: Table) -> Section {
+        self.table = Some(table);
+        self
+    }
+
+    /// The same section with a chart.
+    pub fn with_chart(mut self, chart: Chart) -> Section {
+        self.charts.push(chart);
+        self
+    }
+}
+
+/// A table of text cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The column headers.
+    pub columns: Vec<String>,
+    /// The rows, each as long as `columns`.
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table from headers and rows.
+    pub fn new(columns: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+        Table { columns, rows }
+    }
+
+    /// The first `max_rows` rows of a frame, floats to four decimals and nulls blank.
+    pub fn from_frame(df: &DataFrame, max_rows: usize) -> PolarsResult<Table> {
+        let columns: Vec<String> = df.get_column_names().iter().map(|n| n.to_string()).collect();
+        let height = df.height().min(max_rows);
+        let mut rows = vec![Vec::with_capacity(columns.len()); height];
+        for column in df.columns() {
+            for (i, row) in rows.iter_mut().enumerate() {
+                row.push(format_cell(&column.get(i)?));
+            }
+        }
+        Ok(Table { columns, rows })
+    }
+}
+
+fn format_cell(value: &AnyValue<'_>) -> String {
+    match value {
+        AnyValue::Null => String::new(),
+        AnyValue::String(s) => (*s).to_string(),
+        AnyValue::StringOwned(s) => s.to_string(),
+        AnyValue::Float64(v) => format!("{v:.4}"),
+        AnyValue::Float32(v) => format!("{v:.4}"),
+        other => other.to_string(),
+    }
+}
+
+/// A report's entry in the index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// The report's folder, relative to the index (`ladder-huzzah`).
+    pub folder: String,
+    /// Its title.
+    pub title: String,
+    /// Its one-line finding.
+    pub finding: String,
+}
+
+impl IndexEntry {
+    /// The entry of a report written to `folder`.
+    pub fn of(folder: &str, report: &Report) -> IndexEntry {
+        IndexEntry { folder: folder.to_string(), title: report.title.clone(), finding: report.finding.clone() }
+    }
+}
+
+/// Writes a report into the folder `dir` (replacing any report there):
+/// `report.md`, `report.html`, `data.csv`, `data.parquet`, and each chart as
+/// SVG and PNG. Either every file is written or `dir` is left as it was.
+pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
+    let mut names: Vec<&str> = Vec::new();
+    for chart in report.sections.iter().flat_map(|s| &s.charts) {
+        if names.contains(&chart.name.as_str()) {
+            return Err(AnalysisError::Invalid(format!("two charts of report `{}` are named `{}`", report.title, chart.name)));
+        }
+        if chart.name.is_empty() || chart.name.contains(['/', '\\']) || chart.name.starts_with('.') {
+            return Err(AnalysisError::Invalid(format!("chart name `{}` is not a plain file name", chart.name)));
+        }
+        names.push(&chart.name);
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent)?;
+    }
+    let temporary = temporary_sibling(dir);
+    if temporary.exists() {
+        fs::remove_dir_all(&temporary)?;
+    }
+    fs::create_dir(&temporary)?;
+    match fill_report(&temporary, report, data) {
+        Ok(()) => replace_dir(&temporary, dir),
+        Err(error) => {
+            let _ = fs::remove_dir_all(&temporary);
+            Err(error)
+        }
+    }
+}
+
+fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
+    let mut svgs = Vec::new();
+    for chart in report.sections.iter().flat_map(|s| &s.charts) {
+        let svg = chart.svg()?;
+        fs::write(dir.join(format!("{}.svg", chart.name)), &svg)?;
+        fs::write(dir.join(format!("{}.png", chart.name)), chart.png()?)?;
+        svgs.push(svg);
+    }
+    write_csv(data, &dir.join("data.csv"))?;
+    write_parquet(data, &dir.join("data.parquet"))?;
+    fs::write(dir.join("report.md"), markdown(report))?;
+    fs::write(dir.join("report.html"), html(report, &svgs))?;
+    Ok(())
+}
+
+/// Moves the finished `temporary` folder to `dir`, moving any old `dir` aside
+/// first so there is never a moment with neither (a rename cannot replace a
+/// non-empty directory).
+fn replace_dir(temporary: &Path, dir: &Path) -> Result<(), AnalysisError> {
+    let old = aside(dir);
+    if dir.exists() {
+        if old.exists() {
+            fs::remove_dir_all(&old)?;
+        }
+        fs::rename(dir, &old)?;
+    }
+    if let Err(error) = fs::rename(temporary, dir) {
+        // Put the old report back rather than leave nothing.
+        if old.exists() {
+            let _ = fs::rename(&old, dir);
+        }
+        let _ = fs::remove_dir_all(temporary);
+        return Err(error.into());
+    }
+    if old.exists() {
+        fs::remove_dir_all(&old)?;
+    }
+    Ok(())
+}
+
+fn aside(path: &Path) -> PathBuf {
+    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{name}.old-{}", std::process::id()))
+}
+
+/// The report as Markdown: question, finding, then each section's text, table
+/// and charts (as links to their SVG files).
+pub fn markdown(report: &Report) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}\n", report.title);
+    let _ = writeln!(out, "**Question.** {}\n", report.question);
+    let _ = writeln!(out, "**Finding.** {}\n", report.finding);
+    for section in &report.sections {
+        let _ = writeln!(out, "## {}\n", section.heading);
+        if !section.text.trim().is_empty() {
+            let _ = writeln!(out, "{}\n", section.text.trim());
+        }
+        if let Some(table) = &section.table {
+            let cell = |s: &str| s.replace('|', "\\|");
+            let _ = writeln!(out, "| {} |", table.columns.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+            let _ = writeln!(out, "|{}", " --- |".repeat(table.columns.len()));
+            for row in &table.rows {
+                let _ = writeln!(out, "| {} |", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+            }
+            out.push('\n');
+        }
+        for chart in &section.charts {
+            let _ = writeln!(out, "![{}]({}.svg)\n", chart.title.replace(['[', ']'], ""), chart.name);
+        }
+    }
+    out.push_str("Data: [data.csv](data.csv), [data.parquet](data.parquet).\n");
+    out
+}
+
+/// Escapes text for HTML.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Print styles: A4 with margins, charts and table rows never split across
+/// pages, charts scaled to the text width.
+const CSS: &str = "
+@page { size: A4; margin: 14mm; }
+body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 11pt; line-height: 1.4;
+       color: #111; max-width: 182mm; margin: 1em auto; padding: 0 1em; }
+h1 { font-size: 19pt; margin: 0 0 0.4em; }
+h2 { font-size: 14pt; margin: 1.2em 0 0.4em; break-after: avoid; page-break-after: avoid; }
+p.question { font-style: italic; }
+p.finding { font-weight: bold; border-left: 4px solid #0072B2; padding: 0.2em 0 0.2em 0.6em; }
+figure { margin: 0.6em 0 1em; break-inside: avoid; page-break-inside: avoid; }
+figure svg { width: 100%; height: auto; display: block; }
+figcaption { font-size: 9pt; color: #444; }
+table { border-collapse: collapse; font-size: 9pt; margin: 0.5em 0 1em; }
+th, td { border: 1px solid #aaa; padding: 2px 6px; text-align: right; }
+th { background: #eee; }
+td:first-child, th:first-child { text-align: left; }
+tr { break-inside: avoid; page-break-inside: avoid; }
+@media print { a { color: inherit; text-decoration: none; } body { margin: 0; padding: 0; } }
+";
+
+fn html(report: &Report, svgs: &[String]) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
+        escape(&report.title)
+    );
+    let _ = writeln!(out, "<h1>{}</h1>", escape(&report.title));
+    let _ = writeln!(out, "<p class=\"question\">{}</p>", escape(&report.question));
+    let _ = writeln!(out, "<p class=\"finding\">{}</p>", escape(&report.finding));
+    let mut svg = svgs.iter();
+    for section in &report.sections {
+        let _ = writeln!(out, "<section>\n<h2>{}</h2>", escape(&section.heading));
+        for paragraph in section.text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
+            let _ = writeln!(out, "<p>{}</p>", escape(paragraph));
+        }
+        if let Some(table) = &section.table {
+            out.push_str("<table>\n<thead><tr>");
+            for column in &table.columns {
+                let _ = write!(out, "<th>{}</th>", escape(column));
+            }
+            out.push_str("</tr></thead>\n<tbody>\n");
+            for row in &table.rows {
+                out.push_str("<tr>");
+                for cell in row {
+                    let _ = write!(out, "<td>{}</td>", escape(cell));
+                }
+                out.push_str("</tr>\n");
+            }
+            out.push_str("</tbody>\n</table>\n");
+        }
+        for chart in &section.charts {
+            let body = svg.next().map_or("", |s| inline_svg(s));
+            let _ = writeln!(
+                out,
+                "<figure>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
+                escape(&chart.title),
+                name = escape(&chart.name)
+            );
+        }
+        out.push_str("</section>\n");
+    }
+    out.push_str("<p>Data: <a href=\"data.csv\">data.csv</a>, <a href=\"data.parquet\">data.parquet</a>.</p>\n</body>\n</html>\n");
+    out
+}
+
+/// An SVG document without its XML declaration, ready to sit inside HTML.
+fn inline_svg(svg: &str) -> &str {
+    match svg.find("<svg") {
+        Some(start) => &svg[start..],
+        None => svg,
+    }
+}
+
+/// Writes `reports_dir/index.html`, linking every report's HTML with its
+/// one-line finding, through a temporary file renamed into place.
+pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), AnalysisError> {
+    fs::create_dir_all(reports_dir)?;
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>volley reports</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>volley reports</h1>\n"
+    );
+    out.push_str("<table>\n<thead><tr><th>Analysis</th><th>Finding</th></tr></thead>\n<tbody>\n");
+    for entry in entries {
+        let _ = writeln!(
+            out,
+            "<tr><td><a href=\"{}/report.html\">{}</a></td><td style=\"text-align: left\">{}</td></tr>",
+            escape(&entry.folder),
+            escape(&entry.title),
+            escape(&entry.finding)
+        );
+    }
+    out.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    let path = reports_dir.join("index.html");
+    let temporary = temporary_sibling(&path);
+    fs::write(&temporary, out)?;
+    fs::rename(&temporary, &path).map_err(|e| {
+        let _ = fs::remove_file(&temporary);
+        AnalysisError::Io(e)
+    })
+}
+
+/// How an experiment was run, for a report's method section.
+pub fn method_text(experiment: &Experiment) -> String {
+    let fixed = if experiment.fixed.is_empty() {
+        "no keys fixed beyond the scenario's defaults".to_string()
+    } else {
+        let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("keys fixed at {}", pairs.join(", "))
+    };
+    format!(
+        "Ruleset `{}`, scenario `{}` ({}), {fixed}. Monte Carlo with {} samples per point from seed {}; every point \
+         uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
+         for probabilities).",
+        experiment.ruleset,
+        experiment.scenario.name,
+        experiment.scenario.summary.trim_end_matches('.'),
+        experiment.options.samples,
+        experiment.options.seed,
+        percent(experiment.confidence)
+    )
+}
+
+fn percent(confidence: f64) -> String {
+    format!("{}", (confidence * 1000.0).round() / 10.0)
+}
+
+/// The quality ladder written up: a heatmap, its table and the long frame of
+/// every run.
+pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report, DataFrame), AnalysisError> {
+    let title = format!("{} {}: quality ladder", experiment.ruleset, experiment.scenario.name);
+    let chart = ladder_heatmap("ladder", &format!("{} by quality", ladder.measure.label()), ladder);
+    let percent_of = |v: f64| format_value(v, ladder.measure.is_probability());
+    let mut best: Option<(usize, usize, f64)> = None;
+    let mut diagonal = (f64::INFINITY, f64::NEG_INFINITY);
+    for (a, row) in ladder.cells.iter().enumerate() {
+        for (d, cell) in row.iter().enumerate() {
+            if best.is_none_or(|b| cell.value > b.2) {
+                best = Some((a, d, cell.value));
+            }
+            if a == d {
+                diagonal = (diagonal.0.min(cell.value), diagonal.1.max(cell.value));
+            }
+        }
+    }
+    let finding = match best {
+        Some((a, d, value)) => format!(
+            "{} is highest for a {} attacker against a {} defender ({}); between equal qualities it runs from {} to {}.",
+            ladder.measure.label(),
+            ladder.qualities[a],
+            ladder.qualities[d],
+            percent_of(value),
+            percent_of(diagonal.0),
+            percent_of(diagonal.1)
+        ),
+        None => "No qualities to compare.".to_string(),
+    };
+    let report = Report {
+        title,
+        question: format!(
+            "How does {} change with the attacker's and the defender's quality in {}?",
+            ladder.measure.label(),
+            experiment.scenario.name
+        ),
+        finding,
+        sections: vec![
+            Section::text(
+                "Ladder",
+                "Rows are the attacker's quality, columns the defender's; each cell prints the estimate and, \
+                 below it, its interval. Blue favours the attacker, red the defender, white is even odds.",
+            )
+            .with_chart(chart)
+            .with_table(Table::from_frame(&ladder.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&ladder.runs, experiment.confidence)?))
+}
+
+/// The equivalence search written up: the probed curve with even odds marked,
+/// its table, and the long frame of every probe.
+pub fn equivalence_report(experiment: &Experiment, equivalence: &Equivalence) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = equivalence_chart("equivalence", &format!("{} by {}", equivalence.measure.label(), equivalence.key), equivalence);
+    let report = Report {
+        title: format!("{} {}: what {} reaches even odds", experiment.ruleset, experiment.scenario.name, equivalence.key),
+        question: format!("How much {} does it take to reach even odds?", equivalence.key),
+        finding: equivalence.finding(),
+        sections: vec![
+            Section::text(
+                "Search",
+                "Bisection on Monte Carlo estimates; the interval for the crossing is where the band around the \
+                 estimates crosses even odds.",
+            )
+            .with_chart(chart)
+            .with_table(Table::from_frame(&equivalence.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&equivalence.runs, experiment.confidence)?))
+}
+
+/// The sensitivity ranking written up: the tornado, its table, the steps not
+/// run, and the long frame of every run.
+pub fn sensitivity_report(experiment: &Experiment, sensitivity: &Sensitivity) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = sensitivity_tornado("sensitivity", &format!("What moves {}", sensitivity.measure.label()), sensitivity);
+    let mut skipped = String::from(
+        "Each integer rule field was moved one step down and one step up from its printed value, all else held. \
+         A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
+    );
+    if !sensitivity.skipped.is_empty() {
+        skipped.push_str("\n\nNot run:");
+        for s in &sensitivity.skipped {
+            let _ = write!(skipped, " {} = {} ({});", s.field, s.value, s.reason);
+        }
+    }
+    let report = Report {
+        title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
+        question: format!("Which printed numbers move {} most?", sensitivity.measure.label()),
+        finding: sensitivity.finding(),
+        sections: vec![
+            Section::text("Ranking", &skipped)
+                .with_chart(chart)
+                .with_table(Table::from_frame(&sensitivity.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, long_frame(&sensitivity.runs, experiment.confidence)?))
+}
+
+/// The convergence study written up: the estimate and band against samples,
+/// and its table (which is also the data).
+pub fn convergence_report(experiment: &Experiment, convergence: &Convergence) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = convergence_chart("convergence", &format!("{} as samples grow", convergence.measure.label()), convergence);
+    let frame = convergence.frame()?;
+    let finding = match convergence.points.last() {
+        Some(last) => {
+            let p = convergence.measure.is_probability();
+            let mut line = format!(
+                "After {} samples {} is {} (interval {} to {})",
+                last.samples,
+                convergence.measure.label(),
+                format_value(last.estimate.value, p),
+                format_value(last.estimate.ci_low, p),
+                format_value(last.estimate.ci_high, p)
+            );
+            if let Some(exact) = convergence.exact {
+                let _ = write!(line, "; exact {}", format_value(exact, p));
+            }
+            line.push('.');
+            line
+        }
+        None => "No sample counts were run.".to_string(),
+    };
+    let report = Report {
+        title: format!("{} {}: convergence", experiment.ruleset, experiment.scenario.name),
+        question: format!("How many samples does {} need?", convergence.measure.label()),
+        finding,
+        sections: vec![
+            Section::text("Estimate against samples", "Each point extends the same stream of samples.")
+                .with_chart(chart)
+                .with_table(Table::from_frame(&frame, usize::MAX)?),
+            Section::text("Method", &method_text(experiment)),
+        ],
+    };
+    Ok((report, frame))
+}
+
+/// Sweeps of one key in several rulesets written up as lines with bands, one
+/// series per ruleset, and the long frame of every run.
+pub fn sweep_report(
+    title: &str,
+    question: &str,
+    x_label: &str,
+    sweeps: &[Sweep],
+    confidence: f64,
+) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = sweep_chart("sweep", title, x_label, sweeps);
+    let mut rows = Vec::new();
+    for s in sweeps {
+        for (value, e) in &s.points {
+            let p = s.measure.is_probability();
+            rows.push(vec![
+                s.ruleset.clone(),
+                value.clone(),
+                format_value(e.value, p),
+                format_value(e.ci_low, p),
+                format_value(e.ci_high, p),
+            ]);
+        }
+    }
+    let key = sweeps.first().map_or("value", |s| s.key.as_str());
+    let columns = ["ruleset", key, "estimate", "ci_low", "ci_high"].map(String::from).to_vec();
+    let finding = sweeps
+        .iter()
+        .filter_map(|s| {
+            let first = s.points.first()?;
+            let last = s.points.last()?;
+            let p = s.measure.is_probability();
+            Some(format!("{}: {} from {} to {}", s.ruleset, s.measure.label(), format_value(first.1.value, p), format_value(last.1.value, p)))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let runs: Vec<Run> = sweeps.iter().flat_map(|s| s.runs.iter().cloned()).collect();
+    let report = Report {
+        title: title.to_string(),
+        question: question.to_string(),
+        finding,
+        sections: vec![Section::text("Sweep", "").with_chart(chart).with_table(Table::new(columns, rows))],
+    };
+    Ok((report, long_frame(&runs, confidence)?))
+}
+
+/// One scenario's outcome distribution written up: bars per metric (and the
+/// cumulative distribution of `turns`, where there is one), with the agreement
+/// against the exact solver when `exact` is given.
+pub fn distribution_report(run: &Run, exact: Option<&Distribution>, confidence: f64) -> Result<(Report, DataFrame), AnalysisError> {
+    let dist = &run.distribution;
+    let mut sections = Vec::new();
+    for metric in &dist.metrics {
+        let chart = distribution_bars(metric.name, &format!("{}: {}", run.scenario, metric.name), dist, metric.name, confidence)?;
+        sections.push(Section::text(metric.name, metric.doc).with_chart(chart));
+    }
+    if dist.metric_index("turns").is_some() {
+        let cdf = cdf_chart("turns-cdf", "Turns to a decision", &[(run.ruleset.clone(), dist)], "turns", "turns", confidence)?;
+        sections.push(Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf));
+    }
+    let mut finding = match dist.samples() {
+        Some(n) => format!("{n} Monte Carlo samples"),
+        None => "Exact distribution".to_string(),
+    };
+    if let (Some(exact), Some(_)) = (exact, dist.samples()) {
+        let verdict = agreement(dist, exact);
+        let _ = write!(
+            finding,
+            "; against the exact solver chi-square {:.1} on {} degrees of freedom (p = {:.3}), largest z {:.2}",
+            verdict.chi_square, verdict.dof, verdict.p_value, verdict.max_z
+        );
+    }
+    finding.push('.');
+    let frame = long_frame(std::slice::from_ref(run), confidence)?;
+    sections.push(Section::text("Table", "").with_table(Table::from_frame(&frame, usize::MAX)?));
+    let keys: Vec<String> = run.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let report = Report {
+        title: format!("{} {}: outcomes", run.ruleset, run.scenario),
+        question: if keys.is_empty() {
+            format!("What are the outcomes of {}?", run.scenario)
+        } else {
+            format!("What are the outcomes of {} with {}?", run.scenario, keys.join(", "))
+        },
+        finding,
+        sections,
+    };
+    Ok((report, frame))
+}

@@ -1,0 +1,133 @@
+//! Balance analytics on the synthetic duel and shot, whose answers are exact.
+
+use crate::synthetic::{Duel, ShotRules, Shot, duel_entry, duel_rules, shot_entry};
+use volley_analysis::balance::{
+    Experiment, Measure, convergence, default_sample_counts, quality_equivalence, quality_ladder, sensitivity, sweep,
+};
+use volley_analysis::frame::long_frame;
+use volley_kernel::params::{RuleBook, Value};
+use volley_kernel::runner::RunOptions;
+
+fn duel(samples: u64) -> Experiment {
+    Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(samples, 42).with_threads(2))
+}
+
+fn shot(samples: u64) -> Experiment {
+    Experiment::from_parts("synthetic", &shot_entry(), Box::new(ShotRules::default()), RunOptions::new(samples, 9))
+}
+
+/// Whether an estimate is within 4.5 standard errors of the truth.
+fn close(estimate: f64, standard_error: f64, truth: f64) -> bool {
+    (estimate - truth).abs() <= 4.5 * standard_error.max(1e-12)
+}
+
+#[test]
+fn the_ladder_matches_the_exact_duel_in_every_cell() {
+    let ladder = quality_ladder(&duel(50_000), None, None).unwrap();
+    assert_eq!(ladder.qualities, ["veteran", "trained", "green"]);
+    assert_eq!(ladder.measure, Measure::probability("winner", "attacker"));
+    assert_eq!(ladder.runs.len(), 9);
+    let worth = [3, 2, 1];
+    for (a, row) in ladder.cells.iter().enumerate() {
+        for (d, cell) in row.iter().enumerate() {
+            let truth = Duel::attacker_wins(4 * worth[a], 4 * worth[d]);
+            assert!(close(cell.value, cell.standard_error, truth), "cell {a},{d}: {cell:?} vs {truth}");
+            assert!(cell.ci_low < cell.value && cell.value < cell.ci_high);
+        }
+    }
+    let frame = ladder.frame().unwrap();
+    assert_eq!(frame.height(), 9);
+    assert_eq!(long_frame(&ladder.runs, 0.95).unwrap().height(), 9 * 3);
+}
+
+#[test]
+fn equivalence_finds_the_known_crossing_of_a_rising_chance() {
+    // A green attacker against four veterans (strength 12) wins 2a / (2a + 25):
+    // 48.98% with 12 figures, 50.98% with 13; even odds at 12.5.
+    let experiment = duel(200_000).with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
+    let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 40))).unwrap();
+    assert!(found.increasing);
+    assert_eq!(found.needed, Some(13));
+    let crossing = found.crossing.unwrap();
+    assert!((crossing - 12.5).abs() < 0.3, "{crossing}");
+    let (low, high) = found.interval.unwrap();
+    assert!(low <= 12.5 && 12.5 <= high && high - low < 3.0, "{low} to {high}");
+    // Bisection probes few values, not the whole range.
+    assert!(found.points.len() < 15, "{} probes", found.points.len());
+    assert!(found.finding().contains("attacker.figures = 13"), "{}", found.finding());
+}
+
+#[test]
+fn equivalence_finds_the_known_crossing_of_a_falling_chance() {
+    // Four veterans (strength 12) against green defenders win 24 / (25 + 2d):
+    // 51.06% against 11, 48.98% against 12.
+    let experiment = duel(200_000).with_fixed([("attacker.quality", "veteran"), ("defender.quality", "green")]);
+    let found = quality_equivalence(&experiment, "defender.figures", None, None).unwrap();
+    assert!(!found.increasing);
+    assert_eq!(found.needed, Some(11));
+    assert!((found.crossing.unwrap() - 11.5).abs() < 0.3, "{:?}", found.crossing);
+}
+
+#[test]
+fn equivalence_reports_a_range_that_never_reaches_even_odds() {
+    let experiment = duel(20_000).with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
+    let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 6))).unwrap();
+    assert_eq!(found.needed, None);
+    assert!(found.finding().contains("never reaches even odds"), "{}", found.finding());
+    assert!(quality_equivalence(&experiment, "attacker.quality", None, None).is_err());
+}
+
+#[test]
+fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
+    let result = sensitivity(&shot(200_000), &Measure::probability("hit", "true")).unwrap();
+    let baseline = Shot::hit_chance(&ShotRules::default());
+    assert!(close(result.baseline.value, result.baseline.standard_error, baseline));
+    let order: Vec<&str> = result.rows.iter().map(|r| r.field.as_str()).collect();
+    assert_eq!(order, ["bonus", "hit_target", "irrelevant", "limit"]);
+    for row in &result.rows {
+        for change in [row.down, row.up].into_iter().flatten() {
+            let mut rules = ShotRules::default();
+            rules.set(&row.field, &Value::Int(change.value)).unwrap();
+            let truth = Shot::hit_chance(&rules) - baseline;
+            // The runs share their dice, so a change the rules do not make is
+            // exactly zero, and a real one is well inside its (wide) interval.
+            assert!(change.ci_low <= truth && truth <= change.ci_high, "{}={}: {change:?} vs {truth}", row.field, change.value);
+        }
+    }
+    assert_eq!(result.rows[2].largest_change(), 0.0);
+    let skipped: Vec<(&str, i64)> = result.skipped.iter().map(|s| (s.field.as_str(), s.value)).collect();
+    assert_eq!(skipped, [("limit", 6)]);
+    assert!(result.skipped[0].reason.contains("at most 5"), "{}", result.skipped[0].reason);
+    assert_eq!(result.frame().unwrap().height(), 7);
+    assert!(result.finding().starts_with("`bonus`"), "{}", result.finding());
+}
+
+#[test]
+fn sensitivity_of_a_mean_and_refusals_of_bad_measures() {
+    let result = sensitivity(&shot(50_000), &Measure::mean("hit")).unwrap();
+    assert_eq!(result.rows[0].field, "bonus");
+    let wrong = sensitivity(&shot(1_000), &Measure::probability("hit", "maybe")).unwrap_err();
+    assert_eq!(wrong.to_string(), "metric `hit` has no value `maybe` (it takes true or false)");
+    let missing = sensitivity(&shot(1_000), &Measure::mean("hits")).unwrap_err();
+    assert_eq!(missing.to_string(), "no metric `hits` (valid metrics: hit)");
+}
+
+#[test]
+fn convergence_narrows_towards_the_exact_value() {
+    let counts = default_sample_counts(20_000);
+    assert_eq!(counts, [100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000]);
+    let result = convergence(&shot(0), &Measure::probability("hit", "true"), &counts).unwrap();
+    assert_eq!(result.exact, Some(8.0 / 12.0));
+    let widths: Vec<f64> = result.points.iter().map(|p| p.estimate.ci_high - p.estimate.ci_low).collect();
+    assert!(widths.first() > widths.last(), "{widths:?}");
+    assert_eq!(result.frame().unwrap().height(), counts.len());
+}
+
+#[test]
+fn a_sweep_measures_each_value_in_order() {
+    let values: Vec<String> = ["veteran", "green"].map(String::from).to_vec();
+    let result = sweep(&duel(20_000), "defender.quality", &values, &Measure::probability("winner", "attacker")).unwrap();
+    assert_eq!(result.points.len(), 2);
+    assert!(result.points[0].1.value < result.points[1].1.value);
+    assert_eq!(result.runs[1].keys, [("defender.quality".to_string(), "green".to_string())]);
+}

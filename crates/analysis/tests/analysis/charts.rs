@@ -1,0 +1,224 @@
+//! Every chart kind renders a well-formed SVG and a decodable PNG, with as
+//! many bars, cells or series as its data has.
+
+use crate::frames::dice_run;
+use volley_analysis::charts::{
+    BAR_COLOUR, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR, cdf_chart,
+    distribution_bars,
+};
+use plotters::style::RGBColor;
+
+/// Checks that every tag opened is closed in order, and returns the SVG.
+fn well_formed(svg: &str) -> &str {
+    assert!(svg.trim_start().starts_with("<svg"), "{}", &svg[..svg.len().min(80)]);
+    let mut stack: Vec<&str> = Vec::new();
+    let mut rest = svg;
+    while let Some(start) = rest.find('<') {
+        let end = rest[start..].find('>').expect("an unclosed tag") + start;
+        let tag = &rest[start + 1..end];
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(stack.pop(), Some(name.trim()), "mismatched </{name}>");
+        } else if !tag.ends_with('/') && !tag.starts_with('?') && !tag.starts_with('!') {
+            stack.push(tag.split_whitespace().next().unwrap());
+        }
+        rest = &rest[end + 1..];
+    }
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+    svg
+}
+
+/// The text of every `<text>` element, trimmed.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text").skip(1).map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim().to_string()).collect()
+}
+
+/// How many `<text>` elements read exactly `label`.
+fn count_text(svg: &str, label: &str) -> usize {
+    texts(svg).iter().filter(|t| *t == label).count()
+}
+
+fn hex(colour: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", colour.0, colour.1, colour.2)
+}
+
+/// The number of rectangles filled with `colour`.
+fn rects(svg: &str, colour: RGBColor) -> usize {
+    let fill = format!("fill=\"{}\"", hex(colour));
+    svg.split("<rect").skip(1).filter(|r| r[..r.find('>').unwrap()].contains(&fill)).count()
+}
+
+/// Decodes a PNG and returns its width, height and RGB pixels.
+fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(bytes);
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+/// Decodes the chart's PNG, checks its size, and checks that it has text (many
+/// grey levels from anti-aliased glyphs) as well as flat colour.
+fn check_png(chart: &Chart) -> (u32, Vec<u8>) {
+    let (width, height, pixels) = decode(&chart.png().unwrap());
+    assert_eq!((width, height), (chart.width, chart.height));
+    let mut colours: Vec<[u8; 3]> = pixels.chunks(3).map(|p| [p[0], p[1], p[2]]).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    assert!(colours.len() > 20, "only {} colours: no text drawn?", colours.len());
+    (width, pixels)
+}
+
+/// The separate runs of `colour` on the lowest pixel row that has any: the
+/// number of vertical bars that colour draws (higher rows may be cut by whiskers).
+fn bars_across(width: u32, pixels: &[u8], colour: RGBColor) -> usize {
+    let target = [colour.0, colour.1, colour.2];
+    pixels
+        .chunks(width as usize * 3)
+        .rev()
+        .map(|row| {
+            let mut runs = 0;
+            let mut inside = false;
+            for pixel in row.chunks(3) {
+                let hit = pixel == target;
+                if hit && !inside {
+                    runs += 1;
+                }
+                inside = hit;
+            }
+            runs
+        })
+        .find(|&runs| runs > 0)
+        .unwrap_or(0)
+}
+
+#[test]
+fn distribution_bars_have_one_bar_and_whisker_per_value() {
+    let run = dice_run("sum", &[("dice", "2d6")], 5_000);
+    let chart = distribution_bars("totals", "Two dice: totals", &run.distribution, "total", 0.95).unwrap();
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(rects(&svg, BAR_COLOUR), 11);
+    for label in ["2", "7", "12", "Two dice: totals", "probability (95% interval)"] {
+        assert_eq!(count_text(&svg, label), 1, "label {label}");
+    }
+    let (width, pixels) = check_png(&chart);
+    assert_eq!(bars_across(width, &pixels, BAR_COLOUR), 11);
+}
+
+#[test]
+fn a_heatmap_prints_every_cell() {
+    let qualities: Vec<String> = ["veteran", "trained", "green", "militia"].map(String::from).to_vec();
+    let cells = (0..4)
+        .map(|a| {
+            (0..4)
+                .map(|d| {
+                    let value = 0.5 + 0.1 * (d as f64 - a as f64);
+                    Some(Cell { value, ci_low: value - 0.01, ci_high: value + 0.01 })
+                })
+                .collect()
+        })
+        .collect();
+    let chart = Chart::new(
+        "ladder",
+        "Win probability by quality",
+        "defender's quality",
+        "attacker's quality",
+        ChartKind::Heatmap { rows: qualities.clone(), columns: qualities, cells, percent: true },
+    );
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    let values = texts(&svg).iter().filter(|t| t.ends_with('%') && !t.contains('–')).count();
+    assert_eq!(values, 16, "one value per cell");
+    assert_eq!(count_text(&svg, "50.0%"), 4, "the diagonal is even");
+    assert_eq!(count_text(&svg, "veteran"), 2, "a row label and a column label");
+    check_png(&chart);
+}
+
+#[test]
+fn lines_draw_one_band_and_legend_entry_per_series() {
+    let series: Vec<Series> = ["huzzah", "brigades", "one_hour"]
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Series {
+            name: name.to_string(),
+            points: (1..=6)
+                .map(|x| {
+                    let y = 0.1 * i as f64 + 0.1 * x as f64;
+                    LinePoint { x: x as f64, y, ci_low: y - 0.03, ci_high: y + 0.03 }
+                })
+                .collect(),
+        })
+        .collect();
+    let chart = Chart::new(
+        "figures",
+        "Win probability by figures",
+        "attacker's figures (figures)",
+        "P(attacker wins) (%)",
+        ChartKind::Lines {
+            series,
+            categories: None,
+            log_x: false,
+            step: false,
+            percent: true,
+            reference: Some((0.5, "even odds".into())),
+        },
+    );
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(svg.matches("<polygon").count(), 3, "one band per series");
+    for name in ["huzzah", "brigades", "one_hour", "even odds"] {
+        assert_eq!(count_text(&svg, name), 1, "legend {name}");
+    }
+    check_png(&chart);
+}
+
+#[test]
+fn a_cdf_steps_up_to_one_for_each_distribution() {
+    let two = dice_run("sum", &[("dice", "2d6")], 2_000);
+    let three = dice_run("sum", &[("dice", "3d6")], 0);
+    let chart = cdf_chart(
+        "turns",
+        "Turns to a decision",
+        &[("two dice".into(), &two.distribution), ("three dice".into(), &three.distribution)],
+        "total",
+        "pips",
+        0.95,
+    )
+    .unwrap();
+    let ChartKind::Lines { series, step, .. } = &chart.kind else { panic!("a CDF is a line chart") };
+    assert!(*step);
+    assert_eq!(series.len(), 2);
+    assert!((series[1].points.last().unwrap().y - 1.0).abs() < 1e-12);
+    assert_eq!(series[1].points.len(), 16);
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(svg.matches("<polygon").count(), 2);
+    assert_eq!(count_text(&svg, "three dice"), 1);
+    check_png(&chart);
+}
+
+#[test]
+fn a_tornado_draws_a_bar_per_step_run() {
+    let bar = |change: f64| Some(TornadoBar { change, ci_low: change - 0.01, ci_high: change + 0.01 });
+    let rows = vec![
+        TornadoRow { label: "bonus = 1".into(), down: bar(-0.16), up: bar(0.16) },
+        TornadoRow { label: "hit_target = 7".into(), down: bar(0.08), up: bar(-0.08) },
+        TornadoRow { label: "limit = 5".into(), down: bar(0.0), up: None },
+    ];
+    let chart = Chart::new(
+        "sensitivity",
+        "What moves the chance to hit",
+        "change in P(hit = true) (percentage points)",
+        "rule field (printed value)",
+        ChartKind::Tornado { rows, percent: true },
+    );
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    // Three steps down and two up, plus one legend swatch of each colour.
+    assert_eq!(rects(&svg, DOWN_COLOUR), 3 + 1);
+    assert_eq!(rects(&svg, UP_COLOUR), 2 + 1);
+    assert_eq!(count_text(&svg, "hit_target = 7"), 1);
+    check_png(&chart);
+}

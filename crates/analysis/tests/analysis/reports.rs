@@ -1,0 +1,173 @@
+//! Report folders and the index: every file written, nothing half-written.
+
+use crate::frames::{dice_run, scratch_dir};
+use volley_analysis::charts::distribution_bars;
+use volley_analysis::frame::{long_frame, read_parquet};
+use volley_analysis::report::{IndexEntry, Report, Section, Table, write_index, write_report};
+
+fn report() -> (Report, polars::prelude::DataFrame) {
+    let run = dice_run("sum", &[("dice", "2d6")], 3_000);
+    let frame = long_frame(std::slice::from_ref(&run), 0.95).unwrap();
+    let chart = distribution_bars("totals", "Two dice <totals>", &run.distribution, "total", 0.95).unwrap();
+    let report = Report {
+        title: "Two dice & their totals".into(),
+        question: "How often do two dice make 7?".into(),
+        finding: "A 7 comes up one time in six.".into(),
+        sections: vec![
+            Section::text("Totals", "Each total with its interval.\n\nSecond paragraph.")
+                .with_table(Table::from_frame(&frame, 5).unwrap())
+                .with_chart(chart),
+        ],
+    };
+    (report, frame)
+}
+
+#[test]
+fn a_report_folder_has_every_file_and_reads_back() {
+    let root = scratch_dir("report");
+    let dir = root.join("dice-totals");
+    let (report, frame) = report();
+    write_report(&dir, &report, &frame).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["data.csv", "data.parquet", "report.html", "report.md", "totals.png", "totals.svg"]);
+    assert!(read_parquet(&dir.join("data.parquet")).unwrap().equals_missing(&frame));
+
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.starts_with("# Two dice & their totals\n"));
+    assert!(markdown.contains("| ruleset | scenario | dice | metric | value | count | probability | ci_low | ci_high | exact |"));
+    assert!(markdown.contains("| dice | sum | 2d6 | total | 2 |"));
+    assert!(markdown.contains("![Two dice <totals>](totals.svg)"));
+
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("<title>Two dice &amp; their totals</title>"));
+    assert!(html.contains("@page { size: A4"));
+    assert!(html.contains("<svg"), "the chart is inline");
+    assert!(html.contains("<p>Second paragraph.</p>"));
+    assert_eq!(html.matches("<tr><td>dice</td>").count(), 5);
+
+    // Writing again replaces the folder whole, and leaves no temporary behind.
+    write_report(&dir, &report, &frame).unwrap();
+    let siblings: Vec<String> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(siblings, ["dice-totals"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_failed_report_leaves_the_old_one_alone() {
+    let root = scratch_dir("failed-report");
+    let dir = root.join("dice-totals");
+    let (report, frame) = report();
+    write_report(&dir, &report, &frame).unwrap();
+    let before = std::fs::read_to_string(dir.join("report.md")).unwrap();
+
+    let mut broken = report.clone();
+    broken.title = "Changed".into();
+    let again = broken.sections[0].charts[0].clone();
+    broken.sections[0].charts.push(again);
+    assert!(write_report(&dir, &broken, &frame).is_err(), "two charts of one name");
+    let mut zero_size = report.clone();
+    zero_size.title = "Changed".into();
+    zero_size.sections[0].charts[0] = zero_size.sections[0].charts[0].clone().with_size(0, 0);
+    assert!(write_report(&dir, &zero_size, &frame).is_err(), "a chart that cannot be drawn");
+
+    assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), before);
+    let siblings: Vec<String> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    assert_eq!(siblings, ["dice-totals"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn the_index_links_every_report_with_its_finding() {
+    let root = scratch_dir("index");
+    let entries = [
+        IndexEntry { folder: "ladder-huzzah".into(), title: "Huzzah! quality ladder".into(), finding: "Veterans beat trained 3 times in 4.".into() },
+        IndexEntry { folder: "rifles".into(), title: "Is +5 for rifles <too much>?".into(), finding: "Yes.".into() },
+    ];
+    write_index(&root, &entries).unwrap();
+    let html = std::fs::read_to_string(root.join("index.html")).unwrap();
+    assert!(html.contains("<a href=\"ladder-huzzah/report.html\">Huzzah! quality ladder</a>"));
+    assert!(html.contains("Veterans beat trained 3 times in 4."));
+    assert!(html.contains("Is +5 for rifles &lt;too much&gt;?"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+mod written_up {
+    use super::*;
+    use crate::synthetic::{ShotRules, duel_entry, duel_rules, shot_entry};
+    use volley_analysis::balance::{Experiment, Measure, convergence, quality_equivalence, quality_ladder, sensitivity, sweep};
+    use volley_analysis::report::{
+        convergence_report, distribution_report, equivalence_report, ladder_report, sensitivity_report, sweep_report,
+    };
+    use volley_kernel::runner::RunOptions;
+
+    fn duel() -> Experiment {
+        Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(20_000, 1))
+    }
+
+    /// Writes the report, checks the folder has its files and its Parquet
+    /// reads back, and returns the Markdown.
+    fn written(name: &str, (report, frame): (Report, polars::prelude::DataFrame), charts: &[&str]) -> String {
+        let root = scratch_dir(name);
+        let dir = root.join(name);
+        write_report(&dir, &report, &frame).unwrap();
+        for chart in charts {
+            for extension in ["svg", "png"] {
+                let bytes = std::fs::read(dir.join(format!("{chart}.{extension}"))).unwrap();
+                assert!(bytes.len() > 1_000, "{chart}.{extension} is {} bytes", bytes.len());
+            }
+        }
+        assert!(read_parquet(&dir.join("data.parquet")).unwrap().equals_missing(&frame));
+        let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        assert_eq!(html.matches("<svg").count(), charts.len());
+        let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        markdown
+    }
+
+    #[test]
+    fn a_ladder_report_has_its_heatmap_table_and_parquet() {
+        let experiment = duel();
+        let ladder = quality_ladder(&experiment, None, None).unwrap();
+        let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
+        assert!(markdown.contains("**Finding.** P(winner = attacker) is highest for a veteran attacker against a green defender"), "{markdown}");
+        assert_eq!(markdown.matches("| P(winner = attacker) |").count(), 9, "{markdown}");
+    }
+
+    #[test]
+    fn equivalence_sensitivity_convergence_and_sweep_reports_are_written() {
+        let experiment = duel().with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
+        let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 30))).unwrap();
+        let markdown = written("equivalence", equivalence_report(&experiment, &found).unwrap(), &["equivalence"]);
+        assert!(markdown.contains("reaches even odds at attacker.figures = 13"), "{markdown}");
+
+        let shot = Experiment::from_parts("synthetic", &shot_entry(), Box::new(ShotRules::default()), RunOptions::new(20_000, 1));
+        let hit = Measure::probability("hit", "true");
+        let ranked = sensitivity(&shot, &hit).unwrap();
+        let markdown = written("sensitivity", sensitivity_report(&shot, &ranked).unwrap(), &["sensitivity"]);
+        assert!(markdown.contains("Not run: limit = 6"), "{markdown}");
+
+        let grown = convergence(&shot, &hit, &[1_000, 10_000]).unwrap();
+        let markdown = written("convergence", convergence_report(&shot, &grown).unwrap(), &["convergence"]);
+        assert!(markdown.contains("After 10000 samples P(hit = true) is"), "{markdown}");
+
+        let values: Vec<String> = ["veteran", "trained", "green"].map(String::from).to_vec();
+        let wins = Measure::probability("winner", "attacker");
+        let sweeps = [sweep(&duel(), "defender.quality", &values, &wins).unwrap()];
+        let markdown = written(
+            "sweep",
+            sweep_report("Against each defender", "How does the defender's quality matter?", "defender's quality", &sweeps, 0.95)
+                .unwrap(),
+            &["sweep"],
+        );
+        assert!(markdown.contains("| synthetic | green |"), "{markdown}");
+    }
+
+    #[test]
+    fn a_distribution_report_checks_against_the_exact_answer() {
+        let run = dice_run("sum", &[("dice", "2d6")], 20_000);
+        let exact = dice_run("sum", &[("dice", "2d6")], 0).distribution;
+        let markdown = written("distribution", distribution_report(&run, Some(&exact), 0.95).unwrap(), &["total"]);
+        assert!(markdown.contains("on 10 degrees of freedom"), "{markdown}");
+    }
+}
