@@ -26,6 +26,54 @@ pub enum Format {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Runs every analysis spec and writes the reports (the main job).
+    Report {
+        /// The directory of analysis specs.
+        #[arg(long, default_value = "analyses")]
+        analyses: PathBuf,
+        /// Where the reports go.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Samples per point, instead of a precision target.
+        #[arg(long, conflicts_with = "precision")]
+        samples: Option<u64>,
+        /// Run in rounds until every probability's interval half-width is at
+        /// most this (default 0.005 unless a spec says otherwise).
+        #[arg(long)]
+        precision: Option<f64>,
+        /// The seed of every run.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// No progress bars or per-analysis lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Runs one analysis spec and writes its report folder.
+    Run {
+        /// The spec (TOML).
+        spec: PathBuf,
+        /// Where the report folder goes.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Samples per point, instead of a precision target.
+        #[arg(long, conflicts_with = "precision")]
+        samples: Option<u64>,
+        /// Run in rounds until every probability's interval half-width is at most this.
+        #[arg(long)]
+        precision: Option<f64>,
+        /// The seed of every run.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Rulesets, scenarios, their keys with defaults, and their metrics.
     List {
         /// Only this ruleset.

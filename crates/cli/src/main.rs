@@ -3,9 +3,11 @@
 //! failures with 1.
 
 mod args;
+mod canonical;
 mod commands;
 mod error;
 mod rules_file;
+mod spec;
 
 use clap::Parser;
 use std::process::ExitCode;

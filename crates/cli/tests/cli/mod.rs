@@ -2,6 +2,7 @@
 
 mod dist;
 mod list_and_rules;
+mod run_and_report;
 
 use std::process::{Command, Output};
 
