@@ -312,7 +312,7 @@ impl Chart {
             .x_label_area_size(80)
             .y_label_area_size(90)
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..y_max)?;
-        let formatter = axis_formatter(percent);
+        let formatter = axis_formatter(percent, y_max);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -445,14 +445,20 @@ impl Chart {
         if x_max - x_min < 1e-9 {
             (x_min, x_max) = (x_min - 0.5, x_max + 0.5);
         }
-        let (y_min, y_max) = if percent {
+        // A cumulative distribution always spans 0 to 1; other lines fit their
+        // bands and reference, so a narrow band is still visible.
+        let (y_min, y_max) = if step && percent {
             (0.0, 1.0)
         } else {
             let ys = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.ci_low, p.ci_high, p.y]));
             let ys: Vec<f64> = ys.chain(reference.map(|r| r.0)).collect();
             let (lo, hi) = (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
-            let pad = ((hi - lo) * 0.08).max(1e-6);
-            if lo.is_finite() { (lo - pad, hi + pad) } else { (0.0, 1.0) }
+            let pad = ((hi - lo) * 0.08).max(if percent { 0.005 } else { 1e-6 });
+            match (lo.is_finite(), percent) {
+                (false, _) => (0.0, 1.0),
+                (true, true) => ((lo - pad).max(0.0), (hi + pad).min(1.0)),
+                (true, false) => (lo - pad, hi + pad),
+            }
         };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, font(TITLE_SIZE))
@@ -460,7 +466,7 @@ impl Chart {
             .x_label_area_size(80)
             .y_label_area_size(90)
             .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
-        let y_formatter = axis_formatter(percent);
+        let y_formatter = axis_formatter(percent, y_max - y_min);
         let x_formatter = |x: &f64| {
             if log_x {
                 if (x - x.round()).abs() < 1e-6 { format_count(10f64.powf(x.round())) } else { String::new() }
@@ -601,8 +607,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AnalysisError> {
     std::fs::write(path, bytes).map_err(AnalysisError::Io)
 }
 
-fn axis_formatter(percent: bool) -> impl Fn(&f64) -> String {
-    move |v: &f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v}") }
+/// Tick labels: percentages for probabilities, with a decimal when the axis
+/// spans so little that whole percents would repeat.
+fn axis_formatter(percent: bool, span: f64) -> impl Fn(&f64) -> String {
+    let decimals = if span < 0.08 { 1 } else { 0 };
+    move |v: &f64| if percent { format!("{:.*}%", decimals, v * 100.0) } else { format!("{v}") }
 }
 
 /// A value as printed in cells and tables: a percentage to one decimal for
