@@ -515,9 +515,10 @@ impl Chart {
                 .label(text.clone())
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], BLACK.stroke_width(2)));
         }
+        let corner = emptiest_corner(series, (x_min, x_max), (y_min, y_max), &to_x);
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(corner)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font(font(LABEL_SIZE))
@@ -705,6 +706,32 @@ fn draw_whisker_horizontal<DB: DrawingBackend>(
     chart.plotting_area().draw(&PathElement::new(vec![(low, y - cap), (low, y + cap)], style))?;
     chart.plotting_area().draw(&PathElement::new(vec![(high, y - cap), (high, y + cap)], style))?;
     Ok(())
+}
+
+/// The corner of the plot with the fewest points and band edges near it,
+/// where the legend hides the least.
+fn emptiest_corner(series: &[Series], x: (f64, f64), y: (f64, f64), to_x: &dyn Fn(f64) -> f64) -> SeriesLabelPosition {
+    let corners = [
+        (SeriesLabelPosition::LowerRight, 1.0, 0.0),
+        (SeriesLabelPosition::UpperLeft, 0.0, 1.0),
+        (SeriesLabelPosition::UpperRight, 1.0, 1.0),
+        (SeriesLabelPosition::LowerLeft, 0.0, 0.0),
+    ];
+    let width = (x.1 - x.0).max(f64::EPSILON);
+    let height = (y.1 - y.0).max(f64::EPSILON);
+    let crowding = |cx: f64, cy: f64| {
+        series
+            .iter()
+            .flat_map(|s| &s.points)
+            .flat_map(|p| [(p.x, p.y), (p.x, p.ci_low), (p.x, p.ci_high)].map(|(px, py)| (to_x(px), py)))
+            .filter(|&(px, py)| ((px - x.0) / width - cx).abs() < 0.4 && ((py - y.0) / height - cy).abs() < 0.35)
+            .count()
+    };
+    // Ties keep the first corner in the list, so most charts look alike.
+    corners
+        .into_iter()
+        .min_by_key(|&(_, cx, cy)| crowding(cx, cy))
+        .map_or(SeriesLabelPosition::LowerRight, |(corner, _, _)| corner)
 }
 
 /// Points of a step function: each value holds until the next x.
