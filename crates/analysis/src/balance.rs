@@ -563,12 +563,12 @@ impl Equivalence {
     pub fn finding(&self) -> String {
         let (Some(needed), Some((low, high))) = (self.needed, self.interval) else {
             return match self.needed {
-                Some(needed) => format!("{} is at even odds or better already at {} = {needed}", self.measure.label(), self.key),
-                None => format!("{} never reaches even odds over the range of {}", self.measure.label(), self.key),
+                Some(needed) => format!("{} is at even odds or better already at {} = {needed}.", self.measure.label(), self.key),
+                None => format!("{} never reaches even odds over the range of {} probed.", self.measure.label(), self.key),
             };
         };
         format!(
-            "{} reaches even odds at {} = {needed} (crossing {:.1}, interval {low:.1} to {high:.1})",
+            "{} reaches even odds at {} = {needed} (crossing {:.1}, interval {low:.1} to {high:.1}).",
             self.measure.label(),
             self.key,
             self.crossing.unwrap_or(needed as f64)
@@ -727,16 +727,24 @@ impl Sensitivity {
 
     /// The finding in one line.
     pub fn finding(&self) -> String {
-        match self.rows.first() {
-            Some(top) => format!(
-                "`{}` moves {} most: up to {:.3} for one step (baseline {:.3})",
-                top.field,
-                self.measure.label(),
-                top.largest_change(),
-                self.baseline.value
-            ),
-            None => "no integer rule field could be moved".to_string(),
-        }
+        let Some(top) = self.rows.first() else {
+            return "No integer rule field could be moved.".to_string();
+        };
+        let (size, baseline) = if self.measure.is_probability() {
+            (format!("{:.1} percentage points", top.largest_change() * 100.0), format!("{:.1}%", self.baseline.value * 100.0))
+        } else {
+            (format!("{:.3}", top.largest_change()), format!("{:.3}", self.baseline.value))
+        };
+        let runner_up = match self.rows.get(1) {
+            Some(next) => format!("; next is {}", next.field),
+            None => String::new(),
+        };
+        format!(
+            "{} moves {} most: up to {size} for one step from its printed {} (baseline {baseline}){runner_up}.",
+            top.field,
+            self.measure.label(),
+            top.baseline
+        )
     }
 }
 

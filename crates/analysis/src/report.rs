@@ -461,10 +461,8 @@ pub fn sensitivity_report(experiment: &Experiment, sensitivity: &Sensitivity) ->
          A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
     );
     if !sensitivity.skipped.is_empty() {
-        skipped.push_str("\n\nNot run:");
-        for s in &sensitivity.skipped {
-            let _ = write!(skipped, " {} = {} ({});", s.field, s.value, s.reason);
-        }
+        let steps: Vec<String> = sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
+        let _ = write!(skipped, "\n\nNot run: {}.", steps.join("; "));
     }
     let report = Report {
         title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
