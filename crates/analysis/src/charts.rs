@@ -294,9 +294,7 @@ impl Chart {
         root.fill(&WHITE)?;
         match &self.kind {
             ChartKind::Bars { bars, percent } => self.draw_bars(root, bars, *percent),
-            ChartKind::Heatmap { rows, columns, cells, percent } => {
-                self.draw_heatmap(root, rows, columns, cells, *percent)
-            }
+            ChartKind::Heatmap { rows, columns, cells, percent } => self.draw_heatmap(root, rows, columns, cells, *percent),
             ChartKind::Lines { series, categories, log_x, step, percent, reference } => {
                 self.draw_lines(root, series, categories.as_deref(), *log_x, *step, *percent, reference.as_ref())
             }
@@ -304,12 +302,7 @@ impl Chart {
         }
     }
 
-    fn draw_bars<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        bars: &[Bar],
-        percent: bool,
-    ) -> DrawResult<DB> {
+    fn draw_bars<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, bars: &[Bar], percent: bool) -> DrawResult<DB> {
         let n = bars.len().max(1);
         let top = bars.iter().map(|b| b.ci_high.max(b.value)).fold(0.0, f64::max);
         let y_max = if percent { (top * 1.15).clamp(0.05, 1.0) } else { (top * 1.15).max(1.0) };
@@ -319,7 +312,7 @@ impl Chart {
             .x_label_area_size(80)
             .y_label_area_size(90)
             .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..y_max)?;
-        let formatter = axis_formatter(percent);
+        let formatter = axis_formatter(percent, y_max);
         chart
             .configure_mesh()
             .disable_x_mesh()
@@ -376,10 +369,7 @@ impl Chart {
         let (low, high) = if percent {
             (0.0, 1.0)
         } else {
-            (
-                values.iter().copied().fold(f64::INFINITY, f64::min),
-                values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            )
+            (values.iter().copied().fold(f64::INFINITY, f64::min), values.iter().copied().fold(f64::NEG_INFINITY, f64::max))
         };
         let cell_height = chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1;
         let value_size = (cell_height as f64 * 0.3).clamp(14.0, 28.0);
@@ -401,8 +391,7 @@ impl Chart {
                     root.draw_text(&value_text, &value_style, centre)?;
                 } else {
                     root.draw_text(&value_text, &value_style, (centre.0, centre.1 - value_size as i32 / 2))?;
-                    let interval =
-                        format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
+                    let interval = format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
                     let interval_style = font(interval_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                     root.draw_text(&interval, &interval_style, (centre.0, centre.1 + value_size as i32 * 2 / 3))?;
                 }
@@ -421,8 +410,7 @@ impl Chart {
                 WHITE.stroke_width(2),
             )))?;
         }
-        let column_positions: Vec<i32> =
-            (0..columns.len()).map(|c| chart.backend_coord(&(c as f64 + 0.5, 0.0)).0).collect();
+        let column_positions: Vec<i32> = (0..columns.len()).map(|c| chart.backend_coord(&(c as f64 + 0.5, 0.0)).0).collect();
         let row_positions: Vec<i32> =
             (0..rows.len()).map(|r| chart.backend_coord(&(0.0, (n_rows - 1 - r) as f64 + 0.5)).1).collect();
         let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
@@ -449,9 +437,7 @@ impl Chart {
         let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| to_x(p.x))).collect();
         let (mut x_min, mut x_max) = match categories {
             Some(labels) => (-0.3, labels.len().max(1) as f64 - 0.7),
-            None => {
-                (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max))
-            }
+            None => (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
         };
         if !x_min.is_finite() || !x_max.is_finite() {
             (x_min, x_max) = (0.0, 1.0);
@@ -459,17 +445,20 @@ impl Chart {
         if x_max - x_min < 1e-9 {
             (x_min, x_max) = (x_min - 0.5, x_max + 0.5);
         }
-        let (y_min, y_max) = if percent {
+        // A cumulative distribution always spans 0 to 1; other lines fit their
+        // bands and reference, so a narrow band is still visible.
+        let (y_min, y_max) = if step && percent {
             (0.0, 1.0)
         } else {
             let ys = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.ci_low, p.ci_high, p.y]));
             let ys: Vec<f64> = ys.chain(reference.map(|r| r.0)).collect();
-            let (lo, hi) = (
-                ys.iter().copied().fold(f64::INFINITY, f64::min),
-                ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-            );
-            let pad = ((hi - lo) * 0.08).max(1e-6);
-            if lo.is_finite() { (lo - pad, hi + pad) } else { (0.0, 1.0) }
+            let (lo, hi) = (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let pad = ((hi - lo) * 0.08).max(if percent { 0.005 } else { 1e-6 });
+            match (lo.is_finite(), percent) {
+                (false, _) => (0.0, 1.0),
+                (true, true) => ((lo - pad).max(0.0), (hi + pad).min(1.0)),
+                (true, false) => (lo - pad, hi + pad),
+            }
         };
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, font(TITLE_SIZE))
@@ -477,7 +466,7 @@ impl Chart {
             .x_label_area_size(80)
             .y_label_area_size(90)
             .build_cartesian_2d(x_min..x_max, y_min..y_max)?;
-        let y_formatter = axis_formatter(percent);
+        let y_formatter = axis_formatter(percent, y_max - y_min);
         let x_formatter = |x: &f64| {
             if log_x {
                 if (x - x.round()).abs() < 1e-6 { format_count(10f64.powf(x.round())) } else { String::new() }
@@ -522,18 +511,14 @@ impl Chart {
         }
         if let Some((value, text)) = reference {
             chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(x_min, *value), (x_max, *value)],
-                    10,
-                    6,
-                    BLACK.stroke_width(2),
-                ))?
+                .draw_series(DashedLineSeries::new(vec![(x_min, *value), (x_max, *value)], 10, 6, BLACK.stroke_width(2)))?
                 .label(text.clone())
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], BLACK.stroke_width(2)));
         }
+        let corner = emptiest_corner(series, (x_min, x_max), (y_min, y_max), &to_x);
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(corner)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font(font(LABEL_SIZE))
@@ -547,12 +532,7 @@ impl Chart {
         Ok(())
     }
 
-    fn draw_tornado<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        rows: &[TornadoRow],
-        percent: bool,
-    ) -> DrawResult<DB> {
+    fn draw_tornado<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, rows: &[TornadoRow], percent: bool) -> DrawResult<DB> {
         let n = rows.len().max(1);
         let reach = rows
             .iter()
@@ -604,8 +584,7 @@ impl Chart {
                 draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, 0.1)?;
             }
         }
-        chart
-            .draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
+        chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
@@ -614,8 +593,7 @@ impl Chart {
             .label_font(font(LABEL_SIZE))
             .draw()?;
         let labels: Vec<String> = rows.iter().map(|r| r.label.clone()).collect();
-        let positions: Vec<i32> =
-            (0..rows.len()).map(|i| chart.backend_coord(&(0.0, (n - 1 - i) as f64 + 0.5)).1).collect();
+        let positions: Vec<i32> = (0..rows.len()).map(|i| chart.backend_coord(&(0.0, (n - 1 - i) as f64 + 0.5)).1).collect();
         let (x_pixels, _) = chart.plotting_area().get_pixel_range();
         drop(chart);
         draw_labels_left(root, &labels, &positions, x_pixels.start - 8)?;
@@ -630,8 +608,11 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AnalysisError> {
     std::fs::write(path, bytes).map_err(AnalysisError::Io)
 }
 
-fn axis_formatter(percent: bool) -> impl Fn(&f64) -> String {
-    move |v: &f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v}") }
+/// Tick labels: percentages for probabilities, with a decimal when the axis
+/// spans so little that whole percents would repeat.
+fn axis_formatter(percent: bool, span: f64) -> impl Fn(&f64) -> String {
+    let decimals = if span < 0.08 { 1 } else { 0 };
+    move |v: &f64| if percent { format!("{:.*}%", decimals, v * 100.0) } else { format!("{v}") }
 }
 
 /// A value as printed in cells and tables: a percentage to one decimal for
@@ -727,6 +708,32 @@ fn draw_whisker_horizontal<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The corner of the plot with the fewest points and band edges near it,
+/// where the legend hides the least.
+fn emptiest_corner(series: &[Series], x: (f64, f64), y: (f64, f64), to_x: &dyn Fn(f64) -> f64) -> SeriesLabelPosition {
+    let corners = [
+        (SeriesLabelPosition::LowerRight, 1.0, 0.0),
+        (SeriesLabelPosition::UpperLeft, 0.0, 1.0),
+        (SeriesLabelPosition::UpperRight, 1.0, 1.0),
+        (SeriesLabelPosition::LowerLeft, 0.0, 0.0),
+    ];
+    let width = (x.1 - x.0).max(f64::EPSILON);
+    let height = (y.1 - y.0).max(f64::EPSILON);
+    let crowding = |cx: f64, cy: f64| {
+        series
+            .iter()
+            .flat_map(|s| &s.points)
+            .flat_map(|p| [(p.x, p.y), (p.x, p.ci_low), (p.x, p.ci_high)].map(|(px, py)| (to_x(px), py)))
+            .filter(|&(px, py)| ((px - x.0) / width - cx).abs() < 0.4 && ((py - y.0) / height - cy).abs() < 0.35)
+            .count()
+    };
+    // Ties keep the first corner in the list, so most charts look alike.
+    corners
+        .into_iter()
+        .min_by_key(|&(_, cx, cy)| crowding(cx, cy))
+        .map_or(SeriesLabelPosition::LowerRight, |(corner, _, _)| corner)
+}
+
 /// Points of a step function: each value holds until the next x.
 fn stepped(points: &[LinePoint]) -> Vec<LinePoint> {
     let mut out = Vec::with_capacity(points.len() * 2);
@@ -757,15 +764,10 @@ fn luminance(colour: RGBColor) -> f64 {
 
 /// Bars of one metric of a distribution, with Wilson whiskers at `confidence`
 /// (none for an exact distribution).
-pub fn distribution_bars(
-    name: &str,
-    title: &str,
-    dist: &Distribution,
-    metric: &str,
-    confidence: f64,
-) -> Result<Chart, AnalysisError> {
-    let index =
-        dist.metric_index(metric).ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
+pub fn distribution_bars(name: &str, title: &str, dist: &Distribution, metric: &str, confidence: f64) -> Result<Chart, AnalysisError> {
+    let index = dist
+        .metric_index(metric)
+        .ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
     let domain = dist.metrics[index].domain;
     let bars = dist
         .marginal(index)
@@ -856,11 +858,7 @@ pub fn sweep_chart(name: &str, title: &str, x_label: &str, sweeps: &[Sweep]) -> 
                 .points
                 .iter()
                 .map(|(v, e)| LinePoint {
-                    x: if numeric {
-                        v.parse().unwrap_or(0.0)
-                    } else {
-                        categories.iter().position(|c| c == v).unwrap_or(0) as f64
-                    },
+                    x: if numeric { v.parse().unwrap_or(0.0) } else { categories.iter().position(|c| c == v).unwrap_or(0) as f64 },
                     y: e.value,
                     ci_low: e.ci_low,
                     ci_high: e.ci_high,
@@ -918,12 +916,7 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
     let points = equivalence
         .points
         .iter()
-        .map(|p| LinePoint {
-            x: p.value as f64,
-            y: p.estimate.value,
-            ci_low: p.estimate.ci_low,
-            ci_high: p.estimate.ci_high,
-        })
+        .map(|p| LinePoint { x: p.value as f64, y: p.estimate.value, ci_low: p.estimate.ci_low, ci_high: p.estimate.ci_high })
         .collect();
     Chart::new(
         name,
@@ -968,12 +961,7 @@ pub fn convergence_chart(name: &str, title: &str, convergence: &Convergence) -> 
     let points = convergence
         .points
         .iter()
-        .map(|p| LinePoint {
-            x: p.samples as f64,
-            y: p.estimate.value,
-            ci_low: p.estimate.ci_low,
-            ci_high: p.estimate.ci_high,
-        })
+        .map(|p| LinePoint { x: p.samples as f64, y: p.estimate.value, ci_low: p.estimate.ci_low, ci_high: p.estimate.ci_high })
         .collect();
     Chart::new(
         name,

@@ -5,7 +5,7 @@
 //! probability and its interval, and whether it is exact. Columns are built
 //! once from vectors, never row by row.
 
-use crate::stats::wilson;
+use crate::stats::{Agreement, mean_with_standard_error, wilson, z_for_confidence};
 use polars::prelude::*;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -36,14 +36,7 @@ pub const TRAILING_COLUMNS: [&str; 7] = ["metric", "value", "count", "probabilit
 /// The key columns are the union of the runs' keys in order of first
 /// appearance; a run without a key has null there.
 pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
-    let mut key_names: Vec<&str> = Vec::new();
-    for run in runs {
-        for (key, _) in &run.keys {
-            if !key_names.contains(&key.as_str()) {
-                key_names.push(key);
-            }
-        }
-    }
+    let key_names = key_union(runs);
     for key in &key_names {
         if LEADING_COLUMNS.contains(key) || TRAILING_COLUMNS.contains(key) {
             polars_bail!(Duplicate: "swept key `{key}` has the name of a frame column");
@@ -108,6 +101,74 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
         Column::new("exact".into(), exact),
     ]);
     DataFrame::new(height, columns)
+}
+
+/// The union of the runs' keys, in order of first appearance.
+fn key_union(runs: &[Run]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for run in runs {
+        for (key, _) in &run.keys {
+            if !names.contains(&key.as_str()) {
+                names.push(key);
+            }
+        }
+    }
+    names
+}
+
+/// The mean of every numeric metric of every run, with its standard error and
+/// normal interval at `confidence`: ruleset, scenario, one column per key,
+/// metric, mean, standard_error, ci_low, ci_high, exact.
+pub fn means_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
+    let key_names = key_union(runs);
+    let z = z_for_confidence(confidence);
+    let (mut ruleset, mut scenario, mut metric) = (Vec::new(), Vec::new(), Vec::new());
+    let mut keys: Vec<Vec<Option<String>>> = vec![Vec::new(); key_names.len()];
+    let (mut mean, mut error, mut low, mut high, mut exact) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for run in runs {
+        for m in run.distribution.metrics.iter().filter(|m| m.domain.is_numeric()) {
+            let (value, standard_error) = mean_with_standard_error(&run.distribution, m.name);
+            ruleset.push(run.ruleset.clone());
+            scenario.push(run.scenario.clone());
+            for (column, name) in keys.iter_mut().zip(&key_names) {
+                column.push(run.keys.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+            }
+            metric.push(m.name.to_string());
+            mean.push(value);
+            error.push(standard_error);
+            low.push(value - z * standard_error);
+            high.push(value + z * standard_error);
+            exact.push(run.distribution.samples().is_none());
+        }
+    }
+    let height = metric.len();
+    let mut columns = vec![Column::new("ruleset".into(), ruleset), Column::new("scenario".into(), scenario)];
+    for (name, column) in key_names.iter().zip(keys) {
+        columns.push(Column::new((*name).into(), column));
+    }
+    columns.extend([
+        Column::new("metric".into(), metric),
+        Column::new("mean".into(), mean),
+        Column::new("standard_error".into(), error),
+        Column::new("ci_low".into(), low),
+        Column::new("ci_high".into(), high),
+        Column::new("exact".into(), exact),
+    ]);
+    DataFrame::new(height, columns)
+}
+
+/// Monte Carlo against exact agreement, one row per (ruleset, scenario):
+/// ruleset, scenario, chi_square, dof, p_value, max_z.
+pub fn agreement_frame(rows: &[(String, String, Agreement)]) -> PolarsResult<DataFrame> {
+    let columns = vec![
+        Column::new("ruleset".into(), rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>()),
+        Column::new("scenario".into(), rows.iter().map(|r| r.1.clone()).collect::<Vec<_>>()),
+        Column::new("chi_square".into(), rows.iter().map(|r| r.2.chi_square).collect::<Vec<_>>()),
+        Column::new("dof".into(), rows.iter().map(|r| r.2.dof as u64).collect::<Vec<_>>()),
+        Column::new("p_value".into(), rows.iter().map(|r| r.2.p_value).collect::<Vec<_>>()),
+        Column::new("max_z".into(), rows.iter().map(|r| r.2.max_z).collect::<Vec<_>>()),
+    ];
+    DataFrame::new(rows.len(), columns)
 }
 
 /// A sibling of `path` to write into first, so that `path` itself only ever

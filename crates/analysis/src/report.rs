@@ -219,6 +219,9 @@ pub fn markdown(report: &Report) -> String {
         if !section.text.trim().is_empty() {
             let _ = writeln!(out, "{}\n", section.text.trim());
         }
+        for chart in &section.charts {
+            let _ = writeln!(out, "![{}]({}.svg)\n", chart.title.replace(['[', ']'], ""), chart.name);
+        }
         if let Some(table) = &section.table {
             let cell = |s: &str| s.replace('|', "\\|");
             let _ = writeln!(out, "| {} |", table.columns.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
@@ -227,9 +230,6 @@ pub fn markdown(report: &Report) -> String {
                 let _ = writeln!(out, "| {} |", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
             }
             out.push('\n');
-        }
-        for chart in &section.charts {
-            let _ = writeln!(out, "![{}]({}.svg)\n", chart.title.replace(['[', ']'], ""), chart.name);
         }
     }
     out.push_str("Data: [data.csv](data.csv), [data.parquet](data.parquet).\n");
@@ -289,6 +289,15 @@ fn html(report: &Report, svgs: &[String]) -> String {
         for paragraph in section.text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
             let _ = writeln!(out, "<p>{}</p>", escape(paragraph));
         }
+        for chart in &section.charts {
+            let body = svg.next().map_or("", |s| inline_svg(s));
+            let _ = writeln!(
+                out,
+                "<figure>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
+                escape(&chart.title),
+                name = escape(&chart.name)
+            );
+        }
         if let Some(table) = &section.table {
             out.push_str("<table>\n<thead><tr>");
             for column in &table.columns {
@@ -303,15 +312,6 @@ fn html(report: &Report, svgs: &[String]) -> String {
                 out.push_str("</tr>\n");
             }
             out.push_str("</tbody>\n</table>\n");
-        }
-        for chart in &section.charts {
-            let body = svg.next().map_or("", |s| inline_svg(s));
-            let _ = writeln!(
-                out,
-                "<figure>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
-                escape(&chart.title),
-                name = escape(&chart.name)
-            );
         }
         out.push_str("</section>\n");
     }
@@ -477,10 +477,8 @@ pub fn sensitivity_report(
          A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
     );
     if !sensitivity.skipped.is_empty() {
-        skipped.push_str("\n\nNot run:");
-        for s in &sensitivity.skipped {
-            let _ = write!(skipped, " {} = {} ({});", s.field, s.value, s.reason);
-        }
+        let steps: Vec<String> = sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
+        let _ = write!(skipped, "\n\nNot run: {}.", steps.join("; "));
     }
     let report = Report {
         title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
