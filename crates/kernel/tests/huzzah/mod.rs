@@ -1,0 +1,4 @@
+//! Huzzah!: hand-worked values, the rules' worked examples, and Monte Carlo
+//! against every exact solver.
+
+mod single;
