@@ -1,4 +1,5 @@
 //! Huzzah!: hand-worked values, the rules' worked examples, and Monte Carlo
 //! against every exact solver.
 
+mod engagement;
 mod single;

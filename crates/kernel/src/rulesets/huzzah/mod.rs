@@ -51,7 +51,7 @@ use crate::scenario::Scenario;
 
 // pub mod assault;
 // pub mod bombardment;
-// pub mod engagement;
+pub mod engagement;
 // pub mod skirmish;
 // pub mod standoff;
 pub mod single;
@@ -593,7 +593,6 @@ pub fn pair_is_huzzah(index: u32) -> bool {
 }
 
 /// One side of a two-sided scenario's keys: `prefix.name`.
-#[allow(dead_code)]
 pub(crate) fn side_key(prefix: &str, name: &str) -> String {
     format!("{prefix}.{name}")
 }
@@ -613,7 +612,7 @@ pub fn remaining_percent(full: i32, staggers: i32, kills: i32) -> i64 {
 pub fn entry() -> RulesetEntry {
     let mut scenarios: Vec<ScenarioEntry> = Vec::new();
     scenarios.extend(single::entries());
-    // scenarios.push(engagement::entry());
+    scenarios.push(engagement::entry());
     // scenarios.push(standoff::entry());
     // scenarios.push(assault::entry());
     // scenarios.push(skirmish::entry());
