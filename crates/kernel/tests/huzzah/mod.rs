@@ -3,3 +3,4 @@
 
 mod engagement;
 mod single;
+mod standoff;

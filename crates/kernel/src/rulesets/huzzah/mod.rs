@@ -53,7 +53,7 @@ use crate::scenario::Scenario;
 // pub mod bombardment;
 pub mod engagement;
 // pub mod skirmish;
-// pub mod standoff;
+pub mod standoff;
 pub mod single;
 
 crate::choice_enum! {
@@ -613,7 +613,7 @@ pub fn entry() -> RulesetEntry {
     let mut scenarios: Vec<ScenarioEntry> = Vec::new();
     scenarios.extend(single::entries());
     scenarios.push(engagement::entry());
-    // scenarios.push(standoff::entry());
+    scenarios.push(standoff::entry());
     // scenarios.push(assault::entry());
     // scenarios.push(skirmish::entry());
     // scenarios.push(bombardment::entry());
