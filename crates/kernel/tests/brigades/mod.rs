@@ -3,6 +3,7 @@
 
 mod combat;
 mod fire;
+mod firefight;
 mod morale;
 
 use volley_kernel::outcome::Distribution;

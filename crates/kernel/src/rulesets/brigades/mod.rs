@@ -60,6 +60,7 @@
 
 pub mod combat;
 pub mod fire;
+pub mod firefight;
 pub mod morale;
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
@@ -869,8 +870,18 @@ pub fn entry() -> RulesetEntry {
                 params: combat::params(),
                 build: build_combat,
             },
+            ScenarioEntry {
+                name: "firefight",
+                summary: "Two infantry units exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters or the turn limit.",
+                params: firefight::params(),
+                build: build_firefight,
+            },
         ],
     }
+}
+
+fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(firefight::Firefight::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
