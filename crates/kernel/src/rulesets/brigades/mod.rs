@@ -55,13 +55,22 @@
 //!   (-1 to morale and rout) or `attached` (adds its charisma to morale and
 //!   rout scores; with danger to generals, 7.5, he may be lost). Charisma is
 //!   rolled on 1D10 (1.11) unless a fixed value is given.
-//! - Optional rules (7) are switches in [`Rules`], all off by default; those
-//!   that touch the modelled scenarios change them, the rest are recorded.
+//! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
+//!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
+//!   the scenarios; pass-through fire, pinning, pursuit and the cavalry bounce,
+//!   carry-through and first rout off-table are recorded but have no effect:
+//!   the scenarios have one target each, no formation changes in contact, and
+//!   end at the first rout off (or first rout, in combat).
+//! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
+//!   exception; `square_charged_test`), and fires with one face, a quarter
+//!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
 
+pub mod assault;
 pub mod combat;
 pub mod fire;
 pub mod firefight;
 pub mod morale;
+pub mod roll;
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::params::{Param, ParamError, RuleBook, Settings};
@@ -227,6 +236,16 @@ crate::choice_enum! {
         Close = "close",
         /// Far range (ballshot for guns): the fire is given as the charge starts.
         Far = "far",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a square charged by steady cavalry tests morale.
+    pub enum SquareChargedTest {
+        /// It tests at -4 like any foot (5.4 (3) and 5.6 name no exception). Default: the text.
+        Tests = "tests",
+        /// A steady square does not test.
+        Exempt = "exempt",
     }
 }
 
@@ -542,6 +561,10 @@ crate::rule_book! {
         pub move_infantry_column: u32 = 8, range 0..=40;
         /// 2.11 Movement: infantry in line (inches).
         pub move_infantry_line: u32 = 4, range 0..=40;
+        /// 2.11 Movement: heavy cavalry or cuirassiers (inches).
+        pub move_heavy_cavalry: u32 = 10, range 0..=40;
+        /// 2.11 Movement: light cavalry (inches).
+        pub move_light_cavalry: u32 = 12, range 0..=40;
         /// 2.11 Movement: heavy cavalry or cuirassiers, steady and launching a charge (inches).
         pub move_heavy_cavalry_charge: u32 = 16, range 0..=40;
         /// 2.11 Movement: light cavalry, steady and launching a charge (inches).
@@ -554,9 +577,12 @@ crate::rule_book! {
         /// Interpretation: the range band of the defender's fire at a charge (close: canister, the charge ends in contact; far).
         pub defensive_fire_band: DefensiveFireBand = DefensiveFireBand::Close;
 
+        /// Interpretation: whether a square charged by steady cavalry tests morale (tests: 5.4 (3) names no exception for squares, -4 applies; exempt: a steady square holds).
+        pub square_charged_test: SquareChargedTest = SquareChargedTest::Tests;
+
         /// 7.3 Optional "pinning": recorded; the modelled scenarios have no formation changes within 4".
         pub optional_pinning: bool = false;
-        /// 7.1 Optional pass-through fire: a stationary defender also fires at far range as the charge passes (one extra volley).
+        /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit and the cavalry bounce: recorded; the scenarios end at the first rout.
         pub optional_pursuit: bool = false;
@@ -568,7 +594,7 @@ crate::rule_book! {
         pub optional_two_rank_line: bool = false;
         /// 7.11 Optional national modifiers: enables the `nation` keys.
         pub optional_national_modifiers: bool = false;
-        /// 7.13 Optional first rout off-table: a unit routed off may come back (8-10 on a D10 each turn).
+        /// 7.13 Optional first rout off-table: recorded; a unit that routs off is out of these scenarios.
         pub optional_first_rout_off_table: bool = false;
     }
 }
@@ -876,8 +902,28 @@ pub fn entry() -> RulesetEntry {
                 params: firefight::params(),
                 build: build_firefight,
             },
+            ScenarioEntry {
+                name: "assault",
+                summary: "An infantry column or cavalry charges through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
+                params: assault::assault_params(),
+                build: build_assault,
+            },
+            ScenarioEntry {
+                name: "cavalry_charge",
+                summary: "Cavalry charges infantry in line or in square: defensive fire, charge-home tests and combat rounds.",
+                params: assault::cavalry_charge_params(),
+                build: build_cavalry_charge,
+            },
         ],
     }
+}
+
+fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(assault::Assault::from_assault_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_cavalry_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(assault::Assault::from_cavalry_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
