@@ -135,3 +135,42 @@ fn monte_carlo_agrees_with_the_exact_fire() {
     assert_agrees(&fire(Weapon::Rifle, RangeBand::Far, Target::Skirmish, 13, 3, false), 1_000_000, 12);
     assert_agrees(&fire(Weapon::HeavyGun, RangeBand::Ballshot, Target::Normal, 0, -1, true), 1_000_000, 13);
 }
+
+#[test]
+fn counterbattery_effects_by_hand() {
+    let brigades = ruleset("brigades").unwrap();
+    let rules = (brigades.default_rules)();
+    let scenario = brigades.scenario("counterbattery").unwrap();
+    // Ballshot, 1 field gun die (2 crew, one model of 2 guns: 1 die), 8+: 0.3.
+    // Effect: 1-7 miss (0.7), 8-9 gunner (0.2), 10 gun and gunner (0.1).
+    let one = scenario.build_from_text(rules.as_ref(), [("guns", "2"), ("crew", "2")]).unwrap();
+    let dist = exact(one.as_ref());
+    close(dist.probability("hits", 1), 0.3);
+    close(dist.probability("gunners", 1), 0.3 * 0.3);
+    close(dist.probability("guns", 1), 0.3 * 0.1);
+    // Limbered: +2, so 3-7 (roll 5-9)... 1-2 miss, 3-5 miss (ballshot), 6-7 gunner, 8-10 gun.
+    let limbered = scenario.build_from_text(rules.as_ref(), [("guns", "2"), ("crew", "2"), ("limbered", "true")]).unwrap();
+    let dist = exact(limbered.as_ref());
+    close(dist.probability("guns", 1), 0.3 * 0.3);
+    close(dist.probability("gunners", 1), 0.3 * 0.5);
+    // Canister (or musketry): 1-4 miss, 5-10 a gunner, never a gun; limbered adds nothing.
+    let canister = scenario
+        .build_from_text(rules.as_ref(), [("guns", "2"), ("crew", "2"), ("range", "canister"), ("limbered", "true")])
+        .unwrap();
+    let dist = exact(canister.as_ref());
+    close(dist.probability("hits", 1), 0.5);
+    close(dist.probability("gunners", 1), 0.5 * 0.6);
+    close(dist.probability("guns", 0), 1.0);
+    let volley = scenario.build_from_text(rules.as_ref(), [("modifier", "1"), ("limbered", "true")]).unwrap();
+    assert_agrees(volley.as_ref(), 1_000_000, 14);
+}
+
+#[test]
+fn multi_unit_combats_split_dice_evenly() {
+    use volley_kernel::rulesets::brigades::split_dice;
+    // 4.5: 7 dice on two targets, 3 and 4, the odd die toward the most figures.
+    assert_eq!(split_dice(7, &[4, 9]), vec![3, 4]);
+    assert_eq!(split_dice(7, &[9, 4]), vec![4, 3]);
+    assert_eq!(split_dice(5, &[2, 6, 4]), vec![1, 2, 2]);
+    assert_eq!(split_dice(6, &[2, 6, 4]), vec![2, 2, 2]);
+}

@@ -126,3 +126,131 @@ impl Scenario for Fire {
         Some(Pmf::binomial(self.dice, self.chance).iter().map(|(v, p)| (v as u64, p)).collect())
     }
 }
+
+/// The keys of `counterbattery`.
+pub fn counterbattery_params() -> Vec<Param> {
+    vec![
+        Param::choice("weapon", "the type of fire (3.2)", Weapon::FieldGun),
+        Param::choice("range", "close or far for small arms, canister or ballshot for guns (3.2)", RangeBand::Ballshot),
+        Param::choice("target", "the guns' target type (3.2)", Target::Normal),
+        Param::int("figures", "firing figures, for small arms (3.1)", 24, 0, 200),
+        Param::int("guns", "firing actual guns, for artillery (3.1)", 6, 0, 40),
+        Param::int("crew", "crew figures per firing gun model (3.1)", 4, 0, 12),
+        Param::int("modifier", "net of the shooting modifiers (3.3)", 0, -20, 20),
+        Param::boolean("limbered", "the target guns are limbered (3.4: +2 to the effect roll of ballshot)", false),
+    ]
+}
+
+/// Fire at a battery (3.4): each hit rolls again for its effect: 1-4 miss;
+/// 5-7 miss from ballshot, else a gunner; 8-9 a gunner; 10 an actual gun and
+/// a gunner from ballshot, else a gunner; +2 to the roll for ballshot at
+/// limbered guns.
+#[derive(Clone, Debug)]
+pub struct Counterbattery {
+    fire: Fire,
+    /// The effect of each effect-roll face: 0 miss, 1 gunner, 2 gun and gunner.
+    effects: [u8; 10],
+    layout: Layout,
+}
+
+impl Counterbattery {
+    /// From the catalogue's settings.
+    pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<Counterbattery, ParamError> {
+        let band: RangeBand = settings.choice("range");
+        let fire = Fire::new(
+            rules,
+            settings.choice("weapon"),
+            band,
+            settings.choice("target"),
+            settings.int("figures") as u32,
+            settings.int("guns") as u32,
+            settings.int("crew") as u32,
+            settings.int("modifier") as i32,
+            false,
+            false,
+        )?;
+        Ok(Counterbattery::new(rules, fire, band == RangeBand::Ballshot, settings.bool("limbered")))
+    }
+
+    /// A volley at guns; `ballshot` says what the effect table reads.
+    pub fn new(rules: &Rules, fire: Fire, ballshot: bool, limbered: bool) -> Counterbattery {
+        let bonus = if ballshot && limbered { rules.counterbattery_limbered } else { 0 };
+        let mut effects = [0u8; 10];
+        for (index, effect) in effects.iter_mut().enumerate() {
+            let roll = index as i32 + 1 + bonus;
+            *effect = if roll <= rules.counterbattery_miss_max as i32 {
+                0
+            } else if roll <= rules.counterbattery_ballshot_miss_max as i32 {
+                u8::from(!ballshot)
+            } else if roll < rules.counterbattery_gun_min as i32 {
+                1
+            } else if ballshot {
+                2
+            } else {
+                1
+            };
+        }
+        let n = i64::from(fire.dice);
+        let layout = Layout::new(vec![
+            Metric::integer("hits", "dice that hit the guns", 0, n),
+            Metric::integer("gunners", "gunner figures lost", 0, n),
+            Metric::integer("guns", "actual guns destroyed", 0, n),
+        ]);
+        Counterbattery { fire, effects, layout }
+    }
+
+    /// The chance of each effect of a hit: (miss, gunner, gun and gunner).
+    pub fn effect_chances(&self) -> [f64; 3] {
+        let mut chances = [0.0; 3];
+        for &e in &self.effects {
+            chances[usize::from(e)] += 0.1;
+        }
+        chances
+    }
+}
+
+impl Scenario for Counterbattery {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    #[inline]
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        let (mut hits, mut gunners, mut guns) = (0, 0, 0);
+        for _ in 0..self.fire.dice {
+            if self.fire.faces[dice.d10() as usize - 1] {
+                hits += 1;
+                // 3.4: roll again for each hit.
+                match self.effects[dice.d10() as usize - 1] {
+                    0 => {}
+                    1 => gunners += 1,
+                    _ => {
+                        gunners += 1;
+                        guns += 1;
+                    }
+                }
+            }
+        }
+        self.layout.encode(&[hits, gunners, guns])
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        // Each die: no hit, or a hit with one of three effects; add up die by die.
+        let [miss, gunner, gun] = self.effect_chances();
+        let p = self.fire.chance;
+        let per_die = [((0, 0, 0), 1.0 - p), ((1, 0, 0), p * miss), ((1, 1, 0), p * gunner), ((1, 1, 1), p * gun)];
+        let mut law: Vec<((i64, i64, i64), f64)> = vec![((0, 0, 0), 1.0)];
+        for _ in 0..self.fire.dice {
+            let mut next: std::collections::BTreeMap<(i64, i64, i64), f64> = std::collections::BTreeMap::new();
+            for &((h, g, k), q) in &law {
+                for &((dh, dg, dk), r) in &per_die {
+                    if r > 0.0 {
+                        *next.entry((h + dh, g + dg, k + dk)).or_insert(0.0) += q * r;
+                    }
+                }
+            }
+            law = next.into_iter().collect();
+        }
+        Some(law.into_iter().map(|((h, g, k), q)| (self.layout.encode(&[h, g, k]), q)).collect())
+    }
+}

@@ -606,6 +606,23 @@ pub fn dice_from_figures(figures: u32, per_die: u32, rounds_up: u32) -> u32 {
     figures / per_die + u32::from(figures % per_die >= rounds_up)
 }
 
+/// 4.5 Multi-unit combats: a unit's dice divided as evenly as possible among
+/// its targets, the odd dice going to the targets it has the most figures in
+/// combat with (ties to the earlier target).
+pub fn split_dice(dice: u32, figures_in_contact: &[u32]) -> Vec<u32> {
+    let targets = figures_in_contact.len() as u32;
+    if targets == 0 {
+        return Vec::new();
+    }
+    let mut split = vec![dice / targets; figures_in_contact.len()];
+    let mut order: Vec<usize> = (0..figures_in_contact.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(figures_in_contact[i]));
+    for &i in order.iter().take((dice % targets) as usize) {
+        split[i] += 1;
+    }
+    split
+}
+
 /// Artillery dice (3.1): one per actual gun, models of `guns_per_model` guns,
 /// each model limited by its crew (3 crew for 2 dice, 2 for 1, 1 for none).
 /// `crew` is the crew figures of each model, spread evenly.
@@ -885,6 +902,12 @@ pub fn entry() -> RulesetEntry {
                 build: build_fire,
             },
             ScenarioEntry {
+                name: "counterbattery",
+                summary: "Fire at a battery (3.4): hits, then each hit's effect: gunners and actual guns lost.",
+                params: fire::counterbattery_params(),
+                build: build_counterbattery,
+            },
+            ScenarioEntry {
                 name: "morale",
                 summary: "One morale test (5.2-5.6) and, on failure, the rout roll (5.7).",
                 params: morale::params(),
@@ -932,6 +955,10 @@ fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn 
 
 fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     Ok(Box::new(fire::Fire::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_counterbattery(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(fire::Counterbattery::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_morale(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
