@@ -4,7 +4,8 @@
 //! stand still to recover from shaken (2.4), and shatter at three quarters
 //! losses (5.3) or a rout score of 0 or less, until one routs off (back past
 //! its `room`), shatters, or the turn limit. The exact solver is an absorbing
-//! Markov chain over (figures, shaken, room left, general, routed) per side.
+//! Markov chain over (figures, shaken, room left, general, routed) per side,
+//! propagated turn by turn as `markov::absorb` does.
 //!
 //! Order within a turn: both units fire with the figures they had at the
 //! start of the phase; hits come off; a unit now at 3/4 losses is shattered
@@ -20,12 +21,13 @@ use super::{
     Weapon, dice_from_figures, grade_param, invalid, roll_test, test_distribution,
 };
 use crate::dice::Dice;
-use crate::markov::{Step, absorb};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
+use crate::outcome::CodeHasher;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// The per-side keys of a firefight (without the side prefix): quality,
 /// figures, weapon, cover, modifier, general, charisma, room, two_rank, nation.
@@ -429,53 +431,111 @@ impl Firefight {
 
     /// The exact distribution given both charismas.
     fn exact_given(&self, charisma: [i32; 2]) -> Vec<(u64, f64)> {
-        let start = [self.start_state(0), self.start_state(1)];
-        let mut memo: HashMap<(usize, SideState, bool, u32), Vec<((SideState, Out), f64)>> = HashMap::new();
-        absorb(
-            start,
-            self.turns,
-            |states: &[SideState; 2], turn| {
-                let mut per_side: [Vec<((SideState, Out), f64)>; 2] = [Vec::new(), Vec::new()];
+        // The kernel's `markov::absorb`, specialised: states packed into one
+        // word and hashed by multiplication, and each side's law for a turn
+        // memoised by (side, its state, the enemy's figures and shaken), as
+        // the default 24 against 24 has tens of thousands of states a turn.
+        type Fast<V> = HashMap<u64, V, BuildHasherDefault<CodeHasher>>;
+        let mut memo: Fast<Vec<(u32, Out, f64)>> = Fast::default();
+        let mut ended: Fast<f64> = Fast::default();
+        let start = pack_pair(self.start_state(0), self.start_state(1));
+        let mut current: Fast<f64> = Fast::default();
+        current.insert(start, 1.0);
+        for turn in 1..=self.turns {
+            if current.is_empty() {
+                break;
+            }
+            let mut next: Fast<f64> = Fast::with_capacity_and_hasher(current.len(), BuildHasherDefault::default());
+            for (&packed, &p) in &current {
+                let states = unpack_pair(packed);
                 for s in 0..2 {
-                    let enemy = 1 - s;
-                    let enemy_fires = self.fires(enemy, states[enemy]);
-                    let fired = self.fires(s, states[s]);
-                    let hits = if enemy_fires {
-                        let dice = self.dice[enemy][usize::from(states[enemy].figures)];
-                        Pmf::binomial(dice, self.chances[enemy][usize::from(states[enemy].shaken)])
-                    } else {
-                        Pmf::point(0)
-                    };
-                    let mut merged: HashMap<(SideState, Out), f64> = HashMap::new();
-                    for (h, ph) in hits.iter() {
-                        if ph == 0.0 {
+                    let enemy = states[1 - s];
+                    let key = (u64::from(pack(states[s])) << 16)
+                        | (u64::from(enemy.figures) << 2)
+                        | (u64::from(enemy.shaken) << 1)
+                        | s as u64;
+                    memo.entry(key).or_insert_with(|| self.side_law(s, states, charisma[s]));
+                }
+                let key = |s: usize| {
+                    let enemy = states[1 - s];
+                    (u64::from(pack(states[s])) << 16) | (u64::from(enemy.figures) << 2) | (u64::from(enemy.shaken) << 1) | s as u64
+                };
+                let (law_a, law_d) = (&memo[&key(0)], &memo[&key(1)]);
+                for &(a, out_a, pa) in law_a {
+                    for &(d, out_d, pd) in law_d {
+                        let mass = p * pa * pd;
+                        if mass < 1e-300 {
                             continue;
                         }
-                        let outcomes = memo
-                            .entry((s, states[s], fired, h as u32))
-                            .or_insert_with(|| self.side_outcomes(s, states[s], fired, h as u32, charisma[s]));
-                        for &(key, p) in outcomes.iter() {
-                            *merged.entry(key).or_insert(0.0) += ph * p;
+                        if out_a == Out::In && out_d == Out::In {
+                            *next.entry((u64::from(a) << 32) | u64::from(d)).or_insert(0.0) += mass;
+                        } else {
+                            let code = self.end_code(turn, [unpack(a), unpack(d)], [out_a, out_d]);
+                            *ended.entry(code).or_insert(0.0) += mass;
                         }
                     }
-                    per_side[s] = merged.into_iter().collect();
                 }
-                let mut steps = Vec::with_capacity(per_side[0].len() * per_side[1].len());
-                for &((a, out_a), pa) in &per_side[0] {
-                    for &((d, out_d), pd) in &per_side[1] {
-                        let step = if out_a == Out::In && out_d == Out::In {
-                            Step::Continue([a, d])
-                        } else {
-                            Step::End(self.end_code(turn, [a, d], [out_a, out_d]))
-                        };
-                        steps.push((step, pa * pd));
-                    }
-                }
-                steps
-            },
-            |states| self.end_code(self.turns, *states, [Out::In, Out::In]),
-        )
+            }
+            current = next;
+        }
+        for (packed, p) in current {
+            *ended.entry(self.end_code(self.turns, unpack_pair(packed), [Out::In, Out::In])).or_insert(0.0) += p;
+        }
+        ended.into_iter().collect()
     }
+
+    /// Side `s`'s law for one turn from `states`: (packed state, out, probability).
+    fn side_law(&self, s: usize, states: [SideState; 2], charisma: i32) -> Vec<(u32, Out, f64)> {
+        let enemy = 1 - s;
+        let fired = self.fires(s, states[s]);
+        let hits = if self.fires(enemy, states[enemy]) {
+            let dice = self.dice[enemy][usize::from(states[enemy].figures)];
+            Pmf::binomial(dice, self.chances[enemy][usize::from(states[enemy].shaken)])
+        } else {
+            Pmf::point(0)
+        };
+        let mut merged: Vec<(u32, Out, f64)> = Vec::new();
+        for (h, ph) in hits.iter() {
+            if ph == 0.0 {
+                continue;
+            }
+            for ((state, out), p) in self.side_outcomes(s, states[s], fired, h as u32, charisma) {
+                let packed = pack(state);
+                match merged.iter_mut().find(|e| e.0 == packed && e.1 == out) {
+                    Some(entry) => entry.2 += ph * p,
+                    None => merged.push((packed, out, ph * p)),
+                }
+            }
+        }
+        merged
+    }
+}
+
+/// A side's state in 27 bits: figures, shaken, room, general, routed.
+fn pack(state: SideState) -> u32 {
+    u32::from(state.figures)
+        | (u32::from(state.shaken) << 8)
+        | ((state.room.clamp(-1000, 1000) + 1024) as u32) << 9
+        | (u32::from(state.general) << 20)
+        | (u32::from(state.routed) << 21)
+}
+
+fn unpack(packed: u32) -> SideState {
+    SideState {
+        figures: (packed & 0xFF) as u8,
+        shaken: packed >> 8 & 1 == 1,
+        room: ((packed >> 9) & 0x7FF) as i16 - 1024,
+        general: packed >> 20 & 1 == 1,
+        routed: packed >> 21 & 1 == 1,
+    }
+}
+
+fn pack_pair(a: SideState, d: SideState) -> u64 {
+    (u64::from(pack(a)) << 32) | u64::from(pack(d))
+}
+
+fn unpack_pair(packed: u64) -> [SideState; 2] {
+    [unpack((packed >> 32) as u32), unpack(packed as u32)]
 }
 
 /// 2.4: a shaken unit that stood still all turn (did not shoot, did not rout) recovers.
