@@ -1,4 +1,5 @@
 //! The kernel's integration tests: one binary, one module per subject.
 
+mod brigades;
 mod huzzah;
 mod kernel;
