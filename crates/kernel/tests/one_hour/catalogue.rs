@@ -1,0 +1,49 @@
+//! The keys users type, through the catalogue, and the rule book's reflection.
+
+use volley_kernel::catalogue::ruleset;
+use volley_kernel::params::RuleBook;
+use volley_kernel::rulesets::one_hour::Rules;
+
+#[test]
+fn shoot_and_charge_build_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let shoot = one_hour
+        .scenario("shoot")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")])
+        .unwrap();
+    // 4D6 at 5+ (light infantry halves artillery fire by the five_plus reading): mean 4/3.
+    let exact = shoot.exact_distribution().unwrap();
+    assert!((exact.mean("hits") - 4.0 / 3.0).abs() < 1e-12);
+    let charge = one_hour
+        .scenario("charge")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("charger", "heavy_cavalry"), ("target", "artillery"), ("target_in_cover", "true"), ("shock", "true")])
+        .unwrap();
+    // 3D6 + 1 shock die at 3+: mean 8/3.
+    assert!((charge.exact_distribution().unwrap().mean("hits") - 8.0 / 3.0).abs() < 1e-12);
+    let error = one_hour.scenario("shoot").unwrap().build_from_text(rules.as_ref(), [("shooter", "cavalry")]).err().unwrap();
+    assert!(error.to_string().contains("shooter"), "{error}");
+}
+
+#[test]
+fn every_interpretation_is_a_documented_field() {
+    let fields = Rules::default().fields();
+    for name in [
+        "light_infantry_half_hits",
+        "light_infantry_charged",
+        "charge_scores",
+        "line_infantry_pivot",
+        "leader_loss",
+        "leader_risk",
+    ] {
+        let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
+        assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
+    }
+    // Printed numbers at their printed values.
+    let rules = Rules::default();
+    assert_eq!((rules.score_full, rules.score_half, rules.score_quarter), (3, 5, 6));
+    assert_eq!((rules.hits_excellent, rules.hits_good, rules.hits_poor, rules.hits_old_guard), (7, 6, 5, 8));
+    assert_eq!((rules.retreat_hits, rules.conscript_retreat_hits), (3, 2));
+}

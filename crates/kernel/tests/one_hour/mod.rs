@@ -1,0 +1,5 @@
+//! One Hour Napoleonic: hand-worked values of every mechanic, and Monte Carlo
+//! against every exact solver.
+
+mod catalogue;
+mod single;
