@@ -47,3 +47,37 @@ fn every_interpretation_is_a_documented_field() {
     assert_eq!((rules.hits_excellent, rules.hits_good, rules.hits_poor, rules.hits_old_guard), (7, 6, 5, 8));
     assert_eq!((rules.retreat_hits, rules.conscript_retreat_hits), (3, 2));
 }
+
+#[test]
+fn duels_build_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    for (name, pairs) in [
+        ("firefight", vec![("attacker.quality", "old_guard"), ("defender.type", "rifles"), ("range", "2"), ("attacker.leader", "true")]),
+        ("cavalry_charge", vec![("attacker.type", "heavy_cavalry"), ("attacker.impetuous", "true"), ("defender.hits", "4")]),
+        ("grand_battery", vec![("attacker.type", "cavalry"), ("range", "8"), ("defender.commander", "reille"), ("turns", "10")]),
+    ] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), pairs).unwrap();
+        let names: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
+        assert_eq!(names[..4], ["winner", "turns", "attacker_remaining", "defender_remaining"], "{name}");
+        let exact = scenario.exact_distribution().unwrap();
+        let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{name}: {total}");
+    }
+    // Every quality the analysis crate sweeps, and the strength override.
+    let firefight = one_hour.scenario("firefight").unwrap();
+    for quality in ["excellent", "good", "poor", "old_guard"] {
+        assert!(firefight.build_from_text(rules.as_ref(), [("defender.quality", quality)]).is_ok());
+    }
+    let error = firefight.build_from_text(rules.as_ref(), [("attacker.type", "cavalry")]).err().unwrap();
+    assert!(error.to_string().contains("attacker.type"), "{error}");
+    let error = one_hour.scenario("grand_battery").unwrap().build_from_text(rules.as_ref(), [("defender.type", "rifles")]).err().unwrap();
+    assert!(error.to_string().contains("defender.type"), "{error}");
+    // A one-hit Old Guard override: hits 1, so 100% or 0% remaining only.
+    let dist = firefight
+        .build_from_text(rules.as_ref(), [("attacker.hits", "1"), ("defender.hits", "1"), ("range", "2")])
+        .unwrap()
+        .exact_distribution()
+        .unwrap();
+    assert!((dist.probability("attacker_remaining", 100) + dist.probability("attacker_remaining", 0) - 1.0).abs() < 1e-12);
+}

@@ -2,4 +2,5 @@
 //! against every exact solver.
 
 mod catalogue;
+mod duel;
 mod single;

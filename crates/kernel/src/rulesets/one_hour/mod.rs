@@ -81,6 +81,8 @@
 use crate::catalogue::RulesetEntry;
 
 pub mod attack;
+pub mod duel;
+pub mod fate;
 pub mod single;
 
 crate::choice_enum! {
@@ -467,6 +469,10 @@ pub fn entry() -> RulesetEntry {
         scenarios: vec![
             single::shoot_entry(),
             single::charge_entry(),
+            duel::firefight_entry(),
+            duel::cavalry_charge_entry(),
+            duel::grand_battery_entry(),
         ],
     }
 }
+
