@@ -54,7 +54,7 @@ fn duels_build_from_the_keys_users_type() {
     let rules = (one_hour.default_rules)();
     for (name, pairs) in [
         ("firefight", vec![("attacker.quality", "old_guard"), ("defender.type", "rifles"), ("range", "2"), ("attacker.leader", "true")]),
-        ("cavalry_charge", vec![("attacker.type", "heavy_cavalry"), ("attacker.impetuous", "true"), ("defender.hits", "4")]),
+        ("cavalry_charge", vec![("attacker.type", "heavy_cavalry"), ("attacker.impetuous", "true"), ("defender.hits", "4"), ("first", "defender")]),
         ("grand_battery", vec![("attacker.type", "cavalry"), ("range", "8"), ("defender.commander", "reille"), ("turns", "10")]),
     ] {
         let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), pairs).unwrap();

@@ -41,6 +41,11 @@ fn single_dice_firefight_follows_the_geometric_series() {
     assert_p(&one, "winner", ATTACKER, 2.0 / 3.0);
     assert_p(&one, "winner", DEFENDER, 2.0 / 9.0);
     assert_p(&one, "winner", NONE, 1.0 / 9.0);
+    // The defender first: the same with the sides' roles swapped.
+    let first = Duel::new(&Rules::default(), DuelKind::Firefight, attacker, defender, 2, 1).unwrap().defender_first();
+    let first = first.exact_distribution().unwrap();
+    assert_p(&first, "winner", DEFENDER, 2.0 / 3.0);
+    assert_p(&first, "winner", ATTACKER, 2.0 / 9.0);
     // Over 30 turns: 2/3 * (1 + 1/9 + ... + 1/9^29) -> 3/4 less 3/4 * 9^-30.
     let thirty = exact(DuelKind::Firefight, attacker, defender, 2, 30);
     assert_p(&thirty, "winner", ATTACKER, 0.75 * (1.0 - 9f64.powi(-30)));

@@ -133,6 +133,9 @@ struct Side {
     retreat_at: u32,
 }
 
+/// One side turn's law from a state: where it goes, or who won and how it ended.
+type SideTurnLaw = Vec<(Result<State, (u8, State)>, f64)>;
+
 /// The state between side turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct State {
@@ -232,6 +235,12 @@ impl Duel {
         }
         let layout = Layout::new(metrics);
         Ok(Duel { rules: rules.clone(), sides, start, turns, layout })
+    }
+
+    /// The same duel with the defender taking the first side turn of each game turn.
+    pub fn defender_first(mut self) -> Duel {
+        self.start.next = 1;
+        self
     }
 
     fn side(rules: &Rules, kind: DuelKind, me: &SideSetup, enemy: &SideSetup, is_attacker: bool) -> Side {
@@ -489,7 +498,7 @@ impl Scenario for Duel {
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // One Markov step per side turn; each state's law comes from running the
         // side turn under every branch of its chances, once per state.
-        let mut cache: HashMap<State, Vec<(Result<State, (u8, State)>, f64)>> = HashMap::new();
+        let mut cache: HashMap<State, SideTurnLaw> = HashMap::new();
         let step = |state: &State, step: u32| -> Vec<(Step<State>, f64)> {
             let law = cache.entry(*state).or_insert_with(|| {
                 let branches = fate::enumerate(|replay: &mut Replay| {
@@ -499,7 +508,7 @@ impl Scenario for Duel {
                         None => Ok(next),
                     }
                 });
-                let mut merged: Vec<(Result<State, (u8, State)>, f64)> = Vec::new();
+                let mut merged: SideTurnLaw = Vec::new();
                 for (outcome, p) in branches {
                     match merged.iter_mut().find(|(o, _)| *o == outcome) {
                         Some(slot) => slot.1 += p,
@@ -573,21 +582,36 @@ fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Para
     let mut params = vec![
         Param::int("range", "the starting range in boxes", range, 1, i64::from(MAX_RANGE)),
         Param::int("turns", "the turn limit (game turns, each both side turns)", 30, 1, i64::from(MAX_TURNS)),
+        Param::choice("first", "the side whose side turn comes first in each game turn", FirstSide::Attacker),
     ];
     params.extend(side_params("attacker", attacker));
     params.extend(side_params("defender", defender));
     params
 }
 
+crate::choice_enum! {
+    /// Whose side turn comes first in each game turn.
+    pub enum FirstSide {
+        /// The attacker shoots or moves first.
+        Attacker = "attacker",
+        /// The defender shoots or moves first.
+        Defender = "defender",
+    }
+}
+
 fn build(kind: DuelKind, rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(Duel::new(
+    let duel = Duel::new(
         rules_of::<Rules>(rules),
         kind,
         side_from(settings, "attacker"),
         side_from(settings, "defender"),
         settings.int("range") as u32,
         settings.int("turns") as u32,
-    )?))
+    )?;
+    Ok(Box::new(match settings.choice::<FirstSide>("first") {
+        FirstSide::Attacker => duel,
+        FirstSide::Defender => duel.defender_first(),
+    }))
 }
 
 /// The attacker of a firefight by default: good line infantry that closes the range.
