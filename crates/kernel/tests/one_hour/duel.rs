@@ -213,6 +213,13 @@ fn a_grand_battery_fires_as_the_infantry_closes() {
     let column = SideSetup { column: true, ..attacker };
     let dist = exact(DuelKind::GrandBattery, column, SideSetup::new(UnitType::Artillery), 3, 1);
     assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
+    // Guns are not doubled against in column: artillery doubles only against
+    // "flanks of infantry or cavalry". 3D6 at one box on a one-hit limber: 26/27.
+    let limbered = SideSetup { column: true, advances: true, ..side(UnitType::Artillery, 1) };
+    let dist = exact(DuelKind::Firefight, limbered, SideSetup::new(UnitType::Artillery), 1, 1);
+    assert_p(&dist, "winner", DEFENDER, 26.0 / 27.0);
+    let dist = exact(DuelKind::Firefight, SideSetup { column: true, ..side(UnitType::LineInfantry, 6) }, SideSetup::new(UnitType::Artillery), 1, 1);
+    assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
     // Cavalry from 6 boxes: moves 3 and takes 2D6; then charges guns not in
     // cover with 6D6: a one-hit battery routs unless all six miss.
     let cavalry = SideSetup { advances: true, ..SideSetup::new(UnitType::Cavalry) };

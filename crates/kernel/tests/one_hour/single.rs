@@ -43,6 +43,7 @@ fn assert_hits(dist: &Distribution, expected: &[f64]) {
 fn situation() -> ChargeSituation {
     ChargeSituation {
         flank: false,
+        target_column: false,
         shock: false,
         target_shock: false,
         target_in_cover: false,
@@ -189,6 +190,15 @@ fn line_infantry_pivots_to_face_a_flank_charge() {
     let never = Rules { line_infantry_pivot: PivotToFace::Never, ..Rules::default() };
     let six: Vec<f64> = (0..=6).map(|k| binomial(6, k, 3)).collect();
     assert_hits(&charge(&never, Charger::Cavalry, UnitType::LineInfantry, flank), &six);
+}
+
+#[test]
+fn a_column_of_route_is_flanked_and_cannot_pivot() {
+    let column = ChargeSituation { target_column: true, ..situation() };
+    let six: Vec<f64> = (0..=6).map(|k| binomial(6, k, 3)).collect();
+    assert_hits(&charge(&Rules::default(), Charger::Cavalry, UnitType::LineInfantry, column), &six);
+    // Light infantry has no flanks: doubled once, as light infantry, not twice.
+    assert_hits(&charge(&Rules::default(), Charger::Cavalry, UnitType::LightInfantry, column), &six);
 }
 
 #[test]

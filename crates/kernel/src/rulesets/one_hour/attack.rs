@@ -183,9 +183,11 @@ pub fn fire(
 /// What a charge needs to know about its situation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChargeSituation {
-    /// The charge strikes a flank (or a unit in column of route, "treat units
-    /// as flanked for all combat").
+    /// The charge strikes a flank (line infantry may pivot to face it).
     pub flank: bool,
+    /// The target is in column of route: "Treat units as flanked for all
+    /// combat" (no pivoting out of it; light infantry still has "No flanks").
+    pub target_column: bool,
     /// The charger has shock.
     pub shock: bool,
     /// The target has shock too.
@@ -208,7 +210,7 @@ pub struct ChargeSituation {
 pub fn charge(rules: &Rules, charger: UnitType, target: UnitType, situation: ChargeSituation, rerolls: Rerolls) -> Attack {
     let mut dice = rules.charge_base_dice(charger, target);
     let pivots = target == UnitType::LineInfantry && rules.line_infantry_pivot == PivotToFace::Always;
-    let flanked = situation.flank && !target.is_light() && !pivots;
+    let flanked = ((situation.flank && !pivots) || situation.target_column) && !target.is_light();
     let doubles_light = target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleHits;
     let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover;
     // Several reasons to double double once.

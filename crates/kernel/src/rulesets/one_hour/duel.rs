@@ -248,8 +248,9 @@ impl Duel {
         // Rout: "Attached Leader +1".
         let start_hits = (base_hits + if me.leader { rules.leader_extra_hits } else { 0 }).min(MAX_HITS);
         let enemy_light = enemy.unit.is_light();
-        // Column of Route: "Treat units as flanked for all combat"; Light Infantry: "No flanks".
-        let enemy_flanked = (me.flank || enemy.column) && !enemy_light;
+        // Column of Route: "Treat units as flanked for all combat"; Light Infantry:
+        // "No flanks"; artillery doubles only against "flanks of infantry or cavalry".
+        let enemy_flanked = (me.flank || enemy.column) && !enemy_light && enemy.unit != UnitType::Artillery;
         let rerolls_fire = Rerolls {
             // Hill: "British and infantry within 1 box may re-roll 1 missed die when shooting".
             miss: me.commander == Commander::Hill && me.unit.is_infantry(),
@@ -278,7 +279,8 @@ impl Duel {
                 _ => 0,
             };
             let situation = ChargeSituation {
-                flank: me.flank || enemy.column,
+                flank: me.flank,
+                target_column: enemy.column,
                 shock: me.shock,
                 target_shock: enemy.shock && enemy.unit.is_cavalry(),
                 target_in_cover: enemy.in_cover,

@@ -57,7 +57,8 @@
 //!   a hit it may regain; "the 1st hit cannot be rallied off" caps the unit
 //!   one below its starting hits.
 //! - Turns: side turns alternate ("at the end of any Allied turn", "at the
-//!   start of any French turn"), the attacker's first; one game turn is both.
+//!   start of any French turn"), the attacker's first unless the `first` key
+//!   says otherwise; one game turn is both.
 //!   In its side turn a unit shoots if its enemy is within the range it wants
 //!   to fight at, otherwise it moves ("Units move OR shoot"); cavalry charge
 //!   in the move phase when the enemy is within a move.
@@ -77,6 +78,16 @@
 //!   side turn, so "per turn" is the same thing.
 //! - A target's type in `shoot` changes nothing for cavalry: the rules give
 //!   cavalry no protection from fire (the key exists for sweeps).
+//! - Flanks: artillery doubles "vs flanks of infantry or cavalry, or vs
+//!   Squares", so never against guns, even limbered in column of route; a unit
+//!   in column of route is "flanked for all combat" and cannot pivot out of
+//!   it, but light infantry keeps its "No flanks".
+//! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
+//!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
+//!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
+//! - Not modelled: chance cards (their deck is not in the text), terrain and
+//!   line of sight beyond the `effect`, `in_cover` and `flank` keys, and
+//!   leaders retiring a box after surviving an overrun (the fight is over).
 
 use crate::catalogue::RulesetEntry;
 

@@ -213,6 +213,7 @@ fn build_shoot(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynS
 fn build_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let situation = ChargeSituation {
         flank: settings.bool("flank"),
+        target_column: settings.bool("target_column"),
         shock: settings.bool("shock"),
         target_shock: settings.bool("target_shock"),
         target_in_cover: settings.bool("target_in_cover"),
@@ -250,6 +251,7 @@ pub fn charge_entry() -> ScenarioEntry {
             Param::choice("charger", "the charging cavalry", Charger::Cavalry),
             Param::choice("target", "the unit charged", UnitType::LineInfantry),
             Param::boolean("flank", "the charge strikes a flank (line infantry pivots to face it by default)", false),
+            Param::boolean("target_column", "the target is in column of route: treated as flanked, no pivoting", false),
             Param::boolean("shock", "the charger has shock: +1D6 against units without it", false),
             Param::boolean("target_shock", "the target (cavalry) has shock too", false),
             Param::boolean("target_in_cover", "the target is in cover (guns in cover are not doubled against)", false),
