@@ -1,5 +1,6 @@
 //! The keys users type, through the catalogue, and the rule book's reflection.
 
+use expect_test::expect;
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::one_hour::Rules;
@@ -80,4 +81,31 @@ fn duels_build_from_the_keys_users_type() {
         .exact_distribution()
         .unwrap();
     assert!((dist.probability("attacker_remaining", 100) + dist.probability("attacker_remaining", 0) - 1.0).abs() < 1e-12);
+}
+
+/// The exact answers of the multi-turn scenarios at their defaults, pinned:
+/// a change to any rule's code shows up here (Monte Carlo agreement with the
+/// same solver is checked in `duel`).
+#[test]
+fn default_duels_are_pinned() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let mut lines = Vec::new();
+    for name in ["firefight", "cavalry_charge", "grand_battery"] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
+        let exact = scenario.exact_distribution().unwrap();
+        lines.push(format!(
+            "{name}: attacker {:.6} defender {:.6} none {:.6}; turns {:.4}; remaining {:.3} / {:.3}",
+            exact.probability("winner", 0),
+            exact.probability("winner", 1),
+            exact.probability("winner", 2),
+            exact.mean("turns"),
+            exact.mean("attacker_remaining"),
+            exact.mean("defender_remaining"),
+        ));
+    }
+    expect![[r#"
+        firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
+        cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
+        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]].assert_eq(&lines.join("\n"));
 }

@@ -5,7 +5,7 @@
 use volley_kernel::check::assert_agrees;
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
-use volley_kernel::rulesets::one_hour::{Commander, LeaderLoss, Quality, Rules, UnitType};
+use volley_kernel::rulesets::one_hour::{Commander, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -143,6 +143,28 @@ fn an_attached_leader_adds_a_hit_and_may_fall() {
     let dist = exact_with(&keep, DuelKind::Firefight, led, side(UnitType::LineInfantry, 1), 2, 1);
     assert_p(&dist, "winner", DEFENDER, 0.0);
     assert_p(&dist, "attacker_leader_lost", 1, 1.0 / 162.0);
+}
+
+#[test]
+fn leader_risk_per_attack_or_per_hit() {
+    // A battery at 3 boxes (2D6) on a led line (5 hits + 1) that cannot reply.
+    // Per attack: one roll when any die hits: 8/9 * 1/36 = 2/81. Per hit: one
+    // roll for one hit (4/9), two for two (4/9): 4/9 * 1/36 + 4/9 * (1 - (35/36)^2)
+    // = 144/11664 + 284/11664 = 107/2916.
+    let led = SideSetup { leader: true, ..side(UnitType::LineInfantry, 5) };
+    let battery = SideSetup::new(UnitType::Artillery);
+    let dist = exact(DuelKind::Firefight, battery, led, 3, 1);
+    assert_p(&dist, "defender_leader_lost", 1, 2.0 / 81.0);
+    let per_hit = Rules { leader_risk: LeaderRisk::PerHit, ..Rules::default() };
+    let dist = exact_with(&per_hit, DuelKind::Firefight, battery, led, 3, 1);
+    assert_p(&dist, "defender_leader_lost", 1, 107.0 / 2916.0);
+    // A leader in a routing unit is lost on a 1 (1/6). A two-hit line with a
+    // leader (3 hits) under 3D6 at one box routs only on 3 hits if he survives.
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let dist = exact(DuelKind::Firefight, line, SideSetup { leader: true, ..side(UnitType::LineInfantry, 2) }, 1, 1);
+    // Leader lost: the 2D6 on any hit (26/27 * 1/36) or, surviving it, the 1D6
+    // when the unit routs (3 hits: 8/27 * 35/36 * 1/6).
+    assert_p(&dist, "defender_leader_lost", 1, 26.0 / 27.0 / 36.0 + 8.0 / 27.0 * 35.0 / 36.0 / 6.0);
 }
 
 #[test]
