@@ -73,6 +73,17 @@ fn three_hits_make_the_target_retreat_out_of_volley_range() {
 }
 
 #[test]
+fn a_town_halves_line_infantry_fire() {
+    // 3D6 at 5+ on a one-hit line holding a town: it survives only if all miss (8/27).
+    let town = SideSetup { in_town: true, ..side(UnitType::LineInfantry, 1) };
+    let dist = exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), town, 1, 1);
+    assert_p(&dist, "winner", ATTACKER, 19.0 / 27.0);
+    // Only infantry can occupy a town.
+    let error = Duel::new(&Rules::default(), DuelKind::Firefight, town, SideSetup { in_town: true, ..SideSetup::new(UnitType::Artillery) }, 1, 1);
+    assert!(error.unwrap_err().to_string().contains("defender.in_town"));
+}
+
+#[test]
 fn a_unit_out_of_range_advances_instead_of_shooting() {
     // At 3 boxes line infantry cannot shoot: the attacker moves one box (its 1.5
     // moves one box straight) to 2 boxes; the defender then shoots 1D6.
@@ -260,7 +271,7 @@ fn monte_carlo_agrees_with_the_markov_solver() {
         (
             DuelKind::Firefight,
             SideSetup { leader: true, commander: Commander::Napoleon, quality: Quality::OldGuard, ..advancing },
-            SideSetup { leader: true, conscript: true, commander: Commander::Picton, ..SideSetup::new(UnitType::Rifles) },
+            SideSetup { leader: true, conscript: true, in_town: true, commander: Commander::Picton, ..SideSetup::new(UnitType::Rifles) },
             3,
         ),
         (DuelKind::CavalryCharge, SideSetup { advances: true, break_off: 2, ..SideSetup::new(UnitType::Cavalry) }, line, 2),

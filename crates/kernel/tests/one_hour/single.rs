@@ -22,6 +22,7 @@ fn setup(shooter: Shooter, range: u32) -> ShootSetup {
         extra_dice: 0,
         target_conscript: false,
         target_steadfast: false,
+        target_in_town: false,
     }
 }
 
@@ -47,6 +48,7 @@ fn situation() -> ChargeSituation {
         shock: false,
         target_shock: false,
         target_in_cover: false,
+        target_in_town: false,
         effect: Effect::Full,
         extra_dice: 0,
     }
@@ -108,6 +110,30 @@ fn half_and_quarter_effect_need_five_and_six() {
     // 3D6 at 6 (p = 1/6): 125/216, 75/216, 15/216, 1/216.
     let quarter = ShootSetup { effect: Effect::Quarter, ..setup(Shooter::LineInfantry, 1) };
     assert_hits(&shoot(&rules, quarter), &[125.0 / 216.0, 75.0 / 216.0, 15.0 / 216.0, 1.0 / 216.0]);
+}
+
+#[test]
+fn towns_halve_line_infantry_fire_and_charges() {
+    let rules = Rules::default();
+    // Line infantry at a town: 3D6 at 5+ (mean 1); artillery and light infantry as normal.
+    let line = ShootSetup { target_in_town: true, ..setup(Shooter::LineInfantry, 1) };
+    assert_hits(&shoot(&rules, line), &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0]);
+    let guns = ShootSetup { target_in_town: true, ..setup(Shooter::Artillery, 1) };
+    assert!((shoot(&rules, guns).mean("hits") - 2.0).abs() < TOLERANCE);
+    let light = ShootSetup { target_in_town: true, ..setup(Shooter::LightInfantry, 2) };
+    assert_hits(&shoot(&rules, light), &[1.0 / 3.0, 2.0 / 3.0]);
+    // Light infantry in a town, shot by line infantry: half effect, then half hits: quarter, 6.
+    let both = ShootSetup { target: ShootTarget::LightInfantry, ..line };
+    assert_hits(&shoot(&rules, both), &[125.0 / 216.0, 75.0 / 216.0, 15.0 / 216.0, 1.0 / 216.0]);
+    // Charging infantry in a town: quarter effect (6), and no flank: 3D6 at 6.
+    let town = ChargeSituation { target_in_town: true, flank: true, ..situation() };
+    let line_never = Rules { line_infantry_pivot: PivotToFace::Never, ..Rules::default() };
+    assert_hits(
+        &charge(&line_never, Charger::Cavalry, UnitType::LineInfantry, town),
+        &[125.0 / 216.0, 75.0 / 216.0, 15.0 / 216.0, 1.0 / 216.0],
+    );
+    // Guns in a town: half effect (5+), and the town is cover (not doubled): 3D6 at 5+.
+    assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Artillery, town), &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0]);
 }
 
 #[test]

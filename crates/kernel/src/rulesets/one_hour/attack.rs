@@ -137,6 +137,10 @@ pub struct FireTarget {
     /// The shooter's dice double: artillery "2 x dice vs flanks of infantry or
     /// cavalry, or vs Squares" (the caller decides when it applies).
     pub double: bool,
+    /// The target holds a town or strongpoint: "Line and Light infantry
+    /// attacked at half effect by Line Infantry" (artillery "fires at units in
+    /// them as normal"; light infantry's "Attacks ignore cover").
+    pub in_town: bool,
 }
 
 /// Re-rolls that commanders grant an attack.
@@ -168,6 +172,9 @@ pub fn fire(
     }
     dice += extra_dice;
     let mut effect = effect;
+    if target.in_town && shooter == UnitType::LineInfantry {
+        effect = effect.halved();
+    }
     let mut after = AfterRoll::Same;
     // Unit table, Light Infantry: "Take half hits from infantry/artillery fire".
     if target.light {
@@ -194,6 +201,9 @@ pub struct ChargeSituation {
     pub target_shock: bool,
     /// The target is in cover (artillery in cover is not doubled against).
     pub target_in_cover: bool,
+    /// The target holds a town or strongpoint: charged "at half effect vs
+    /// cavalry/guns (5+) and quarter effect vs Infantry (6)", never in the flank.
+    pub target_in_town: bool,
     /// The charge's effect (half into towns, woods by road, over bridges, in column of route).
     pub effect: Effect,
     /// Extra dice (commanders, or the user's).
@@ -210,9 +220,11 @@ pub struct ChargeSituation {
 pub fn charge(rules: &Rules, charger: UnitType, target: UnitType, situation: ChargeSituation, rerolls: Rerolls) -> Attack {
     let mut dice = rules.charge_base_dice(charger, target);
     let pivots = target == UnitType::LineInfantry && rules.line_infantry_pivot == PivotToFace::Always;
-    let flanked = ((situation.flank && !pivots) || situation.target_column) && !target.is_light();
+    // Towns: "cannot be charged/shot in the flank/rear".
+    let flanked = ((situation.flank && !pivots) || situation.target_column) && !target.is_light() && !situation.target_in_town;
     let doubles_light = target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleHits;
-    let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover;
+    // A town is cover for guns that stand in one.
+    let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover && !situation.target_in_town;
     // Several reasons to double double once.
     if flanked || doubles_light || doubles_guns {
         dice *= rules.charge_multiplier;
@@ -227,5 +239,10 @@ pub fn charge(rules: &Rules, charger: UnitType, target: UnitType, situation: Cha
     } else {
         AfterRoll::Same
     };
-    Attack::new(dice, rules.charge_score(situation.effect), rerolls.miss, rerolls.forced_hit, after)
+    let mut effect = situation.effect;
+    if situation.target_in_town {
+        // Towns and Strongpoints: half effect against cavalry and guns, quarter against infantry.
+        effect = effect.max(if target.is_infantry() { Effect::Quarter } else { Effect::Half });
+    }
+    Attack::new(dice, rules.charge_score(effect), rerolls.miss, rerolls.forced_hit, after)
 }

@@ -62,6 +62,9 @@ pub struct SideSetup {
     pub flank: bool,
     /// In cover (guns in cover are not doubled against by charges).
     pub in_cover: bool,
+    /// Holds a town or strongpoint (infantry only): line infantry fire at half
+    /// effect, charges at quarter effect, no flanks; it does not move out.
+    pub in_town: bool,
     /// In square: no move, no fire, no charges against it; artillery doubles against it.
     pub square: bool,
     /// In column of route: treated as flanked, may not fight unless cavalry.
@@ -92,6 +95,7 @@ impl SideSetup {
             shock: false,
             flank: false,
             in_cover: false,
+            in_town: false,
             square: false,
             column: false,
             effect: Effect::Full,
@@ -177,6 +181,12 @@ impl Duel {
             if side.square && !side.unit.is_infantry() {
                 return invalid(&format!("{prefix}.square"), "only infantry forms square");
             }
+            if side.in_town && !side.unit.is_infantry() {
+                return invalid(&format!("{prefix}.in_town"), "only infantry can occupy towns and strongpoints");
+            }
+            if side.in_town && (side.column || side.square || side.advances) {
+                return invalid(&format!("{prefix}.in_town"), "a unit holding a town is not in column or square and does not advance");
+            }
             if side.square && side.column {
                 return invalid(&format!("{prefix}.column"), "a unit in square is not in column of route");
             }
@@ -250,7 +260,9 @@ impl Duel {
         let enemy_light = enemy.unit.is_light();
         // Column of Route: "Treat units as flanked for all combat"; Light Infantry:
         // "No flanks"; artillery doubles only against "flanks of infantry or cavalry".
-        let enemy_flanked = (me.flank || enemy.column) && !enemy_light && enemy.unit != UnitType::Artillery;
+        // Towns: occupied towns "cannot be charged/shot in the flank/rear".
+        let enemy_flanked =
+            (me.flank || enemy.column) && !enemy_light && enemy.unit != UnitType::Artillery && !enemy.in_town;
         let rerolls_fire = Rerolls {
             // Hill: "British and infantry within 1 box may re-roll 1 missed die when shooting".
             miss: me.commander == Commander::Hill && me.unit.is_infantry(),
@@ -267,7 +279,7 @@ impl Duel {
                 };
                 // Artillery: "2 x dice vs flanks of infantry or cavalry, or vs Squares".
                 let double = me.unit == UnitType::Artillery && (enemy.square || enemy_flanked);
-                let target = FireTarget { light: enemy_light, double };
+                let target = FireTarget { light: enemy_light, double, in_town: enemy.in_town };
                 attack::fire(rules, me.unit, range, me.effect, target, me.extra_dice + picton, rerolls_fire)
             })
             .collect();
@@ -284,6 +296,7 @@ impl Duel {
                 shock: me.shock,
                 target_shock: enemy.shock && enemy.unit.is_cavalry(),
                 target_in_cover: enemy.in_cover,
+                target_in_town: enemy.in_town,
                 // Column of Route: "Cavalry may charge in CoR at half effect".
                 effect: if me.column { me.effect.halved() } else { me.effect },
                 extra_dice: me.extra_dice + commander_dice,
@@ -547,6 +560,7 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         Param::boolean(key("shock"), "shock cavalry: +1D6 charging units without shock", defaults.shock),
         Param::boolean(key("flank"), "its attacks strike the enemy's flank (artillery and cavalry double dice)", defaults.flank),
         Param::boolean(key("in_cover"), "in cover: guns in cover are not doubled against by charges", defaults.in_cover),
+        Param::boolean(key("in_town"), "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks (not with advances)", defaults.in_town),
         Param::boolean(key("square"), "infantry in square: no move or fire, cannot be charged, artillery doubles against it", defaults.square),
         Param::boolean(key("column"), "in column of route: treated as flanked, no fire (cavalry charge at half effect)", defaults.column),
         Param::choice(key("effect"), "the effect of its attacks: full, half or quarter (e.g. against a town)", defaults.effect),
@@ -571,6 +585,7 @@ fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
         shock: settings.bool(&key("shock")),
         flank: settings.bool(&key("flank")),
         in_cover: settings.bool(&key("in_cover")),
+        in_town: settings.bool(&key("in_town")),
         square: settings.bool(&key("square")),
         column: settings.bool(&key("column")),
         effect: settings.choice(&key("effect")),

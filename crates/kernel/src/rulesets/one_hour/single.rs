@@ -99,13 +99,19 @@ pub struct ShootSetup {
     pub target_conscript: bool,
     /// The target is steadfast (never retreats).
     pub target_steadfast: bool,
+    /// The target holds a town or strongpoint (line infantry shoots it at half effect).
+    pub target_in_town: bool,
 }
 
 impl Shoot {
     /// One shot; fails when the shooter cannot reach the range.
     pub fn new(rules: &Rules, setup: ShootSetup) -> Result<Shoot, ParamError> {
         let unit = setup.shooter.unit();
-        let target = FireTarget { light: setup.target == ShootTarget::LightInfantry, double: setup.double };
+        let target = FireTarget {
+            light: setup.target == ShootTarget::LightInfantry,
+            double: setup.double,
+            in_town: setup.target_in_town,
+        };
         let attack = attack::fire(rules, unit, setup.range, setup.effect, target, setup.extra_dice, Rerolls::default())
             .ok_or_else(|| ParamError::Invalid {
                 key: "range".into(),
@@ -206,6 +212,7 @@ fn build_shoot(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynS
         extra_dice: settings.int("extra_dice") as u32,
         target_conscript: settings.bool("target_conscript"),
         target_steadfast: settings.bool("target_steadfast"),
+        target_in_town: settings.bool("target_in_town"),
     };
     Ok(Box::new(Shoot::new(rules_of::<Rules>(rules), setup)?))
 }
@@ -217,6 +224,7 @@ fn build_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dyn
         shock: settings.bool("shock"),
         target_shock: settings.bool("target_shock"),
         target_in_cover: settings.bool("target_in_cover"),
+        target_in_town: settings.bool("target_in_town"),
         effect: settings.choice("effect"),
         extra_dice: settings.int("extra_dice") as u32,
     };
@@ -237,6 +245,7 @@ pub fn shoot_entry() -> ScenarioEntry {
             Param::int("extra_dice", "extra D6 (Picton's, or any other)", 0, 0, 12),
             Param::boolean("target_conscript", "the target is conscript: retreats at 2 hits", false),
             Param::boolean("target_steadfast", "the target is steadfast: never retreats", false),
+            Param::boolean("target_in_town", "the target holds a town or strongpoint: line infantry shoots at half effect", false),
         ],
         build: build_shoot,
     }
@@ -255,7 +264,8 @@ pub fn charge_entry() -> ScenarioEntry {
             Param::boolean("shock", "the charger has shock: +1D6 against units without it", false),
             Param::boolean("target_shock", "the target (cavalry) has shock too", false),
             Param::boolean("target_in_cover", "the target is in cover (guns in cover are not doubled against)", false),
-            Param::choice("effect", "full, half (towns, woods by road, bridges, column of route) or quarter effect", Effect::Full),
+            Param::boolean("target_in_town", "the target holds a town: half effect against cavalry and guns, quarter against infantry", false),
+            Param::choice("effect", "full, half (woods by road, bridges, column of route) or quarter effect", Effect::Full),
             Param::int("extra_dice", "extra D6 (Ney's, D'Erlon's, or any other)", 0, 0, 12),
         ],
         build: build_charge,
