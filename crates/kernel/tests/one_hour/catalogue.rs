@@ -109,3 +109,25 @@ fn default_duels_are_pinned() {
         cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
         grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]].assert_eq(&lines.join("\n"));
 }
+
+/// The same seed gives the same samples: pinned Monte Carlo counts, so a
+/// change to how the scenarios draw their dice shows up.
+#[test]
+fn monte_carlo_counts_are_pinned_for_a_seed() {
+    use volley_kernel::runner::RunOptions;
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let mut lines = Vec::new();
+    for (name, metric) in [("shoot", "hits"), ("charge", "hits"), ("firefight", "winner"), ("cavalry_charge", "winner")] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
+        let dist = scenario.simulate(&RunOptions::new(10_000, 2024).with_threads(2)).unwrap();
+        let index = dist.metric_index(metric).unwrap();
+        let counts: Vec<String> = dist.marginal(index).iter().map(|row| format!("{}={}", row.value, row.count)).collect();
+        lines.push(format!("{name} {metric}: {}", counts.join(" ")));
+    }
+    expect![[r#"
+        shoot hits: 0=374 1=2188 2=4465 3=2973
+        charge hits: 0=374 1=2188 2=4465 3=2973
+        firefight winner: 0=6706 1=3294 2=0
+        cavalry_charge winner: 0=2802 1=1065 2=6133"#]].assert_eq(&lines.join("\n"));
+}
