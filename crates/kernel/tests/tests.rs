@@ -3,3 +3,4 @@
 mod brigades;
 mod huzzah;
 mod kernel;
+mod one_hour;
