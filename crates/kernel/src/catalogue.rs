@@ -123,7 +123,7 @@ impl std::error::Error for CatalogueError {}
 
 /// Every ruleset, in the order the CLI lists them.
 pub fn catalogue() -> Vec<RulesetEntry> {
-    vec![rulesets::dice::entry()]
+    vec![rulesets::dice::entry(), rulesets::hougoumont::entry()]
 }
 
 /// A ruleset by name.

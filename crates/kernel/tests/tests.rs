@@ -1,3 +1,4 @@
 //! The kernel's integration tests: one binary, one module per subject.
 
 mod kernel;
+mod hougoumont;

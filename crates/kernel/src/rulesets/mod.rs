@@ -2,3 +2,4 @@
 //! its `Rules`; every ambiguous reading is a documented, switchable choice.
 
 pub mod dice;
+pub mod hougoumont;
