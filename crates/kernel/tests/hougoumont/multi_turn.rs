@@ -186,3 +186,64 @@ fn farm_assault_refuses_canister_and_close_howitzers() {
     let error = farm.build_from_text(&Rules::default(), [("gun_distance", "5")]).err().unwrap();
     assert!(error.to_string().contains("minimum range is 7"), "{error}");
 }
+
+#[test]
+fn firefight_interpretations_agree_with_their_chains_and_matter() {
+    use volley_kernel::rulesets::hougoumont::{HalfStrengthTest, RalliedUnits};
+    let pairs = [("attacker.figures", "6"), ("defender.figures", "5"), ("distance", "10"), ("turns", "15")];
+    let every = Rules { half_strength_test: HalfStrengthTest::EveryTurn, ..Rules::default() };
+    let stand = Rules { rallied_units: RalliedUnits::Stand, ..Rules::default() };
+    assert_agrees(build_with(&every, "firefight", &pairs).as_ref(), 1_000_000, 52);
+    assert_agrees(build_with(&stand, "firefight", &pairs).as_ref(), 1_000_000, 53);
+    let none = |rules: &Rules| exact(build_with(rules, "firefight", &pairs).as_ref()).probability("winner", 2);
+    // Rallied units that stand drift out of range: more fights reach the limit.
+    assert!(none(&stand) > none(&Rules::default()) + 0.01, "{} {}", none(&stand), none(&Rules::default()));
+    // Testing every turn below half breaks units sooner: fewer undecided fights.
+    assert!(none(&every) < none(&Rules::default()), "{} {}", none(&every), none(&Rules::default()));
+}
+
+#[test]
+fn assault_closing_volley_and_woods() {
+    use volley_kernel::rulesets::hougoumont::ClosingVolley;
+    // One figure each, charge from 10 inches. With a closing volley the defender
+    // fires first at 10 inches: it kills the attacker with 11/20; otherwise the
+    // melee as before: P(defender) = 11/20 + 9/20 * 81/400, P(attacker) = 9/20 * 81/400.
+    let one = [
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("distance", "10"),
+        ("defender.guns", "0"),
+        ("turns", "1"),
+    ];
+    let rules = Rules { closing_volley: ClosingVolley::AtChargeStart, ..Rules::default() };
+    let volley = simulate(build_with(&rules, "assault", &one).as_ref(), 400_000, 54);
+    near(&volley, "winner", 1, 11.0 / 20.0 + 9.0 / 20.0 * 81.0 / 400.0);
+    near(&volley, "winner", 0, 9.0 / 20.0 * 81.0 / 400.0);
+    // Through woods infantry moves half, 4 + 2 < 10: it stops at 6 inches and
+    // takes the volley at 6 with 2 more needed, 8+: 13/20 kills it.
+    let woods = [
+        ("ground", "woods"),
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("distance", "10"),
+        ("defender.guns", "0"),
+        ("turns", "1"),
+    ];
+    let slowed = simulate(build("assault", &woods).as_ref(), 400_000, 55);
+    near(&slowed, "winner", 1, 13.0 / 20.0);
+    near(&slowed, "winner", 0, 0.0);
+    // Light infantry has no penalty in woods: 8 + 2 reaches contact.
+    let mut light = woods.to_vec();
+    light.push(("attacker.arm", "light_infantry"));
+    let light = simulate(build("assault", &light).as_ref(), 400_000, 56);
+    near(&light, "winner", 0, 81.0 / 400.0);
+    // Cavalry cannot enter woods.
+    let entry = volley_kernel::catalogue::ruleset("hougoumont").unwrap();
+    let error = entry
+        .scenario("assault")
+        .unwrap()
+        .build_from_text(&Rules::default(), [("ground", "woods"), ("attacker.arm", "cavalry")])
+        .err()
+        .unwrap();
+    assert!(error.to_string().contains("cavalry cannot enter woods"), "{error}");
+}

@@ -23,8 +23,8 @@
 use super::artillery::Gun;
 use super::melee::{MeleeSide, resolve};
 use super::{
-    Arm, ArtilleryKind, BurningBuilding, ClosingVolley, Cover, Crew, HalfStrengthTest, Quality, Rules, Target, Troops,
-    percent,
+    Arm, ArtilleryKind, BurningBuilding, ClosingVolley, Cover, Crew, Ground, HalfStrengthTest, Quality, Rules, Target,
+    Troops, percent,
 };
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric, WINNERS};
@@ -53,6 +53,8 @@ pub struct AssaultSetup {
     pub attacker_quality: Quality,
     /// How the attacker moves.
     pub attacker_arm: Arm,
+    /// The ground the attackers cross.
+    pub ground: Ground,
     /// The defender's figures.
     pub defender_figures: u32,
     /// The defender's experience.
@@ -113,7 +115,15 @@ impl Assault {
                 reason: "the units must start apart, with at least one turn".into(),
             });
         }
+        // 2: "Cavalry ... cannot enter woods."
+        if setup.ground == Ground::Woods && setup.attacker_arm == Arm::Cavalry {
+            return Err(ParamError::Invalid {
+                key: "attacker.arm".into(),
+                reason: "cavalry cannot enter woods (2): choose infantry or light_infantry, or open ground".into(),
+            });
+        }
         let farm = setup.defender_cover == Cover::Walls;
+        let attacker_target = if setup.ground == Ground::Woods { Target::Woods } else { Target::Open };
         // The farthest the attacker can be: its start, its edge and one retreat.
         let farthest = setup.distance + setup.edge + rules.retreat_distance;
         let defender_guns = (0..=farthest)
@@ -122,7 +132,7 @@ impl Assault {
                     return Ok(None);
                 }
                 let kind = if d <= rules.canister_range { ArtilleryKind::Canister } else { ArtilleryKind::Flat };
-                Gun::new(rules, kind, d, Target::Open, Crew::Regular, false).map(Some)
+                Gun::new(rules, kind, d, attacker_target, Crew::Regular, false).map(Some)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let battery = match setup.battery {
@@ -142,7 +152,7 @@ impl Assault {
                 Some((first, later))
             }
         };
-        let (move_inches, charge_bonus) = rules.movement(setup.attacker_arm);
+        let (move_inches, charge_bonus) = rules.movement(setup.attacker_arm, setup.ground);
         let mut metrics = vec![
             Metric::categories("winner", "who holds the field (none: the turn limit, or both broke)", WINNERS),
             Metric::integer("turns", "turns played", 1, i64::from(setup.turns)),
@@ -198,7 +208,8 @@ impl Assault {
 
     /// 3.1: the defenders' volley at `distance` inches: the attacker's losses.
     fn volley(&self, dice: &mut Dice, figures: u32, distance: u32) -> u32 {
-        let need = self.rules.small_arms_need(self.setup.defender_troops, Cover::Open, distance);
+        let cover = if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open };
+        let need = self.rules.small_arms_need(self.setup.defender_troops, cover, distance);
         let mut hits = 0;
         for _ in 0..figures {
             hits += u32::from(dice.d20() as i32 >= need);

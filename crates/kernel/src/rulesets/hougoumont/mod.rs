@@ -44,6 +44,10 @@
 //! - `rallied_units` = `return` (5): a unit that rallies "can act normally";
 //!   in a firefight that means marching back towards its old place at its
 //!   move (8 inches), otherwise rallied units would sit out of range for ever.
+//! - `woods_movement_percent` = 50 (2): light infantry has "no movement
+//!   penalty in woods", which implies one for line infantry that is not
+//!   printed; half a move is the usual convention. Cavalry and artillery
+//!   cannot enter woods (2), so an `assault` of cavalry through woods is refused.
 //! - `closing_volley` = `none` (2, 4): a charge that reaches contact goes
 //!   straight to melee; the defenders fire only during the approach.
 //! - `burning_building` = `evacuate` (6): the rules say nothing of what fire
@@ -166,6 +170,16 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// The ground the attackers cross (2, 3.1).
+    pub enum Ground {
+        /// Open ground.
+        Open = "open",
+        /// Woods: no cavalry, infantry slowed, cover from fire.
+        Woods = "woods",
+    }
+}
+
+crate::choice_enum! {
     /// Interpretation of 4.2's "effective score per figure".
     pub enum MeleeCasualties {
         /// The loser's total divided by its figures (default).
@@ -271,6 +285,10 @@ crate::rule_book! {
         pub move_artillery: u32 = 4, range 0..=48;
         /// 2 Movement: cavalry moves this many inches per turn.
         pub move_cavalry: u32 = 16, range 0..=48;
+        /// Interpretation: the percent of its move infantry makes in woods. 2
+        /// says light infantry has "no movement penalty in woods" but prints no
+        /// penalty for the others; half, the common convention.
+        pub woods_movement_percent: u32 = 50, range 0..=100;
         /// 2 Movement: the charge bonus of infantry, inches.
         pub charge_bonus_infantry: u32 = 2, range 0..=24;
         /// 2 Movement: the charge bonus of cavalry, inches.
@@ -415,9 +433,13 @@ impl Rules {
         distance as i32 + penalty - bonus
     }
 
-    /// 2: inches moved per turn and the charge bonus of an arm.
-    pub fn movement(&self, arm: Arm) -> (u32, u32) {
+    /// 2: inches moved per turn and the charge bonus of an arm on `ground`
+    /// (cavalry cannot enter woods: the caller refuses it).
+    pub fn movement(&self, arm: Arm, ground: Ground) -> (u32, u32) {
         match arm {
+            Arm::Infantry if ground == Ground::Woods => {
+                (self.move_infantry * self.woods_movement_percent / 100, self.charge_bonus_infantry)
+            }
             Arm::Infantry => (self.move_infantry, self.charge_bonus_infantry),
             Arm::LightInfantry => (self.move_light_infantry, self.charge_bonus_infantry),
             Arm::Cavalry => (self.move_cavalry, self.charge_bonus_cavalry),
@@ -527,6 +549,7 @@ fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dy
         attacker_figures: settings.int("attacker.figures") as u32,
         attacker_quality: settings.choice("attacker.quality"),
         attacker_arm: settings.choice("attacker.arm"),
+        ground: settings.choice("ground"),
         defender_figures: settings.int("defender.figures") as u32,
         defender_quality: settings.choice("defender.quality"),
         defender_troops: settings.choice("defender.troops"),
@@ -547,6 +570,7 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
         attacker_figures: settings.int("attacker.figures") as u32,
         attacker_quality: settings.choice("attacker.quality"),
         attacker_arm: Arm::Infantry,
+        ground: Ground::Open,
         defender_figures: settings.int("defender.figures") as u32,
         defender_quality: settings.choice("defender.quality"),
         defender_troops: settings.choice("defender.troops"),
@@ -663,6 +687,11 @@ pub fn entry() -> RulesetEntry {
                     Param::int("attacker.figures", "the attacker's figures", 20, 1, 100),
                     Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
                     Param::choice("attacker.arm", "infantry, light_infantry or cavalry (2 movement)", Arm::Infantry),
+                    Param::choice(
+                        "ground",
+                        "open or woods between the units (woods: no cavalry, infantry slowed, +2 to hit, canister D6)",
+                        Ground::Open,
+                    ),
                     Param::int("defender.figures", "the defender's figures", 20, 1, 100),
                     Param::choice("defender.quality", "the defender's experience", Quality::Experienced),
                     Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Line),
