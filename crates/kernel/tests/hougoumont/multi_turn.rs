@@ -247,3 +247,30 @@ fn assault_closing_volley_and_woods() {
         .unwrap();
     assert!(error.to_string().contains("cavalry cannot enter woods"), "{error}");
 }
+
+#[test]
+fn farm_assault_one_turn_of_bombardment_by_hand() {
+    // One flat gun 1 inch from the farm penetrates on 3D20 >= 10: all but the
+    // C(9, 3) = 84 of 8000 rolls summing to 9 or less. A penetration removes one
+    // of the 2 defenders and sets the building alight on 5-6 (1/3). The attacker
+    // (1 figure) moves from 30 to 22 inches; the light infantry defenders fire
+    // at 22 needing a 20 (22 - 2) per figure. If the attacker survives and the
+    // building burns, the defenders evacuate (attacker wins); if it does not
+    // burn, the defenders, having lost 50%, test morale as Veterans (need 8:
+    // fail 7/20) and a failure gives up the farm.
+    let pairs = [
+        ("attacker.figures", "1"),
+        ("defender.figures", "2"),
+        ("attacker.guns", "1"),
+        ("attacker.artillery", "flat"),
+        ("gun_distance", "1"),
+        ("distance", "30"),
+        ("turns", "1"),
+    ];
+    let dist = simulate(build("farm_assault", &pairs).as_ref(), 400_000, 57);
+    let pen = 7916.0 / 8000.0;
+    near(&dist, "winner", 0, pen * (19.0 / 20.0) * (1.0 / 3.0 + 2.0 / 3.0 * 7.0 / 20.0));
+    near(&dist, "winner", 1, pen / 20.0 + (1.0 - pen) * (1.0 - (19.0f64 / 20.0).powi(2)));
+    near(&dist, "fire", 1, pen / 3.0);
+    near(&dist, "roof", 1, 0.0);
+}

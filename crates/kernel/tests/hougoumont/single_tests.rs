@@ -225,3 +225,32 @@ fn artillery_monte_carlo_agrees() {
         assert_agrees(build("artillery", &pairs).as_ref(), 1_000_000, seed);
     }
 }
+
+#[test]
+fn artillery_tables_are_pinned() {
+    // Value stability: the exact tables of each kind at 12 inches (checked by
+    // hand above for the howitzer and canister; flat at 12 hits unless 3D20 <= 11,
+    // C(11, 3) = 165 of 8000: 0.979375; at a building it penetrates on 21+,
+    // all but C(20, 3) = 1140: 0.8575, and burns a third of those). "+ 0.0"
+    // turns the -0.0 of an empty sum into 0.
+    let mut lines = Vec::new();
+    for (kind, target) in
+        [("flat", "open"), ("flat", "building"), ("howitzer", "open"), ("howitzer", "building"), ("canister", "woods")]
+    {
+        let dist = exact(build("artillery", &[("kind", kind), ("distance", "12"), ("target", target)]).as_ref());
+        let hits: Vec<String> = dist.marginal(0).iter().map(|r| format!("{}:{:.6}", r.value, r.probability)).collect();
+        lines.push(format!(
+            "{kind} {target}: hits {} | penetrated {:.6} direct {:.6} fire {:.6}",
+            hits.join(" "),
+            dist.probability("penetrated", 1) + 0.0,
+            dist.probability("direct_hit", 1) + 0.0,
+            dist.probability("fire", 1) + 0.0
+        ));
+    }
+    expect_test::expect![[r#"
+        flat open: hits 0:0.020625 1:0.979375 | penetrated 0.000000 direct 0.000000 fire 0.000000
+        flat building: hits 0:0.142500 1:0.857500 | penetrated 0.857500 direct 0.000000 fire 0.285833
+        howitzer open: hits 0:0.555556 1:0.319444 2:0.041667 3:0.041667 4:0.041667 | penetrated 0.000000 direct 0.166667 fire 0.000000
+        howitzer building: hits 0:0.722222 1:0.277778 | penetrated 0.000000 direct 0.166667 fire 0.055556
+        canister woods: hits 1:0.166667 2:0.166667 3:0.166667 4:0.166667 5:0.166667 6:0.166667 | penetrated 0.000000 direct 0.000000 fire 0.000000"#]].assert_eq(&lines.join("\n"));
+}
