@@ -274,3 +274,59 @@ fn farm_assault_one_turn_of_bombardment_by_hand() {
     near(&dist, "fire", 1, pen / 3.0);
     near(&dist, "roof", 1, 0.0);
 }
+
+#[test]
+fn assault_monte_carlo_agrees_with_the_markov_chain() {
+    use volley_kernel::rulesets::hougoumont::ClosingVolley;
+    let pairs = [("attacker.figures", "6"), ("defender.figures", "5"), ("distance", "20"), ("turns", "10")];
+    assert_agrees(build("assault", &pairs).as_ref(), 1_000_000, 58);
+    let rules = Rules { closing_volley: ClosingVolley::AtChargeStart, ..Rules::default() };
+    let woods = [
+        ("attacker.figures", "8"),
+        ("attacker.arm", "light_infantry"),
+        ("attacker.quality", "elite"),
+        ("defender.figures", "4"),
+        ("ground", "woods"),
+        ("distance", "18"),
+        ("edge", "16"),
+        ("turns", "8"),
+    ];
+    assert_agrees(build_with(&rules, "assault", &woods).as_ref(), 1_000_000, 59);
+    // The one-figure charge worked by hand above, now exactly.
+    let one = [("attacker.figures", "1"), ("defender.figures", "1"), ("distance", "10"), ("turns", "1")];
+    let dist = exact(build("assault", &one).as_ref());
+    close(dist.probability("winner", 0), 81.0 / 400.0);
+    close(dist.probability("winner", 2), 238.0 / 400.0);
+}
+
+#[test]
+fn farm_assault_monte_carlo_agrees_with_the_markov_chain() {
+    let pairs = [
+        ("attacker.figures", "8"),
+        ("defender.figures", "4"),
+        ("attacker.guns", "2"),
+        ("attacker.crew", "veteran"),
+        ("distance", "20"),
+        ("turns", "8"),
+    ];
+    assert_agrees(build("farm_assault", &pairs).as_ref(), 1_000_000, 60);
+    let rules = Rules { burning_building: BurningBuilding::MoraleTest, ..Rules::default() };
+    let mut flat = pairs.to_vec();
+    flat.push(("attacker.artillery", "flat"));
+    flat.push(("gun_distance", "12"));
+    assert_agrees(build_with(&rules, "farm_assault", &flat).as_ref(), 1_000_000, 61);
+    // The bombardment worked by hand above, now exactly.
+    let by_hand = [
+        ("attacker.figures", "1"),
+        ("defender.figures", "2"),
+        ("attacker.guns", "1"),
+        ("attacker.artillery", "flat"),
+        ("gun_distance", "1"),
+        ("distance", "30"),
+        ("turns", "1"),
+    ];
+    let dist = exact(build("farm_assault", &by_hand).as_ref());
+    let pen = 7916.0 / 8000.0;
+    close(dist.probability("winner", 0), pen * (19.0 / 20.0) * (1.0 / 3.0 + 2.0 / 3.0 * 7.0 / 20.0));
+    close(dist.probability("fire", 1), pen / 3.0);
+}

@@ -19,17 +19,26 @@
 //! position: the attackers win; if the attackers also failed in the same
 //! phase, no one holds it: none), when the attackers leave the field (the
 //! defenders win), when a side is destroyed, or at the turn limit (none).
+//!
+//! The exact solver follows the same phases over positions (figures, distance,
+//! rout, roof, fire, whether the battery has fired) with `markov::absorb`,
+//! enumerating every shot, volley and melee total; it runs when the product
+//! of the two sides' figures is at most [`EXACT_FIGURES_PRODUCT`].
 
-use super::artillery::Gun;
+use super::artillery::{Gun, Shot};
 use super::melee::{MeleeSide, resolve};
 use super::{
     Arm, ArtilleryKind, BurningBuilding, ClosingVolley, Cover, Crew, Ground, HalfStrengthTest, Quality, Rules, Target,
-    Troops, percent,
+    Troops, d20_at_least, normalized, percent,
 };
 use crate::dice::Dice;
+use crate::markov::{self, Step};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::ParamError;
+use crate::pmf::Pmf;
 use crate::scenario::Scenario;
+use std::collections::HashMap;
+use std::hash::Hash;
 
 /// The attackers' guns bombarding the defenders' buildings (`farm_assault`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +227,260 @@ impl Assault {
     }
 }
 
+/// The largest product of the two sides' figures the exact solver takes on.
+pub const EXACT_FIGURES_PRODUCT: u32 = 400;
+
+/// The state of an assault between turns, for the exact solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Position {
+    figures: [u32; 2],
+    distance: u32,
+    routed: bool,
+    roof_intact: bool,
+    burning: bool,
+    battery_fired: bool,
+}
+
+/// Adds the weights of equal states, so branches stay few.
+fn merged<S: Copy + Eq + Hash>(branches: Vec<(S, f64)>) -> Vec<(S, f64)> {
+    let mut by_state: HashMap<S, f64> = HashMap::with_capacity(branches.len());
+    for (state, p) in branches {
+        *by_state.entry(state).or_insert(0.0) += p;
+    }
+    by_state.into_iter().collect()
+}
+
+impl Assault {
+    /// 3.2: the figures a shot removes: flat hits count `figures_per_hit`
+    /// each, howitzer and canister results are casualties.
+    fn casualties(&self, gun: &Gun, shot: Shot) -> u32 {
+        match gun.kind() {
+            ArtilleryKind::Flat => shot.hits * self.rules.figures_per_hit,
+            _ => shot.hits,
+        }
+    }
+
+    /// The end code of a finished position.
+    fn end(&self, winner: usize, turn: u32, p: &Position) -> u64 {
+        self.encode(winner, turn, p.figures, p.burning, !p.roof_intact)
+    }
+
+    /// The winner when a side has no figures left.
+    fn destroyed(figures: [u32; 2]) -> Option<usize> {
+        match (figures[ATTACKER] == 0, figures[DEFENDER] == 0) {
+            (false, false) => None,
+            (true, false) => Some(DEFENDER),
+            (false, true) => Some(ATTACKER),
+            (true, true) => Some(NONE),
+        }
+    }
+
+    /// The exact distribution as an absorbing chain over positions, turn by
+    /// turn, mirroring `sample` phase by phase.
+    fn exact_chain(&self) -> Option<Vec<(u64, f64)>> {
+        if self.setup.attacker_figures * self.setup.defender_figures > EXACT_FIGURES_PRODUCT {
+            return None;
+        }
+        let start = [self.setup.attacker_figures, self.setup.defender_figures];
+        let farthest = self.setup.distance + self.setup.edge;
+        let rally = d20_at_least(self.attacker_morale_need);
+        let defender_pass = d20_at_least(self.defender_morale_need);
+        let guns = self.setup.battery.map_or(0, |b| b.guns);
+        let mut volleys: HashMap<(u32, u32), Pmf> = HashMap::new();
+        let mut gun_fire: HashMap<u32, Pmf> = HashMap::new();
+        let mut melees: HashMap<(u32, u32), Vec<((u32, u32), f64)>> = HashMap::new();
+        let initial = Position {
+            figures: start,
+            distance: self.setup.distance,
+            routed: false,
+            roof_intact: true,
+            burning: false,
+            battery_fired: false,
+        };
+        let step = |position: &Position, turn: u32| -> Vec<(Step<Position>, f64)> {
+            let mut out = Vec::new();
+            // 5: Give Orders.
+            let mut orders = Vec::new();
+            if position.routed {
+                orders.push((Position { routed: false, ..*position }, rally));
+                let fled = Position { distance: position.distance + self.rules.retreat_distance, ..*position };
+                if fled.distance > farthest {
+                    out.push((Step::End(self.end(DEFENDER, turn, &fled)), 1.0 - rally));
+                } else {
+                    orders.push((fled, 1.0 - rally));
+                }
+            } else {
+                orders.push((*position, 1.0));
+            }
+            for (mut moved, p) in orders {
+                // 2: Movement.
+                let mut charged_from = None;
+                if !moved.routed && moved.distance > 0 {
+                    if moved.distance <= self.move_inches + self.charge_bonus {
+                        charged_from = Some(moved.distance);
+                        moved.distance = 0;
+                    } else {
+                        moved.distance -= self.move_inches;
+                    }
+                }
+                let before = moved.figures;
+                // 3: Firing, artillery first (never into a melee).
+                let mut fired = vec![(moved, p)];
+                if moved.distance > 0 {
+                    if let Some((first, later)) = &self.battery {
+                        let gun = if moved.battery_fired { later } else { first };
+                        for branch in &mut fired {
+                            branch.0.battery_fired = true;
+                        }
+                        for _ in 0..guns {
+                            let mut next = Vec::new();
+                            for (s, q) in fired {
+                                for (shot, r) in gun.exact(s.roof_intact) {
+                                    let mut t = s;
+                                    t.roof_intact &= !shot.roof_blown;
+                                    t.burning |= shot.fire;
+                                    t.figures[DEFENDER] =
+                                        t.figures[DEFENDER].saturating_sub(self.casualties(gun, shot));
+                                    next.push((t, q * r));
+                                }
+                            }
+                            fired = merged(next);
+                        }
+                    }
+                    if let Some(Some(gun)) = self.defender_guns.get(moved.distance as usize) {
+                        let total = gun_fire
+                            .entry(moved.distance)
+                            .or_insert_with(|| {
+                                let one = Pmf::from_weights(
+                                    gun.exact(true)
+                                        .into_iter()
+                                        .map(|(shot, r)| (i64::from(self.casualties(gun, shot)), r)),
+                                );
+                                one.sum_of(self.setup.defender_guns)
+                            })
+                            .clone();
+                        let mut next = Vec::new();
+                        for (s, q) in fired {
+                            for (losses, r) in total.iter().filter(|&(_, r)| r > 0.0) {
+                                let mut t = s;
+                                t.figures[ATTACKER] = t.figures[ATTACKER].saturating_sub(losses as u32);
+                                next.push((t, q * r));
+                            }
+                        }
+                        fired = merged(next);
+                    }
+                }
+                // 3.2 note: small arms after artillery casualties.
+                let volley_distance = match (moved.distance, charged_from, self.rules.closing_volley) {
+                    (0, Some(from), ClosingVolley::AtChargeStart) => Some(from),
+                    (0, _, _) => None,
+                    (d, _, _) => Some(d),
+                };
+                if let Some(d) = volley_distance {
+                    let cover = if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open };
+                    let need = self.rules.small_arms_need(self.setup.defender_troops, cover, d);
+                    let mut next = Vec::new();
+                    for (s, q) in fired {
+                        let hits = volleys
+                            .entry((s.figures[DEFENDER], d))
+                            .or_insert_with(|| Pmf::binomial(s.figures[DEFENDER], d20_at_least(need)));
+                        for (h, r) in hits.iter().filter(|&(_, r)| r > 0.0) {
+                            let mut t = s;
+                            t.figures[ATTACKER] =
+                                t.figures[ATTACKER].saturating_sub(h as u32 * self.rules.figures_per_hit);
+                            next.push((t, q * r));
+                        }
+                    }
+                    fired = merged(next);
+                }
+                for (after_fire, q) in fired {
+                    if let Some(winner) = Self::destroyed(after_fire.figures) {
+                        out.push((Step::End(self.end(winner, turn, &after_fire)), q));
+                        continue;
+                    }
+                    if after_fire.burning && self.rules.burning_building == BurningBuilding::Evacuate {
+                        out.push((Step::End(self.end(ATTACKER, turn, &after_fire)), q));
+                        continue;
+                    }
+                    // 4: Melee.
+                    let mut fought = vec![(after_fire, q)];
+                    if after_fire.distance == 0 {
+                        let [a, b] = after_fire.figures;
+                        let results = melees.entry((a, b)).or_insert_with(|| {
+                            let attacker = MeleeSide { figures: a, modifier: self.attacker_melee.modifier };
+                            let defender = MeleeSide { figures: b, modifier: self.defender_melee_modifier };
+                            let shift = |side: MeleeSide| i64::from(side.figures) * i64::from(side.modifier);
+                            let (ta, tb) = (Pmf::dice(a, 20), Pmf::dice(b, 20));
+                            let mut by_losses: HashMap<(u32, u32), f64> = HashMap::new();
+                            for (x, px) in ta.iter() {
+                                for (y, py) in tb.iter() {
+                                    let result = resolve(
+                                        self.rules.melee_casualties,
+                                        attacker,
+                                        x + shift(attacker),
+                                        defender,
+                                        y + shift(defender),
+                                    );
+                                    *by_losses
+                                        .entry((result.attacker_casualties, result.defender_casualties))
+                                        .or_insert(0.0) += px * py;
+                                }
+                            }
+                            by_losses.into_iter().collect()
+                        });
+                        fought = results
+                            .iter()
+                            .map(|&((la, lb), r)| {
+                                let mut t = after_fire;
+                                t.figures[ATTACKER] -= la;
+                                t.figures[DEFENDER] -= lb;
+                                (t, q * r)
+                            })
+                            .collect();
+                    }
+                    for (fought, r) in fought {
+                        if let Some(winner) = Self::destroyed(fought.figures) {
+                            out.push((Step::End(self.end(winner, turn, &fought)), r));
+                            continue;
+                        }
+                        // 5: Morale Check.
+                        let tests = |i: usize| {
+                            self.must_test(start[i], before[i], after_fire.figures[i])
+                                || self.must_test(start[i], after_fire.figures[i], fought.figures[i])
+                        };
+                        let attacker_fail = if !fought.routed && tests(ATTACKER) { 1.0 - rally } else { 0.0 };
+                        let defender_tests = tests(DEFENDER)
+                            || (fought.burning && self.rules.burning_building == BurningBuilding::MoraleTest);
+                        let defender_fail = if defender_tests { 1.0 - defender_pass } else { 0.0 };
+                        // Both break: no one holds the position.
+                        out.push((Step::End(self.end(NONE, turn, &fought)), r * attacker_fail * defender_fail));
+                        out.push((
+                            Step::End(self.end(ATTACKER, turn, &fought)),
+                            r * (1.0 - attacker_fail) * defender_fail,
+                        ));
+                        let broke = Position {
+                            routed: true,
+                            distance: fought.distance + self.rules.retreat_distance,
+                            ..fought
+                        };
+                        let weight = r * attacker_fail * (1.0 - defender_fail);
+                        if broke.distance > farthest {
+                            out.push((Step::End(self.end(DEFENDER, turn, &broke)), weight));
+                        } else {
+                            out.push((Step::Continue(broke), weight));
+                        }
+                        out.push((Step::Continue(fought), r * (1.0 - attacker_fail) * (1.0 - defender_fail)));
+                    }
+                }
+            }
+            out.retain(|&(_, p)| p > 0.0);
+            out
+        };
+        let at_limit = |p: &Position| self.end(NONE, self.setup.turns, p);
+        Some(normalized(markov::absorb(initial, self.setup.turns, step, at_limit)))
+    }
+}
+
 fn rename(error: ParamError, key: &str) -> ParamError {
     match error {
         ParamError::Invalid { reason, .. } => ParamError::Invalid { key: key.into(), reason },
@@ -228,6 +491,10 @@ fn rename(error: ParamError, key: &str) -> ParamError {
 impl Scenario for Assault {
     fn layout(&self) -> &Layout {
         &self.layout
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        self.exact_chain()
     }
 
     fn sample(&self, dice: &mut Dice) -> u64 {
@@ -271,20 +538,14 @@ impl Scenario for Assault {
                         let shot = gun.fire(dice, roof_intact);
                         roof_intact &= !shot.roof_blown;
                         burning |= shot.fire;
-                        let casualties = match gun.kind() {
-                            ArtilleryKind::Flat => shot.hits * self.rules.figures_per_hit,
-                            _ => shot.hits,
-                        };
+                        let casualties = self.casualties(gun, shot);
                         figures[DEFENDER] = figures[DEFENDER].saturating_sub(casualties);
                     }
                 }
                 if let Some(Some(gun)) = self.defender_guns.get(distance as usize) {
                     for _ in 0..self.setup.defender_guns {
                         let shot = gun.fire(dice, true);
-                        let casualties = match gun.kind() {
-                            ArtilleryKind::Flat => shot.hits * self.rules.figures_per_hit,
-                            _ => shot.hits,
-                        };
+                        let casualties = self.casualties(gun, shot);
                         figures[ATTACKER] = figures[ATTACKER].saturating_sub(casualties);
                     }
                 }

@@ -6,7 +6,8 @@
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
 //! D20 sums), `firefight` (two units trading volleys, exact as an absorbing
 //! Markov chain when the units are small), `assault` and `farm_assault`
-//! (multi-turn, Monte Carlo).
+//! (multi-turn, also exact as Markov chains over figures, distance, rout,
+//! roof and fire when the product of the two sides' figures is at most 400).
 //!
 //! # Ruleset note
 //!
