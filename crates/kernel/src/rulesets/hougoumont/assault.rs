@@ -230,6 +230,9 @@ impl Assault {
 /// The largest product of the two sides' figures the exact solver takes on.
 pub const EXACT_FIGURES_PRODUCT: u32 = 400;
 
+/// Each (attacker, defender) loss pair of one melee round and its chance.
+type MeleeLosses = Vec<((u32, u32), f64)>;
+
 /// The state of an assault between turns, for the exact solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Position {
@@ -288,7 +291,7 @@ impl Assault {
         let guns = self.setup.battery.map_or(0, |b| b.guns);
         let mut volleys: HashMap<(u32, u32), Pmf> = HashMap::new();
         let mut gun_fire: HashMap<u32, Pmf> = HashMap::new();
-        let mut melees: HashMap<(u32, u32), Vec<((u32, u32), f64)>> = HashMap::new();
+        let mut melees: HashMap<(u32, u32), MeleeLosses> = HashMap::new();
         let initial = Position {
             figures: start,
             distance: self.setup.distance,
