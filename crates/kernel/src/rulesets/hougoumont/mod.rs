@@ -64,7 +64,11 @@
 //! phase, and leaves the field when a retreat takes it past its table edge
 //! (key `edge`, inches behind its starting place); a retreating unit does not
 //! test morale again until it has rallied. Walls give no melee bonus (the
-//! rules give none).
+//! rules give none). A howitzer's D4 or single hit and canister's D8 or D6
+//! are casualties as rolled (`figures_per_hit` scales only small-arms and
+//! flat-trajectory hits). Artillery has no woods modifier but canister's D6
+//! (3.2 prints none). In an assault the attackers do not fire: they close.
+//! No scenario flanks a unit, so the "flanked" trigger of 5 never arises.
 
 mod artillery;
 mod assault;
@@ -303,7 +307,8 @@ crate::rule_book! {
         /// 3.1 Small Arms: this much more is needed to hit behind walls or in buildings.
         pub small_arms_walls_penalty: i32 = 10, range -20..=40;
         /// Interpretation: figures one small-arms or flat-trajectory hit removes
-        /// (3.1, 3.2 do not say); 1, a figure-scale game.
+        /// (3.1, 3.2 do not say); 1, a figure-scale game. Howitzer and canister
+        /// results are casualties as rolled.
         pub figures_per_hit: u32 = 1, range 1..=10;
         /// 3.2 Flat Trajectory Artillery: the number of D20 rolled.
         pub flat_dice: u32 = 3, range 1..=10;
