@@ -66,6 +66,24 @@ pub fn default_quality(ruleset: &str, canonical: &str) -> Option<Reading> {
     Some(row[index].clone())
 }
 
+/// The canonical formations of a unit receiving cavalry.
+pub const FORMATIONS: [&str; 2] = ["line", "square"];
+
+/// The default formation table: canonical -> per-ruleset keys of one side.
+/// Hougoumont 1815 has no squares, so it has no reading.
+pub fn default_formation(ruleset: &str, canonical: &str) -> Option<Reading> {
+    let square = match canonical {
+        "line" => false,
+        "square" => true,
+        _ => return None,
+    };
+    match ruleset {
+        "huzzah" | "one_hour" => Some(reading(&[("square", if square { "true" } else { "false" })])),
+        "brigades" => Some(reading(&[("formation", canonical)])),
+        _ => None,
+    }
+}
+
 /// Overrides of the quality table from a spec: ruleset -> canonical -> reading.
 pub type QualityOverrides = BTreeMap<String, BTreeMap<String, Reading>>;
 
@@ -76,24 +94,35 @@ pub fn expand(ruleset: &str, key: &str, value: &str, overrides: &QualityOverride
         return Ok(vec![(key.to_string(), value.to_string())]);
     };
     let Some((side, what)) = rest.split_once('.') else {
-        return Err(format!("canonical key `{key}` must be canonical.SIDE.quality (SIDE attacker or defender)"));
+        return Err(format!("canonical key `{key}` must be canonical.SIDE.quality or canonical.SIDE.formation"));
     };
     if side != "attacker" && side != "defender" {
         return Err(format!("canonical key `{key}`: the side must be attacker or defender, not `{side}`"));
     }
-    if what != "quality" {
-        return Err(format!("canonical key `{key}`: only `quality` is canonical (one of {})", QUALITIES.join(", ")));
-    }
-    if !QUALITIES.contains(&value) {
-        return Err(format!("`{key}` cannot be `{value}`: expected one of {}", QUALITIES.join(", ")));
-    }
-    let mapped = overrides
-        .get(ruleset)
-        .and_then(|m| m.get(value).cloned())
-        .or_else(|| default_quality(ruleset, value))
-        .ok_or_else(|| {
-            format!("ruleset `{ruleset}` has no canonical quality table; give one with [quality_map.{ruleset}]")
-        })?;
+    let mapped = match what {
+        "quality" => {
+            if !QUALITIES.contains(&value) {
+                return Err(format!("`{key}` cannot be `{value}`: expected one of {}", QUALITIES.join(", ")));
+            }
+            overrides
+                .get(ruleset)
+                .and_then(|m| m.get(value).cloned())
+                .or_else(|| default_quality(ruleset, value))
+                .ok_or_else(|| {
+                    format!("ruleset `{ruleset}` has no canonical quality table; give one with [quality_map.{ruleset}]")
+                })?
+        }
+        "formation" => {
+            if !FORMATIONS.contains(&value) {
+                return Err(format!("`{key}` cannot be `{value}`: expected one of {}", FORMATIONS.join(", ")));
+            }
+            default_formation(ruleset, value)
+                .ok_or_else(|| format!("ruleset `{ruleset}` has no canonical formation `{value}` (no squares)"))?
+        }
+        _ => {
+            return Err(format!("canonical key `{key}`: the canonical keys are SIDE.quality and SIDE.formation"));
+        }
+    };
     Ok(mapped.into_iter().map(|(suffix, v)| (format!("{side}.{suffix}"), v)).collect())
 }
 

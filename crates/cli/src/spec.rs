@@ -94,6 +94,9 @@ pub struct RunSpec {
     pub range: Option<Spanned<[i64; 2]>>,
     /// For `ladder`: the qualities, best first (default: all of them).
     pub qualities: Option<Vec<String>>,
+    /// This run's measure, when it differs from the spec's (a scenario with
+    /// `result` rather than `winner`, say).
+    pub measure: Option<Spanned<String>>,
 }
 
 /// Sweep values: a list or an integer range.

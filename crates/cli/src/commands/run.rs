@@ -102,7 +102,7 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
         check_kind_fields(loaded, run, spec.analysis)?;
         experiments.push((run.clone(), experiment, label));
     }
-    if let Some(measure) = &spec.measure {
+    for measure in spec.measure.iter().chain(spec.runs.iter().filter_map(|r| r.measure.as_ref())) {
         parse_measure(measure.get_ref()).map_err(|why| loaded.error_at(measure.span(), why))?;
     }
     Ok(Prepared { experiments, overrides })
@@ -272,6 +272,20 @@ fn execute_once(
     threads: usize,
     progress: &Arc<AtomicU64>,
 ) -> anyhow::Result<(Report, DataFrame)> {
+    analyse(loaded, prepared, samples, seed, confidence, threads, progress)
+        .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyse(
+    loaded: &LoadedSpec,
+    prepared: &Prepared,
+    samples: u64,
+    seed: u64,
+    confidence: f64,
+    threads: usize,
+    progress: &Arc<AtomicU64>,
+) -> anyhow::Result<(Report, DataFrame)> {
     let spec = &loaded.spec;
     let measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
     let experiments: Vec<(&RunSpec, Experiment, &str)> = prepared
@@ -285,8 +299,9 @@ fn execute_once(
             (run, experiment, label.as_str())
         })
         .collect();
-    let default_measure = |e: &Experiment| -> anyhow::Result<Measure> {
-        match &measure {
+    let default_measure = |run: &RunSpec, e: &Experiment| -> anyhow::Result<Measure> {
+        let own = run.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+        match own.as_ref().or(measure.as_ref()) {
             Some(m) => Ok(m.clone()),
             None => Measure::attacker_wins(&e.metrics().map_err(internal)?).ok_or_else(|| {
                 bad_input(format!(
@@ -322,15 +337,18 @@ fn execute_once(
             for (run_spec, experiment, label) in &experiments {
                 let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
                 let range = run_spec.range.as_ref().map(|r| (r.get_ref()[0], r.get_ref()[1]));
-                let found = balance::quality_equivalence(experiment, key, measure.clone(), range).map_err(internal)?;
+                let own =
+                    run_spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+                let found =
+                    balance::quality_equivalence(experiment, key, own.or(measure.clone()), range).map_err(internal)?;
                 let (report, _) = report::equivalence_report(experiment, &found).map_err(internal)?;
                 runs.extend(found.runs);
                 parts.push((label.to_string(), report));
             }
         }
         AnalysisKind::Sensitivity => {
-            for (_, experiment, label) in &experiments {
-                let m = default_measure(experiment)?;
+            for (run_spec, experiment, label) in &experiments {
+                let m = default_measure(run_spec, experiment)?;
                 let found = balance::sensitivity(experiment, &m).map_err(internal)?;
                 let (report, _) = report::sensitivity_report(experiment, &found).map_err(internal)?;
                 runs.extend(found.runs);
@@ -338,8 +356,8 @@ fn execute_once(
             }
         }
         AnalysisKind::Convergence => {
-            for (_, experiment, label) in &experiments {
-                let m = default_measure(experiment)?;
+            for (run_spec, experiment, label) in &experiments {
+                let m = default_measure(run_spec, experiment)?;
                 let counts = balance::default_sample_counts(samples.max(1000));
                 let found = balance::convergence(experiment, &m, &counts).map_err(internal)?;
                 let (report, frame) = report::convergence_report(experiment, &found).map_err(internal)?;
@@ -357,7 +375,7 @@ fn execute_once(
             let mut sweeps = Vec::new();
             let mut x_label = String::new();
             for (run_spec, experiment, label) in &experiments {
-                let m = default_measure(experiment)?;
+                let m = default_measure(run_spec, experiment)?;
                 let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
                 let values =
                     run_spec.values.as_ref().expect("checked in prepare").get_ref().texts().map_err(bad_input)?;
@@ -391,7 +409,10 @@ fn sweep(
     let mut runs = Vec::with_capacity(values.len());
     for value in values {
         let keys = canonical::expand(&experiment.ruleset, key, value, overrides).map_err(bad_input)?;
-        let mut run = experiment.run(&keys).map_err(internal)?;
+        let mut run = experiment
+            .run(&keys)
+            .map_err(internal)
+            .map_err(|e| e.context(format!("run `{label}`, {key} = {value}")))?;
         run.keys = vec![(key.to_string(), value.clone())];
         points.push((value.clone(), measure.estimate(&run.distribution, experiment.confidence).map_err(internal)?));
         runs.push(run);

@@ -50,10 +50,15 @@ fn cavalry_on_a_square_by_hand() {
 
 #[test]
 fn a_line_fares_worse_than_a_square_against_cavalry() {
-    let line = exact(build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16")]).as_ref());
+    let line =
+        exact(build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16")]).as_ref());
     let square = exact(
-        build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16"), ("defender.formation", "square")])
-            .as_ref(),
+        build(
+            "cavalry_charge",
+            &rules(),
+            &[("attacker.figures", "12"), ("defender.figures", "16"), ("defender.formation", "square")],
+        )
+        .as_ref(),
     );
     assert!(line.probability("winner", ATTACKER) > square.probability("winner", ATTACKER));
 }
@@ -70,12 +75,18 @@ fn a_column_charges_home_against_a_line() {
 
 #[test]
 fn the_exact_assault_agrees_with_monte_carlo() {
-    let column = build("assault", &rules(), &[("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14")]);
+    let column =
+        build("assault", &rules(), &[("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14")]);
     assert_agrees(column.as_ref(), 1_000_000, 51);
     let cavalry = build(
         "assault",
         &rules(),
-        &[("attacker.arm", "cavalry"), ("attacker.figures", "12"), ("defender.figures", "16"), ("attacker.lancers", "true")],
+        &[
+            ("attacker.arm", "cavalry"),
+            ("attacker.figures", "12"),
+            ("defender.figures", "16"),
+            ("attacker.lancers", "true"),
+        ],
     );
     assert_agrees(cavalry.as_ref(), 1_000_000, 52);
 }
@@ -86,7 +97,12 @@ fn the_exact_cavalry_charge_agrees_with_monte_carlo() {
     let square = build(
         "cavalry_charge",
         &danger,
-        &[("defender.formation", "square"), ("defender.figures", "16"), ("attacker.general", "attached"), ("defender.quality", "c")],
+        &[
+            ("defender.formation", "square"),
+            ("defender.figures", "16"),
+            ("attacker.general", "attached"),
+            ("defender.quality", "c"),
+        ],
     );
     assert_agrees(square.as_ref(), 1_000_000, 53);
 }

@@ -95,7 +95,9 @@ fn dice_by_type_and_range_follow_the_unit_table() {
     assert_hits(&shoot(&rules, setup(Shooter::LightInfantry, 2)), &[1.0 / 3.0, 2.0 / 3.0]);
     assert_hits(&shoot(&rules, setup(Shooter::Rifles, 3)), &[1.0 / 3.0, 2.0 / 3.0]);
     // Out of range: an error naming the key.
-    for (shooter, range) in [(Shooter::LightInfantry, 3), (Shooter::Rifles, 4), (Shooter::LineInfantry, 3), (Shooter::Artillery, 9)] {
+    for (shooter, range) in
+        [(Shooter::LightInfantry, 3), (Shooter::Rifles, 4), (Shooter::LineInfantry, 3), (Shooter::Artillery, 9)]
+    {
         let error = Shoot::new(&rules, setup(shooter, range)).unwrap_err();
         assert!(error.to_string().starts_with("`range`"), "{error}");
     }
@@ -133,7 +135,10 @@ fn towns_halve_line_infantry_fire_and_charges() {
         &[125.0 / 216.0, 75.0 / 216.0, 15.0 / 216.0, 1.0 / 216.0],
     );
     // Guns in a town: half effect (5+), and the town is cover (not doubled): 3D6 at 5+.
-    assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Artillery, town), &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0]);
+    assert_hits(
+        &charge(&rules, Charger::Cavalry, UnitType::Artillery, town),
+        &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0],
+    );
 }
 
 #[test]
@@ -193,7 +198,10 @@ fn a_cavalry_charge_rolls_three_dice_and_doubles_where_the_table_says() {
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Cavalry, situation()), &three);
     assert_hits(&charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, situation()), &three);
     // Cavalry: "2D6 v Heavy Cavalry": 1/9, 4/9, 4/9.
-    assert_hits(&charge(&rules, Charger::Cavalry, UnitType::HeavyCavalry, situation()), &[1.0 / 9.0, 4.0 / 9.0, 4.0 / 9.0]);
+    assert_hits(
+        &charge(&rules, Charger::Cavalry, UnitType::HeavyCavalry, situation()),
+        &[1.0 / 9.0, 4.0 / 9.0, 4.0 / 9.0],
+    );
     // Double against light infantry and against guns not in cover; 3D6 against guns in cover.
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::LightInfantry, situation()), &six);
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Artillery, situation()), &six);
@@ -248,9 +256,15 @@ fn shock_adds_a_die_only_against_units_without_it() {
     let rules = Rules::default();
     let shock = ChargeSituation { shock: true, ..situation() };
     // 4D6 at 3+: mean 8/3.
-    assert!((charge(&rules, Charger::HeavyCavalry, UnitType::LineInfantry, shock).mean("hits") - 8.0 / 3.0).abs() < TOLERANCE);
+    assert!(
+        (charge(&rules, Charger::HeavyCavalry, UnitType::LineInfantry, shock).mean("hits") - 8.0 / 3.0).abs()
+            < TOLERANCE
+    );
     let both_shock = ChargeSituation { target_shock: true, ..shock };
-    assert!((charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, both_shock).mean("hits") - 2.0).abs() < TOLERANCE);
+    assert!(
+        (charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, both_shock).mean("hits") - 2.0).abs()
+            < TOLERANCE
+    );
     let error = Charge::new(&rules, Charger::Cavalry, UnitType::LineInfantry, both_shock).unwrap_err();
     assert!(error.to_string().contains("target_shock"), "{error}");
 }
@@ -265,7 +279,10 @@ fn charge_scores_like_shooting_or_four_up() {
     );
     // four_up: 3D6 at 4+: 1, 3, 3, 1 in 8.
     let four_up = Rules { charge_scores: ChargeScores::FourUp, ..Rules::default() };
-    assert_hits(&charge(&four_up, Charger::Cavalry, UnitType::LineInfantry, situation()), &[0.125, 0.375, 0.375, 0.125]);
+    assert_hits(
+        &charge(&four_up, Charger::Cavalry, UnitType::LineInfantry, situation()),
+        &[0.125, 0.375, 0.375, 0.125],
+    );
 }
 
 #[test]

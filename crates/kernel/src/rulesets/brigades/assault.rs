@@ -116,7 +116,11 @@ pub struct Holder {
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
     params.push(Param::int(format!("{side}.modifier"), "net of other combat modifiers (4.2)", 0, -10, 10));
     params.push(Param::choice(format!("{side}.general"), general_doc, GeneralPlace::InRadius));
-    params.push(Param::choice(format!("{side}.charisma"), "an attached general's charisma: rolled (1.11), 0, 1, 2", Charisma::Rolled));
+    params.push(Param::choice(
+        format!("{side}.charisma"),
+        "an attached general's charisma: rolled (1.11), 0, 1, 2",
+        Charisma::Rolled,
+    ));
 }
 
 fn params(cavalry: bool) -> Vec<Param> {
@@ -141,7 +145,13 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(Param::int("defender.fire_modifier", "net of other shooting modifiers of its fire (3.3)", 0, -10, 10));
     params.push(Param::boolean("defender.two_rank", "a two-rank line (7.9; needs optional_two_rank_line)", false));
     side_keys(&mut params, "defender", general_doc);
-    params.push(Param::int("distance", "inches between the units when the charger sets off", if cavalry { 12 } else { 6 }, 0, 60));
+    params.push(Param::int(
+        "distance",
+        "inches between the units when the charger sets off",
+        if cavalry { 12 } else { 6 },
+        0,
+        60,
+    ));
     params.push(Param::int("turns", "the turn limit", 10, 1, 100));
     params
 }
@@ -190,7 +200,13 @@ pub struct Assault {
 
 impl Assault {
     /// A charge from `distance` inches with a turn limit.
-    pub fn new(rules: &Rules, charger: Charger, holder: Holder, distance: u32, turns: u32) -> Result<Assault, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        charger: Charger,
+        holder: Holder,
+        distance: u32,
+        turns: u32,
+    ) -> Result<Assault, ParamError> {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
         }
@@ -261,11 +277,13 @@ impl Assault {
         let rules = &self.rules;
         match (self.charger.arm, self.charger.heaviness) {
             (Arm::Cavalry, Heaviness::Light) => {
-                let charge = if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
+                let charge =
+                    if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
                 (rules.move_light_cavalry, charge)
             }
             (Arm::Cavalry, _) => {
-                let charge = if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
+                let charge =
+                    if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
                 (rules.move_heavy_cavalry, charge)
             }
             _ => {
@@ -336,7 +354,11 @@ impl Assault {
     /// 7.5: an attached general whose unit took 2 or more hits may be lost.
     fn danger<R: Roller + ?Sized>(&self, s: usize, state: &mut AssaultState, hits: u32, roller: &mut R) {
         let rules = &self.rules;
-        if rules.optional_danger_to_generals && state.general[s] && hits >= rules.general_danger_hits && roller.d10_at_most(rules.general_danger_max) {
+        if rules.optional_danger_to_generals
+            && state.general[s]
+            && hits >= rules.general_danger_hits
+            && roller.d10_at_most(rules.general_danger_max)
+        {
             state.general[s] = false;
         }
     }
@@ -409,7 +431,11 @@ impl Assault {
             let exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
             if self.charger_steady() && !exempt {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
-                modifier += if self.cavalry() { rules.morale_meeting_cavalry_charge } else { rules.morale_meeting_infantry_charge };
+                modifier += if self.cavalry() {
+                    rules.morale_meeting_cavalry_charge
+                } else {
+                    rules.morale_meeting_infantry_charge
+                };
                 if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
                     let shattered = self.rout(1, &mut state, row);
                     fate[1] = (true, true, shattered);
@@ -529,7 +555,8 @@ impl Assault {
         let base = rules.combat_base_to_hit;
         let on_holder =
             roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
-        let on_charger = roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
+        let on_charger =
+            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
         (on_charger, on_holder)
     }
 
@@ -552,14 +579,20 @@ impl Assault {
     }
 
     fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
-        let (place, charisma) =
-            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        let (place, charisma) = if s == 0 {
+            (self.charger.general, self.charger.charisma)
+        } else {
+            (self.holder.general, self.holder.charisma)
+        };
         if place == GeneralPlace::Attached { self.rules.charisma_distribution(charisma) } else { vec![(0, 1.0)] }
     }
 
     fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
-        let (place, charisma) =
-            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        let (place, charisma) = if s == 0 {
+            (self.charger.general, self.charger.charisma)
+        } else {
+            (self.holder.general, self.holder.charisma)
+        };
         if place != GeneralPlace::Attached {
             return 0;
         }

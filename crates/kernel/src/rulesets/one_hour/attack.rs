@@ -90,13 +90,17 @@ impl Attack {
         if reroll_miss {
             law = Pmf::mixture(
                 &law.iter()
-                    .map(|(k, q)| (q, if k < i64::from(dice) { Pmf::bernoulli(p).map(|b| b + k) } else { Pmf::point(k) }))
+                    .map(|(k, q)| {
+                        (q, if k < i64::from(dice) { Pmf::bernoulli(p).map(|b| b + k) } else { Pmf::point(k) })
+                    })
                     .collect::<Vec<_>>(),
             );
         }
         if forced_reroll_hit {
             law = Pmf::mixture(
-                &law.iter().map(|(k, q)| (q, if k > 0 { Pmf::bernoulli(p).map(|b| b + k - 1) } else { Pmf::point(0) })).collect::<Vec<_>>(),
+                &law.iter()
+                    .map(|(k, q)| (q, if k > 0 { Pmf::bernoulli(p).map(|b| b + k - 1) } else { Pmf::point(0) }))
+                    .collect::<Vec<_>>(),
             );
         }
         law
@@ -217,11 +221,18 @@ pub struct ChargeSituation {
 /// cover"; Cavalry Charges: "Units with Shock charging units without same
 /// gain an extra D6". Light infantry has "No flanks" and line infantry "may
 /// pivot to face a charge" (interpretation `line_infantry_pivot`).
-pub fn charge(rules: &Rules, charger: UnitType, target: UnitType, situation: ChargeSituation, rerolls: Rerolls) -> Attack {
+pub fn charge(
+    rules: &Rules,
+    charger: UnitType,
+    target: UnitType,
+    situation: ChargeSituation,
+    rerolls: Rerolls,
+) -> Attack {
     let mut dice = rules.charge_base_dice(charger, target);
     let pivots = target == UnitType::LineInfantry && rules.line_infantry_pivot == PivotToFace::Always;
     // Towns: "cannot be charged/shot in the flank/rear".
-    let flanked = ((situation.flank && !pivots) || situation.target_column) && !target.is_light() && !situation.target_in_town;
+    let flanked =
+        ((situation.flank && !pivots) || situation.target_column) && !target.is_light() && !situation.target_in_town;
     let doubles_light = target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleHits;
     // A town is cover for guns that stand in one.
     let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover && !situation.target_in_town;

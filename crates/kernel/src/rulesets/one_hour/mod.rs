@@ -490,4 +490,3 @@ pub fn entry() -> RulesetEntry {
         ],
     }
 }
-
