@@ -107,3 +107,24 @@ fn catalogue_keys_are_checked() {
     close(total, 1.0);
     assert!(dist.probability("winner", DEFENDER) > 0.0);
 }
+
+#[test]
+fn national_modifiers_need_their_switch_and_change_the_odds() {
+    assert!(ruleset("brigades").unwrap().scenario("assault").unwrap().build_from_text(&rules(), [("attacker.nation", "france")]).is_err());
+    let national = volley_kernel::rulesets::brigades::Rules { optional_national_modifiers: true, ..rules() };
+    // From 14" the column advances 8" under fire at 6" (far range) first; the
+    // French get +2 on that test vs. shooting hits, so they rout less.
+    let routed = |nation: &str| {
+        let pairs = [("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14"), ("attacker.nation", nation)];
+        exact(build("assault", &national, &pairs).as_ref()).probability("attacker_routed", 1)
+    };
+    assert!(routed("france") < routed("none"));
+    // Early Prussians, steady, do not test against cavalry: fewer routs on turn one.
+    let prussian = |nation: &str| {
+        let pairs = [("defender.nation", nation), ("turns", "1")];
+        exact(build("cavalry_charge", &national, &pairs).as_ref()).probability("defender_routed", 1)
+    };
+    assert!(prussian("prussia_early") < prussian("none"));
+    let russian = build("assault", &national, &[("attacker.figures", "12"), ("defender.figures", "12"), ("defender.nation", "russia")]);
+    assert_agrees(russian.as_ref(), 1_000_000, 54);
+}

@@ -23,7 +23,7 @@ use super::firefight::{general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
     Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, RangeBand, RoutRow, Rules, SquareChargedTest,
-    Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+    Nation, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -86,6 +86,8 @@ pub struct Charger {
     pub general: GeneralPlace,
     /// Its general's charisma.
     pub charisma: Charisma,
+    /// Its nation (7.11).
+    pub nation: Nation,
 }
 
 /// The standing side: infantry.
@@ -111,12 +113,15 @@ pub struct Holder {
     pub charisma: Charisma,
     /// A two-rank line (7.9).
     pub two_rank: bool,
+    /// Its nation (7.11).
+    pub nation: Nation,
 }
 
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
     params.push(Param::int(format!("{side}.modifier"), "net of other combat modifiers (4.2)", 0, -10, 10));
     params.push(Param::choice(format!("{side}.general"), general_doc, GeneralPlace::InRadius));
     params.push(Param::choice(format!("{side}.charisma"), "an attached general's charisma: rolled (1.11), 0, 1, 2", Charisma::Rolled));
+    params.push(Param::choice(format!("{side}.nation"), "national modifiers (7.11; needs optional_national_modifiers)", Nation::None));
 }
 
 fn params(cavalry: bool) -> Vec<Param> {
@@ -196,6 +201,10 @@ impl Assault {
         }
         if holder.weapon.is_gun() {
             return Err(invalid("defender.weapon", "the defender is infantry: musket or rifle"));
+        }
+        if (charger.nation != Nation::None || holder.nation != Nation::None) && !rules.optional_national_modifiers {
+            let key = if charger.nation != Nation::None { "attacker.nation" } else { "defender.nation" };
+            return Err(invalid(key, "needs the optional rule optional_national_modifiers (7.11)"));
         }
         if holder.two_rank && !rules.optional_two_rank_line {
             return Err(invalid("defender.two_rank", "needs the optional rule optional_two_rank_line (7.9)"));
@@ -283,6 +292,14 @@ impl Assault {
         let rules = &self.rules;
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
+        if self.national(1) {
+            // 7.11: steady British infantry +1 with musketry; Russians -1.
+            modifier += match self.holder.nation {
+                Nation::Britain if self.holder_steady() && self.holder.weapon == Weapon::Musket => 1,
+                Nation::Russia if self.holder.weapon == Weapon::Musket => -1,
+                _ => 0,
+            };
+        }
         let mut firing = figures;
         if self.square() {
             // 3.1, 3.3: one rank fires; a square shows one face to the charge, at -1.
@@ -384,6 +401,13 @@ impl Assault {
             let home_test = charging && (against_steady_foot || self.holder.cover == CombatCover::Hard);
             if hits >= rules.morale_test_shooting_hits || home_test {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
+                if !charging && self.national(0) && !self.cavalry() {
+                    modifier += self.national_vs_shooting_in_approach();
+                }
+                if home_test && self.cavalry() && self.national(0) && self.charger.nation == Nation::Britain {
+                    // 7.11: British cavalry +1 on morale to charge.
+                    modifier += 1;
+                }
                 if home_test {
                     if self.cavalry() {
                         if self.square() && against_steady_foot {
@@ -406,7 +430,9 @@ impl Assault {
             }
             state.distance = 0;
             // 5.4 (3): infantry charged successfully by a steady enemy test.
-            let exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
+            exempt |= self.cavalry() && self.national(1) && self.holder.nation == Nation::PrussiaEarly && self.holder_steady();
             if self.charger_steady() && !exempt {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
                 modifier += if self.cavalry() { rules.morale_meeting_cavalry_charge } else { rules.morale_meeting_infantry_charge };
@@ -435,6 +461,9 @@ impl Assault {
             let hits = if s == 0 { hits_on_charger } else { hits_on_holder };
             if loser.is_some_and(|(l, _)| l == s) {
                 let (pass, modifier, rout_modifier) = self.base_test(s, &state, hits, charisma);
+                // 7.11: Russian infantry +2 on morale vs. losing a combat.
+                let russian = if s == 0 { self.national(0) && !self.cavalry() && self.charger.nation == Nation::Russia } else { self.national(1) && self.holder.nation == Nation::Russia };
+                let modifier = modifier + if russian { 2 } else { 0 };
                 let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
                 self.danger(s, &mut state, hits, roller);
                 if let TestResult::Rout(row) = result {
@@ -447,6 +476,26 @@ impl Assault {
             }
         }
         Ending::Going(state)
+    }
+
+    /// Whether side `s`'s national modifiers apply: the optional rule is on,
+    /// and they are for grade A-E troops (7.11).
+    fn national(&self, s: usize) -> bool {
+        let (nation, grade) = if s == 0 { (self.charger.nation, self.charger.grade) } else { (self.holder.nation, self.holder.grade) };
+        self.rules.optional_national_modifiers && nation != Nation::None && grade != Grade::F
+    }
+
+    /// 7.11: an infantry charger's morale modifier vs. shooting hits while it
+    /// advances at full speed before the charge (not while charging).
+    fn national_vs_shooting_in_approach(&self) -> i32 {
+        let column = self.charger.formation == ChargerFormation::Column;
+        match (self.charger.nation, column) {
+            (Nation::France, true) => 2,
+            (Nation::Spain, true) | (Nation::Austria, true) | (Nation::PrussiaLate, true) => 1,
+            (Nation::Austria, false) | (Nation::PrussiaLate, false) => -1,
+            (Nation::Britain, false) => 1,
+            _ => 0,
+        }
     }
 
     /// One round's hits (on the charger, on the defender).
@@ -583,6 +632,7 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
         modifier: settings.int("attacker.modifier") as i32,
         general: settings.choice("attacker.general"),
         charisma: settings.choice("attacker.charisma"),
+        nation: settings.choice("attacker.nation"),
     }
 }
 
@@ -598,6 +648,7 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         general: settings.choice("defender.general"),
         charisma: settings.choice("defender.charisma"),
         two_rank: settings.bool("defender.two_rank"),
+        nation: settings.choice("defender.nation"),
     }
 }
 
