@@ -50,10 +50,15 @@ fn cavalry_on_a_square_by_hand() {
 
 #[test]
 fn a_line_fares_worse_than_a_square_against_cavalry() {
-    let line = exact(build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16")]).as_ref());
+    let line =
+        exact(build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16")]).as_ref());
     let square = exact(
-        build("cavalry_charge", &rules(), &[("attacker.figures", "12"), ("defender.figures", "16"), ("defender.formation", "square")])
-            .as_ref(),
+        build(
+            "cavalry_charge",
+            &rules(),
+            &[("attacker.figures", "12"), ("defender.figures", "16"), ("defender.formation", "square")],
+        )
+        .as_ref(),
     );
     assert!(line.probability("winner", ATTACKER) > square.probability("winner", ATTACKER));
 }
@@ -70,12 +75,18 @@ fn a_column_charges_home_against_a_line() {
 
 #[test]
 fn the_exact_assault_agrees_with_monte_carlo() {
-    let column = build("assault", &rules(), &[("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14")]);
+    let column =
+        build("assault", &rules(), &[("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14")]);
     assert_agrees(column.as_ref(), 1_000_000, 51);
     let cavalry = build(
         "assault",
         &rules(),
-        &[("attacker.arm", "cavalry"), ("attacker.figures", "12"), ("defender.figures", "16"), ("attacker.lancers", "true")],
+        &[
+            ("attacker.arm", "cavalry"),
+            ("attacker.figures", "12"),
+            ("defender.figures", "16"),
+            ("attacker.lancers", "true"),
+        ],
     );
     assert_agrees(cavalry.as_ref(), 1_000_000, 52);
 }
@@ -86,7 +97,12 @@ fn the_exact_cavalry_charge_agrees_with_monte_carlo() {
     let square = build(
         "cavalry_charge",
         &danger,
-        &[("defender.formation", "square"), ("defender.figures", "16"), ("attacker.general", "attached"), ("defender.quality", "c")],
+        &[
+            ("defender.formation", "square"),
+            ("defender.figures", "16"),
+            ("attacker.general", "attached"),
+            ("defender.quality", "c"),
+        ],
     );
     assert_agrees(square.as_ref(), 1_000_000, 53);
 }
@@ -110,12 +126,20 @@ fn catalogue_keys_are_checked() {
 
 #[test]
 fn national_modifiers_need_their_switch_and_change_the_odds() {
-    assert!(ruleset("brigades").unwrap().scenario("assault").unwrap().build_from_text(&rules(), [("attacker.nation", "france")]).is_err());
+    assert!(
+        ruleset("brigades")
+            .unwrap()
+            .scenario("assault")
+            .unwrap()
+            .build_from_text(&rules(), [("attacker.nation", "france")])
+            .is_err()
+    );
     let national = volley_kernel::rulesets::brigades::Rules { optional_national_modifiers: true, ..rules() };
     // From 14" the column advances 8" under fire at 6" (far range) first; the
     // French get +2 on that test vs. shooting hits, so they rout less.
     let routed = |nation: &str| {
-        let pairs = [("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14"), ("attacker.nation", nation)];
+        let pairs =
+            [("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14"), ("attacker.nation", nation)];
         exact(build("assault", &national, &pairs).as_ref()).probability("attacker_routed", 1)
     };
     assert!(routed("france") < routed("none"));
@@ -125,6 +149,10 @@ fn national_modifiers_need_their_switch_and_change_the_odds() {
         exact(build("cavalry_charge", &national, &pairs).as_ref()).probability("defender_routed", 1)
     };
     assert!(prussian("prussia_early") < prussian("none"));
-    let russian = build("assault", &national, &[("attacker.figures", "12"), ("defender.figures", "12"), ("defender.nation", "russia")]);
+    let russian = build(
+        "assault",
+        &national,
+        &[("attacker.figures", "12"), ("defender.figures", "12"), ("defender.nation", "russia")],
+    );
     assert_agrees(russian.as_ref(), 1_000_000, 54);
 }

@@ -27,7 +27,8 @@ fn dice_per_figures_by_arm() {
     let closed = Combat::new(&rules, striker(Arm::Cavalry, 14, Grade::D, 0), foot, false).unwrap();
     assert_eq!(closed.dice(), (5, 3));
     // Cavalry against cavalry: one per three, open ground or not.
-    let cav = Combat::new(&rules, striker(Arm::Cavalry, 13, Grade::D, 0), striker(Arm::Cavalry, 12, Grade::D, 0), true).unwrap();
+    let cav = Combat::new(&rules, striker(Arm::Cavalry, 13, Grade::D, 0), striker(Arm::Cavalry, 12, Grade::D, 0), true)
+        .unwrap();
     assert_eq!(cav.dice(), (4, 4));
     // Gunners: one per four, a remainder of three rounds up.
     let guns = Combat::new(&rules, foot, striker(Arm::Gunners, 7, Grade::D, 0), true).unwrap();
@@ -37,7 +38,9 @@ fn dice_per_figures_by_arm() {
 #[test]
 fn equal_infantry_hit_on_six_and_the_loser_loses_more() {
     // 12 v 12 infantry: 3 dice each, 6-10 hit: 0.5.
-    let round = Combat::new(&rules(), striker(Arm::Infantry, 12, Grade::D, 0), striker(Arm::Infantry, 12, Grade::D, 0), true).unwrap();
+    let round =
+        Combat::new(&rules(), striker(Arm::Infantry, 12, Grade::D, 0), striker(Arm::Infantry, 12, Grade::D, 0), true)
+            .unwrap();
     let dist = exact(&round);
     // P(tie) = sum_k b(3, 0.5, k)^2 = (1 + 9 + 9 + 1) / 64 = 20/64.
     close(dist.probability("loser", 2), 20.0 / 64.0);
@@ -49,12 +52,16 @@ fn equal_infantry_hit_on_six_and_the_loser_loses_more() {
 fn grades_give_one_per_grade_capped_by_natural_results() {
     // A attacks F: +5 hits on 2-10 (natural 1 misses): 0.9; F at -5 needs 11:
     // only the natural 10: 0.1.
-    let round = Combat::new(&rules(), striker(Arm::Infantry, 8, Grade::A, 0), striker(Arm::Infantry, 8, Grade::F, 0), true).unwrap();
+    let round =
+        Combat::new(&rules(), striker(Arm::Infantry, 8, Grade::A, 0), striker(Arm::Infantry, 8, Grade::F, 0), true)
+            .unwrap();
     let (a, d) = round.chances();
     close(a, 0.9);
     close(d, 0.1);
     // C against D: +1 and -1: 0.6 and 0.4. The wrong sign would swap them.
-    let round = Combat::new(&rules(), striker(Arm::Infantry, 8, Grade::C, 0), striker(Arm::Infantry, 8, Grade::D, 0), true).unwrap();
+    let round =
+        Combat::new(&rules(), striker(Arm::Infantry, 8, Grade::C, 0), striker(Arm::Infantry, 8, Grade::D, 0), true)
+            .unwrap();
     let (a, d) = round.chances();
     close(a, 0.6);
     close(d, 0.4);
@@ -65,7 +72,9 @@ fn cavalry_against_a_line_by_enumeration() {
     // Steady cavalry vs unsquared infantry: +3 and -3 (4.2), infantry also
     // disordered vs steady -2: 12 cavalry roll 12 dice at +3 (3-10: 0.8), the
     // 12 infantry 3 dice at -5 (only natural 10: 0.1).
-    let round = Combat::new(&rules(), striker(Arm::Cavalry, 12, Grade::D, 3), striker(Arm::Infantry, 12, Grade::D, -5), true).unwrap();
+    let round =
+        Combat::new(&rules(), striker(Arm::Cavalry, 12, Grade::D, 3), striker(Arm::Infantry, 12, Grade::D, -5), true)
+            .unwrap();
     let dist = exact(&round);
     let mut defender_loses = 0.0;
     for a in 0..=3 {

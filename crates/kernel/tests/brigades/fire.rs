@@ -76,7 +76,9 @@ fn nil_means_no_die_hits_not_even_a_natural_ten() {
 fn the_damaged_table_reads_as_the_issue_says() {
     // Canister of every gun: 6/9/9/10; ballshot 8/NIL/8 with hard 10, 10, 9.
     for gun in [Weapon::LightGun, Weapon::FieldGun, Weapon::HeavyGun] {
-        for (target, chance) in [(Target::Normal, 0.5), (Target::Skirmish, 0.2), (Target::Soft, 0.2), (Target::Hard, 0.1)] {
+        for (target, chance) in
+            [(Target::Normal, 0.5), (Target::Skirmish, 0.2), (Target::Soft, 0.2), (Target::Hard, 0.1)]
+        {
             close(fire(gun, RangeBand::Canister, target, 0, 0, false).chance(), chance);
         }
         close(fire(gun, RangeBand::Ballshot, Target::Normal, 0, 0, false).chance(), 0.3);
@@ -105,7 +107,9 @@ fn bad_combinations_are_refused() {
     let rules = rules();
     assert!(Fire::new(&rules, Weapon::Musket, RangeBand::Canister, Target::Normal, 24, 0, 4, 0, false, false).is_err());
     assert!(Fire::new(&rules, Weapon::HeavyGun, RangeBand::Close, Target::Normal, 0, 6, 4, 0, false, false).is_err());
-    assert!(Fire::new(&rules, Weapon::FieldGun, RangeBand::Ballshot, Target::Skirmish, 0, 6, 4, 0, true, false).is_err());
+    assert!(
+        Fire::new(&rules, Weapon::FieldGun, RangeBand::Ballshot, Target::Skirmish, 0, 6, 4, 0, true, false).is_err()
+    );
 }
 
 #[test]
@@ -117,7 +121,14 @@ fn catalogue_keys_build_the_same_fire() {
     let built = scenario
         .build_from_text(
             rules.as_ref(),
-            [("weapon", "heavy_gun"), ("range", "ballshot"), ("target", "normal"), ("guns", "12"), ("crew", "2"), ("dense", "true")],
+            [
+                ("weapon", "heavy_gun"),
+                ("range", "ballshot"),
+                ("target", "normal"),
+                ("guns", "12"),
+                ("crew", "2"),
+                ("dense", "true"),
+            ],
         )
         .unwrap();
     let dist = exact(built.as_ref());
@@ -149,7 +160,8 @@ fn counterbattery_effects_by_hand() {
     close(dist.probability("gunners", 1), 0.3 * 0.3);
     close(dist.probability("guns", 1), 0.3 * 0.1);
     // Limbered: +2, so 3-7 (roll 5-9)... 1-2 miss, 3-5 miss (ballshot), 6-7 gunner, 8-10 gun.
-    let limbered = scenario.build_from_text(rules.as_ref(), [("guns", "2"), ("crew", "2"), ("limbered", "true")]).unwrap();
+    let limbered =
+        scenario.build_from_text(rules.as_ref(), [("guns", "2"), ("crew", "2"), ("limbered", "true")]).unwrap();
     let dist = exact(limbered.as_ref());
     close(dist.probability("guns", 1), 0.3 * 0.3);
     close(dist.probability("gunners", 1), 0.3 * 0.5);

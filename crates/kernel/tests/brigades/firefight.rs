@@ -148,4 +148,3 @@ fn catalogue_keys_build_a_firefight() {
     assert!(scenario.build_from_text(rules.as_ref(), [("attacker.two_rank", "true")]).is_err());
     assert!(scenario.build_from_text(rules.as_ref(), [("attacker.weapon", "field_gun")]).is_err());
 }
-

@@ -100,7 +100,10 @@ fn the_rout_table_rows_by_score() {
     let rules = rules();
     let rows: Vec<RoutRow> = (-1..=11).map(|s| rules.rout_row(s)).collect();
     use RoutRow::*;
-    assert_eq!(rows, vec![Shattered, Shattered, Rout18, Rout18, Rout12, Rout12, Rout8, Rout8, Rout8, Rout6, Rout6, Rout4, Rout4]);
+    assert_eq!(
+        rows,
+        vec![Shattered, Shattered, Rout18, Rout18, Rout12, Rout12, Rout8, Rout8, Rout8, Rout6, Rout6, Rout4, Rout4]
+    );
     assert_eq!(rules.rout_distance(Rout12), 12);
     assert_eq!(rules.rout_hits(Rout8, 17), 3);
     assert_eq!(rules.rout_hits(Rout8, 16), 2);
@@ -112,7 +115,10 @@ fn catalogue_keys_and_monte_carlo() {
     let rules = (brigades.default_rules)();
     let scenario = brigades.scenario("morale").unwrap();
     let built = scenario
-        .build_from_text(rules.as_ref(), [("grade", "e"), ("modifier", "-2"), ("rout_modifier", "-1"), ("figures", "12")])
+        .build_from_text(
+            rules.as_ref(),
+            [("grade", "e"), ("modifier", "-2"), ("rout_modifier", "-1"), ("figures", "12")],
+        )
         .unwrap();
     // E needs 4; D10 - 2 >= 4 on 6-10: 0.5.
     close(exact(built.as_ref()).probability("passed", 1), 0.5);

@@ -22,8 +22,8 @@ use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
-    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, RangeBand, RoutRow, Rules, SquareChargedTest,
-    Nation, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, Nation, RangeBand, RoutRow, Rules,
+    SquareChargedTest, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -120,8 +120,16 @@ pub struct Holder {
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
     params.push(Param::int(format!("{side}.modifier"), "net of other combat modifiers (4.2)", 0, -10, 10));
     params.push(Param::choice(format!("{side}.general"), general_doc, GeneralPlace::InRadius));
-    params.push(Param::choice(format!("{side}.charisma"), "an attached general's charisma: rolled (1.11), 0, 1, 2", Charisma::Rolled));
-    params.push(Param::choice(format!("{side}.nation"), "national modifiers (7.11; needs optional_national_modifiers)", Nation::None));
+    params.push(Param::choice(
+        format!("{side}.charisma"),
+        "an attached general's charisma: rolled (1.11), 0, 1, 2",
+        Charisma::Rolled,
+    ));
+    params.push(Param::choice(
+        format!("{side}.nation"),
+        "national modifiers (7.11; needs optional_national_modifiers)",
+        Nation::None,
+    ));
 }
 
 fn params(cavalry: bool) -> Vec<Param> {
@@ -146,7 +154,13 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(Param::int("defender.fire_modifier", "net of other shooting modifiers of its fire (3.3)", 0, -10, 10));
     params.push(Param::boolean("defender.two_rank", "a two-rank line (7.9; needs optional_two_rank_line)", false));
     side_keys(&mut params, "defender", general_doc);
-    params.push(Param::int("distance", "inches between the units when the charger sets off", if cavalry { 12 } else { 6 }, 0, 60));
+    params.push(Param::int(
+        "distance",
+        "inches between the units when the charger sets off",
+        if cavalry { 12 } else { 6 },
+        0,
+        60,
+    ));
     params.push(Param::int("turns", "the turn limit", 10, 1, 100));
     params
 }
@@ -195,7 +209,13 @@ pub struct Assault {
 
 impl Assault {
     /// A charge from `distance` inches with a turn limit.
-    pub fn new(rules: &Rules, charger: Charger, holder: Holder, distance: u32, turns: u32) -> Result<Assault, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        charger: Charger,
+        holder: Holder,
+        distance: u32,
+        turns: u32,
+    ) -> Result<Assault, ParamError> {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
         }
@@ -270,11 +290,13 @@ impl Assault {
         let rules = &self.rules;
         match (self.charger.arm, self.charger.heaviness) {
             (Arm::Cavalry, Heaviness::Light) => {
-                let charge = if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
+                let charge =
+                    if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
                 (rules.move_light_cavalry, charge)
             }
             (Arm::Cavalry, _) => {
-                let charge = if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
+                let charge =
+                    if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
                 (rules.move_heavy_cavalry, charge)
             }
             _ => {
@@ -353,7 +375,11 @@ impl Assault {
     /// 7.5: an attached general whose unit took 2 or more hits may be lost.
     fn danger<R: Roller + ?Sized>(&self, s: usize, state: &mut AssaultState, hits: u32, roller: &mut R) {
         let rules = &self.rules;
-        if rules.optional_danger_to_generals && state.general[s] && hits >= rules.general_danger_hits && roller.d10_at_most(rules.general_danger_max) {
+        if rules.optional_danger_to_generals
+            && state.general[s]
+            && hits >= rules.general_danger_hits
+            && roller.d10_at_most(rules.general_danger_max)
+        {
             state.general[s] = false;
         }
     }
@@ -432,10 +458,17 @@ impl Assault {
             // 5.4 (3): infantry charged successfully by a steady enemy test.
             let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
             // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
-            exempt |= self.cavalry() && self.national(1) && self.holder.nation == Nation::PrussiaEarly && self.holder_steady();
+            exempt |= self.cavalry()
+                && self.national(1)
+                && self.holder.nation == Nation::PrussiaEarly
+                && self.holder_steady();
             if self.charger_steady() && !exempt {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
-                modifier += if self.cavalry() { rules.morale_meeting_cavalry_charge } else { rules.morale_meeting_infantry_charge };
+                modifier += if self.cavalry() {
+                    rules.morale_meeting_cavalry_charge
+                } else {
+                    rules.morale_meeting_infantry_charge
+                };
                 if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
                     let shattered = self.rout(1, &mut state, row);
                     fate[1] = (true, true, shattered);
@@ -462,7 +495,11 @@ impl Assault {
             if loser.is_some_and(|(l, _)| l == s) {
                 let (pass, modifier, rout_modifier) = self.base_test(s, &state, hits, charisma);
                 // 7.11: Russian infantry +2 on morale vs. losing a combat.
-                let russian = if s == 0 { self.national(0) && !self.cavalry() && self.charger.nation == Nation::Russia } else { self.national(1) && self.holder.nation == Nation::Russia };
+                let russian = if s == 0 {
+                    self.national(0) && !self.cavalry() && self.charger.nation == Nation::Russia
+                } else {
+                    self.national(1) && self.holder.nation == Nation::Russia
+                };
                 let modifier = modifier + if russian { 2 } else { 0 };
                 let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
                 self.danger(s, &mut state, hits, roller);
@@ -481,7 +518,8 @@ impl Assault {
     /// Whether side `s`'s national modifiers apply: the optional rule is on,
     /// and they are for grade A-E troops (7.11).
     fn national(&self, s: usize) -> bool {
-        let (nation, grade) = if s == 0 { (self.charger.nation, self.charger.grade) } else { (self.holder.nation, self.holder.grade) };
+        let (nation, grade) =
+            if s == 0 { (self.charger.nation, self.charger.grade) } else { (self.holder.nation, self.holder.grade) };
         self.rules.optional_national_modifiers && nation != Nation::None && grade != Grade::F
     }
 
@@ -578,7 +616,8 @@ impl Assault {
         let base = rules.combat_base_to_hit;
         let on_holder =
             roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
-        let on_charger = roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
+        let on_charger =
+            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
         (on_charger, on_holder)
     }
 
@@ -601,14 +640,20 @@ impl Assault {
     }
 
     fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
-        let (place, charisma) =
-            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        let (place, charisma) = if s == 0 {
+            (self.charger.general, self.charger.charisma)
+        } else {
+            (self.holder.general, self.holder.charisma)
+        };
         if place == GeneralPlace::Attached { self.rules.charisma_distribution(charisma) } else { vec![(0, 1.0)] }
     }
 
     fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
-        let (place, charisma) =
-            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        let (place, charisma) = if s == 0 {
+            (self.charger.general, self.charger.charisma)
+        } else {
+            (self.holder.general, self.holder.charisma)
+        };
         if place != GeneralPlace::Attached {
             return 0;
         }

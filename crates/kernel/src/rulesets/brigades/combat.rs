@@ -49,11 +49,15 @@ pub struct Striker {
 /// 4.1 The dice a striker rolls against an enemy of `enemy_arm`.
 pub fn combat_dice(rules: &Rules, striker: Arm, figures: u32, enemy_arm: Arm, open_ground: bool) -> u32 {
     match striker {
-        Arm::Cavalry if enemy_arm == Arm::Infantry && open_ground && rules.combat_cavalry_vs_open_infantry_die_per_figure => {
+        Arm::Cavalry
+            if enemy_arm == Arm::Infantry && open_ground && rules.combat_cavalry_vs_open_infantry_die_per_figure =>
+        {
             // 4.1: cavalry against unsquared infantry in the open: one die per figure.
             figures
         }
-        Arm::Cavalry => dice_from_figures(figures, rules.combat_cavalry_figures_per_die, rules.combat_cavalry_remainder_rounds_up),
+        Arm::Cavalry => {
+            dice_from_figures(figures, rules.combat_cavalry_figures_per_die, rules.combat_cavalry_remainder_rounds_up)
+        }
         Arm::Infantry | Arm::Gunners => {
             dice_from_figures(figures, rules.combat_foot_figures_per_die, rules.combat_foot_remainder_rounds_up)
         }

@@ -2,7 +2,7 @@
 //! shooting table's score after modifiers; a natural 1 always misses and a
 //! natural 10 always hits (1.12), except where the table says NIL.
 
-use super::{Rules, RangeBand, Target, Weapon, artillery_dice, dice_from_figures, invalid};
+use super::{RangeBand, Rules, Target, Weapon, artillery_dice, dice_from_figures, invalid};
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, Settings};

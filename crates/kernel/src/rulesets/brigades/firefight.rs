@@ -21,11 +21,11 @@ use super::{
     Weapon, dice_from_figures, grade_param, invalid, roll_test, test_distribution,
 };
 use crate::dice::Dice;
+use crate::outcome::CodeHasher;
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
-use crate::outcome::CodeHasher;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -42,11 +42,29 @@ pub fn side_params(side: &str, figures: i64) -> Vec<Param> {
             Target::Normal,
         ),
         Param::int(format!("{side}.modifier"), "net of other shooting modifiers of its fire (3.3)", 0, -10, 10),
-        Param::choice(format!("{side}.general"), "its general: in_radius, out_of_radius (-1) or attached (+charisma)", GeneralPlace::InRadius),
-        Param::choice(format!("{side}.charisma"), "an attached general's charisma: rolled on 1D10 (1.11), or 0, 1, 2", Charisma::Rolled),
-        Param::int(format!("{side}.room"), "inches behind it to its baseline: a rout this far or more routs it off", 24, 1, 100),
+        Param::choice(
+            format!("{side}.general"),
+            "its general: in_radius, out_of_radius (-1) or attached (+charisma)",
+            GeneralPlace::InRadius,
+        ),
+        Param::choice(
+            format!("{side}.charisma"),
+            "an attached general's charisma: rolled on 1D10 (1.11), or 0, 1, 2",
+            Charisma::Rolled,
+        ),
+        Param::int(
+            format!("{side}.room"),
+            "inches behind it to its baseline: a rout this far or more routs it off",
+            24,
+            1,
+            100,
+        ),
         Param::boolean(format!("{side}.two_rank"), "a two-rank line (7.9; needs optional_two_rank_line)", false),
-        Param::choice(format!("{side}.nation"), "national modifiers in line (7.11; needs optional_national_modifiers)", Nation::None),
+        Param::choice(
+            format!("{side}.nation"),
+            "national modifiers in line (7.11; needs optional_national_modifiers)",
+            Nation::None,
+        ),
     ]
 }
 
@@ -162,25 +180,48 @@ pub struct Firefight {
 /// The metrics every multi-turn scenario of this ruleset reports, in order.
 pub fn multi_turn_metrics(turns: u32) -> Vec<Metric> {
     vec![
-        Metric::categories("winner", "the side left in the field when the other routed off or shattered; none at the limit or if both went", WINNERS),
+        Metric::categories(
+            "winner",
+            "the side left in the field when the other routed off or shattered; none at the limit or if both went",
+            WINNERS,
+        ),
         Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),
-        Metric::integer("attacker_remaining", "percent of the attacker's starting figures not lost, rounded down", 0, 100),
-        Metric::integer("defender_remaining", "percent of the defender's starting figures not lost, rounded down", 0, 100),
+        Metric::integer(
+            "attacker_remaining",
+            "percent of the attacker's starting figures not lost, rounded down",
+            0,
+            100,
+        ),
+        Metric::integer(
+            "defender_remaining",
+            "percent of the defender's starting figures not lost, rounded down",
+            0,
+            100,
+        ),
         Metric::boolean("attacker_routed", "whether the attacker failed a morale test at least once"),
         Metric::boolean("defender_routed", "whether the defender failed a morale test at least once"),
-        Metric::boolean("attacker_shattered", "whether the attacker shattered (3/4 losses or a rout score of 0 or less)"),
+        Metric::boolean(
+            "attacker_shattered",
+            "whether the attacker shattered (3/4 losses or a rout score of 0 or less)",
+        ),
         Metric::boolean("defender_shattered", "whether the defender shattered"),
     ]
 }
 
 /// Percent of `start` in `left`, rounded down.
 pub fn percent(left: u32, start: u32) -> i64 {
-    if start == 0 { 0 } else { i64::from(left * 100 / start) }
+    (left * 100).checked_div(start).map_or(0, i64::from)
 }
 
 impl Firefight {
     /// A firefight at `distance` inches with a turn limit.
-    pub fn new(rules: &Rules, attacker: FireSide, defender: FireSide, distance: u32, turns: u32) -> Result<Firefight, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        attacker: FireSide,
+        defender: FireSide,
+        distance: u32,
+        turns: u32,
+    ) -> Result<Firefight, ParamError> {
         let sides = [attacker, defender];
         let names = ["attacker", "defender"];
         let mut faces = [[[false; 10]; 2]; 2];
@@ -191,13 +232,22 @@ impl Firefight {
             let me = sides[s];
             let enemy = sides[1 - s];
             if me.weapon.is_gun() {
-                return Err(invalid(&format!("{}.weapon", names[s]), "a firefight is between infantry: musket or rifle"));
+                return Err(invalid(
+                    &format!("{}.weapon", names[s]),
+                    "a firefight is between infantry: musket or rifle",
+                ));
             }
             if me.two_rank && !rules.optional_two_rank_line {
-                return Err(invalid(&format!("{}.two_rank", names[s]), "needs the optional rule optional_two_rank_line (7.9)"));
+                return Err(invalid(
+                    &format!("{}.two_rank", names[s]),
+                    "needs the optional rule optional_two_rank_line (7.9)",
+                ));
             }
             if me.nation != Nation::None && !rules.optional_national_modifiers {
-                return Err(invalid(&format!("{}.nation", names[s]), "needs the optional rule optional_national_modifiers (7.11)"));
+                return Err(invalid(
+                    &format!("{}.nation", names[s]),
+                    "needs the optional rule optional_national_modifiers (7.11)",
+                ));
             }
             if me.figures > 60 {
                 return Err(invalid(&format!("{}.figures", names[s]), "at most 60 figures"));
@@ -308,7 +358,14 @@ impl Firefight {
     }
 
     /// Where one side goes after taking `hits` this turn: the exact law.
-    fn side_outcomes(&self, s: usize, before: SideState, fired: bool, hits: u32, charisma: i32) -> Vec<((SideState, Out), f64)> {
+    fn side_outcomes(
+        &self,
+        s: usize,
+        before: SideState,
+        fired: bool,
+        hits: u32,
+        charisma: i32,
+    ) -> Vec<((SideState, Out), f64)> {
         let rules = &self.rules;
         let side = self.sides[s];
         let mut state = before;
@@ -338,7 +395,15 @@ impl Firefight {
 
     /// The same as [`Firefight::side_outcomes`], drawn from dice.
     #[inline]
-    fn side_sample(&self, s: usize, before: SideState, fired: bool, hits: u32, charisma: i32, dice: &mut Dice) -> (SideState, Out) {
+    fn side_sample(
+        &self,
+        s: usize,
+        before: SideState,
+        fired: bool,
+        hits: u32,
+        charisma: i32,
+        dice: &mut Dice,
+    ) -> (SideState, Out) {
         let rules = &self.rules;
         let side = self.sides[s];
         let mut state = before;
@@ -368,7 +433,14 @@ impl Firefight {
         }
     }
 
-    fn after_test(&self, s: usize, state: SideState, before: SideState, fired: bool, result: TestResult) -> (SideState, Out) {
+    fn after_test(
+        &self,
+        s: usize,
+        state: SideState,
+        before: SideState,
+        fired: bool,
+        result: TestResult,
+    ) -> (SideState, Out) {
         let rules = &self.rules;
         let side = self.sides[s];
         match result {
@@ -379,7 +451,8 @@ impl Firefight {
                 let hits = rules.rout_hits(row, u32::from(state.figures));
                 let figures = u32::from(state.figures).saturating_sub(hits);
                 let room = state.room - rules.rout_distance(row) as i16;
-                let after = SideState { figures: figures as u8, shaken: true, room, general: state.general, routed: true };
+                let after =
+                    SideState { figures: figures as u8, shaken: true, room, general: state.general, routed: true };
                 if rules.is_shattered(side.figures, side.figures - figures) {
                     (after, Out::Shattered)
                 } else if room <= 0 || rules.firefight_rout == FirefightRout::Ends {
@@ -458,7 +531,10 @@ impl Firefight {
                 }
                 let key = |s: usize| {
                     let enemy = states[1 - s];
-                    (u64::from(pack(states[s])) << 16) | (u64::from(enemy.figures) << 2) | (u64::from(enemy.shaken) << 1) | s as u64
+                    (u64::from(pack(states[s])) << 16)
+                        | (u64::from(enemy.figures) << 2)
+                        | (u64::from(enemy.shaken) << 1)
+                        | s as u64
                 };
                 let (law_a, law_d) = (&memo[&key(0)], &memo[&key(1)]);
                 for &(a, out_a, pa) in law_a {

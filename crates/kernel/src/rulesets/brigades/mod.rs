@@ -645,14 +645,26 @@ pub fn artillery_dice(rules: &Rules, actual_guns: u32, crew_per_model: u32) -> u
 impl Rules {
     /// 5.5 The score to pass morale of a grade.
     pub fn morale_pass(&self, grade: Grade) -> i32 {
-        [self.morale_pass_a, self.morale_pass_b, self.morale_pass_c, self.morale_pass_d, self.morale_pass_e, self.morale_pass_f]
-            [grade.index()]
+        [
+            self.morale_pass_a,
+            self.morale_pass_b,
+            self.morale_pass_c,
+            self.morale_pass_d,
+            self.morale_pass_e,
+            self.morale_pass_f,
+        ][grade.index()]
     }
 
     /// 5.7.2 The rout modifier of a grade.
     pub fn rout_grade(&self, grade: Grade) -> i32 {
-        [self.rout_grade_a, self.rout_grade_b, self.rout_grade_c, self.rout_grade_d, self.rout_grade_e, self.rout_grade_f]
-            [grade.index()]
+        [
+            self.rout_grade_a,
+            self.rout_grade_b,
+            self.rout_grade_c,
+            self.rout_grade_d,
+            self.rout_grade_e,
+            self.rout_grade_f,
+        ][grade.index()]
     }
 
     /// 3.3 The grade's shooting modifier.
@@ -772,7 +784,7 @@ impl Rules {
 
     /// 5.6 Whole quarters of the starting strength lost.
     pub fn quarters_lost(start: u32, lost: u32) -> i32 {
-        if start == 0 { 0 } else { (lost * 4 / start) as i32 }
+        (lost * 4).checked_div(start).map_or(0, |q| q as i32)
     }
 }
 
@@ -875,7 +887,13 @@ pub fn test_distribution(rules: &Rules, pass: i32, modifier: i32, rout_modifier:
 
 /// One morale test from the dice, the same law as [`test_distribution`].
 #[inline]
-pub fn roll_test(rules: &Rules, dice: &mut crate::dice::Dice, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
+pub fn roll_test(
+    rules: &Rules,
+    dice: &mut crate::dice::Dice,
+    pass: i32,
+    modifier: i32,
+    rout_modifier: i32,
+) -> TestResult {
     if dice.d10() as i32 + modifier >= pass {
         TestResult::Pass
     } else {

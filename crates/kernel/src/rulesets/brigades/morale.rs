@@ -49,7 +49,13 @@ pub struct Morale {
 impl Morale {
     /// A unit of `grade` and `figures` testing with net `modifier`; on failure
     /// it rolls with its grade's rout modifier plus `rout_modifier`.
-    pub fn new(rules: &Rules, grade: Grade, modifier: i32, rout_modifier: i32, figures: u32) -> Result<Morale, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        grade: Grade,
+        modifier: i32,
+        rout_modifier: i32,
+        figures: u32,
+    ) -> Result<Morale, ParamError> {
         let max_hits = [
             rules.rout_hits_large_18,
             rules.rout_hits_large_12,
