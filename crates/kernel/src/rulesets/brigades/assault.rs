@@ -23,7 +23,7 @@ use super::firefight::{general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
     Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, Nation, RangeBand, RoutRow, Rules,
-    SquareChargedTest, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+    SquareChargedTest, Target, TestResult, Weapon, artillery_dice, dice_from_figures, grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -50,6 +50,17 @@ choice_enum! {
         Line = "line",
         /// A square.
         Square = "square",
+    }
+}
+
+choice_enum! {
+    /// The order of the defending infantry.
+    pub enum DefenderOrder {
+        /// Close order.
+        Close = "close",
+        /// Skirmish order: fires at -1 (3.3), is unsteady (2.3), and is
+        /// overrun by close-order chargers unless in cover (4.11).
+        Skirmish = "skirmish",
     }
 }
 
@@ -97,8 +108,13 @@ pub struct Holder {
     pub grade: Grade,
     /// Starting figures.
     pub figures: u32,
-    /// Musket or rifle.
+    /// Musket or rifle; a gun type makes the defender a battery whose
+    /// figures are its gunners.
     pub weapon: Weapon,
+    /// Actual guns, for a battery (3.1).
+    pub guns: u32,
+    /// Close or skirmish order.
+    pub order: DefenderOrder,
     /// Line or square.
     pub formation: DefenderFormation,
     /// Cover against combat.
@@ -146,7 +162,27 @@ fn params(cavalry: bool) -> Vec<Param> {
     side_keys(&mut params, "attacker", general_doc);
     params.push(grade_param("defender.quality", "morale grade a-f"));
     params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
-    params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
+    if cavalry {
+        params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
+    } else {
+        params.push(Param::choice(
+            "defender.weapon",
+            "musket or rifle, or a gun type: a battery whose figures are gunners (overrun on contact, 4.11)",
+            Weapon::Musket,
+        ));
+        params.push(Param::int(
+            "defender.guns",
+            "actual guns of a battery (3.1: a die each, crew permitting)",
+            6,
+            0,
+            40,
+        ));
+        params.push(Param::choice(
+            "defender.order",
+            "close or skirmish (skirmishers are overrun on contact unless in cover, 4.11)",
+            DefenderOrder::Close,
+        ));
+    }
     if cavalry {
         params.push(Param::choice("defender.formation", "line or square", DefenderFormation::Line));
     }
@@ -219,8 +255,10 @@ impl Assault {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
         }
-        if holder.weapon.is_gun() {
-            return Err(invalid("defender.weapon", "the defender is infantry: musket or rifle"));
+        if holder.formation == DefenderFormation::Square
+            && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
+        {
+            return Err(invalid("defender.formation", "only close-order infantry forms square"));
         }
         if (charger.nation != Nation::None || holder.nation != Nation::None) && !rules.optional_national_modifiers {
             let key = if charger.nation != Nation::None { "attacker.nation" } else { "defender.nation" };
@@ -282,7 +320,27 @@ impl Assault {
     }
 
     fn holder_steady(&self) -> bool {
-        self.holder.grade != Grade::F
+        // 2.3: skirmishers and gunners are unsteady.
+        self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
+    }
+
+    fn battery(&self) -> bool {
+        self.holder.weapon.is_gun()
+    }
+
+    /// 4.11: close-order chargers wipe out gunners and skirmishers they
+    /// contact, unless these hold houses or fieldworks (cover).
+    fn overrun(&self) -> bool {
+        (self.battery() || self.holder.order == DefenderOrder::Skirmish) && self.holder.cover == CombatCover::None
+    }
+
+    /// The defender's band: guns fire canister close and ballshot far.
+    fn holder_band(&self, band: RangeBand) -> RangeBand {
+        match (self.battery(), band) {
+            (true, RangeBand::Close) => RangeBand::Canister,
+            (true, RangeBand::Far) => RangeBand::Ballshot,
+            (_, band) => band,
+        }
     }
 
     /// 2.11: the charger's move, and its charge reach.
@@ -312,6 +370,7 @@ impl Assault {
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
     fn defender_fire(&self, figures: u32, band: RangeBand) -> ([bool; 10], f64, u32) {
         let rules = &self.rules;
+        let band = self.holder_band(band);
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
         if self.national(1) {
@@ -321,6 +380,22 @@ impl Assault {
                 Nation::Russia if self.holder.weapon == Weapon::Musket => -1,
                 _ => 0,
             };
+        }
+        if self.holder.order == DefenderOrder::Skirmish {
+            modifier += rules.fire_disordered_or_skirmishing;
+        }
+        // 3.5: a column of 3 or more ranks is dense, for ballshot.
+        let dense = !self.cavalry()
+            && self.charger.formation == ChargerFormation::Column
+            && self.charger.figures > 2 * rules.column_width;
+        if dense && band == RangeBand::Ballshot {
+            modifier += rules.fire_ball_vs_dense;
+        }
+        if self.battery() {
+            // 3.1: a die per actual gun, the gunners spread over the models.
+            let models = self.holder.guns.div_ceil(rules.guns_per_model.max(1)).max(1);
+            let dice = artillery_dice(rules, self.holder.guns, figures / models);
+            return (rules.hit_faces(score, modifier), rules.hit_chance(score, modifier), dice);
         }
         let mut firing = figures;
         if self.square() {
@@ -403,8 +478,8 @@ impl Assault {
                 // The charger advances a move and is shot where it stands (3.8).
                 let left = distance - step.min(distance);
                 state.distance = left.max(1) as u16;
-                let close = rules.band_range(self.holder.weapon, RangeBand::Close).unwrap_or(0);
-                let far = rules.band_range(self.holder.weapon, RangeBand::Far).unwrap_or(0);
+                let close = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Close)).unwrap_or(0);
+                let far = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Far)).unwrap_or(0);
                 if left <= close {
                     Some(RangeBand::Close)
                 } else if left <= far {
@@ -455,6 +530,12 @@ impl Assault {
                 return Ending::Going(state);
             }
             state.distance = 0;
+            if self.overrun() {
+                // 4.11: the gunners or skirmishers contacted are wiped out.
+                state.figures[1] = 0;
+                fate[1] = (true, false, false);
+                return Ending::Over(state, fate);
+            }
             // 5.4 (3): infantry charged successfully by a steady enemy test.
             let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
             // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
@@ -558,7 +639,11 @@ impl Assault {
         if cavalry && square {
             charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, false);
         }
-        let holder_dice = combat_dice(rules, Arm::Infantry, holder_front, charger_arm, open);
+        let holder_arm = if self.battery() { Arm::Gunners } else { Arm::Infantry };
+        if !square {
+            charger_dice = combat_dice(rules, charger_arm, charger_front, holder_arm, open);
+        }
+        let holder_dice = combat_dice(rules, holder_arm, holder_front, charger_arm, open);
         // 4.2 modifiers.
         let mut charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
         let mut holder_mod = self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade);
@@ -571,7 +656,7 @@ impl Assault {
             if cavalry && square && self.holder_steady() {
                 charger_disordered = true;
             }
-            if cavalry && !square && charger_steady {
+            if cavalry && !square && charger_steady && !self.battery() {
                 holder_disordered = true;
             }
             if !cavalry && square && charger_steady {
@@ -582,7 +667,7 @@ impl Assault {
             if square {
                 charger_mod += rules.combat_cavalry_vs_square;
                 holder_mod += rules.combat_square_vs_cavalry;
-            } else if charger_steady && !charger_disordered {
+            } else if charger_steady && !charger_disordered && !self.battery() {
                 charger_mod += rules.combat_steady_cavalry_vs_unsquared;
                 holder_mod += rules.combat_unsquared_vs_steady_cavalry;
             }
@@ -686,6 +771,12 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,
         weapon: settings.choice("defender.weapon"),
+        guns: if settings.iter().any(|(k, _)| k == "defender.guns") { settings.int("defender.guns") as u32 } else { 0 },
+        order: if settings.iter().any(|(k, _)| k == "defender.order") {
+            settings.choice("defender.order")
+        } else {
+            DefenderOrder::Close
+        },
         formation,
         cover: settings.choice("defender.cover"),
         modifier: settings.int("defender.modifier") as i32,
