@@ -211,6 +211,9 @@ pub fn cavalry_charge_params() -> Vec<Param> {
     params(true)
 }
 
+/// The exact solver answers when neither side has more figures than this.
+pub const EXACT_MAX_FIGURES: u32 = 36;
+
 /// The state between turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AssaultState {
@@ -806,6 +809,11 @@ impl Scenario for Assault {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        // Each state's turn is enumerated path by path; 36 against 36 takes
+        // seconds, more takes long: Monte Carlo only.
+        if self.charger.figures > EXACT_MAX_FIGURES || self.holder.figures > EXACT_MAX_FIGURES {
+            return None;
+        }
         let mut total: HashMap<u64, f64> = HashMap::new();
         for (ca, pa) in self.charisma_law(0) {
             for (cd, pd) in self.charisma_law(1) {

@@ -2,10 +2,18 @@
 //! tests against a pass score by grade, and the rout table, as scenarios with
 //! exact solvers.
 //!
-//! Submodules, one per mechanic: [`fire`] (3.1-3.5), [`morale`] (5.2-5.7),
+//! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
+//! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
 //! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
-//! turn) and [`assault`] (a charge through defensive fire into combat, and
-//! the cavalry charge on a line or a square).
+//! turn), [`assault`] (a charge through defensive fire into combat: `assault`
+//! and `cavalry_charge`), and [`roll`], which runs one turn's logic either on
+//! dice or by enumerating every branch, so Monte Carlo and the exact solvers
+//! of the assaults share one description of the rules.
+//!
+//! Exact solvers: `fire`, `counterbattery`, `morale` and `combat` enumerate
+//! their dice (binomials, the two D10s of a test); `firefight` (up to 24
+//! figures a side) and `assault` / `cavalry_charge` (up to 36) are absorbing
+//! Markov chains turn by turn; larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -45,12 +53,33 @@
 //!   (`FirefightRout::Ends`) ends the firefight at the first rout. A shaken
 //!   unit stands still and holds its fire for one turn to recover (2.4;
 //!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken.
-//! - Assaults (see [`assault`]): the defender gets one defensive fire at close
-//!   range (canister for guns) against the charger, then the charger tests to
-//!   charge home if 5.4 asks, then the defender if charged by a steady enemy;
-//!   combat rounds follow, one a turn, until one side routs or shatters. After
-//!   the first round both sides are disordered (2.3), so "disordered vs.
-//!   steady" no longer applies.
+//! - Assaults (see [`assault`]): while out of charge reach the charger moves
+//!   its move (2.11) and is shot where it stops; on the charge turn the
+//!   defender fires once at close range (canister for guns;
+//!   `defensive_fire_band`), then the charger tests to charge home if 5.4 asks,
+//!   then the defender if charged by a steady enemy; combat rounds follow, one
+//!   a turn, the loser testing, until one side routs or shatters (a rout ends
+//!   the assault: no pursuit). After the first round both sides are
+//!   disordered (2.3), so "disordered vs. steady", "steady cavalry vs.
+//!   unsquared infantry", fresh cavalry and lancers apply to the first round
+//!   only. A charging column fights with its front rank, up to 8 figures
+//!   (1.8, 4.1), and is a dense target for ballshot from 17 figures (3 ranks).
+//! - Gunners and skirmishers in the open are overrun on contact (4.11): they
+//!   are unsteady (2.3), so the charger tests only after 2 hits, and the
+//!   defender does not test; skirmishers stand rather than evade. In cover
+//!   they fight. A battery's figures are its gunners, spread evenly over its
+//!   models for the crew limits of 3.1.
+//! - National modifiers (7.11) apply to grade A-E troops: in assaults the
+//!   column's bonus vs. shooting hits (France +2, Spain, Austria and later
+//!   Prussia +1; -1 in line for Austria and later Prussia, +1 for Britain)
+//!   counts only on approach turns, not the charge; British cavalry +1 to
+//!   charge home; early Prussians do not test against a cavalry charge if
+//!   steady; Russians +2 vs. losing a combat and -1 with muskets; steady
+//!   British infantry +1 with muskets. Firefights are fought in line.
+//! - A unit's general is a key per side (`in_radius`, `out_of_radius`,
+//!   `attached`) rather than a distance, so the command radius fields (12",
+//!   6" attached) are recorded for the reader; a general lost to 7.5 leaves
+//!   his unit with no general in radius (-1).
 //! - Generals: a side's general is `in_radius` (no modifier), `out_of_radius`
 //!   (-1 to morale and rout) or `attached` (adds its charisma to morale and
 //!   rout scores; with danger to generals, 7.5, he may be lost). Charisma is
