@@ -4,7 +4,7 @@
 //! being charged by a steady enemy (5.4 (3)); then combat rounds, one a turn
 //! (2.1 phase 6), the loser testing each time (5.4 (4)), until one side routs
 //! or shatters, or the turn limit. The exact solver runs the same turn logic
-//! through [`enumerate`](super::roll::enumerate) inside `markov::absorb`.
+//! through [`super::roll::enumerate`] inside `markov::absorb`.
 //!
 //! Order of one turn while approaching: the charger moves its move (2.11;
 //! cavalry's charge move once within it); if it has not reached the defender
