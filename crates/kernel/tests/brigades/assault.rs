@@ -197,3 +197,41 @@ fn guns_and_skirmishers_are_overrun_on_contact() {
     );
     assert_agrees(battery.as_ref(), 1_000_000, 55);
 }
+
+#[test]
+fn a_flank_charge_by_hand() {
+    // 16 grade D infantry in line charge the flank of a 16-figure grade D line
+    // from 4": no fire at them (out of the arc), no charge-home test (a proper
+    // flank charge). The defender tests at -3 (steady infantry) and -2
+    // (flanked): D10 8-10 passes, 0.3; so it routs at once 0.7 of the time.
+    let pairs = [
+        ("attacker.formation", "line"),
+        ("attacker.figures", "16"),
+        ("attacker.flank", "true"),
+        ("defender.figures", "16"),
+        ("distance", "4"),
+        ("turns", "1"),
+    ];
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    // Combat: 4 dice each; the attacker at +3 (3-10: 0.8), the defender at -3
+    // (9-10: 0.2). The defender loses when its hits exceed the attacker's, then
+    // tests at -3, -1 per 2 hits, -2 per quarter (4 of 16).
+    let mut loses_and_routs = 0.0;
+    for a in 0..=4 {
+        for d in (a + 1)..=4 {
+            let modifier = -3 - (d / 2) as i32 - 2 * (d * 4 / 16) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            loses_and_routs += binomial(4, 0.2, a) * binomial(4, 0.8, d) * fail;
+        }
+    }
+    close(dist.probability("defender_routed", 1), 0.7 + 0.3 * loses_and_routs);
+    close(dist.probability("attacker_remaining", 100), 0.7 + 0.3 * binomial(4, 0.2, 0));
+    assert!(
+        ruleset("brigades")
+            .unwrap()
+            .scenario("cavalry_charge")
+            .unwrap()
+            .build_from_text(&rules(), [("attacker.flank", "true"), ("defender.formation", "square")])
+            .is_err()
+    );
+}

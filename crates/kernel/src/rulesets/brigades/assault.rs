@@ -91,6 +91,8 @@ pub struct Charger {
     pub heaviness: Heaviness,
     /// Cavalry with lances.
     pub lancers: bool,
+    /// A proper flank or rear charge (4.6): it started behind the target's frontage.
+    pub flank: bool,
     /// Net of other combat modifiers.
     pub modifier: i32,
     /// Its general.
@@ -159,6 +161,11 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(Param::int("attacker.figures", "starting figures", if cavalry { 18 } else { 24 }, 1, 60));
     params.push(Param::choice("attacker.heaviness", "cavalry: light, heavy or cuirassier (4.3)", Heaviness::Heavy));
     params.push(Param::boolean("attacker.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
+    params.push(Param::boolean(
+        "attacker.flank",
+        "a proper flank/rear charge (4.6): +3, the defender -3 and -2 morale, no fire at it, no charge-home test",
+        false,
+    ));
     side_keys(&mut params, "attacker", general_doc);
     params.push(grade_param("defender.quality", "morale grade a-f"));
     params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
@@ -257,6 +264,9 @@ impl Assault {
     ) -> Result<Assault, ParamError> {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
+        }
+        if charger.flank && holder.formation == DefenderFormation::Square {
+            return Err(invalid("attacker.flank", "a square faces out in all directions (1.8): it has no flank"));
         }
         if holder.formation == DefenderFormation::Square
             && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
@@ -472,7 +482,10 @@ impl Assault {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
             let charging = distance <= reach;
-            let band = if charging {
+            let band = if charging && self.charger.flank {
+                // 3.1: the arc of fire is 45 degrees either side of the front.
+                None
+            } else if charging {
                 Some(match rules.defensive_fire_band {
                     DefensiveFireBand::Close => RangeBand::Close,
                     DefensiveFireBand::Far => RangeBand::Far,
@@ -502,7 +515,9 @@ impl Assault {
             }
             // 5.4 (2): charging home frontally against steady infantry or hard cover.
             let against_steady_foot = self.holder_steady();
-            let home_test = charging && (against_steady_foot || self.holder.cover == CombatCover::Hard);
+            // A proper flank or rear charge need not test unless hit twice (5.4).
+            let home_test =
+                charging && !self.charger.flank && (against_steady_foot || self.holder.cover == CombatCover::Hard);
             if hits >= rules.morale_test_shooting_hits || home_test {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
                 if !charging && self.national(0) && !self.cavalry() {
@@ -553,6 +568,10 @@ impl Assault {
                 } else {
                     rules.morale_meeting_infantry_charge
                 };
+                if self.charger.flank {
+                    // 5.6: charged on flank or rear this turn.
+                    modifier += rules.morale_flanked;
+                }
                 if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
                     let shattered = self.rout(1, &mut state, row);
                     fate[1] = (true, true, shattered);
@@ -650,6 +669,11 @@ impl Assault {
         // 4.2 modifiers.
         let mut charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
         let mut holder_mod = self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade);
+        if self.charger.flank {
+            // 4.6, 4.7: the flank bonus and penalty last the whole combat.
+            charger_mod += rules.combat_flank_attack;
+            holder_mod += rules.combat_striking_to_flank;
+        }
         let charger_steady = first && self.charger_steady();
         let holder_steady_now = first && self.holder_steady();
         // 2.3: who is disordered in the first round.
@@ -762,6 +786,7 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
         formation,
         heaviness: settings.choice("attacker.heaviness"),
         lancers: settings.bool("attacker.lancers"),
+        flank: settings.bool("attacker.flank"),
         modifier: settings.int("attacker.modifier") as i32,
         general: settings.choice("attacker.general"),
         charisma: settings.choice("attacker.charisma"),

@@ -64,6 +64,10 @@
 //!   unsquared infantry", fresh cavalry and lancers apply to the first round
 //!   only. A charging column fights with its front rank, up to 8 figures
 //!   (1.8, 4.1), and is a dense target for ballshot from 17 figures (3 ranks).
+//! - A proper flank or rear charge (`attacker.flank`, 4.6) is out of the
+//!   defender's arc of fire (3.1: 45 degrees either side), needs no test to
+//!   charge home (5.4), gives the defender -2 on its test (5.6), and keeps +3
+//!   and -3 for the whole combat (4.6, 4.7).
 //! - Gunners and skirmishers in the open are overrun on contact (4.11): they
 //!   are unsteady (2.3), so the charger tests only after 2 hits, and the
 //!   defender does not test; skirmishers stand rather than evade. In cover
