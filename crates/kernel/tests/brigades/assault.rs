@@ -235,3 +235,18 @@ fn a_flank_charge_by_hand() {
             .is_err()
     );
 }
+
+#[test]
+fn pursuit_costs_the_routers_more_and_changes_nothing_else() {
+    let pursuit = volley_kernel::rulesets::brigades::Rules { optional_pursuit: true, ..rules() };
+    let pairs = [("attacker.figures", "12"), ("defender.figures", "16"), ("attacker.quality", "e")];
+    let with = exact(build("cavalry_charge", &pursuit, &pairs).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    // Who routs is decided before any pursuit: the same with or without it.
+    close(with.probability("attacker_routed", 1), without.probability("attacker_routed", 1));
+    close(with.probability("defender_routed", 1), without.probability("defender_routed", 1));
+    // The double hits of the pursuit cost the routers figures.
+    assert!(with.mean("defender_remaining") < without.mean("defender_remaining") - 1.0);
+    assert!(with.probability("defender_shattered", 1) > without.probability("defender_shattered", 1));
+    assert_agrees(build("cavalry_charge", &pursuit, &pairs).as_ref(), 1_000_000, 56);
+}

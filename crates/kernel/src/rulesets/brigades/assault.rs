@@ -232,6 +232,8 @@ pub struct AssaultState {
     pub figures: [u8; 2],
     /// Attached generals still with their units.
     pub general: [bool; 2],
+    /// The charger is pursuing the routed defender (7.4).
+    pub pursuing: bool,
 }
 
 /// How one turn ends.
@@ -316,7 +318,82 @@ impl Assault {
             rounds: 0,
             figures: [self.charger.figures as u8, self.holder.figures as u8],
             general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
+            pursuing: false,
         }
+    }
+
+    /// The fate of both sides when the turn limit comes: a pursued defender
+    /// has routed.
+    fn limit_fate(state: &AssaultState) -> [(bool, bool, bool); 2] {
+        [(false, false, false), (state.pursuing, state.pursuing, false)]
+    }
+
+    /// 7.4: whether the charger enters pursuit of a defender it routed.
+    fn enters_pursuit<R: Roller + ?Sized>(&self, roller: &mut R) -> bool {
+        let rules = &self.rules;
+        // Only cavalry rolls; infantry never chooses to (interpretation).
+        if !rules.optional_pursuit || !self.cavalry() {
+            return false;
+        }
+        let mut most = rules.pursuit_max_score;
+        if matches!(self.charger.grade, Grade::E | Grade::F) {
+            // 7.4: -3 to the roll if grade E/F, so more often.
+            most -= rules.pursuit_grade_e_f;
+        }
+        if self.national(0) && self.charger.nation == Nation::Britain {
+            // 7.11: British cavalry an additional -3 to resist pursuit.
+            most += 3;
+        }
+        roller.d10_at_most(most.clamp(0, 10) as u32)
+    }
+
+    /// 7.4: a pursuit round: the pursuers, disordered, strike the shaken
+    /// routers with double hits; if the routers lose again they rout again,
+    /// and the pursuers may follow again at the cost of a rout hit.
+    fn pursuit_turn<R: Roller + ?Sized>(&self, mut state: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        let rules = &self.rules;
+        let charger_figures = u32::from(state.figures[0]);
+        let holder_figures = u32::from(state.figures[1]);
+        // The routers end their rout in the open, and a square in column (5.7.4).
+        let charger_dice = combat_dice(rules, self.charger.arm, charger_figures, Arm::Infantry, true);
+        let holder_dice = combat_dice(rules, Arm::Infantry, holder_figures, self.charger.arm, true);
+        let charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
+        let holder_mod =
+            self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade) + rules.combat_shaken;
+        let base = rules.combat_base_to_hit;
+        let struck =
+            roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
+        let on_charger =
+            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
+        let on_holder = struck * rules.pursuit_hit_multiplier;
+        state.rounds = state.rounds.saturating_add(1);
+        let shattered = [self.take_hits(0, &mut state, on_charger), self.take_hits(1, &mut state, on_holder)];
+        let mut fate = [(shattered[0], false, shattered[0]), (true, true, shattered[1])];
+        if shattered[0] || shattered[1] || on_holder <= on_charger {
+            // The pursuit ends: the routers got away or are gone.
+            state.pursuing = false;
+            return Ending::Over(state, fate);
+        }
+        // Losing again, the routers rout again (no test), on the rout table.
+        let (_, _, rout_modifier) = self.base_test(1, &state, on_holder, charisma);
+        if let TestResult::Rout(row) = roller.test(rules, i32::MAX / 2, 0, rout_modifier) {
+            if self.rout(1, &mut state, row) {
+                fate[1].2 = true;
+                state.pursuing = false;
+                return Ending::Over(state, fate);
+            }
+        }
+        if self.enters_pursuit(roller) {
+            // Another rout hit to disorganization for pursuing again.
+            if self.take_hits(0, &mut state, rules.pursuit_rout_hits) {
+                fate[0] = (true, false, true);
+                state.pursuing = false;
+                return Ending::Over(state, fate);
+            }
+            return Ending::Going(state);
+        }
+        state.pursuing = false;
+        Ending::Over(state, fate)
     }
 
     fn cavalry(&self) -> bool {
@@ -478,6 +555,9 @@ impl Assault {
         let mut state = before;
         // Per side: (out, routed, shattered).
         let mut fate = [(false, false, false); 2];
+        if state.pursuing {
+            return self.pursuit_turn(state, charisma, roller);
+        }
         if state.distance > 0 {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
@@ -609,6 +689,10 @@ impl Assault {
                 if let TestResult::Rout(row) = result {
                     let shattered = self.rout(s, &mut state, row);
                     fate[s] = (true, true, shattered);
+                    if s == 1 && !shattered && self.enters_pursuit(roller) {
+                        state.pursuing = true;
+                        return Ending::Going(state);
+                    }
                     return Ending::Over(state, fate);
                 }
             } else {
@@ -830,7 +914,7 @@ impl Scenario for Assault {
                 Ending::Over(end, fate) => return self.code(turn, &end, fate),
             }
         }
-        self.code(self.turns, &state, [(false, false, false); 2])
+        self.code(self.turns, &state, Self::limit_fate(&state))
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
@@ -861,7 +945,7 @@ impl Scenario for Assault {
                             .chain(over.into_iter().map(|(c, p)| (Step::End(c), p)))
                             .collect::<Vec<_>>()
                     },
-                    |state| self.code(self.turns, state, [(false, false, false); 2]),
+                    |state| self.code(self.turns, state, Self::limit_fate(state)),
                 );
                 for (code, p) in chain {
                     *total.entry(code).or_insert(0.0) += pa * pd * p;

@@ -90,8 +90,15 @@
 //!   rolled on 1D10 (1.11) unless a fixed value is given.
 //! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
 //!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
-//!   the scenarios; pass-through fire, pinning, pursuit and the cavalry bounce,
-//!   carry-through and first rout off-table are recorded but have no effect:
+//!   the scenarios, and so does pursuit (7.4) in assaults: cavalry that routs
+//!   the defender in combat pursues on a D10 of 1-4 (-3 for grade E/F, so 1-7);
+//!   the next turn it strikes the shaken routers (-3) with double hits, and
+//!   neither side is steady; if the routers lose again they rout again
+//!   without a test (rolling for rout hits), and the cavalry may pursue again
+//!   at the cost of one rout hit; a pursuer losing a pursuit round does not
+//!   test, the pursuit just ends. Infantry never chooses to pursue.
+//!   Pass-through fire, pinning, the cavalry bounce, carry-through and first
+//!   rout off-table are recorded but have no effect:
 //!   the scenarios have one target each, no formation changes in contact, and
 //!   end at the first rout off (or first rout, in combat).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
@@ -603,6 +610,15 @@ crate::rule_book! {
         /// 2.11 Movement: light cavalry, steady and launching a charge (inches).
         pub move_light_cavalry_charge: u32 = 20, range 0..=40;
 
+        /// 7.4 Pursuit: a cavalry unit enters pursuit on a D10 of this or less.
+        pub pursuit_max_score: i32 = 4, range 0..=10;
+        /// 7.4 Pursuit: the modifier to that roll for grade E/F (lower rolls pursue).
+        pub pursuit_grade_e_f: i32 = -3, range -10..=10;
+        /// 7.4 Pursuit: pursuers strike the unit they routed with this many times the hits ("double hits").
+        pub pursuit_hit_multiplier: u32 = 2, range 1..=4;
+        /// 7.4 Pursuit: rout hits a pursuer loses to disorganization when it pursues again.
+        pub pursuit_rout_hits: u32 = 1, range 0..=6;
+
         /// Interpretation: what a failed morale test does to a firefight (reengage: the firefight goes on at the same range; ends: the first rout ends it).
         pub firefight_rout: FirefightRout = FirefightRout::Reengage;
         /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
@@ -617,7 +633,7 @@ crate::rule_book! {
         pub optional_pinning: bool = false;
         /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
         pub optional_pass_through_fire: bool = false;
-        /// 7.4 Optional pursuit and the cavalry bounce: recorded; the scenarios end at the first rout.
+        /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
