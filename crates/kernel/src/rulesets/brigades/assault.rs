@@ -376,12 +376,12 @@ impl Assault {
         }
         // Losing again, the routers rout again (no test), on the rout table.
         let (_, _, rout_modifier) = self.base_test(1, &state, on_holder, charisma);
-        if let TestResult::Rout(row) = roller.test(rules, i32::MAX / 2, 0, rout_modifier) {
-            if self.rout(1, &mut state, row) {
-                fate[1].2 = true;
-                state.pursuing = false;
-                return Ending::Over(state, fate);
-            }
+        if let TestResult::Rout(row) = roller.test(rules, i32::MAX / 2, 0, rout_modifier)
+            && self.rout(1, &mut state, row)
+        {
+            fate[1].2 = true;
+            state.pursuing = false;
+            return Ending::Over(state, fate);
         }
         if self.enters_pursuit(roller) {
             // Another rout hit to disorganization for pursuing again.
