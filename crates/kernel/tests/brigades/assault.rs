@@ -250,3 +250,23 @@ fn pursuit_costs_the_routers_more_and_changes_nothing_else() {
     assert!(with.probability("defender_shattered", 1) > without.probability("defender_shattered", 1));
     assert_agrees(build("cavalry_charge", &pursuit, &pairs).as_ref(), 1_000_000, 56);
 }
+
+#[test]
+fn the_cavalry_bounce_ends_an_unwon_round() {
+    let bounce = volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, ..rules() };
+    // Against a square the cavalry rarely wins a round: with the bounce, the
+    // charge seldom lasts past the first round of combat.
+    let pairs = [("defender.formation", "square"), ("defender.figures", "16"), ("attacker.figures", "12")];
+    let with = exact(build("cavalry_charge", &bounce, &pairs).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    assert!(with.mean("turns") < without.mean("turns"));
+    assert!(with.probability("winner", 2) > without.probability("winner", 2));
+    // First-turn routs are the same: the bounce comes after the round's tests.
+    let one = |r: &volley_kernel::rulesets::brigades::Rules| {
+        let mut p = pairs.to_vec();
+        p.push(("turns", "1"));
+        exact(build("cavalry_charge", r, &p).as_ref()).probability("attacker_routed", 1)
+    };
+    close(one(&bounce), one(&rules()));
+    assert_agrees(build("cavalry_charge", &bounce, &pairs).as_ref(), 1_000_000, 57);
+}

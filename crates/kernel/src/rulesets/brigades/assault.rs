@@ -699,6 +699,12 @@ impl Assault {
                 self.danger(s, &mut state, hits, roller);
             }
         }
+        if rules.optional_cavalry_bounce && self.cavalry() && hits_on_holder <= hits_on_charger {
+            // 7.1 Cavalry bounce: cavalry that fails to inflict more losses than
+            // it suffers, with nobody routed, recoils 4": the charge is over and
+            // nobody broke.
+            return Ending::Over(state, fate);
+        }
         Ending::Going(state)
     }
 

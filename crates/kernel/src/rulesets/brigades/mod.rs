@@ -97,8 +97,11 @@
 //!   without a test (rolling for rout hits), and the cavalry may pursue again
 //!   at the cost of one rout hit; a pursuer losing a pursuit round does not
 //!   test, the pursuit just ends. Infantry never chooses to pursue.
-//!   Pass-through fire, pinning, the cavalry bounce, carry-through and first
-//!   rout off-table are recorded but have no effect:
+//!   The cavalry bounce (7.1) ends a charge whose cavalry did not inflict
+//!   more hits than it took, with no one routed, as undecided (`none`): the
+//!   cavalry recoils 4" and the defender holds (no renewed charge is played).
+//!   Pass-through fire, pinning, carry-through and first rout off-table are
+//!   recorded but have no effect:
 //!   the scenarios have one target each, no formation changes in contact, and
 //!   end at the first rout off (or first rout, in combat).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
@@ -635,6 +638,8 @@ crate::rule_book! {
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
+        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4", ending the charge with no winner.
+        pub optional_cavalry_bounce: bool = false;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
         /// 7.8 Optional carry-through: recorded; the scenarios have one target in the line of fire.
