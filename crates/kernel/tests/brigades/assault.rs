@@ -113,7 +113,7 @@ fn catalogue_keys_are_checked() {
     let rules = rules();
     let assault = brigades.scenario("assault").unwrap();
     assert!(assault.build_from_text(&rules, [("attacker.arm", "gunners")]).is_err());
-    assert!(assault.build_from_text(&rules, [("defender.weapon", "field_gun")]).is_err());
+    assert!(assault.build_from_text(&rules, [("defender.weapon", "field_gun"), ("attacker.arm", "gunners")]).is_err());
     assert!(assault.build_from_text(&rules, [("defender.formation", "square")]).is_err());
     let charge = brigades.scenario("cavalry_charge").unwrap();
     assert!(charge.build_from_text(&rules, [("attacker.arm", "infantry")]).is_err());
@@ -122,4 +122,151 @@ fn catalogue_keys_are_checked() {
     let total: f64 = (0..3).map(|w| dist.probability("winner", w)).sum();
     close(total, 1.0);
     assert!(dist.probability("winner", DEFENDER) > 0.0);
+}
+
+#[test]
+fn national_modifiers_need_their_switch_and_change_the_odds() {
+    assert!(
+        ruleset("brigades")
+            .unwrap()
+            .scenario("assault")
+            .unwrap()
+            .build_from_text(&rules(), [("attacker.nation", "france")])
+            .is_err()
+    );
+    let national = volley_kernel::rulesets::brigades::Rules { optional_national_modifiers: true, ..rules() };
+    // From 14" the column advances 8" under fire at 6" (far range) first; the
+    // French get +2 on that test vs. shooting hits, so they rout less.
+    let routed = |nation: &str| {
+        let pairs =
+            [("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "14"), ("attacker.nation", nation)];
+        exact(build("assault", &national, &pairs).as_ref()).probability("attacker_routed", 1)
+    };
+    assert!(routed("france") < routed("none"));
+    // Early Prussians, steady, do not test against cavalry: fewer routs on turn one.
+    let prussian = |nation: &str| {
+        let pairs = [("defender.nation", nation), ("turns", "1")];
+        exact(build("cavalry_charge", &national, &pairs).as_ref()).probability("defender_routed", 1)
+    };
+    assert!(prussian("prussia_early") < prussian("none"));
+    let russian = build(
+        "assault",
+        &national,
+        &[("attacker.figures", "12"), ("defender.figures", "12"), ("defender.nation", "russia")],
+    );
+    assert_agrees(russian.as_ref(), 1_000_000, 54);
+}
+
+#[test]
+fn guns_and_skirmishers_are_overrun_on_contact() {
+    // A battery of 6 field guns, 12 gunners (4 a model, 2 dice each), fires
+    // canister (6+: 0.5) at a 16-figure column charging from 6": 6 dice.
+    // Gunners are unsteady: no charge-home test, only after 2 hits: -1 per
+    // two hits, -2 per quarter lost (4 of 16). If the column passes (or has
+    // no test), the gunners are wiped out (4.11).
+    let pairs =
+        [("attacker.figures", "16"), ("defender.weapon", "field_gun"), ("defender.figures", "12"), ("turns", "1")];
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    let mut attacker_wins = 0.0;
+    for h in 0..=6u32 {
+        let pass = if h < 2 {
+            1.0
+        } else {
+            let modifier = -((h / 2) as i32) - 2 * (h * 4 / 16) as i32;
+            (1..=10).filter(|&r| r + modifier >= 3).count() as f64 / 10.0
+        };
+        // 12 or more hits would shatter 16: impossible with 6 dice.
+        attacker_wins += binomial(6, 0.5, h) * pass;
+    }
+    close(dist.probability("winner", ATTACKER), attacker_wins);
+    close(dist.probability("defender_remaining", 0), attacker_wins);
+    // Skirmishers in the open are overrun too; in cover they fight.
+    let open = exact(build("assault", &rules(), &[("defender.order", "skirmish"), ("turns", "1")]).as_ref());
+    let covered = exact(
+        build("assault", &rules(), &[("defender.order", "skirmish"), ("defender.cover", "soft"), ("turns", "1")])
+            .as_ref(),
+    );
+    assert!(open.probability("defender_remaining", 0) > 0.5);
+    close(covered.probability("defender_remaining", 0), 0.0);
+    // In fieldworks (hard cover) the gunners are not overrun and fight (4.11):
+    // every metric varies, which the agreement check needs.
+    let battery = build(
+        "assault",
+        &rules(),
+        &[("defender.weapon", "heavy_gun"), ("defender.figures", "12"), ("distance", "20"), ("defender.cover", "hard")],
+    );
+    assert_agrees(battery.as_ref(), 1_000_000, 55);
+}
+
+#[test]
+fn a_flank_charge_by_hand() {
+    // 16 grade D infantry in line charge the flank of a 16-figure grade D line
+    // from 4": no fire at them (out of the arc), no charge-home test (a proper
+    // flank charge). The defender tests at -3 (steady infantry) and -2
+    // (flanked): D10 8-10 passes, 0.3; so it routs at once 0.7 of the time.
+    let pairs = [
+        ("attacker.formation", "line"),
+        ("attacker.figures", "16"),
+        ("attacker.flank", "true"),
+        ("defender.figures", "16"),
+        ("distance", "4"),
+        ("turns", "1"),
+    ];
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    // Combat: 4 dice each; the attacker at +3 (3-10: 0.8), the defender at -3
+    // (9-10: 0.2). The defender loses when its hits exceed the attacker's, then
+    // tests at -3, -1 per 2 hits, -2 per quarter (4 of 16).
+    let mut loses_and_routs = 0.0;
+    for a in 0..=4 {
+        for d in (a + 1)..=4 {
+            let modifier = -3 - (d / 2) as i32 - 2 * (d * 4 / 16) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            loses_and_routs += binomial(4, 0.2, a) * binomial(4, 0.8, d) * fail;
+        }
+    }
+    close(dist.probability("defender_routed", 1), 0.7 + 0.3 * loses_and_routs);
+    close(dist.probability("attacker_remaining", 100), 0.7 + 0.3 * binomial(4, 0.2, 0));
+    assert!(
+        ruleset("brigades")
+            .unwrap()
+            .scenario("cavalry_charge")
+            .unwrap()
+            .build_from_text(&rules(), [("attacker.flank", "true"), ("defender.formation", "square")])
+            .is_err()
+    );
+}
+
+#[test]
+fn pursuit_costs_the_routers_more_and_changes_nothing_else() {
+    let pursuit = volley_kernel::rulesets::brigades::Rules { optional_pursuit: true, ..rules() };
+    let pairs = [("attacker.figures", "12"), ("defender.figures", "16"), ("attacker.quality", "e")];
+    let with = exact(build("cavalry_charge", &pursuit, &pairs).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    // Who routs is decided before any pursuit: the same with or without it.
+    close(with.probability("attacker_routed", 1), without.probability("attacker_routed", 1));
+    close(with.probability("defender_routed", 1), without.probability("defender_routed", 1));
+    // The double hits of the pursuit cost the routers figures.
+    assert!(with.mean("defender_remaining") < without.mean("defender_remaining") - 1.0);
+    assert!(with.probability("defender_shattered", 1) > without.probability("defender_shattered", 1));
+    assert_agrees(build("cavalry_charge", &pursuit, &pairs).as_ref(), 1_000_000, 56);
+}
+
+#[test]
+fn the_cavalry_bounce_ends_an_unwon_round() {
+    let bounce = volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, ..rules() };
+    // Against a square the cavalry rarely wins a round: with the bounce, the
+    // charge seldom lasts past the first round of combat.
+    let pairs = [("defender.formation", "square"), ("defender.figures", "16"), ("attacker.figures", "12")];
+    let with = exact(build("cavalry_charge", &bounce, &pairs).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    assert!(with.mean("turns") < without.mean("turns"));
+    assert!(with.probability("winner", 2) > without.probability("winner", 2));
+    // First-turn routs are the same: the bounce comes after the round's tests.
+    let one = |r: &volley_kernel::rulesets::brigades::Rules| {
+        let mut p = pairs.to_vec();
+        p.push(("turns", "1"));
+        exact(build("cavalry_charge", r, &p).as_ref()).probability("attacker_routed", 1)
+    };
+    close(one(&bounce), one(&rules()));
+    assert_agrees(build("cavalry_charge", &bounce, &pairs).as_ref(), 1_000_000, 57);
 }

@@ -148,3 +148,14 @@ fn catalogue_keys_build_a_firefight() {
     assert!(scenario.build_from_text(rules.as_ref(), [("attacker.two_rank", "true")]).is_err());
     assert!(scenario.build_from_text(rules.as_ref(), [("attacker.weapon", "field_gun")]).is_err());
 }
+
+#[test]
+fn large_firefights_have_no_exact_solver_but_sample() {
+    use volley_kernel::runner::RunOptions;
+    use volley_kernel::scenario::DynScenario;
+    let ff = Firefight::new(&rules(), side(Grade::D, 36), side(Grade::D, 25), 4, 30).unwrap();
+    assert!(ff.exact_distribution().is_none());
+    let dist = ff.simulate(&RunOptions::new(20_000, 3)).unwrap();
+    // The bigger unit wins more often.
+    assert!(dist.probability("winner", ATTACKER) > dist.probability("winner", DEFENDER));
+}

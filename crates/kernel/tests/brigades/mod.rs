@@ -3,6 +3,7 @@
 
 mod assault;
 mod combat;
+mod contract;
 mod fire;
 mod firefight;
 mod morale;

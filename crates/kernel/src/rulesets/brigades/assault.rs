@@ -4,7 +4,7 @@
 //! being charged by a steady enemy (5.4 (3)); then combat rounds, one a turn
 //! (2.1 phase 6), the loser testing each time (5.4 (4)), until one side routs
 //! or shatters, or the turn limit. The exact solver runs the same turn logic
-//! through [`roll::enumerate`] inside `markov::absorb`.
+//! through [`super::roll::enumerate`] inside `markov::absorb`.
 //!
 //! Order of one turn while approaching: the charger moves its move (2.11;
 //! cavalry's charge move once within it); if it has not reached the defender
@@ -22,8 +22,8 @@ use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
-    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, RangeBand, RoutRow, Rules, SquareChargedTest,
-    Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, Nation, RangeBand, RoutRow, Rules,
+    SquareChargedTest, Target, TestResult, Weapon, artillery_dice, dice_from_figures, grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -54,6 +54,17 @@ choice_enum! {
 }
 
 choice_enum! {
+    /// The order of the defending infantry.
+    pub enum DefenderOrder {
+        /// Close order.
+        Close = "close",
+        /// Skirmish order: fires at -1 (3.3), is unsteady (2.3), and is
+        /// overrun by close-order chargers unless in cover (4.11).
+        Skirmish = "skirmish",
+    }
+}
+
+choice_enum! {
     /// Cover of the defender against combat (4.2, 6).
     pub enum CombatCover {
         /// None.
@@ -80,12 +91,16 @@ pub struct Charger {
     pub heaviness: Heaviness,
     /// Cavalry with lances.
     pub lancers: bool,
+    /// A proper flank or rear charge (4.6): it started behind the target's frontage.
+    pub flank: bool,
     /// Net of other combat modifiers.
     pub modifier: i32,
     /// Its general.
     pub general: GeneralPlace,
     /// Its general's charisma.
     pub charisma: Charisma,
+    /// Its nation (7.11).
+    pub nation: Nation,
 }
 
 /// The standing side: infantry.
@@ -95,8 +110,13 @@ pub struct Holder {
     pub grade: Grade,
     /// Starting figures.
     pub figures: u32,
-    /// Musket or rifle.
+    /// Musket or rifle; a gun type makes the defender a battery whose
+    /// figures are its gunners.
     pub weapon: Weapon,
+    /// Actual guns, for a battery (3.1).
+    pub guns: u32,
+    /// Close or skirmish order.
+    pub order: DefenderOrder,
     /// Line or square.
     pub formation: DefenderFormation,
     /// Cover against combat.
@@ -111,6 +131,8 @@ pub struct Holder {
     pub charisma: Charisma,
     /// A two-rank line (7.9).
     pub two_rank: bool,
+    /// Its nation (7.11).
+    pub nation: Nation,
 }
 
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
@@ -120,6 +142,11 @@ fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
         format!("{side}.charisma"),
         "an attached general's charisma: rolled (1.11), 0, 1, 2",
         Charisma::Rolled,
+    ));
+    params.push(Param::choice(
+        format!("{side}.nation"),
+        "national modifiers (7.11; needs optional_national_modifiers)",
+        Nation::None,
     ));
 }
 
@@ -134,10 +161,35 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(Param::int("attacker.figures", "starting figures", if cavalry { 18 } else { 24 }, 1, 60));
     params.push(Param::choice("attacker.heaviness", "cavalry: light, heavy or cuirassier (4.3)", Heaviness::Heavy));
     params.push(Param::boolean("attacker.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
+    params.push(Param::boolean(
+        "attacker.flank",
+        "a proper flank/rear charge (4.6): +3, the defender -3 and -2 morale, no fire at it, no charge-home test",
+        false,
+    ));
     side_keys(&mut params, "attacker", general_doc);
     params.push(grade_param("defender.quality", "morale grade a-f"));
     params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
-    params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
+    if cavalry {
+        params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
+    } else {
+        params.push(Param::choice(
+            "defender.weapon",
+            "musket or rifle, or a gun type: a battery whose figures are gunners (overrun on contact, 4.11)",
+            Weapon::Musket,
+        ));
+        params.push(Param::int(
+            "defender.guns",
+            "actual guns of a battery (3.1: a die each, crew permitting)",
+            6,
+            0,
+            40,
+        ));
+        params.push(Param::choice(
+            "defender.order",
+            "close or skirmish (skirmishers are overrun on contact unless in cover, 4.11)",
+            DefenderOrder::Close,
+        ));
+    }
     if cavalry {
         params.push(Param::choice("defender.formation", "line or square", DefenderFormation::Line));
     }
@@ -166,6 +218,9 @@ pub fn cavalry_charge_params() -> Vec<Param> {
     params(true)
 }
 
+/// The exact solver answers when neither side has more figures than this.
+pub const EXACT_MAX_FIGURES: u32 = 36;
+
 /// The state between turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AssaultState {
@@ -177,6 +232,8 @@ pub struct AssaultState {
     pub figures: [u8; 2],
     /// Attached generals still with their units.
     pub general: [bool; 2],
+    /// The charger is pursuing the routed defender (7.4).
+    pub pursuing: bool,
 }
 
 /// How one turn ends.
@@ -210,8 +267,17 @@ impl Assault {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
         }
-        if holder.weapon.is_gun() {
-            return Err(invalid("defender.weapon", "the defender is infantry: musket or rifle"));
+        if charger.flank && holder.formation == DefenderFormation::Square {
+            return Err(invalid("attacker.flank", "a square faces out in all directions (1.8): it has no flank"));
+        }
+        if holder.formation == DefenderFormation::Square
+            && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
+        {
+            return Err(invalid("defender.formation", "only close-order infantry forms square"));
+        }
+        if (charger.nation != Nation::None || holder.nation != Nation::None) && !rules.optional_national_modifiers {
+            let key = if charger.nation != Nation::None { "attacker.nation" } else { "defender.nation" };
+            return Err(invalid(key, "needs the optional rule optional_national_modifiers (7.11)"));
         }
         if holder.two_rank && !rules.optional_two_rank_line {
             return Err(invalid("defender.two_rank", "needs the optional rule optional_two_rank_line (7.9)"));
@@ -252,7 +318,82 @@ impl Assault {
             rounds: 0,
             figures: [self.charger.figures as u8, self.holder.figures as u8],
             general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
+            pursuing: false,
         }
+    }
+
+    /// The fate of both sides when the turn limit comes: a pursued defender
+    /// has routed.
+    fn limit_fate(state: &AssaultState) -> [(bool, bool, bool); 2] {
+        [(false, false, false), (state.pursuing, state.pursuing, false)]
+    }
+
+    /// 7.4: whether the charger enters pursuit of a defender it routed.
+    fn enters_pursuit<R: Roller + ?Sized>(&self, roller: &mut R) -> bool {
+        let rules = &self.rules;
+        // Only cavalry rolls; infantry never chooses to (interpretation).
+        if !rules.optional_pursuit || !self.cavalry() {
+            return false;
+        }
+        let mut most = rules.pursuit_max_score;
+        if matches!(self.charger.grade, Grade::E | Grade::F) {
+            // 7.4: -3 to the roll if grade E/F, so more often.
+            most -= rules.pursuit_grade_e_f;
+        }
+        if self.national(0) && self.charger.nation == Nation::Britain {
+            // 7.11: British cavalry an additional -3 to resist pursuit.
+            most += 3;
+        }
+        roller.d10_at_most(most.clamp(0, 10) as u32)
+    }
+
+    /// 7.4: a pursuit round: the pursuers, disordered, strike the shaken
+    /// routers with double hits; if the routers lose again they rout again,
+    /// and the pursuers may follow again at the cost of a rout hit.
+    fn pursuit_turn<R: Roller + ?Sized>(&self, mut state: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        let rules = &self.rules;
+        let charger_figures = u32::from(state.figures[0]);
+        let holder_figures = u32::from(state.figures[1]);
+        // The routers end their rout in the open, and a square in column (5.7.4).
+        let charger_dice = combat_dice(rules, self.charger.arm, charger_figures, Arm::Infantry, true);
+        let holder_dice = combat_dice(rules, Arm::Infantry, holder_figures, self.charger.arm, true);
+        let charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
+        let holder_mod =
+            self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade) + rules.combat_shaken;
+        let base = rules.combat_base_to_hit;
+        let struck =
+            roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
+        let on_charger =
+            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
+        let on_holder = struck * rules.pursuit_hit_multiplier;
+        state.rounds = state.rounds.saturating_add(1);
+        let shattered = [self.take_hits(0, &mut state, on_charger), self.take_hits(1, &mut state, on_holder)];
+        let mut fate = [(shattered[0], false, shattered[0]), (true, true, shattered[1])];
+        if shattered[0] || shattered[1] || on_holder <= on_charger {
+            // The pursuit ends: the routers got away or are gone.
+            state.pursuing = false;
+            return Ending::Over(state, fate);
+        }
+        // Losing again, the routers rout again (no test), on the rout table.
+        let (_, _, rout_modifier) = self.base_test(1, &state, on_holder, charisma);
+        if let TestResult::Rout(row) = roller.test(rules, i32::MAX / 2, 0, rout_modifier)
+            && self.rout(1, &mut state, row)
+        {
+            fate[1].2 = true;
+            state.pursuing = false;
+            return Ending::Over(state, fate);
+        }
+        if self.enters_pursuit(roller) {
+            // Another rout hit to disorganization for pursuing again.
+            if self.take_hits(0, &mut state, rules.pursuit_rout_hits) {
+                fate[0] = (true, false, true);
+                state.pursuing = false;
+                return Ending::Over(state, fate);
+            }
+            return Ending::Going(state);
+        }
+        state.pursuing = false;
+        Ending::Over(state, fate)
     }
 
     fn cavalry(&self) -> bool {
@@ -269,7 +410,27 @@ impl Assault {
     }
 
     fn holder_steady(&self) -> bool {
-        self.holder.grade != Grade::F
+        // 2.3: skirmishers and gunners are unsteady.
+        self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
+    }
+
+    fn battery(&self) -> bool {
+        self.holder.weapon.is_gun()
+    }
+
+    /// 4.11: close-order chargers wipe out gunners and skirmishers they
+    /// contact, unless these hold houses or fieldworks (cover).
+    fn overrun(&self) -> bool {
+        (self.battery() || self.holder.order == DefenderOrder::Skirmish) && self.holder.cover == CombatCover::None
+    }
+
+    /// The defender's band: guns fire canister close and ballshot far.
+    fn holder_band(&self, band: RangeBand) -> RangeBand {
+        match (self.battery(), band) {
+            (true, RangeBand::Close) => RangeBand::Canister,
+            (true, RangeBand::Far) => RangeBand::Ballshot,
+            (_, band) => band,
+        }
     }
 
     /// 2.11: the charger's move, and its charge reach.
@@ -299,8 +460,33 @@ impl Assault {
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
     fn defender_fire(&self, figures: u32, band: RangeBand) -> ([bool; 10], f64, u32) {
         let rules = &self.rules;
+        let band = self.holder_band(band);
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
+        if self.national(1) {
+            // 7.11: steady British infantry +1 with musketry; Russians -1.
+            modifier += match self.holder.nation {
+                Nation::Britain if self.holder_steady() && self.holder.weapon == Weapon::Musket => 1,
+                Nation::Russia if self.holder.weapon == Weapon::Musket => -1,
+                _ => 0,
+            };
+        }
+        if self.holder.order == DefenderOrder::Skirmish {
+            modifier += rules.fire_disordered_or_skirmishing;
+        }
+        // 3.5: a column of 3 or more ranks is dense, for ballshot.
+        let dense = !self.cavalry()
+            && self.charger.formation == ChargerFormation::Column
+            && self.charger.figures > 2 * rules.column_width;
+        if dense && band == RangeBand::Ballshot {
+            modifier += rules.fire_ball_vs_dense;
+        }
+        if self.battery() {
+            // 3.1: a die per actual gun, the gunners spread over the models.
+            let models = self.holder.guns.div_ceil(rules.guns_per_model.max(1)).max(1);
+            let dice = artillery_dice(rules, self.holder.guns, figures / models);
+            return (rules.hit_faces(score, modifier), rules.hit_chance(score, modifier), dice);
+        }
         let mut firing = figures;
         if self.square() {
             // 3.1, 3.3: one rank fires; a square shows one face to the charge, at -1.
@@ -369,11 +555,17 @@ impl Assault {
         let mut state = before;
         // Per side: (out, routed, shattered).
         let mut fate = [(false, false, false); 2];
+        if state.pursuing {
+            return self.pursuit_turn(state, charisma, roller);
+        }
         if state.distance > 0 {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
             let charging = distance <= reach;
-            let band = if charging {
+            let band = if charging && self.charger.flank {
+                // 3.1: the arc of fire is 45 degrees either side of the front.
+                None
+            } else if charging {
                 Some(match rules.defensive_fire_band {
                     DefensiveFireBand::Close => RangeBand::Close,
                     DefensiveFireBand::Far => RangeBand::Far,
@@ -382,8 +574,8 @@ impl Assault {
                 // The charger advances a move and is shot where it stands (3.8).
                 let left = distance - step.min(distance);
                 state.distance = left.max(1) as u16;
-                let close = rules.band_range(self.holder.weapon, RangeBand::Close).unwrap_or(0);
-                let far = rules.band_range(self.holder.weapon, RangeBand::Far).unwrap_or(0);
+                let close = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Close)).unwrap_or(0);
+                let far = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Far)).unwrap_or(0);
                 if left <= close {
                     Some(RangeBand::Close)
                 } else if left <= far {
@@ -403,9 +595,18 @@ impl Assault {
             }
             // 5.4 (2): charging home frontally against steady infantry or hard cover.
             let against_steady_foot = self.holder_steady();
-            let home_test = charging && (against_steady_foot || self.holder.cover == CombatCover::Hard);
+            // A proper flank or rear charge need not test unless hit twice (5.4).
+            let home_test =
+                charging && !self.charger.flank && (against_steady_foot || self.holder.cover == CombatCover::Hard);
             if hits >= rules.morale_test_shooting_hits || home_test {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
+                if !charging && self.national(0) && !self.cavalry() {
+                    modifier += self.national_vs_shooting_in_approach();
+                }
+                if home_test && self.cavalry() && self.national(0) && self.charger.nation == Nation::Britain {
+                    // 7.11: British cavalry +1 on morale to charge.
+                    modifier += 1;
+                }
                 if home_test {
                     if self.cavalry() {
                         if self.square() && against_steady_foot {
@@ -427,8 +628,19 @@ impl Assault {
                 return Ending::Going(state);
             }
             state.distance = 0;
+            if self.overrun() {
+                // 4.11: the gunners or skirmishers contacted are wiped out.
+                state.figures[1] = 0;
+                fate[1] = (true, false, false);
+                return Ending::Over(state, fate);
+            }
             // 5.4 (3): infantry charged successfully by a steady enemy test.
-            let exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
+            exempt |= self.cavalry()
+                && self.national(1)
+                && self.holder.nation == Nation::PrussiaEarly
+                && self.holder_steady();
             if self.charger_steady() && !exempt {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
                 modifier += if self.cavalry() {
@@ -436,6 +648,10 @@ impl Assault {
                 } else {
                     rules.morale_meeting_infantry_charge
                 };
+                if self.charger.flank {
+                    // 5.6: charged on flank or rear this turn.
+                    modifier += rules.morale_flanked;
+                }
                 if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
                     let shattered = self.rout(1, &mut state, row);
                     fate[1] = (true, true, shattered);
@@ -461,18 +677,56 @@ impl Assault {
             let hits = if s == 0 { hits_on_charger } else { hits_on_holder };
             if loser.is_some_and(|(l, _)| l == s) {
                 let (pass, modifier, rout_modifier) = self.base_test(s, &state, hits, charisma);
+                // 7.11: Russian infantry +2 on morale vs. losing a combat.
+                let russian = if s == 0 {
+                    self.national(0) && !self.cavalry() && self.charger.nation == Nation::Russia
+                } else {
+                    self.national(1) && self.holder.nation == Nation::Russia
+                };
+                let modifier = modifier + if russian { 2 } else { 0 };
                 let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
                 self.danger(s, &mut state, hits, roller);
                 if let TestResult::Rout(row) = result {
                     let shattered = self.rout(s, &mut state, row);
                     fate[s] = (true, true, shattered);
+                    if s == 1 && !shattered && self.enters_pursuit(roller) {
+                        state.pursuing = true;
+                        return Ending::Going(state);
+                    }
                     return Ending::Over(state, fate);
                 }
             } else {
                 self.danger(s, &mut state, hits, roller);
             }
         }
+        if rules.optional_cavalry_bounce && self.cavalry() && hits_on_holder <= hits_on_charger {
+            // 7.1 Cavalry bounce: cavalry that fails to inflict more losses than
+            // it suffers, with nobody routed, recoils 4": the charge is over and
+            // nobody broke.
+            return Ending::Over(state, fate);
+        }
         Ending::Going(state)
+    }
+
+    /// Whether side `s`'s national modifiers apply: the optional rule is on,
+    /// and they are for grade A-E troops (7.11).
+    fn national(&self, s: usize) -> bool {
+        let (nation, grade) =
+            if s == 0 { (self.charger.nation, self.charger.grade) } else { (self.holder.nation, self.holder.grade) };
+        self.rules.optional_national_modifiers && nation != Nation::None && grade != Grade::F
+    }
+
+    /// 7.11: an infantry charger's morale modifier vs. shooting hits while it
+    /// advances at full speed before the charge (not while charging).
+    fn national_vs_shooting_in_approach(&self) -> i32 {
+        let column = self.charger.formation == ChargerFormation::Column;
+        match (self.charger.nation, column) {
+            (Nation::France, true) => 2,
+            (Nation::Spain, true) | (Nation::Austria, true) | (Nation::PrussiaLate, true) => 1,
+            (Nation::Austria, false) | (Nation::PrussiaLate, false) => -1,
+            (Nation::Britain, false) => 1,
+            _ => 0,
+        }
     }
 
     /// One round's hits (on the charger, on the defender).
@@ -497,10 +751,19 @@ impl Assault {
         if cavalry && square {
             charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, false);
         }
-        let holder_dice = combat_dice(rules, Arm::Infantry, holder_front, charger_arm, open);
+        let holder_arm = if self.battery() { Arm::Gunners } else { Arm::Infantry };
+        if !square {
+            charger_dice = combat_dice(rules, charger_arm, charger_front, holder_arm, open);
+        }
+        let holder_dice = combat_dice(rules, holder_arm, holder_front, charger_arm, open);
         // 4.2 modifiers.
         let mut charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
         let mut holder_mod = self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade);
+        if self.charger.flank {
+            // 4.6, 4.7: the flank bonus and penalty last the whole combat.
+            charger_mod += rules.combat_flank_attack;
+            holder_mod += rules.combat_striking_to_flank;
+        }
         let charger_steady = first && self.charger_steady();
         let holder_steady_now = first && self.holder_steady();
         // 2.3: who is disordered in the first round.
@@ -510,7 +773,7 @@ impl Assault {
             if cavalry && square && self.holder_steady() {
                 charger_disordered = true;
             }
-            if cavalry && !square && charger_steady {
+            if cavalry && !square && charger_steady && !self.battery() {
                 holder_disordered = true;
             }
             if !cavalry && square && charger_steady {
@@ -521,7 +784,7 @@ impl Assault {
             if square {
                 charger_mod += rules.combat_cavalry_vs_square;
                 holder_mod += rules.combat_square_vs_cavalry;
-            } else if charger_steady && !charger_disordered {
+            } else if charger_steady && !charger_disordered && !self.battery() {
                 charger_mod += rules.combat_steady_cavalry_vs_unsquared;
                 holder_mod += rules.combat_unsquared_vs_steady_cavalry;
             }
@@ -613,9 +876,11 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
         formation,
         heaviness: settings.choice("attacker.heaviness"),
         lancers: settings.bool("attacker.lancers"),
+        flank: settings.bool("attacker.flank"),
         modifier: settings.int("attacker.modifier") as i32,
         general: settings.choice("attacker.general"),
         charisma: settings.choice("attacker.charisma"),
+        nation: settings.choice("attacker.nation"),
     }
 }
 
@@ -624,6 +889,12 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,
         weapon: settings.choice("defender.weapon"),
+        guns: if settings.iter().any(|(k, _)| k == "defender.guns") { settings.int("defender.guns") as u32 } else { 0 },
+        order: if settings.iter().any(|(k, _)| k == "defender.order") {
+            settings.choice("defender.order")
+        } else {
+            DefenderOrder::Close
+        },
         formation,
         cover: settings.choice("defender.cover"),
         modifier: settings.int("defender.modifier") as i32,
@@ -631,6 +902,7 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         general: settings.choice("defender.general"),
         charisma: settings.choice("defender.charisma"),
         two_rank: settings.bool("defender.two_rank"),
+        nation: settings.choice("defender.nation"),
     }
 }
 
@@ -648,10 +920,15 @@ impl Scenario for Assault {
                 Ending::Over(end, fate) => return self.code(turn, &end, fate),
             }
         }
-        self.code(self.turns, &state, [(false, false, false); 2])
+        self.code(self.turns, &state, Self::limit_fate(&state))
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        // Each state's turn is enumerated path by path; 36 against 36 takes
+        // seconds, more takes long: Monte Carlo only.
+        if self.charger.figures > EXACT_MAX_FIGURES || self.holder.figures > EXACT_MAX_FIGURES {
+            return None;
+        }
         let mut total: HashMap<u64, f64> = HashMap::new();
         for (ca, pa) in self.charisma_law(0) {
             for (cd, pd) in self.charisma_law(1) {
@@ -674,7 +951,7 @@ impl Scenario for Assault {
                             .chain(over.into_iter().map(|(c, p)| (Step::End(c), p)))
                             .collect::<Vec<_>>()
                     },
-                    |state| self.code(self.turns, state, [(false, false, false); 2]),
+                    |state| self.code(self.turns, state, Self::limit_fate(state)),
                 );
                 for (code, p) in chain {
                     *total.entry(code).or_insert(0.0) += pa * pd * p;

@@ -2,10 +2,18 @@
 //! tests against a pass score by grade, and the rout table, as scenarios with
 //! exact solvers.
 //!
-//! Submodules, one per mechanic: [`fire`] (3.1-3.5), [`morale`] (5.2-5.7),
+//! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
+//! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
 //! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
-//! turn) and [`assault`] (a charge through defensive fire into combat, and
-//! the cavalry charge on a line or a square).
+//! turn), [`assault`] (a charge through defensive fire into combat: `assault`
+//! and `cavalry_charge`), and [`roll`], which runs one turn's logic either on
+//! dice or by enumerating every branch, so Monte Carlo and the exact solvers
+//! of the assaults share one description of the rules.
+//!
+//! Exact solvers: `fire`, `counterbattery`, `morale` and `combat` enumerate
+//! their dice (binomials, the two D10s of a test); `firefight` (up to 24
+//! figures a side) and `assault` / `cavalry_charge` (up to 36) are absorbing
+//! Markov chains turn by turn; larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -45,20 +53,55 @@
 //!   (`FirefightRout::Ends`) ends the firefight at the first rout. A shaken
 //!   unit stands still and holds its fire for one turn to recover (2.4;
 //!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken.
-//! - Assaults (see [`assault`]): the defender gets one defensive fire at close
-//!   range (canister for guns) against the charger, then the charger tests to
-//!   charge home if 5.4 asks, then the defender if charged by a steady enemy;
-//!   combat rounds follow, one a turn, until one side routs or shatters. After
-//!   the first round both sides are disordered (2.3), so "disordered vs.
-//!   steady" no longer applies.
+//! - Assaults (see [`assault`]): while out of charge reach the charger moves
+//!   its move (2.11) and is shot where it stops; on the charge turn the
+//!   defender fires once at close range (canister for guns;
+//!   `defensive_fire_band`), then the charger tests to charge home if 5.4 asks,
+//!   then the defender if charged by a steady enemy; combat rounds follow, one
+//!   a turn, the loser testing, until one side routs or shatters (a rout ends
+//!   the assault: no pursuit). After the first round both sides are
+//!   disordered (2.3), so "disordered vs. steady", "steady cavalry vs.
+//!   unsquared infantry", fresh cavalry and lancers apply to the first round
+//!   only. A charging column fights with its front rank, up to 8 figures
+//!   (1.8, 4.1), and is a dense target for ballshot from 17 figures (3 ranks).
+//! - A proper flank or rear charge (`attacker.flank`, 4.6) is out of the
+//!   defender's arc of fire (3.1: 45 degrees either side), needs no test to
+//!   charge home (5.4), gives the defender -2 on its test (5.6), and keeps +3
+//!   and -3 for the whole combat (4.6, 4.7).
+//! - Gunners and skirmishers in the open are overrun on contact (4.11): they
+//!   are unsteady (2.3), so the charger tests only after 2 hits, and the
+//!   defender does not test; skirmishers stand rather than evade. In cover
+//!   they fight. A battery's figures are its gunners, spread evenly over its
+//!   models for the crew limits of 3.1.
+//! - National modifiers (7.11) apply to grade A-E troops: in assaults the
+//!   column's bonus vs. shooting hits (France +2, Spain, Austria and later
+//!   Prussia +1; -1 in line for Austria and later Prussia, +1 for Britain)
+//!   counts only on approach turns, not the charge; British cavalry +1 to
+//!   charge home; early Prussians do not test against a cavalry charge if
+//!   steady; Russians +2 vs. losing a combat and -1 with muskets; steady
+//!   British infantry +1 with muskets. Firefights are fought in line.
+//! - A unit's general is a key per side (`in_radius`, `out_of_radius`,
+//!   `attached`) rather than a distance, so the command radius fields (12",
+//!   6" attached) are recorded for the reader; a general lost to 7.5 leaves
+//!   his unit with no general in radius (-1).
 //! - Generals: a side's general is `in_radius` (no modifier), `out_of_radius`
 //!   (-1 to morale and rout) or `attached` (adds its charisma to morale and
 //!   rout scores; with danger to generals, 7.5, he may be lost). Charisma is
 //!   rolled on 1D10 (1.11) unless a fixed value is given.
 //! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
 //!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
-//!   the scenarios; pass-through fire, pinning, pursuit and the cavalry bounce,
-//!   carry-through and first rout off-table are recorded but have no effect:
+//!   the scenarios, and so does pursuit (7.4) in assaults: cavalry that routs
+//!   the defender in combat pursues on a D10 of 1-4 (-3 for grade E/F, so 1-7);
+//!   the next turn it strikes the shaken routers (-3) with double hits, and
+//!   neither side is steady; if the routers lose again they rout again
+//!   without a test (rolling for rout hits), and the cavalry may pursue again
+//!   at the cost of one rout hit; a pursuer losing a pursuit round does not
+//!   test, the pursuit just ends. Infantry never chooses to pursue.
+//!   The cavalry bounce (7.1) ends a charge whose cavalry did not inflict
+//!   more hits than it took, with no one routed, as undecided (`none`): the
+//!   cavalry recoils 4" and the defender holds (no renewed charge is played).
+//!   Pass-through fire, pinning, carry-through and first rout off-table are
+//!   recorded but have no effect:
 //!   the scenarios have one target each, no formation changes in contact, and
 //!   end at the first rout off (or first rout, in combat).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
@@ -570,6 +613,15 @@ crate::rule_book! {
         /// 2.11 Movement: light cavalry, steady and launching a charge (inches).
         pub move_light_cavalry_charge: u32 = 20, range 0..=40;
 
+        /// 7.4 Pursuit: a cavalry unit enters pursuit on a D10 of this or less.
+        pub pursuit_max_score: i32 = 4, range 0..=10;
+        /// 7.4 Pursuit: the modifier to that roll for grade E/F (lower rolls pursue).
+        pub pursuit_grade_e_f: i32 = -3, range -10..=10;
+        /// 7.4 Pursuit: pursuers strike the unit they routed with this many times the hits ("double hits").
+        pub pursuit_hit_multiplier: u32 = 2, range 1..=4;
+        /// 7.4 Pursuit: rout hits a pursuer loses to disorganization when it pursues again.
+        pub pursuit_rout_hits: u32 = 1, range 0..=6;
+
         /// Interpretation: what a failed morale test does to a firefight (reengage: the firefight goes on at the same range; ends: the first rout ends it).
         pub firefight_rout: FirefightRout = FirefightRout::Reengage;
         /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
@@ -584,8 +636,10 @@ crate::rule_book! {
         pub optional_pinning: bool = false;
         /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
         pub optional_pass_through_fire: bool = false;
-        /// 7.4 Optional pursuit and the cavalry bounce: recorded; the scenarios end at the first rout.
+        /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
+        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4", ending the charge with no winner.
+        pub optional_cavalry_bounce: bool = false;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
         /// 7.8 Optional carry-through: recorded; the scenarios have one target in the line of fire.
@@ -784,7 +838,7 @@ impl Rules {
 
     /// 5.6 Whole quarters of the starting strength lost.
     pub fn quarters_lost(start: u32, lost: u32) -> i32 {
-        if start == 0 { 0 } else { (lost * 4 / start) as i32 }
+        (lost * 4).checked_div(start).map_or(0, |q| q as i32)
     }
 }
 
