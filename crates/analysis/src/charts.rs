@@ -31,6 +31,8 @@ const TITLE_SIZE: f64 = 32.0;
 const AXIS_TITLE_SIZE: f64 = 24.0;
 const LABEL_SIZE: f64 = 22.0;
 const SMALLEST_LABEL_SIZE: f64 = 14.0;
+/// Half the width of a whisker's cap, in pixels at most.
+const CAP_PIXELS: f64 = 9.0;
 
 /// The Okabe-Ito palette: distinguishable with any colour vision and in grey print.
 pub const PALETTE: [RGBColor; 7] = [
@@ -202,6 +204,8 @@ pub struct Chart {
 /// The default size: printed across an A4 page's text (about 180 mm), a
 /// pixel is 0.18 mm.
 pub const DEFAULT_SIZE: (u32, u32) = (1000, 620);
+/// The most rows a sensitivity tornado shows.
+pub const TORNADO_MAX_ROWS: usize = 15;
 /// The smallest size a chart is drawn at.
 pub const MINIMUM_SIZE: (u32, u32) = (320, 240);
 
@@ -336,8 +340,11 @@ impl Chart {
             let x = i as f64;
             Rectangle::new([(x - half, 0.0), (x + half, b.value)], BAR_COLOUR.filled())
         }))?;
+        // Caps a tenth of a slot wide, but never wider than a few pixels.
+        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1);
+        let cap = (CAP_PIXELS / f64::from(slot)).min(0.12);
         for (i, b) in bars.iter().enumerate() {
-            draw_whisker_vertical(&chart, i as f64, b.ci_low, b.ci_high, 0.12)?;
+            draw_whisker_vertical(&chart, i as f64, b.ci_low, b.ci_high, cap)?;
         }
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
         let positions: Vec<i32> = (0..bars.len()).map(|i| chart.backend_coord(&(i as f64, 0.0)).0).collect();
@@ -382,7 +389,15 @@ impl Chart {
             )
         };
         let cell_height = chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1;
-        let value_size = (cell_height as f64 * 0.3).clamp(14.0, 28.0);
+        let cell_width = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1) as u32;
+        // Text shrinks to fit its cell; an interval that cannot fit at a
+        // readable size is left to the table rather than drawn over its neighbours.
+        let fits = |text: &str, size: f64| text_width(root, text, size) + 8 <= cell_width;
+        let mut value_size = (cell_height as f64 * 0.3).clamp(SMALLEST_LABEL_SIZE, 28.0);
+        let texts: Vec<String> = values.iter().map(|v| format_value(*v, percent)).collect();
+        while value_size > SMALLEST_LABEL_SIZE && !texts.iter().all(|t| fits(t, value_size)) {
+            value_size -= 1.0;
+        }
         let interval_size = (value_size * 0.65).max(SMALLEST_LABEL_SIZE);
         for (r, row) in cells.iter().enumerate() {
             // The first row is drawn at the top.
@@ -397,12 +412,12 @@ impl Chart {
                 let value_text = format_value(cell.value, percent);
                 let value_style = font(value_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                 let exact = (cell.ci_high - cell.ci_low).abs() < f64::EPSILON;
-                if exact || cell_height < 3 * (value_size as i32) {
+                let interval =
+                    format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
+                if exact || cell_height < 3 * (value_size as i32) || !fits(&interval, interval_size) {
                     root.draw_text(&value_text, &value_style, centre)?;
                 } else {
                     root.draw_text(&value_text, &value_style, (centre.0, centre.1 - value_size as i32 / 2))?;
-                    let interval =
-                        format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
                     let interval_style = font(interval_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                     root.draw_text(&interval, &interval_style, (centre.0, centre.1 + value_size as i32 * 2 / 3))?;
                 }
@@ -462,7 +477,8 @@ impl Chart {
         // A cumulative distribution always spans 0 to 1; other lines fit their
         // bands and reference, so a narrow band is still visible.
         let (y_min, y_max) = if step && percent {
-            (0.0, 1.0)
+            // A little headroom, so a line at 100% is not cut by the frame.
+            (0.0, 1.015)
         } else {
             let ys = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.ci_low, p.ci_high, p.y]));
             let ys: Vec<f64> = ys.chain(reference.map(|r| r.0)).collect();
@@ -595,6 +611,8 @@ impl Chart {
         // The first row (the largest change) is drawn at the top; its step
         // down fills the upper half of the row, its step up the lower half.
         let halves = [(0.52, 0.88, DOWN_COLOUR, "one step down (−1)"), (0.12, 0.48, UP_COLOUR, "one step up (+1)")];
+        let row = (chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1).max(1);
+        let cap = (CAP_PIXELS / f64::from(row)).min(0.1);
         for (side, (bottom, top, colour, legend)) in halves.into_iter().enumerate() {
             let bars: Vec<(f64, TornadoBar)> = rows
                 .iter()
@@ -608,14 +626,14 @@ impl Chart {
                 .label(legend)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 24, y + 7)], colour.filled()));
             for (y, b) in &bars {
-                draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, 0.1)?;
+                draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, cap)?;
             }
         }
         chart
             .draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(tornado_legend_corner(rows))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font(font(LABEL_SIZE))
@@ -634,7 +652,7 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 type Cartesian = Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>;
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AnalysisError> {
-    std::fs::write(path, bytes).map_err(AnalysisError::Io)
+    crate::frame::write_bytes_atomically(path, bytes).map_err(AnalysisError::Io)
 }
 
 /// Tick labels: percentages for probabilities, with a decimal when the axis
@@ -761,6 +779,26 @@ fn emptiest_corner(series: &[Series], x: (f64, f64), y: (f64, f64), to_x: &dyn F
         .into_iter()
         .min_by_key(|&(_, cx, cy)| crowding(cx, cy))
         .map_or(SeriesLabelPosition::LowerRight, |(corner, _, _)| corner)
+}
+
+/// The lower corner on the side where the bottom rows (the smallest changes)
+/// reach least, so the legend covers no bar.
+fn tornado_legend_corner(rows: &[TornadoRow]) -> SeriesLabelPosition {
+    let bottom = &rows[rows.len().saturating_sub(2)..];
+    let reach = |keep: fn(f64) -> bool| {
+        bottom
+            .iter()
+            .flat_map(|r| [r.down, r.up])
+            .flatten()
+            .flat_map(|b| [b.change, b.ci_low, b.ci_high])
+            .filter(|&v| keep(v))
+            .fold(0.0, |a: f64, v| a.max(v.abs()))
+    };
+    if reach(|v| v > 0.0) <= reach(|v| v < 0.0) {
+        SeriesLabelPosition::LowerRight
+    } else {
+        SeriesLabelPosition::LowerLeft
+    }
 }
 
 /// Points of a step function: each value holds until the next x.
@@ -980,8 +1018,11 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
 /// The sensitivity ranking as a tornado chart.
 pub fn sensitivity_tornado(name: &str, title: &str, sensitivity: &Sensitivity) -> Chart {
     let bar = |c: &crate::balance::Change| TornadoBar { change: c.change, ci_low: c.ci_low, ci_high: c.ci_high };
-    let rows = sensitivity
-        .rows
+    // A ruleset prints dozens of numbers; the chart shows the ones that move
+    // the measure (the table in the report lists them all).
+    let moving: Vec<_> = sensitivity.rows.iter().filter(|r| r.largest_change() > 0.0).collect();
+    let shown = moving.len().min(TORNADO_MAX_ROWS);
+    let rows = moving[..shown]
         .iter()
         .map(|r| TornadoRow {
             label: format!("{} = {}", r.field, r.baseline),
@@ -989,13 +1030,11 @@ pub fn sensitivity_tornado(name: &str, title: &str, sensitivity: &Sensitivity) -
             up: r.up.as_ref().map(bar),
         })
         .collect();
+    let title =
+        if moving.len() > shown { format!("{title} (top {shown} of {})", moving.len()) } else { title.to_string() };
     let percent = sensitivity.measure.is_probability();
-    let x_label = if percent {
-        format!("change in {} (percentage points)", sensitivity.measure.label())
-    } else {
-        format!("change in {}", sensitivity.measure.label())
-    };
-    Chart::new(name, title, &x_label, "rule field (printed value)", ChartKind::Tornado { rows, percent })
+    let x_label = if percent { "change (percentage points)" } else { "change" };
+    Chart::new(name, &title, x_label, "rule field (printed value)", ChartKind::Tornado { rows, percent })
 }
 
 /// The estimate and its band as samples grow, on a log axis, with the exact

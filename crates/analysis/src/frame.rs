@@ -66,9 +66,12 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
                 }
                 metric.push(m.name.to_string());
                 value.push(m.domain.format(row.value));
-                probability.push(row.probability);
                 match samples {
                     Some(n) => {
+                        // One division of the marginal's count, rather than the
+                        // sum of its joint outcomes' probabilities, so the
+                        // printed value carries no rounding noise.
+                        probability.push(row.count as f64 / n.max(1) as f64);
                         let (low, high) = wilson(row.count, n, confidence);
                         count.push(Some(row.count));
                         ci_low.push(low);
@@ -76,6 +79,7 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
                         exact.push(false);
                     }
                     None => {
+                        probability.push(row.probability);
                         count.push(None);
                         ci_low.push(row.probability);
                         ci_high.push(row.probability);
@@ -177,6 +181,16 @@ pub fn agreement_frame(rows: &[(String, String, Agreement)]) -> PolarsResult<Dat
 pub(crate) fn temporary_sibling(path: &Path) -> PathBuf {
     let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
     path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Writes bytes to a temporary sibling of `path`, then renames it into place.
+pub(crate) fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temporary = temporary_sibling(path);
+    let result = fs::write(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
 }
 
 /// Writes to a temporary sibling of `path` with `write`, then renames it into

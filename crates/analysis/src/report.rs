@@ -16,8 +16,8 @@ use crate::charts::{
     Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
     sensitivity_tornado, sweep_chart,
 };
-use crate::frame::{Run, long_frame, temporary_sibling, write_csv, write_parquet};
-use crate::stats::agreement;
+use crate::frame::{Run, long_frame, temporary_sibling, write_bytes_atomically, write_csv, write_parquet};
+use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
@@ -347,13 +347,7 @@ pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), Ana
         );
     }
     out.push_str("</tbody>\n</table>\n</body>\n</html>\n");
-    let path = reports_dir.join("index.html");
-    let temporary = temporary_sibling(&path);
-    fs::write(&temporary, out)?;
-    fs::rename(&temporary, &path).map_err(|e| {
-        let _ = fs::remove_file(&temporary);
-        AnalysisError::Io(e)
-    })
+    Ok(write_bytes_atomically(&reports_dir.join("index.html"), out.as_bytes())?)
 }
 
 /// How an experiment was run, for a report's method section.
@@ -588,6 +582,36 @@ pub fn sweep_report(
     Ok((report, long_frame(&runs, confidence)?))
 }
 
+/// The most rows a distribution report prints; the data files hold the rest.
+pub const MAX_TABLE_ROWS: usize = 200;
+
+/// The first metric in a line: every value's probability for a categorical or
+/// true/false metric, the mean and its interval for an integer one.
+fn headline(dist: &Distribution, confidence: f64) -> String {
+    let Some(metric) = dist.metrics.first() else {
+        return "No metrics".to_string();
+    };
+    match metric.domain {
+        volley_kernel::outcome::Domain::Integer { .. } => {
+            let (mean, error) = mean_with_standard_error(dist, metric.name);
+            let half = z_for_confidence(confidence) * error;
+            if half > 0.0 {
+                format!("Mean {} {mean:.2} (± {half:.2})", metric.name)
+            } else {
+                format!("Mean {} {mean:.2}", metric.name)
+            }
+        }
+        _ => {
+            let values: Vec<String> = dist
+                .marginal(0)
+                .iter()
+                .map(|row| format!("{} {}", metric.domain.format(row.value), format_value(row.probability, true)))
+                .collect();
+            format!("{}: {}", metric.name, values.join(", "))
+        }
+    }
+}
+
 /// One scenario's outcome distribution written up: bars per metric (and the
 /// cumulative distribution of `turns`, where there is one), with the agreement
 /// against the exact solver when `exact` is given.
@@ -621,10 +645,13 @@ pub fn distribution_report(
             Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf),
         );
     }
-    let mut finding = match dist.samples() {
-        Some(n) => format!("{n} Monte Carlo samples"),
-        None => "Exact distribution".to_string(),
-    };
+    let mut finding = headline(dist, confidence);
+    match dist.samples() {
+        Some(n) => {
+            let _ = write!(finding, " ({n} Monte Carlo samples)");
+        }
+        None => finding.push_str(" (exact)"),
+    }
     if let (Some(exact), Some(_)) = (exact, dist.samples()) {
         let verdict = agreement(dist, exact);
         let _ = write!(
@@ -635,7 +662,12 @@ pub fn distribution_report(
     }
     finding.push('.');
     let frame = long_frame(std::slice::from_ref(run), confidence)?;
-    sections.push(Section::text("Table", "").with_table(Table::from_frame(&frame, usize::MAX)?));
+    let note = if frame.height() > MAX_TABLE_ROWS {
+        format!("The first {MAX_TABLE_ROWS} of {} rows; data.csv has them all.", frame.height())
+    } else {
+        String::new()
+    };
+    sections.push(Section::text("Table", &note).with_table(Table::from_frame(&frame, MAX_TABLE_ROWS)?));
     let keys: Vec<String> = run.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let report = Report {
         title: format!("{} {}: outcomes", run.ruleset, run.scenario),

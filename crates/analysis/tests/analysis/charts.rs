@@ -4,8 +4,8 @@
 use crate::frames::dice_run;
 use plotters::style::RGBColor;
 use volley_analysis::charts::{
-    BAR_COLOUR, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR, cdf_chart,
-    distribution_bars,
+    BAR_COLOUR, Bar, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR,
+    cdf_chart, distribution_bars,
 };
 
 /// Checks that every tag opened is closed in order, and returns the SVG.
@@ -224,4 +224,108 @@ fn a_tornado_draws_a_bar_per_step_run() {
     assert_eq!(rects(&svg, UP_COLOUR), 2 + 1);
     assert_eq!(count_text(&svg, "hit_target = 7"), 1);
     check_png(&chart);
+}
+
+#[test]
+fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
+    use volley_analysis::balance::{Change, Estimate, Measure, Sensitivity, SensitivityRow};
+    use volley_analysis::charts::{TORNADO_MAX_ROWS, sensitivity_tornado};
+    let step = |value: i64, change: f64| {
+        Some(Change {
+            value,
+            estimate: Estimate::exact(0.5 + change),
+            change,
+            ci_low: change - 0.01,
+            ci_high: change + 0.01,
+        })
+    };
+    // Twenty fields that move the measure, largest first, and one that does not.
+    let mut rows: Vec<SensitivityRow> = (0..20)
+        .map(|i| SensitivityRow {
+            field: format!("field_{i}"),
+            doc: String::new(),
+            baseline: 3,
+            down: step(2, -0.2 + 0.01 * i as f64),
+            up: step(4, 0.2 - 0.01 * i as f64),
+        })
+        .collect();
+    rows.push(SensitivityRow { field: "idle".into(), doc: String::new(), baseline: 1, down: step(0, 0.0), up: None });
+    let sensitivity = Sensitivity {
+        measure: Measure::probability("winner", "attacker"),
+        baseline: Estimate::exact(0.5),
+        rows,
+        skipped: Vec::new(),
+        runs: Vec::new(),
+    };
+    let chart = sensitivity_tornado("sensitivity", "What matters", &sensitivity);
+    assert_eq!(chart.title, format!("What matters (top {TORNADO_MAX_ROWS} of 20)"));
+    let ChartKind::Tornado { rows, .. } = &chart.kind else { panic!("a tornado") };
+    assert_eq!(rows.len(), TORNADO_MAX_ROWS);
+    assert_eq!(rows[0].label, "field_0 = 3");
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(rects(&svg, DOWN_COLOUR), TORNADO_MAX_ROWS + 1);
+    assert_eq!(count_text(&svg, "field_14 = 3"), 1);
+    assert_eq!(count_text(&svg, "field_15 = 3"), 0);
+}
+
+#[test]
+fn a_crowded_heatmap_drops_intervals_rather_than_overlap_them() {
+    let labels: Vec<String> = (1..=10).map(|i| format!("grade {i}")).collect();
+    let cell = Some(Cell { value: 0.456, ci_low: 0.449, ci_high: 0.463 });
+    let chart = Chart::new(
+        "crowded",
+        "Ten grades",
+        "defender's grade",
+        "attacker's grade",
+        ChartKind::Heatmap { rows: labels.clone(), columns: labels, cells: vec![vec![cell; 10]; 10], percent: true },
+    );
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(count_text(&svg, "45.6%"), 100);
+    assert_eq!(texts(&svg).iter().filter(|t| t.contains('–')).count(), 0);
+    // At the default size, four grades leave room for the intervals.
+    let roomy = Chart::new(
+        "roomy",
+        "Four grades",
+        "defender's grade",
+        "attacker's grade",
+        ChartKind::Heatmap {
+            rows: vec!["a".into(); 4],
+            columns: vec!["b".into(); 4],
+            cells: vec![vec![cell; 4]; 4],
+            percent: true,
+        },
+    );
+    assert_eq!(count_text(&roomy.svg().unwrap(), "44.9%–46.3%"), 16);
+}
+
+#[test]
+fn crowded_bar_labels_thin_out_instead_of_overlapping() {
+    let bars: Vec<Bar> =
+        (1..=80).map(|i| Bar { label: format!("value {i}"), value: 0.0125, ci_low: 0.01, ci_high: 0.015 }).collect();
+    let chart = Chart::new("crowded", "Eighty values", "value", "probability", ChartKind::Bars { bars, percent: true });
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(rects(&svg, BAR_COLOUR), 80);
+    // (x, font size, characters) of each category label drawn.
+    let mut labels: Vec<(f64, f64, usize)> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim();
+            let attribute = |name: &str| -> f64 {
+                let start = t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                t[start..start + t[start..].find('"').unwrap()].parse().unwrap()
+            };
+            body.starts_with("value ").then(|| (attribute("x"), attribute("font-size"), body.chars().count()))
+        })
+        .collect();
+    labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(labels.len() >= 10 && labels.len() < 80, "{} labels drawn", labels.len());
+    for pair in labels.windows(2) {
+        // DejaVu Sans averages well under 0.6 em a character.
+        let half_widths = 0.6 * (pair[0].1 * pair[0].2 as f64 + pair[1].1 * pair[1].2 as f64) / 2.0;
+        assert!(pair[1].0 - pair[0].0 >= half_widths, "labels at {} and {} overlap", pair[0].0, pair[1].0);
+    }
 }

@@ -14,7 +14,13 @@ fn shoot_and_charge_build_from_the_keys_users_type() {
         .unwrap()
         .build_from_text(
             rules.as_ref(),
-            [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")],
+            [
+                ("shooter", "artillery"),
+                ("range", "3"),
+                ("double", "true"),
+                ("target", "light_infantry"),
+                ("reroll_miss", "false"),
+            ],
         )
         .unwrap();
     // 4D6 at 5+ (light infantry halves artillery fire by the five_plus reading): mean 4/3.
@@ -45,6 +51,7 @@ fn every_interpretation_is_a_documented_field() {
         "line_infantry_pivot",
         "leader_loss",
         "leader_risk",
+        "doubling",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -68,6 +75,7 @@ fn duels_build_from_the_keys_users_type() {
                 ("defender.type", "rifles"),
                 ("range", "2"),
                 ("attacker.leader", "true"),
+                ("attacker.close_to", "1"),
             ],
         ),
         (

@@ -5,7 +5,9 @@
 use volley_kernel::check::assert_agrees;
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
-use volley_kernel::rulesets::one_hour::{Commander, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
+use volley_kernel::rulesets::one_hour::{
+    ChargeScores, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk, LightInfantryCharged, Quality, Rules, UnitType,
+};
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -105,6 +107,11 @@ fn a_unit_out_of_range_advances_instead_of_shooting() {
     let attacker = SideSetup { advances: true, ..SideSetup::new(UnitType::LineInfantry) };
     let dist = exact(DuelKind::Firefight, attacker, SideSetup::new(UnitType::LineInfantry), 3, 1);
     assert_p(&dist, "attacker_remaining", 83, 2.0 / 3.0);
+    assert_p(&dist, "defender_remaining", 100, 1.0);
+    // Closing to one box: from 2 boxes it advances to 1 (no fire), then takes 3D6.
+    let closing = SideSetup { close_to: 1, ..attacker };
+    let dist = exact(DuelKind::Firefight, closing, SideSetup::new(UnitType::LineInfantry), 2, 1);
+    assert_p(&dist, "attacker_remaining", 50, 8.0 / 27.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
     // Holding, neither can shoot: nothing happens until the turn limit.
     let dist = exact(
@@ -360,4 +367,39 @@ fn monte_carlo_agrees_with_the_markov_solver() {
         let duel = Duel::new(&rules, kind, attacker, defender, range, 12).unwrap();
         assert_agrees(&duel, 1_000_000, 500 + seed as u64);
     }
+}
+
+#[test]
+fn monte_carlo_agrees_under_the_other_readings() {
+    let rules = Rules {
+        light_infantry_half_hits: HalfHits::RoundUp,
+        light_infantry_charged: LightInfantryCharged::Both,
+        charge_scores: ChargeScores::FourUp,
+        leader_loss: LeaderLoss::KeepHits,
+        leader_risk: LeaderRisk::PerHit,
+        doubling: Doubling::AllDice,
+        ..Rules::default()
+    };
+    let cavalry = SideSetup {
+        advances: true,
+        leader: true,
+        shock: true,
+        commander: Commander::Ney,
+        break_off: 3,
+        ..SideSetup::new(UnitType::Cavalry)
+    };
+    let light = SideSetup { leader: true, commander: Commander::Napoleon, ..SideSetup::new(UnitType::LightInfantry) };
+    let duel = Duel::new(&rules, DuelKind::CavalryCharge, cavalry, light, 5, 12).unwrap();
+    assert_agrees(&duel, 1_000_000, 900);
+    let battery = SideSetup { leader: true, ..SideSetup::new(UnitType::Artillery) };
+    let duel = Duel::new(&rules, DuelKind::Firefight, battery, light, 4, 12).unwrap().defender_first();
+    assert_agrees(&duel, 1_000_000, 901);
+}
+
+#[test]
+fn a_unit_holding_a_town_does_not_advance() {
+    // Out of range at 3 boxes, told to advance, it holds the town: nothing happens.
+    let town = SideSetup { in_town: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let dist = exact(DuelKind::Firefight, town, SideSetup::new(UnitType::LineInfantry), 3, 2);
+    assert_p(&dist, "winner", NONE, 1.0);
 }

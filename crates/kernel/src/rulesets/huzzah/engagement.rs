@@ -146,11 +146,7 @@ impl Fighter {
         vec![
             quality_param(key("quality"), quality),
             Param::int(key("shifts"), "net Ups minus Downs not covered by the other keys", 0, -10, 10),
-            Param::boolean(
-                key("disadvantaged"),
-                "use the disadvantaged rating (flank, march column, blown ...)",
-                false,
-            ),
+            Param::boolean(key("disadvantaged"), "use the disadvantaged rating (flank, march column, blown ...)", false),
             Param::int(key("staggers"), "staggers before the engagement", 0, 0, 10),
             Param::int(key("kills"), "kills before the engagement", 0, 0, 10),
             Param::choice(key("arm"), "infantry, cavalry or artillery (an unlimbered battery)", Arm::Infantry),
@@ -243,13 +239,7 @@ pub struct Resolution {
 }
 
 /// Resolves one engagement from the two 2D6 pair indices (attacker's first).
-pub fn resolve(
-    rules: &Rules,
-    attacker: &Fighter,
-    defender: &Fighter,
-    attacker_pair: u32,
-    defender_pair: u32,
-) -> Resolution {
+pub fn resolve(rules: &Rules, attacker: &Fighter, defender: &Fighter, attacker_pair: u32, defender_pair: u32) -> Resolution {
     let rating = [engagement_rating(rules, attacker, defender), engagement_rating(rules, defender, attacker)];
     resolve_with_ratings(rules, [attacker, defender], rating, [attacker_pair, defender_pair])
 }

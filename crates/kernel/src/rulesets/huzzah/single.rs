@@ -68,8 +68,7 @@ impl OrderRoll {
         }
         // Playsheet, Command modifiers: "The CinC has a command rating two
         // higher than rolled, up to a maximum of Excellent".
-        let base =
-            if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
+        let base = if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
         // "Modifiers: Ups and Downs": for tests that do not involve unit
         // quality, the Ups and Downs are a simple plus or minus.
         let effective = base + shifts;

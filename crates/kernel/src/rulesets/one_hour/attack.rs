@@ -3,7 +3,7 @@
 //! happens to the hits afterwards (halved for light infantry, doubled from
 //! cavalry). The same value samples the dice and gives their exact law.
 
-use super::{Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType};
+use super::{Doubling, Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType};
 use crate::dice::Dice;
 use crate::pmf::Pmf;
 
@@ -171,10 +171,15 @@ pub fn fire(
     rerolls: Rerolls,
 ) -> Option<Attack> {
     let mut dice = rules.shooting_dice(shooter, range)?;
+    if rules.doubling == Doubling::AllDice {
+        dice += extra_dice;
+    }
     if target.double {
         dice *= rules.artillery_flank_multiplier;
     }
-    dice += extra_dice;
+    if rules.doubling == Doubling::PrintedDice {
+        dice += extra_dice;
+    }
     let mut effect = effect;
     if target.in_town && shooter == UnitType::LineInfantry {
         effect = effect.halved();
@@ -236,14 +241,20 @@ pub fn charge(
     let doubles_light = target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleHits;
     // A town is cover for guns that stand in one.
     let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover && !situation.target_in_town;
+    let mut extra = situation.extra_dice;
+    if situation.shock && !situation.target_shock {
+        extra += rules.shock_extra_dice;
+    }
+    if rules.doubling == Doubling::AllDice {
+        dice += extra;
+    }
     // Several reasons to double double once.
     if flanked || doubles_light || doubles_guns {
         dice *= rules.charge_multiplier;
     }
-    if situation.shock && !situation.target_shock {
-        dice += rules.shock_extra_dice;
+    if rules.doubling == Doubling::PrintedDice {
+        dice += extra;
     }
-    dice += situation.extra_dice;
     // Unit table, Light Infantry: "double hits from cavalry" (interpretation `light_infantry_charged`).
     let after = if target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleDice {
         AfterRoll::Times(rules.light_infantry_cavalry_hit_multiplier)

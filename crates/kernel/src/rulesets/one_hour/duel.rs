@@ -12,7 +12,7 @@
 //! The exact solver is an absorbing Markov chain over (hits left, range,
 //! leaders present, whose side turn), one step per side turn, whose law per
 //! state comes from running the very same side-turn code under
-//! [`Replay`](super::fate::Replay).
+//! [`Replay`].
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
 use super::fate::{self, Fate, Replay, Rolling};
@@ -77,6 +77,10 @@ pub struct SideSetup {
     pub advances: bool,
     /// Non-impetuous cavalry break off (the fight ends) at this many hits or fewer (0: never).
     pub break_off: u32,
+    /// A shooter holds its fire until the enemy is this close (0: the
+    /// scenario's default, its longest range; line infantry assaulting a
+    /// battery closes to 1 box).
+    pub close_to: u32,
 }
 
 impl SideSetup {
@@ -102,6 +106,7 @@ impl SideSetup {
             extra_dice: 0,
             advances: false,
             break_off: 0,
+            close_to: 0,
         }
     }
 }
@@ -194,11 +199,8 @@ impl Duel {
             if side.in_town && !side.unit.is_infantry() {
                 return invalid(&format!("{prefix}.in_town"), "only infantry can occupy towns and strongpoints");
             }
-            if side.in_town && (side.column || side.square || side.advances) {
-                return invalid(
-                    &format!("{prefix}.in_town"),
-                    "a unit holding a town is not in column or square and does not advance",
-                );
+            if side.in_town && (side.column || side.square) {
+                return invalid(&format!("{prefix}.in_town"), "a unit holding a town is not in column or square");
             }
             if side.square && side.column {
                 return invalid(&format!("{prefix}.column"), "a unit in square is not in column of route");
@@ -344,7 +346,9 @@ impl Duel {
         });
         // Where it wants to fight: line infantry advancing on a battery closes to
         // massed musketry (1 box, 3D6); everyone else shoots as soon as in range.
-        let fire_at = if kind == DuelKind::GrandBattery && is_attacker && me.unit == UnitType::LineInfantry {
+        let fire_at = if me.close_to > 0 {
+            me.close_to.min(rules.max_range(me.unit))
+        } else if kind == DuelKind::GrandBattery && is_attacker && me.unit == UnitType::LineInfantry {
             1
         } else {
             rules.max_range(me.unit)
@@ -386,7 +390,8 @@ impl Duel {
             if let Some(winner) = self.take_hits(s, hits, true, state, fate) {
                 return Some(winner);
             }
-        } else if !me.setup.square {
+        } else if !me.setup.square && !me.setup.in_town {
+            // A unit holding a town holds it: it neither advances nor charges out.
             // Move ("Units move OR shoot"), resolving cavalry charges.
             if let Some(charge) = &me.charge {
                 // Square: "may NOT be charged by cavalry while in Square".
@@ -613,7 +618,7 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         ),
         Param::boolean(
             key("in_town"),
-            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks (not with advances)",
+            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks; it never advances",
             defaults.in_town,
         ),
         Param::boolean(
@@ -640,6 +645,14 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             0,
             i64::from(MAX_HITS),
         ),
+        Param::int(
+            key("close_to"),
+            "a shooter holds its fire until the enemy is this close, advancing if it may (0: its longest range; \
+             line infantry assaulting a grand battery closes to 1)",
+            0,
+            0,
+            i64::from(MAX_RANGE),
+        ),
     ]
 }
 
@@ -665,6 +678,7 @@ fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
         extra_dice: settings.int(&key("extra_dice")) as u32,
         advances: settings.bool(&key("advances")),
         break_off: settings.int(&key("break_off")) as u32,
+        close_to: settings.int(&key("close_to")) as u32,
     }
 }
 

@@ -18,6 +18,9 @@
 //!   range, leaders present), from one game-turn logic that both the sampler
 //!   and the exact solver run (see [`fate`]).
 //!
+//! For example `volley dist one_hour firefight --set attacker.quality=old_guard
+//! --set defender.type=rifles --set range=2 --exact`.
+//!
 //! # Ruleset note
 //!
 //! Every reading below is a field of [`Rules`] (the choices start
@@ -41,10 +44,11 @@
 //! - "Line Infantry may pivot to face a charge": by default it always does, so
 //!   a flank charge on line infantry is met frontally (no doubled dice); field
 //!   `line_infantry_pivot`: `always` (default) or `never`.
-//! - Doubled dice and extra dice: the doubling applies to the unit's printed
-//!   dice; extra dice (shock, commanders, the `extra_dice` key) are added
-//!   after it. Several reasons to double (flank and light infantry) double
-//!   once. Not a field.
+//! - Doubled dice and extra dice: by default the doubling applies to the
+//!   unit's printed dice ("2x dice" is a column of the unit table) and extra
+//!   dice (shock, commanders, the `extra_dice` key) are added after it; field
+//!   `doubling`: `printed_dice` (default) or `all_dice`. Several reasons to
+//!   double (flank and light infantry) double once (not a field).
 //! - A leader who dies takes his extra hit with him (the unit "takes one extra
 //!   hit before routing" because he is there), so a unit at its last hit
 //!   routs; field `leader_loss`: `lose_extra_hit` (default) or `keep_hits`.
@@ -61,7 +65,14 @@
 //!   says otherwise; one game turn is both.
 //!   In its side turn a unit shoots if its enemy is within the range it wants
 //!   to fight at, otherwise it moves ("Units move OR shoot"); cavalry charge
-//!   in the move phase when the enemy is within a move.
+//!   in the move phase when the enemy is within a move. A shooter fights at
+//!   its longest range unless its `close_to` key says otherwise; line
+//!   infantry assaulting a grand battery closes to 1 box (3D6) by default.
+//! - Squares stand: they neither move nor shoot and cannot be charged, and
+//!   artillery doubles against them; a retreat still opens the range. A unit
+//!   in column of route stays in it (leaving it takes a turn's move, which a
+//!   duel never spends). A reluctant unit rolls its D6 each time it would
+//!   advance or charge and, failing, stands.
 //! - Moves go straight at the enemy, so the 1.5-box moves (artillery, line
 //!   infantry) cover one box: the half box pays for a diagonal ("moves on the
 //!   diagonal cost 1.5"). Column of route adds its cross-country bonus.
@@ -85,7 +96,8 @@
 //! - Towns and strongpoints (`in_town`, infantry only): line infantry shoots
 //!   them at half effect (artillery "as normal", light infantry's "Attacks
 //!   ignore cover"), cavalry charges them at quarter effect (half against
-//!   guns, for which a town counts as cover), and never in the flank.
+//!   guns, for which a town counts as cover), and never in the flank; a unit
+//!   holding a town stays in it.
 //! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
 //!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
 //!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
@@ -245,6 +257,16 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// Interpretation: which dice "2x dice" doubles.
+    pub enum Doubling {
+        /// The unit table's dice only; extra dice are added after.
+        PrintedDice = "printed_dice",
+        /// Every die, extra dice included.
+        AllDice = "all_dice",
+    }
+}
+
+crate::choice_enum! {
     /// Interpretation: what a unit loses when its attached leader is lost.
     pub enum LeaderLoss {
         /// The extra hit goes with him (a unit at its last hit routs).
@@ -371,6 +393,10 @@ crate::rule_book! {
         /// Interpretation: line infantry "may pivot to face a charge": always
         /// (default: no player would decline) or never (flank charges double).
         pub line_infantry_pivot: PivotToFace = PivotToFace::Always;
+        /// Interpretation: which dice "2x dice" doubles: printed_dice (default:
+        /// the doubling is in the unit table's row; extra dice add after it)
+        /// or all_dice (shock, commanders' and extra dice doubled too).
+        pub doubling: Doubling = Doubling::PrintedDice;
         /// Interpretation: a lost leader's extra hit: lose_extra_hit (default:
         /// the extra hit is his presence) or keep_hits.
         pub leader_loss: LeaderLoss = LeaderLoss::LoseExtraHit;
