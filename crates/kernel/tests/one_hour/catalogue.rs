@@ -12,7 +12,10 @@ fn shoot_and_charge_build_from_the_keys_users_type() {
     let shoot = one_hour
         .scenario("shoot")
         .unwrap()
-        .build_from_text(rules.as_ref(), [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")])
+        .build_from_text(
+            rules.as_ref(),
+            [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")],
+        )
         .unwrap();
     // 4D6 at 5+ (light infantry halves artillery fire by the five_plus reading): mean 4/3.
     let exact = shoot.exact_distribution().unwrap();
@@ -20,11 +23,15 @@ fn shoot_and_charge_build_from_the_keys_users_type() {
     let charge = one_hour
         .scenario("charge")
         .unwrap()
-        .build_from_text(rules.as_ref(), [("charger", "heavy_cavalry"), ("target", "artillery"), ("target_in_cover", "true"), ("shock", "true")])
+        .build_from_text(
+            rules.as_ref(),
+            [("charger", "heavy_cavalry"), ("target", "artillery"), ("target_in_cover", "true"), ("shock", "true")],
+        )
         .unwrap();
     // 3D6 + 1 shock die at 3+: mean 8/3.
     assert!((charge.exact_distribution().unwrap().mean("hits") - 8.0 / 3.0).abs() < 1e-12);
-    let error = one_hour.scenario("shoot").unwrap().build_from_text(rules.as_ref(), [("shooter", "cavalry")]).err().unwrap();
+    let error =
+        one_hour.scenario("shoot").unwrap().build_from_text(rules.as_ref(), [("shooter", "cavalry")]).err().unwrap();
     assert!(error.to_string().contains("shooter"), "{error}");
 }
 
@@ -38,6 +45,7 @@ fn every_interpretation_is_a_documented_field() {
         "line_infantry_pivot",
         "leader_loss",
         "leader_risk",
+        "doubling",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -54,9 +62,28 @@ fn duels_build_from_the_keys_users_type() {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
     for (name, pairs) in [
-        ("firefight", vec![("attacker.quality", "old_guard"), ("defender.type", "rifles"), ("range", "2"), ("attacker.leader", "true")]),
-        ("cavalry_charge", vec![("attacker.type", "heavy_cavalry"), ("attacker.impetuous", "true"), ("defender.hits", "4"), ("first", "defender")]),
-        ("grand_battery", vec![("attacker.type", "cavalry"), ("range", "8"), ("defender.commander", "reille"), ("turns", "10")]),
+        (
+            "firefight",
+            vec![
+                ("attacker.quality", "old_guard"),
+                ("defender.type", "rifles"),
+                ("range", "2"),
+                ("attacker.leader", "true"),
+            ],
+        ),
+        (
+            "cavalry_charge",
+            vec![
+                ("attacker.type", "heavy_cavalry"),
+                ("attacker.impetuous", "true"),
+                ("defender.hits", "4"),
+                ("first", "defender"),
+            ],
+        ),
+        (
+            "grand_battery",
+            vec![("attacker.type", "cavalry"), ("range", "8"), ("defender.commander", "reille"), ("turns", "10")],
+        ),
     ] {
         let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), pairs).unwrap();
         let names: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
@@ -72,7 +99,12 @@ fn duels_build_from_the_keys_users_type() {
     }
     let error = firefight.build_from_text(rules.as_ref(), [("attacker.type", "cavalry")]).err().unwrap();
     assert!(error.to_string().contains("attacker.type"), "{error}");
-    let error = one_hour.scenario("grand_battery").unwrap().build_from_text(rules.as_ref(), [("defender.type", "rifles")]).err().unwrap();
+    let error = one_hour
+        .scenario("grand_battery")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("defender.type", "rifles")])
+        .err()
+        .unwrap();
     assert!(error.to_string().contains("defender.type"), "{error}");
     // A one-hit Old Guard override: hits 1, so 100% or 0% remaining only.
     let dist = firefight
@@ -80,7 +112,9 @@ fn duels_build_from_the_keys_users_type() {
         .unwrap()
         .exact_distribution()
         .unwrap();
-    assert!((dist.probability("attacker_remaining", 100) + dist.probability("attacker_remaining", 0) - 1.0).abs() < 1e-12);
+    assert!(
+        (dist.probability("attacker_remaining", 100) + dist.probability("attacker_remaining", 0) - 1.0).abs() < 1e-12
+    );
 }
 
 /// The exact answers of the multi-turn scenarios at their defaults, pinned:
@@ -107,7 +141,8 @@ fn default_duels_are_pinned() {
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
         cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
-        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]].assert_eq(&lines.join("\n"));
+        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]]
+    .assert_eq(&lines.join("\n"));
 }
 
 /// The same seed gives the same samples: pinned Monte Carlo counts, so a
@@ -118,16 +153,19 @@ fn monte_carlo_counts_are_pinned_for_a_seed() {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
     let mut lines = Vec::new();
-    for (name, metric) in [("shoot", "hits"), ("charge", "hits"), ("firefight", "winner"), ("cavalry_charge", "winner")] {
+    for (name, metric) in [("shoot", "hits"), ("charge", "hits"), ("firefight", "winner"), ("cavalry_charge", "winner")]
+    {
         let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
         let dist = scenario.simulate(&RunOptions::new(10_000, 2024).with_threads(2)).unwrap();
         let index = dist.metric_index(metric).unwrap();
-        let counts: Vec<String> = dist.marginal(index).iter().map(|row| format!("{}={}", row.value, row.count)).collect();
+        let counts: Vec<String> =
+            dist.marginal(index).iter().map(|row| format!("{}={}", row.value, row.count)).collect();
         lines.push(format!("{name} {metric}: {}", counts.join(" ")));
     }
     expect![[r#"
         shoot hits: 0=374 1=2188 2=4465 3=2973
         charge hits: 0=374 1=2188 2=4465 3=2973
         firefight winner: 0=6706 1=3294 2=0
-        cavalry_charge winner: 0=2802 1=1065 2=6133"#]].assert_eq(&lines.join("\n"));
+        cavalry_charge winner: 0=2802 1=1065 2=6133"#]]
+    .assert_eq(&lines.join("\n"));
 }

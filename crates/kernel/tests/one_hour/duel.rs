@@ -21,7 +21,14 @@ fn exact(kind: DuelKind, attacker: SideSetup, defender: SideSetup, range: u32, t
     exact_with(&Rules::default(), kind, attacker, defender, range, turns)
 }
 
-fn exact_with(rules: &Rules, kind: DuelKind, attacker: SideSetup, defender: SideSetup, range: u32, turns: u32) -> Distribution {
+fn exact_with(
+    rules: &Rules,
+    kind: DuelKind,
+    attacker: SideSetup,
+    defender: SideSetup,
+    range: u32,
+    turns: u32,
+) -> Distribution {
     Duel::new(rules, kind, attacker, defender, range, turns).unwrap().exact_distribution().unwrap()
 }
 
@@ -60,7 +67,8 @@ fn three_hits_make_the_target_retreat_out_of_volley_range() {
     // Attacker's hits after turn 1: 6 with 8/27*1/3 + 19/27*1/27 = 91/729,
     // 5 with 8/27*2/3 + 19/27*6/27 = 258/729, 4 with 19/27*12/27 = 228/729,
     // 3 with 19/27*8/27 = 152/729.
-    let dist = exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), side(UnitType::LineInfantry, 4), 1, 1);
+    let dist =
+        exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), side(UnitType::LineInfantry, 4), 1, 1);
     assert_p(&dist, "attacker_remaining", 100, 91.0 / 729.0);
     assert_p(&dist, "attacker_remaining", 83, 258.0 / 729.0);
     assert_p(&dist, "attacker_remaining", 66, 228.0 / 729.0);
@@ -79,7 +87,14 @@ fn a_town_halves_line_infantry_fire() {
     let dist = exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), town, 1, 1);
     assert_p(&dist, "winner", ATTACKER, 19.0 / 27.0);
     // Only infantry can occupy a town.
-    let error = Duel::new(&Rules::default(), DuelKind::Firefight, town, SideSetup { in_town: true, ..SideSetup::new(UnitType::Artillery) }, 1, 1);
+    let error = Duel::new(
+        &Rules::default(),
+        DuelKind::Firefight,
+        town,
+        SideSetup { in_town: true, ..SideSetup::new(UnitType::Artillery) },
+        1,
+        1,
+    );
     assert!(error.unwrap_err().to_string().contains("defender.in_town"));
 }
 
@@ -92,7 +107,13 @@ fn a_unit_out_of_range_advances_instead_of_shooting() {
     assert_p(&dist, "attacker_remaining", 83, 2.0 / 3.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
     // Holding, neither can shoot: nothing happens until the turn limit.
-    let dist = exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::LineInfantry), 3, 5);
+    let dist = exact(
+        DuelKind::Firefight,
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup::new(UnitType::LineInfantry),
+        3,
+        5,
+    );
     assert_p(&dist, "winner", NONE, 1.0);
     assert_p(&dist, "turns", 5, 1.0);
 }
@@ -218,9 +239,19 @@ fn the_waterloo_commanders_change_the_dice() {
     // D'Erlon: 4D6; four hits on four: 16/81. Lobau: 3D6 with a re-roll: all
     // three hit with 8/27 + 3 * 4/27 * 2/3 = 16/27, on a three-hit target.
     let d_erlon = SideSetup { commander: Commander::DErlon, ..ney };
-    assert_p(&exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2, 1), "winner", ATTACKER, 16.0 / 81.0);
+    assert_p(
+        &exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2, 1),
+        "winner",
+        ATTACKER,
+        16.0 / 81.0,
+    );
     let lobau = SideSetup { commander: Commander::Lobau, ..ney };
-    assert_p(&exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2, 1), "winner", ATTACKER, 16.0 / 27.0);
+    assert_p(
+        &exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2, 1),
+        "winner",
+        ATTACKER,
+        16.0 / 27.0,
+    );
     // Reille does not help against melee; Orange does: 3D6 on a one-hit target
     // routs unless every die misses (1/27), or with Orange unless the re-rolled
     // single success misses too: 1/27 + 6/27 * 1/3 = 3/27.
@@ -251,7 +282,13 @@ fn a_grand_battery_fires_as_the_infantry_closes() {
     let limbered = SideSetup { column: true, advances: true, ..side(UnitType::Artillery, 1) };
     let dist = exact(DuelKind::Firefight, limbered, SideSetup::new(UnitType::Artillery), 1, 1);
     assert_p(&dist, "winner", DEFENDER, 26.0 / 27.0);
-    let dist = exact(DuelKind::Firefight, SideSetup { column: true, ..side(UnitType::LineInfantry, 6) }, SideSetup::new(UnitType::Artillery), 1, 1);
+    let dist = exact(
+        DuelKind::Firefight,
+        SideSetup { column: true, ..side(UnitType::LineInfantry, 6) },
+        SideSetup::new(UnitType::Artillery),
+        1,
+        1,
+    );
     assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
     // Cavalry from 6 boxes: moves 3 and takes 2D6; then charges guns not in
     // cover with 6D6: a one-hit battery routs unless all six miss.
@@ -271,21 +308,48 @@ fn monte_carlo_agrees_with_the_markov_solver() {
         (
             DuelKind::Firefight,
             SideSetup { leader: true, commander: Commander::Napoleon, quality: Quality::OldGuard, ..advancing },
-            SideSetup { leader: true, conscript: true, in_town: true, commander: Commander::Picton, ..SideSetup::new(UnitType::Rifles) },
+            SideSetup {
+                leader: true,
+                conscript: true,
+                in_town: true,
+                commander: Commander::Picton,
+                ..SideSetup::new(UnitType::Rifles)
+            },
             3,
         ),
-        (DuelKind::CavalryCharge, SideSetup { advances: true, break_off: 2, ..SideSetup::new(UnitType::Cavalry) }, line, 2),
         (
             DuelKind::CavalryCharge,
-            SideSetup { impetuous: true, reluctant: true, shock: true, leader: true, ..SideSetup::new(UnitType::HeavyCavalry) },
+            SideSetup { advances: true, break_off: 2, ..SideSetup::new(UnitType::Cavalry) },
+            line,
+            2,
+        ),
+        (
+            DuelKind::CavalryCharge,
+            SideSetup {
+                impetuous: true,
+                reluctant: true,
+                shock: true,
+                leader: true,
+                ..SideSetup::new(UnitType::HeavyCavalry)
+            },
             SideSetup { commander: Commander::Wellington, ..SideSetup::new(UnitType::LightInfantry) },
             3,
         ),
         (DuelKind::GrandBattery, advancing, SideSetup::new(UnitType::Artillery), 6),
         (
             DuelKind::GrandBattery,
-            SideSetup { advances: true, leader: true, quality: Quality::Poor, ..SideSetup::new(UnitType::HeavyCavalry) },
-            SideSetup { in_cover: true, leader: true, commander: Commander::Orange, ..SideSetup::new(UnitType::Artillery) },
+            SideSetup {
+                advances: true,
+                leader: true,
+                quality: Quality::Poor,
+                ..SideSetup::new(UnitType::HeavyCavalry)
+            },
+            SideSetup {
+                in_cover: true,
+                leader: true,
+                commander: Commander::Orange,
+                ..SideSetup::new(UnitType::Artillery)
+            },
             8,
         ),
     ];

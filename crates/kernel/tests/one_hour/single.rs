@@ -6,7 +6,7 @@ use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::attack::ChargeSituation;
 use volley_kernel::rulesets::one_hour::single::{Charge, Charger, Shoot, ShootSetup, ShootTarget, Shooter};
 use volley_kernel::rulesets::one_hour::{
-    ChargeScores, Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType,
+    ChargeScores, Doubling, Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 
@@ -95,7 +95,9 @@ fn dice_by_type_and_range_follow_the_unit_table() {
     assert_hits(&shoot(&rules, setup(Shooter::LightInfantry, 2)), &[1.0 / 3.0, 2.0 / 3.0]);
     assert_hits(&shoot(&rules, setup(Shooter::Rifles, 3)), &[1.0 / 3.0, 2.0 / 3.0]);
     // Out of range: an error naming the key.
-    for (shooter, range) in [(Shooter::LightInfantry, 3), (Shooter::Rifles, 4), (Shooter::LineInfantry, 3), (Shooter::Artillery, 9)] {
+    for (shooter, range) in
+        [(Shooter::LightInfantry, 3), (Shooter::Rifles, 4), (Shooter::LineInfantry, 3), (Shooter::Artillery, 9)]
+    {
         let error = Shoot::new(&rules, setup(shooter, range)).unwrap_err();
         assert!(error.to_string().starts_with("`range`"), "{error}");
     }
@@ -133,7 +135,10 @@ fn towns_halve_line_infantry_fire_and_charges() {
         &[125.0 / 216.0, 75.0 / 216.0, 15.0 / 216.0, 1.0 / 216.0],
     );
     // Guns in a town: half effect (5+), and the town is cover (not doubled): 3D6 at 5+.
-    assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Artillery, town), &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0]);
+    assert_hits(
+        &charge(&rules, Charger::Cavalry, UnitType::Artillery, town),
+        &[8.0 / 27.0, 12.0 / 27.0, 6.0 / 27.0, 1.0 / 27.0],
+    );
 }
 
 #[test]
@@ -143,9 +148,12 @@ fn artillery_doubles_its_dice_against_flanks_and_squares() {
     let dist = shoot(&Rules::default(), double);
     assert!((dist.probability("hits", 6) - 64.0 / 729.0).abs() < TOLERANCE);
     assert!((dist.mean("hits") - 4.0).abs() < TOLERANCE);
-    // Extra dice add after the doubling: 2D6 doubled plus one is 5D6, mean 10/3.
+    // Extra dice add after the doubling: 2D6 doubled plus one is 5D6, mean 10/3;
+    // doubling all dice, 6D6, mean 4.
     let extra = ShootSetup { double: true, extra_dice: 1, ..setup(Shooter::Artillery, 3) };
     assert!((shoot(&Rules::default(), extra).mean("hits") - 10.0 / 3.0).abs() < TOLERANCE);
+    let all = Rules { doubling: Doubling::AllDice, ..Rules::default() };
+    assert!((shoot(&all, extra).mean("hits") - 4.0).abs() < TOLERANCE);
 }
 
 #[test]
@@ -193,7 +201,10 @@ fn a_cavalry_charge_rolls_three_dice_and_doubles_where_the_table_says() {
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Cavalry, situation()), &three);
     assert_hits(&charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, situation()), &three);
     // Cavalry: "2D6 v Heavy Cavalry": 1/9, 4/9, 4/9.
-    assert_hits(&charge(&rules, Charger::Cavalry, UnitType::HeavyCavalry, situation()), &[1.0 / 9.0, 4.0 / 9.0, 4.0 / 9.0]);
+    assert_hits(
+        &charge(&rules, Charger::Cavalry, UnitType::HeavyCavalry, situation()),
+        &[1.0 / 9.0, 4.0 / 9.0, 4.0 / 9.0],
+    );
     // Double against light infantry and against guns not in cover; 3D6 against guns in cover.
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::LightInfantry, situation()), &six);
     assert_hits(&charge(&rules, Charger::Cavalry, UnitType::Artillery, situation()), &six);
@@ -248,9 +259,26 @@ fn shock_adds_a_die_only_against_units_without_it() {
     let rules = Rules::default();
     let shock = ChargeSituation { shock: true, ..situation() };
     // 4D6 at 3+: mean 8/3.
-    assert!((charge(&rules, Charger::HeavyCavalry, UnitType::LineInfantry, shock).mean("hits") - 8.0 / 3.0).abs() < TOLERANCE);
+    assert!(
+        (charge(&rules, Charger::HeavyCavalry, UnitType::LineInfantry, shock).mean("hits") - 8.0 / 3.0).abs()
+            < TOLERANCE
+    );
+    // Against light infantry: 3D6 doubled plus the shock die, 7D6 (mean 14/3);
+    // doubling all dice, 8D6 (mean 16/3).
+    assert!(
+        (charge(&rules, Charger::HeavyCavalry, UnitType::LightInfantry, shock).mean("hits") - 14.0 / 3.0).abs()
+            < TOLERANCE
+    );
+    let all = Rules { doubling: Doubling::AllDice, ..Rules::default() };
+    assert!(
+        (charge(&all, Charger::HeavyCavalry, UnitType::LightInfantry, shock).mean("hits") - 16.0 / 3.0).abs()
+            < TOLERANCE
+    );
     let both_shock = ChargeSituation { target_shock: true, ..shock };
-    assert!((charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, both_shock).mean("hits") - 2.0).abs() < TOLERANCE);
+    assert!(
+        (charge(&rules, Charger::HeavyCavalry, UnitType::HeavyCavalry, both_shock).mean("hits") - 2.0).abs()
+            < TOLERANCE
+    );
     let error = Charge::new(&rules, Charger::Cavalry, UnitType::LineInfantry, both_shock).unwrap_err();
     assert!(error.to_string().contains("target_shock"), "{error}");
 }
@@ -265,7 +293,10 @@ fn charge_scores_like_shooting_or_four_up() {
     );
     // four_up: 3D6 at 4+: 1, 3, 3, 1 in 8.
     let four_up = Rules { charge_scores: ChargeScores::FourUp, ..Rules::default() };
-    assert_hits(&charge(&four_up, Charger::Cavalry, UnitType::LineInfantry, situation()), &[0.125, 0.375, 0.375, 0.125]);
+    assert_hits(
+        &charge(&four_up, Charger::Cavalry, UnitType::LineInfantry, situation()),
+        &[0.125, 0.375, 0.375, 0.125],
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! happens to the hits afterwards (halved for light infantry, doubled from
 //! cavalry). The same value samples the dice and gives their exact law.
 
-use super::{Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType};
+use super::{Doubling, Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType};
 use crate::dice::Dice;
 use crate::pmf::Pmf;
 
@@ -90,13 +90,17 @@ impl Attack {
         if reroll_miss {
             law = Pmf::mixture(
                 &law.iter()
-                    .map(|(k, q)| (q, if k < i64::from(dice) { Pmf::bernoulli(p).map(|b| b + k) } else { Pmf::point(k) }))
+                    .map(|(k, q)| {
+                        (q, if k < i64::from(dice) { Pmf::bernoulli(p).map(|b| b + k) } else { Pmf::point(k) })
+                    })
                     .collect::<Vec<_>>(),
             );
         }
         if forced_reroll_hit {
             law = Pmf::mixture(
-                &law.iter().map(|(k, q)| (q, if k > 0 { Pmf::bernoulli(p).map(|b| b + k - 1) } else { Pmf::point(0) })).collect::<Vec<_>>(),
+                &law.iter()
+                    .map(|(k, q)| (q, if k > 0 { Pmf::bernoulli(p).map(|b| b + k - 1) } else { Pmf::point(0) }))
+                    .collect::<Vec<_>>(),
             );
         }
         law
@@ -167,10 +171,15 @@ pub fn fire(
     rerolls: Rerolls,
 ) -> Option<Attack> {
     let mut dice = rules.shooting_dice(shooter, range)?;
+    if rules.doubling == Doubling::AllDice {
+        dice += extra_dice;
+    }
     if target.double {
         dice *= rules.artillery_flank_multiplier;
     }
-    dice += extra_dice;
+    if rules.doubling == Doubling::PrintedDice {
+        dice += extra_dice;
+    }
     let mut effect = effect;
     if target.in_town && shooter == UnitType::LineInfantry {
         effect = effect.halved();
@@ -217,22 +226,35 @@ pub struct ChargeSituation {
 /// cover"; Cavalry Charges: "Units with Shock charging units without same
 /// gain an extra D6". Light infantry has "No flanks" and line infantry "may
 /// pivot to face a charge" (interpretation `line_infantry_pivot`).
-pub fn charge(rules: &Rules, charger: UnitType, target: UnitType, situation: ChargeSituation, rerolls: Rerolls) -> Attack {
+pub fn charge(
+    rules: &Rules,
+    charger: UnitType,
+    target: UnitType,
+    situation: ChargeSituation,
+    rerolls: Rerolls,
+) -> Attack {
     let mut dice = rules.charge_base_dice(charger, target);
     let pivots = target == UnitType::LineInfantry && rules.line_infantry_pivot == PivotToFace::Always;
     // Towns: "cannot be charged/shot in the flank/rear".
-    let flanked = ((situation.flank && !pivots) || situation.target_column) && !target.is_light() && !situation.target_in_town;
+    let flanked =
+        ((situation.flank && !pivots) || situation.target_column) && !target.is_light() && !situation.target_in_town;
     let doubles_light = target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleHits;
     // A town is cover for guns that stand in one.
     let doubles_guns = target == UnitType::Artillery && !situation.target_in_cover && !situation.target_in_town;
+    let mut extra = situation.extra_dice;
+    if situation.shock && !situation.target_shock {
+        extra += rules.shock_extra_dice;
+    }
+    if rules.doubling == Doubling::AllDice {
+        dice += extra;
+    }
     // Several reasons to double double once.
     if flanked || doubles_light || doubles_guns {
         dice *= rules.charge_multiplier;
     }
-    if situation.shock && !situation.target_shock {
-        dice += rules.shock_extra_dice;
+    if rules.doubling == Doubling::PrintedDice {
+        dice += extra;
     }
-    dice += situation.extra_dice;
     // Unit table, Light Infantry: "double hits from cavalry" (interpretation `light_infantry_charged`).
     let after = if target.is_light() && rules.light_infantry_charged != LightInfantryCharged::DoubleDice {
         AfterRoll::Times(rules.light_infantry_cavalry_hit_multiplier)

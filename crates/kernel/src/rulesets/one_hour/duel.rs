@@ -172,10 +172,20 @@ impl Duel {
     ) -> Result<Duel, ParamError> {
         let invalid = |key: &str, reason: &str| Err(ParamError::Invalid { key: key.into(), reason: reason.into() });
         if !(1..=MAX_TURNS).contains(&turns) {
-            return Err(ParamError::OutOfRange { key: "turns".into(), value: i64::from(turns), min: 1, max: i64::from(MAX_TURNS) });
+            return Err(ParamError::OutOfRange {
+                key: "turns".into(),
+                value: i64::from(turns),
+                min: 1,
+                max: i64::from(MAX_TURNS),
+            });
         }
         if !(1..=MAX_RANGE).contains(&range) {
-            return Err(ParamError::OutOfRange { key: "range".into(), value: i64::from(range), min: 1, max: i64::from(MAX_RANGE) });
+            return Err(ParamError::OutOfRange {
+                key: "range".into(),
+                value: i64::from(range),
+                min: 1,
+                max: i64::from(MAX_RANGE),
+            });
         }
         for (prefix, side) in [("attacker", &attacker), ("defender", &defender)] {
             if side.square && !side.unit.is_infantry() {
@@ -185,7 +195,10 @@ impl Duel {
                 return invalid(&format!("{prefix}.in_town"), "only infantry can occupy towns and strongpoints");
             }
             if side.in_town && (side.column || side.square || side.advances) {
-                return invalid(&format!("{prefix}.in_town"), "a unit holding a town is not in column or square and does not advance");
+                return invalid(
+                    &format!("{prefix}.in_town"),
+                    "a unit holding a town is not in column or square and does not advance",
+                );
             }
             if side.square && side.column {
                 return invalid(&format!("{prefix}.column"), "a unit in square is not in column of route");
@@ -203,7 +216,10 @@ impl Duel {
             DuelKind::Firefight => {
                 for (prefix, side) in [("attacker", &attacker), ("defender", &defender)] {
                     if side.unit.is_cavalry() {
-                        return invalid(&format!("{prefix}.type"), "cavalry do not shoot; a firefight needs two shooters");
+                        return invalid(
+                            &format!("{prefix}.type"),
+                            "cavalry do not shoot; a firefight needs two shooters",
+                        );
                     }
                 }
             }
@@ -218,10 +234,8 @@ impl Duel {
                 }
             }
         }
-        let sides = [
-            Self::side(rules, kind, &attacker, &defender, true),
-            Self::side(rules, kind, &defender, &attacker, false),
-        ];
+        let sides =
+            [Self::side(rules, kind, &attacker, &defender, true), Self::side(rules, kind, &defender, &attacker, false)];
         let start = State {
             hits: [sides[0].start_hits as u8, sides[1].start_hits as u8],
             range: range as u8,
@@ -229,10 +243,29 @@ impl Duel {
             next: ATTACKER,
         };
         let mut metrics = vec![
-            Metric::categories("winner", "the side whose enemy routed (none: the turn limit, or cavalry broke off)", WINNERS),
-            Metric::integer("turns", "the game turn the fight ended (each side has one side turn a game turn)", 1, i64::from(turns)),
-            Metric::integer("attacker_remaining", "the attacker's hits left, percent of its starting hits (rounded down)", 0, 100),
-            Metric::integer("defender_remaining", "the defender's hits left, percent of its starting hits (rounded down)", 0, 100),
+            Metric::categories(
+                "winner",
+                "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
+                WINNERS,
+            ),
+            Metric::integer(
+                "turns",
+                "the game turn the fight ended (each side has one side turn a game turn)",
+                1,
+                i64::from(turns),
+            ),
+            Metric::integer(
+                "attacker_remaining",
+                "the attacker's hits left, percent of its starting hits (rounded down)",
+                0,
+                100,
+            ),
+            Metric::integer(
+                "defender_remaining",
+                "the defender's hits left, percent of its starting hits (rounded down)",
+                0,
+                100,
+            ),
         ];
         // A leader-lost metric only where there is a leader to lose: a metric
         // that can never vary says nothing (and Monte Carlo's sum of its
@@ -550,23 +583,63 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
     vec![
         Param::choice(key("type"), "the unit type", defaults.unit),
         Param::choice(key("quality"), "excellent (7 hits), good (6), poor (5) or old_guard (8)", defaults.quality),
-        Param::int(key("hits"), "starting hits instead of the quality's (0: from quality); a leader adds one", 0, 0, i64::from(MAX_HITS - 1)),
+        Param::int(
+            key("hits"),
+            "starting hits instead of the quality's (0: from quality); a leader adds one",
+            0,
+            0,
+            i64::from(MAX_HITS - 1),
+        ),
         Param::boolean(key("conscript"), "conscript: retreats at 2 hits from one shooter", defaults.conscript),
         Param::boolean(key("steadfast"), "steadfast: never retreats from fire", defaults.steadfast),
         Param::boolean(key("leader"), "an attached leader: one extra hit, and leader risk", defaults.leader),
         Param::choice(key("commander"), "a Waterloo commander with the unit", defaults.commander),
         Param::boolean(key("impetuous"), "impetuous cavalry: must charge again, never breaks off", defaults.impetuous),
-        Param::boolean(key("reluctant"), "reluctant: needs a D6 under its hits left to advance or charge", defaults.reluctant),
+        Param::boolean(
+            key("reluctant"),
+            "reluctant: needs a D6 under its hits left to advance or charge",
+            defaults.reluctant,
+        ),
         Param::boolean(key("shock"), "shock cavalry: +1D6 charging units without shock", defaults.shock),
-        Param::boolean(key("flank"), "its attacks strike the enemy's flank (artillery and cavalry double dice)", defaults.flank),
-        Param::boolean(key("in_cover"), "in cover: guns in cover are not doubled against by charges", defaults.in_cover),
-        Param::boolean(key("in_town"), "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks (not with advances)", defaults.in_town),
-        Param::boolean(key("square"), "infantry in square: no move or fire, cannot be charged, artillery doubles against it", defaults.square),
-        Param::boolean(key("column"), "in column of route: treated as flanked, no fire (cavalry charge at half effect)", defaults.column),
-        Param::choice(key("effect"), "the effect of its attacks: full, half or quarter (e.g. against a town)", defaults.effect),
+        Param::boolean(
+            key("flank"),
+            "its attacks strike the enemy's flank (artillery and cavalry double dice)",
+            defaults.flank,
+        ),
+        Param::boolean(
+            key("in_cover"),
+            "in cover: guns in cover are not doubled against by charges",
+            defaults.in_cover,
+        ),
+        Param::boolean(
+            key("in_town"),
+            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks (not with advances)",
+            defaults.in_town,
+        ),
+        Param::boolean(
+            key("square"),
+            "infantry in square: no move or fire, cannot be charged, artillery doubles against it",
+            defaults.square,
+        ),
+        Param::boolean(
+            key("column"),
+            "in column of route: treated as flanked, no fire (cavalry charge at half effect)",
+            defaults.column,
+        ),
+        Param::choice(
+            key("effect"),
+            "the effect of its attacks: full, half or quarter (e.g. against a town)",
+            defaults.effect,
+        ),
         Param::int(key("extra_dice"), "extra D6 on each of its attacks", 0, 0, 12),
         Param::boolean(key("advances"), "it moves towards the enemy when it cannot attack", defaults.advances),
-        Param::int(key("break_off"), "non-impetuous cavalry break off (winner none) at this many hits left or fewer (0: never)", i64::from(defaults.break_off), 0, i64::from(MAX_HITS)),
+        Param::int(
+            key("break_off"),
+            "non-impetuous cavalry break off (winner none) at this many hits left or fewer (0: never)",
+            i64::from(defaults.break_off),
+            0,
+            i64::from(MAX_HITS),
+        ),
     ]
 }
 

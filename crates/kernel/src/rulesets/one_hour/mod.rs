@@ -41,10 +41,11 @@
 //! - "Line Infantry may pivot to face a charge": by default it always does, so
 //!   a flank charge on line infantry is met frontally (no doubled dice); field
 //!   `line_infantry_pivot`: `always` (default) or `never`.
-//! - Doubled dice and extra dice: the doubling applies to the unit's printed
-//!   dice; extra dice (shock, commanders, the `extra_dice` key) are added
-//!   after it. Several reasons to double (flank and light infantry) double
-//!   once. Not a field.
+//! - Doubled dice and extra dice: by default the doubling applies to the
+//!   unit's printed dice ("2x dice" is a column of the unit table) and extra
+//!   dice (shock, commanders, the `extra_dice` key) are added after it; field
+//!   `doubling`: `printed_dice` (default) or `all_dice`. Several reasons to
+//!   double (flank and light infantry) double once (not a field).
 //! - A leader who dies takes his extra hit with him (the unit "takes one extra
 //!   hit before routing" because he is there), so a unit at its last hit
 //!   routs; field `leader_loss`: `lose_extra_hit` (default) or `keep_hits`.
@@ -245,6 +246,16 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// Interpretation: which dice "2x dice" doubles.
+    pub enum Doubling {
+        /// The unit table's dice only; extra dice are added after.
+        PrintedDice = "printed_dice",
+        /// Every die, extra dice included.
+        AllDice = "all_dice",
+    }
+}
+
+crate::choice_enum! {
     /// Interpretation: what a unit loses when its attached leader is lost.
     pub enum LeaderLoss {
         /// The extra hit goes with him (a unit at its last hit routs).
@@ -371,6 +382,10 @@ crate::rule_book! {
         /// Interpretation: line infantry "may pivot to face a charge": always
         /// (default: no player would decline) or never (flank charges double).
         pub line_infantry_pivot: PivotToFace = PivotToFace::Always;
+        /// Interpretation: which dice "2x dice" doubles: printed_dice (default:
+        /// the doubling is in the unit table's row; extra dice add after it)
+        /// or all_dice (shock, commanders' and extra dice doubled too).
+        pub doubling: Doubling = Doubling::PrintedDice;
         /// Interpretation: a lost leader's extra hit: lose_extra_hit (default:
         /// the extra hit is his presence) or keep_hits.
         pub leader_loss: LeaderLoss = LeaderLoss::LoseExtraHit;
@@ -490,4 +505,3 @@ pub fn entry() -> RulesetEntry {
         ],
     }
 }
-

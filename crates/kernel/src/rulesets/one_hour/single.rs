@@ -172,9 +172,17 @@ pub struct Charge {
 
 impl Charge {
     /// One charge of `charger` on `target`; fails on a charge the rules forbid.
-    pub fn new(rules: &Rules, charger: Charger, target: UnitType, situation: ChargeSituation) -> Result<Charge, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        charger: Charger,
+        target: UnitType,
+        situation: ChargeSituation,
+    ) -> Result<Charge, ParamError> {
         if situation.target_shock && !target.is_cavalry() {
-            return Err(ParamError::Invalid { key: "target_shock".into(), reason: "only cavalry can have shock".into() });
+            return Err(ParamError::Invalid {
+                key: "target_shock".into(),
+                reason: "only cavalry can have shock".into(),
+            });
         }
         let attack = attack::charge(rules, charger.unit(), target, situation, Rerolls::default());
         let layout = Layout::new(vec![hits_metric(attack.max_hits())]);
@@ -228,7 +236,12 @@ fn build_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dyn
         effect: settings.choice("effect"),
         extra_dice: settings.int("extra_dice") as u32,
     };
-    Ok(Box::new(Charge::new(rules_of::<Rules>(rules), settings.choice("charger"), settings.choice("target"), situation)?))
+    Ok(Box::new(Charge::new(
+        rules_of::<Rules>(rules),
+        settings.choice("charger"),
+        settings.choice("target"),
+        situation,
+    )?))
 }
 
 /// The `shoot` scenario for the catalogue.
@@ -245,7 +258,11 @@ pub fn shoot_entry() -> ScenarioEntry {
             Param::int("extra_dice", "extra D6 (Picton's, or any other)", 0, 0, 12),
             Param::boolean("target_conscript", "the target is conscript: retreats at 2 hits", false),
             Param::boolean("target_steadfast", "the target is steadfast: never retreats", false),
-            Param::boolean("target_in_town", "the target holds a town or strongpoint: line infantry shoots at half effect", false),
+            Param::boolean(
+                "target_in_town",
+                "the target holds a town or strongpoint: line infantry shoots at half effect",
+                false,
+            ),
         ],
         build: build_shoot,
     }
@@ -264,8 +281,16 @@ pub fn charge_entry() -> ScenarioEntry {
             Param::boolean("shock", "the charger has shock: +1D6 against units without it", false),
             Param::boolean("target_shock", "the target (cavalry) has shock too", false),
             Param::boolean("target_in_cover", "the target is in cover (guns in cover are not doubled against)", false),
-            Param::boolean("target_in_town", "the target holds a town: half effect against cavalry and guns, quarter against infantry", false),
-            Param::choice("effect", "full, half (woods by road, bridges, column of route) or quarter effect", Effect::Full),
+            Param::boolean(
+                "target_in_town",
+                "the target holds a town: half effect against cavalry and guns, quarter against infantry",
+                false,
+            ),
+            Param::choice(
+                "effect",
+                "full, half (woods by road, bridges, column of route) or quarter effect",
+                Effect::Full,
+            ),
             Param::int("extra_dice", "extra D6 (Ney's, D'Erlon's, or any other)", 0, 0, 12),
         ],
         build: build_charge,
