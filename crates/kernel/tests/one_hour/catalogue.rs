@@ -69,6 +69,7 @@ fn duels_build_from_the_keys_users_type() {
                 ("defender.type", "rifles"),
                 ("range", "2"),
                 ("attacker.leader", "true"),
+                ("attacker.close_to", "1"),
             ],
         ),
         (

@@ -106,6 +106,11 @@ fn a_unit_out_of_range_advances_instead_of_shooting() {
     let dist = exact(DuelKind::Firefight, attacker, SideSetup::new(UnitType::LineInfantry), 3, 1);
     assert_p(&dist, "attacker_remaining", 83, 2.0 / 3.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
+    // Closing to one box: from 2 boxes it advances to 1 (no fire), then takes 3D6.
+    let closing = SideSetup { close_to: 1, ..attacker };
+    let dist = exact(DuelKind::Firefight, closing, SideSetup::new(UnitType::LineInfantry), 2, 1);
+    assert_p(&dist, "attacker_remaining", 50, 8.0 / 27.0);
+    assert_p(&dist, "defender_remaining", 100, 1.0);
     // Holding, neither can shoot: nothing happens until the turn limit.
     let dist = exact(
         DuelKind::Firefight,

@@ -77,6 +77,10 @@ pub struct SideSetup {
     pub advances: bool,
     /// Non-impetuous cavalry break off (the fight ends) at this many hits or fewer (0: never).
     pub break_off: u32,
+    /// A shooter holds its fire until the enemy is this close (0: the
+    /// scenario's default, its longest range; line infantry assaulting a
+    /// battery closes to 1 box).
+    pub close_to: u32,
 }
 
 impl SideSetup {
@@ -102,6 +106,7 @@ impl SideSetup {
             extra_dice: 0,
             advances: false,
             break_off: 0,
+            close_to: 0,
         }
     }
 }
@@ -344,7 +349,9 @@ impl Duel {
         });
         // Where it wants to fight: line infantry advancing on a battery closes to
         // massed musketry (1 box, 3D6); everyone else shoots as soon as in range.
-        let fire_at = if kind == DuelKind::GrandBattery && is_attacker && me.unit == UnitType::LineInfantry {
+        let fire_at = if me.close_to > 0 {
+            me.close_to.min(rules.max_range(me.unit))
+        } else if kind == DuelKind::GrandBattery && is_attacker && me.unit == UnitType::LineInfantry {
             1
         } else {
             rules.max_range(me.unit)
@@ -640,6 +647,14 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             0,
             i64::from(MAX_HITS),
         ),
+        Param::int(
+            key("close_to"),
+            "a shooter holds its fire until the enemy is this close, advancing if it may (0: its longest range; \
+             line infantry assaulting a grand battery closes to 1)",
+            0,
+            0,
+            i64::from(MAX_RANGE),
+        ),
     ]
 }
 
@@ -665,6 +680,7 @@ fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
         extra_dice: settings.int(&key("extra_dice")) as u32,
         advances: settings.bool(&key("advances")),
         break_off: settings.int(&key("break_off")) as u32,
+        close_to: settings.int(&key("close_to")) as u32,
     }
 }
 

@@ -18,6 +18,9 @@
 //!   range, leaders present), from one game-turn logic that both the sampler
 //!   and the exact solver run (see [`fate`]).
 //!
+//! For example `volley dist one_hour firefight --set attacker.quality=old_guard
+//! --set defender.type=rifles --set range=2 --exact`.
+//!
 //! # Ruleset note
 //!
 //! Every reading below is a field of [`Rules`] (the choices start
@@ -62,7 +65,14 @@
 //!   says otherwise; one game turn is both.
 //!   In its side turn a unit shoots if its enemy is within the range it wants
 //!   to fight at, otherwise it moves ("Units move OR shoot"); cavalry charge
-//!   in the move phase when the enemy is within a move.
+//!   in the move phase when the enemy is within a move. A shooter fights at
+//!   its longest range unless its `close_to` key says otherwise; line
+//!   infantry assaulting a grand battery closes to 1 box (3D6) by default.
+//! - Squares stand: they neither move nor shoot and cannot be charged, and
+//!   artillery doubles against them; a retreat still opens the range. A unit
+//!   in column of route stays in it (leaving it takes a turn's move, which a
+//!   duel never spends). A reluctant unit rolls its D6 each time it would
+//!   advance or charge and, failing, stands.
 //! - Moves go straight at the enemy, so the 1.5-box moves (artillery, line
 //!   infantry) cover one box: the half box pays for a diagonal ("moves on the
 //!   diagonal cost 1.5"). Column of route adds its cross-country bonus.
