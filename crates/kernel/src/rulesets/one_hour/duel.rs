@@ -12,7 +12,7 @@
 //! The exact solver is an absorbing Markov chain over (hits left, range,
 //! leaders present, whose side turn), one step per side turn, whose law per
 //! state comes from running the very same side-turn code under
-//! [`Replay`](super::fate::Replay).
+//! [`Replay`].
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
 use super::fate::{self, Fate, Replay, Rolling};
