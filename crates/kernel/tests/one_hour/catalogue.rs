@@ -14,7 +14,13 @@ fn shoot_and_charge_build_from_the_keys_users_type() {
         .unwrap()
         .build_from_text(
             rules.as_ref(),
-            [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")],
+            [
+                ("shooter", "artillery"),
+                ("range", "3"),
+                ("double", "true"),
+                ("target", "light_infantry"),
+                ("reroll_miss", "false"),
+            ],
         )
         .unwrap();
     // 4D6 at 5+ (light infantry halves artillery fire by the five_plus reading): mean 4/3.

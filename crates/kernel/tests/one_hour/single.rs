@@ -3,7 +3,7 @@
 
 use volley_kernel::check::assert_agrees;
 use volley_kernel::outcome::Distribution;
-use volley_kernel::rulesets::one_hour::attack::ChargeSituation;
+use volley_kernel::rulesets::one_hour::attack::{ChargeSituation, Rerolls};
 use volley_kernel::rulesets::one_hour::single::{Charge, Charger, Shoot, ShootSetup, ShootTarget, Shooter};
 use volley_kernel::rulesets::one_hour::{
     ChargeScores, Doubling, Effect, HalfHits, LightInfantryCharged, PivotToFace, Rules, UnitType,
@@ -23,6 +23,7 @@ fn setup(shooter: Shooter, range: u32) -> ShootSetup {
         target_conscript: false,
         target_steadfast: false,
         target_in_town: false,
+        rerolls: Rerolls::default(),
     }
 }
 
@@ -297,6 +298,42 @@ fn charge_scores_like_shooting_or_four_up() {
         &charge(&four_up, Charger::Cavalry, UnitType::LineInfantry, situation()),
         &[0.125, 0.375, 0.375, 0.125],
     );
+}
+
+#[test]
+fn commanders_rerolls_move_one_die() {
+    let rules = Rules::default();
+    let one_die = setup(Shooter::LineInfantry, 2);
+    // Hill: a miss re-rolled: 2/3 + 1/3 * 2/3 = 8/9.
+    let hill = ShootSetup { rerolls: Rerolls { miss: true, forced_hit: false }, ..one_die };
+    assert_hits(&shoot(&rules, hill), &[1.0 / 9.0, 8.0 / 9.0]);
+    // Orange or Reille: the hit re-rolled: 2/3 * 2/3 = 4/9.
+    let orange = ShootSetup { rerolls: Rerolls { miss: false, forced_hit: true }, ..one_die };
+    assert_hits(&shoot(&rules, orange), &[5.0 / 9.0, 4.0 / 9.0]);
+    // Both: the miss first, then the hit: 8/9 * 2/3 = 16/27.
+    let both = ShootSetup { rerolls: Rerolls { miss: true, forced_hit: true }, ..one_die };
+    assert_hits(&shoot(&rules, both), &[11.0 / 27.0, 16.0 / 27.0]);
+    // Lobau on a 3D6 charge: three hits with 8/27 + 12/27 * 2/3 = 16/27; no
+    // hit only if all three miss and the re-roll too: 1/27 * 1/3.
+    let lobau = Charge::with_rerolls(
+        &rules,
+        Charger::Cavalry,
+        UnitType::LineInfantry,
+        situation(),
+        Rerolls { miss: true, forced_hit: false },
+    );
+    let dist = lobau.unwrap().exact_distribution().unwrap();
+    assert!((dist.probability("hits", 3) - 16.0 / 27.0).abs() < TOLERANCE);
+    assert!((dist.probability("hits", 0) - 1.0 / 81.0).abs() < TOLERANCE);
+    let orange = Charge::with_rerolls(
+        &rules,
+        Charger::Cavalry,
+        UnitType::LineInfantry,
+        situation(),
+        Rerolls { miss: false, forced_hit: true },
+    );
+    assert_agrees(&orange.unwrap(), 1_000_000, 130);
+    assert_agrees(&Shoot::new(&rules, both).unwrap(), 1_000_000, 131);
 }
 
 #[test]

@@ -101,6 +101,8 @@ pub struct ShootSetup {
     pub target_steadfast: bool,
     /// The target holds a town or strongpoint (line infantry shoots it at half effect).
     pub target_in_town: bool,
+    /// Commanders' re-rolls: Hill's re-roll of a miss, Orange's or Reille's forced re-roll of a hit.
+    pub rerolls: Rerolls,
 }
 
 impl Shoot {
@@ -112,7 +114,7 @@ impl Shoot {
             double: setup.double,
             in_town: setup.target_in_town,
         };
-        let attack = attack::fire(rules, unit, setup.range, setup.effect, target, setup.extra_dice, Rerolls::default())
+        let attack = attack::fire(rules, unit, setup.range, setup.effect, target, setup.extra_dice, setup.rerolls)
             .ok_or_else(|| ParamError::Invalid {
                 key: "range".into(),
                 reason: format!(
@@ -178,13 +180,25 @@ impl Charge {
         target: UnitType,
         situation: ChargeSituation,
     ) -> Result<Charge, ParamError> {
+        Charge::with_rerolls(rules, charger, target, situation, Rerolls::default())
+    }
+
+    /// The same with commanders' re-rolls: Lobau's re-roll of a missed die,
+    /// Orange's forced re-roll of a successful one.
+    pub fn with_rerolls(
+        rules: &Rules,
+        charger: Charger,
+        target: UnitType,
+        situation: ChargeSituation,
+        rerolls: Rerolls,
+    ) -> Result<Charge, ParamError> {
         if situation.target_shock && !target.is_cavalry() {
             return Err(ParamError::Invalid {
                 key: "target_shock".into(),
                 reason: "only cavalry can have shock".into(),
             });
         }
-        let attack = attack::charge(rules, charger.unit(), target, situation, Rerolls::default());
+        let attack = attack::charge(rules, charger.unit(), target, situation, rerolls);
         let layout = Layout::new(vec![hits_metric(attack.max_hits())]);
         Ok(Charge { attack, layout })
     }
@@ -221,6 +235,7 @@ fn build_shoot(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynS
         target_conscript: settings.bool("target_conscript"),
         target_steadfast: settings.bool("target_steadfast"),
         target_in_town: settings.bool("target_in_town"),
+        rerolls: rerolls_from(settings),
     };
     Ok(Box::new(Shoot::new(rules_of::<Rules>(rules), setup)?))
 }
@@ -236,12 +251,17 @@ fn build_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dyn
         effect: settings.choice("effect"),
         extra_dice: settings.int("extra_dice") as u32,
     };
-    Ok(Box::new(Charge::new(
+    Ok(Box::new(Charge::with_rerolls(
         rules_of::<Rules>(rules),
         settings.choice("charger"),
         settings.choice("target"),
         situation,
+        rerolls_from(settings),
     )?))
+}
+
+fn rerolls_from(settings: &Settings) -> Rerolls {
+    Rerolls { miss: settings.bool("reroll_miss"), forced_hit: settings.bool("forced_reroll") }
 }
 
 /// The `shoot` scenario for the catalogue.
@@ -256,6 +276,12 @@ pub fn shoot_entry() -> ScenarioEntry {
             Param::boolean("double", "double dice (artillery against flanks or squares)", false),
             Param::choice("target", "the target: formed, light_infantry (half hits) or cavalry", ShootTarget::Formed),
             Param::int("extra_dice", "extra D6 (Picton's, or any other)", 0, 0, 12),
+            Param::boolean("reroll_miss", "the shooter re-rolls one missed die (Hill)", false),
+            Param::boolean(
+                "forced_reroll",
+                "the target forces one successful die to be re-rolled (Orange, Reille)",
+                false,
+            ),
             Param::boolean("target_conscript", "the target is conscript: retreats at 2 hits", false),
             Param::boolean("target_steadfast", "the target is steadfast: never retreats", false),
             Param::boolean(
@@ -292,6 +318,8 @@ pub fn charge_entry() -> ScenarioEntry {
                 Effect::Full,
             ),
             Param::int("extra_dice", "extra D6 (Ney's, D'Erlon's, or any other)", 0, 0, 12),
+            Param::boolean("reroll_miss", "the charger re-rolls one missed die (Lobau)", false),
+            Param::boolean("forced_reroll", "the target forces one successful die to be re-rolled (Orange)", false),
         ],
         build: build_charge,
     }
