@@ -5,7 +5,9 @@
 use volley_kernel::check::assert_agrees;
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
-use volley_kernel::rulesets::one_hour::{Commander, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
+use volley_kernel::rulesets::one_hour::{
+    ChargeScores, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk, LightInfantryCharged, Quality, Rules, UnitType,
+};
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -365,4 +367,31 @@ fn monte_carlo_agrees_with_the_markov_solver() {
         let duel = Duel::new(&rules, kind, attacker, defender, range, 12).unwrap();
         assert_agrees(&duel, 1_000_000, 500 + seed as u64);
     }
+}
+
+#[test]
+fn monte_carlo_agrees_under_the_other_readings() {
+    let rules = Rules {
+        light_infantry_half_hits: HalfHits::RoundUp,
+        light_infantry_charged: LightInfantryCharged::Both,
+        charge_scores: ChargeScores::FourUp,
+        leader_loss: LeaderLoss::KeepHits,
+        leader_risk: LeaderRisk::PerHit,
+        doubling: Doubling::AllDice,
+        ..Rules::default()
+    };
+    let cavalry = SideSetup {
+        advances: true,
+        leader: true,
+        shock: true,
+        commander: Commander::Ney,
+        break_off: 3,
+        ..SideSetup::new(UnitType::Cavalry)
+    };
+    let light = SideSetup { leader: true, commander: Commander::Napoleon, ..SideSetup::new(UnitType::LightInfantry) };
+    let duel = Duel::new(&rules, DuelKind::CavalryCharge, cavalry, light, 5, 12).unwrap();
+    assert_agrees(&duel, 1_000_000, 900);
+    let battery = SideSetup { leader: true, ..SideSetup::new(UnitType::Artillery) };
+    let duel = Duel::new(&rules, DuelKind::Firefight, battery, light, 4, 12).unwrap().defender_first();
+    assert_agrees(&duel, 1_000_000, 901);
 }
