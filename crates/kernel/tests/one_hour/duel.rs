@@ -395,3 +395,11 @@ fn monte_carlo_agrees_under_the_other_readings() {
     let duel = Duel::new(&rules, DuelKind::Firefight, battery, light, 4, 12).unwrap().defender_first();
     assert_agrees(&duel, 1_000_000, 901);
 }
+
+#[test]
+fn a_unit_holding_a_town_does_not_advance() {
+    // Out of range at 3 boxes, told to advance, it holds the town: nothing happens.
+    let town = SideSetup { in_town: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let dist = exact(DuelKind::Firefight, town, SideSetup::new(UnitType::LineInfantry), 3, 2);
+    assert_p(&dist, "winner", NONE, 1.0);
+}

@@ -199,11 +199,8 @@ impl Duel {
             if side.in_town && !side.unit.is_infantry() {
                 return invalid(&format!("{prefix}.in_town"), "only infantry can occupy towns and strongpoints");
             }
-            if side.in_town && (side.column || side.square || side.advances) {
-                return invalid(
-                    &format!("{prefix}.in_town"),
-                    "a unit holding a town is not in column or square and does not advance",
-                );
+            if side.in_town && (side.column || side.square) {
+                return invalid(&format!("{prefix}.in_town"), "a unit holding a town is not in column or square");
             }
             if side.square && side.column {
                 return invalid(&format!("{prefix}.column"), "a unit in square is not in column of route");
@@ -393,7 +390,8 @@ impl Duel {
             if let Some(winner) = self.take_hits(s, hits, true, state, fate) {
                 return Some(winner);
             }
-        } else if !me.setup.square {
+        } else if !me.setup.square && !me.setup.in_town {
+            // A unit holding a town holds it: it neither advances nor charges out.
             // Move ("Units move OR shoot"), resolving cavalry charges.
             if let Some(charge) = &me.charge {
                 // Square: "may NOT be charged by cavalry while in Square".
@@ -620,7 +618,7 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         ),
         Param::boolean(
             key("in_town"),
-            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks (not with advances)",
+            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks; it never advances",
             defaults.in_town,
         ),
         Param::boolean(
