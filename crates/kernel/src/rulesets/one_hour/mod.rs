@@ -96,7 +96,8 @@
 //! - Towns and strongpoints (`in_town`, infantry only): line infantry shoots
 //!   them at half effect (artillery "as normal", light infantry's "Attacks
 //!   ignore cover"), cavalry charges them at quarter effect (half against
-//!   guns, for which a town counts as cover), and never in the flank.
+//!   guns, for which a town counts as cover), and never in the flank; a unit
+//!   holding a town stays in it.
 //! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
 //!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
 //!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
