@@ -330,3 +330,20 @@ fn farm_assault_monte_carlo_agrees_with_the_markov_chain() {
     close(dist.probability("winner", 0), pen * (19.0 / 20.0) * (1.0 / 3.0 + 2.0 / 3.0 * 7.0 / 20.0));
     close(dist.probability("fire", 1), pen / 3.0);
 }
+
+#[test]
+fn changed_rule_numbers_keep_monte_carlo_and_chains_in_step() {
+    use volley_kernel::rulesets::hougoumont::{HalfStrengthTest, MeleeCasualties};
+    let rules = Rules {
+        figures_per_hit: 2,
+        morale_threshold: 12,
+        half_strength_test: HalfStrengthTest::EveryTurn,
+        melee_casualties: MeleeCasualties::WinnerAverage,
+        retreat_distance: 6,
+        ..Rules::default()
+    };
+    let assault = [("attacker.figures", "9"), ("defender.figures", "6"), ("distance", "14"), ("turns", "8")];
+    assert_agrees(build_with(&rules, "assault", &assault).as_ref(), 1_000_000, 62);
+    let firefight = [("attacker.figures", "7"), ("defender.figures", "6"), ("distance", "12"), ("turns", "10")];
+    assert_agrees(build_with(&rules, "firefight", &firefight).as_ref(), 1_000_000, 63);
+}
