@@ -4,13 +4,12 @@
 //!
 //! Each turn follows the phases of 1: in Give Orders a retreating unit tries
 //! to rally (D20 against the morale threshold) or retreats 8 inches more;
-//! neither unit moves otherwise; in Firing both units that are not retreating
+//! in Movement a unit that has rallied marches back towards its place at 8
+//! inches a turn (interpretation `rallied_units`); in Firing both units that are not retreating
 //! fire at once, each at the other's figures at the start of the phase; in the
 //! Morale Check a unit that is not retreating tests if it lost 25% of its
 //! figures in the phase or fell below half its starting figures, and on a
-//! failure retreats 8 inches. Retreats open the distance for both; a unit
-//! that has rallied marches back towards its place at 8 inches a turn in the
-//! Movement phase (interpretation `rallied_units`). A unit
+//! failure retreats 8 inches. Retreats open the distance for both. A unit
 //! leaves the field when its retreats take it past its table edge (`edge`
 //! inches behind where it started).
 
