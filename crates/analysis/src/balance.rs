@@ -498,7 +498,8 @@ pub fn quality_equivalence(
         }
         needed = Some(if increasing { above } else { below });
         let (b, a) = (oriented(probe(below)?), oriented(probe(above)?));
-        crossing = Some(interpolate(below, b.value, above, a.value));
+        let middle = interpolate(below, b.value, above, a.value);
+        crossing = Some(middle);
 
         // The band's upper edge crosses 0.5 at or before `below`: walk down
         // until it is under 0.5, then interpolate.
@@ -525,7 +526,7 @@ pub fn quality_equivalence(
             }
             v += 1;
         }
-        interval = Some((lower_end.min(crossing.unwrap_or(lower_end)), upper_end.max(crossing.unwrap_or(upper_end))));
+        interval = Some((lower_end.min(middle), upper_end.max(middle)));
     }
 
     let mut points = Vec::with_capacity(probed.len());
