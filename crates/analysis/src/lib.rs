@@ -19,7 +19,6 @@ pub mod frame;
 pub mod report;
 pub mod stats;
 
-
 use std::fmt;
 
 /// Why an analysis could not produce its answer.

@@ -135,7 +135,10 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
     let mut names: Vec<&str> = Vec::new();
     for chart in report.sections.iter().flat_map(|s| &s.charts) {
         if names.contains(&chart.name.as_str()) {
-            return Err(AnalysisError::Invalid(format!("two charts of report `{}` are named `{}`", report.title, chart.name)));
+            return Err(AnalysisError::Invalid(format!(
+                "two charts of report `{}` are named `{}`",
+                report.title, chart.name
+            )));
         }
         if chart.name.is_empty() || chart.name.contains(['/', '\\']) || chart.name.starts_with('.') {
             return Err(AnalysisError::Invalid(format!("chart name `{}` is not a plain file name", chart.name)));
@@ -432,10 +435,20 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
 
 /// The equivalence search written up: the probed curve with even odds marked,
 /// its table, and the long frame of every probe.
-pub fn equivalence_report(experiment: &Experiment, equivalence: &Equivalence) -> Result<(Report, DataFrame), AnalysisError> {
-    let chart = equivalence_chart("equivalence", &format!("{} by {}", equivalence.measure.label(), equivalence.key), equivalence);
+pub fn equivalence_report(
+    experiment: &Experiment,
+    equivalence: &Equivalence,
+) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = equivalence_chart(
+        "equivalence",
+        &format!("{} by {}", equivalence.measure.label(), equivalence.key),
+        equivalence,
+    );
     let report = Report {
-        title: format!("{} {}: what {} reaches even odds", experiment.ruleset, experiment.scenario.name, equivalence.key),
+        title: format!(
+            "{} {}: what {} reaches even odds",
+            experiment.ruleset, experiment.scenario.name, equivalence.key
+        ),
         question: format!("How much {} does it take to reach even odds?", equivalence.key),
         finding: equivalence.finding(),
         sections: vec![
@@ -454,7 +467,10 @@ pub fn equivalence_report(experiment: &Experiment, equivalence: &Equivalence) ->
 
 /// The sensitivity ranking written up: the tornado, its table, the steps not
 /// run, and the long frame of every run.
-pub fn sensitivity_report(experiment: &Experiment, sensitivity: &Sensitivity) -> Result<(Report, DataFrame), AnalysisError> {
+pub fn sensitivity_report(
+    experiment: &Experiment,
+    sensitivity: &Sensitivity,
+) -> Result<(Report, DataFrame), AnalysisError> {
     let chart = sensitivity_tornado("sensitivity", &format!("What moves {}", sensitivity.measure.label()), sensitivity);
     let mut skipped = String::from(
         "Each integer rule field was moved one step down and one step up from its printed value, all else held. \
@@ -480,8 +496,12 @@ pub fn sensitivity_report(experiment: &Experiment, sensitivity: &Sensitivity) ->
 
 /// The convergence study written up: the estimate and band against samples,
 /// and its table (which is also the data).
-pub fn convergence_report(experiment: &Experiment, convergence: &Convergence) -> Result<(Report, DataFrame), AnalysisError> {
-    let chart = convergence_chart("convergence", &format!("{} as samples grow", convergence.measure.label()), convergence);
+pub fn convergence_report(
+    experiment: &Experiment,
+    convergence: &Convergence,
+) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart =
+        convergence_chart("convergence", &format!("{} as samples grow", convergence.measure.label()), convergence);
     let frame = convergence.frame()?;
     let finding = match convergence.points.last() {
         Some(last) => {
@@ -547,7 +567,13 @@ pub fn sweep_report(
             let first = s.points.first()?;
             let last = s.points.last()?;
             let p = s.measure.is_probability();
-            Some(format!("{}: {} from {} to {}", s.ruleset, s.measure.label(), format_value(first.1.value, p), format_value(last.1.value, p)))
+            Some(format!(
+                "{}: {} from {} to {}",
+                s.ruleset,
+                s.measure.label(),
+                format_value(first.1.value, p),
+                format_value(last.1.value, p)
+            ))
         })
         .collect::<Vec<_>>()
         .join("; ");
@@ -564,16 +590,35 @@ pub fn sweep_report(
 /// One scenario's outcome distribution written up: bars per metric (and the
 /// cumulative distribution of `turns`, where there is one), with the agreement
 /// against the exact solver when `exact` is given.
-pub fn distribution_report(run: &Run, exact: Option<&Distribution>, confidence: f64) -> Result<(Report, DataFrame), AnalysisError> {
+pub fn distribution_report(
+    run: &Run,
+    exact: Option<&Distribution>,
+    confidence: f64,
+) -> Result<(Report, DataFrame), AnalysisError> {
     let dist = &run.distribution;
     let mut sections = Vec::new();
     for metric in &dist.metrics {
-        let chart = distribution_bars(metric.name, &format!("{}: {}", run.scenario, metric.name), dist, metric.name, confidence)?;
+        let chart = distribution_bars(
+            metric.name,
+            &format!("{}: {}", run.scenario, metric.name),
+            dist,
+            metric.name,
+            confidence,
+        )?;
         sections.push(Section::text(metric.name, metric.doc).with_chart(chart));
     }
     if dist.metric_index("turns").is_some() {
-        let cdf = cdf_chart("turns-cdf", "Turns to a decision", &[(run.ruleset.clone(), dist)], "turns", "turns", confidence)?;
-        sections.push(Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf));
+        let cdf = cdf_chart(
+            "turns-cdf",
+            "Turns to a decision",
+            &[(run.ruleset.clone(), dist)],
+            "turns",
+            "turns",
+            confidence,
+        )?;
+        sections.push(
+            Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf),
+        );
     }
     let mut finding = match dist.samples() {
         Some(n) => format!("{n} Monte Carlo samples"),

@@ -114,11 +114,7 @@ pub fn agreement(monte_carlo: &Distribution, exact: &Distribution) -> Agreement 
     }
     let chi_square: f64 = pooled.iter().map(|&(e, o)| (o as f64 - e).powi(2) / e).sum();
     let dof = pooled.len().saturating_sub(1);
-    let p_value = if dof == 0 {
-        1.0
-    } else {
-        ChiSquared::new(dof as f64).map_or(f64::NAN, |d| d.sf(chi_square))
-    };
+    let p_value = if dof == 0 { 1.0 } else { ChiSquared::new(dof as f64).map_or(f64::NAN, |d| d.sf(chi_square)) };
     Agreement { chi_square, dof, p_value, max_z }
 }
 

@@ -123,7 +123,7 @@ impl std::error::Error for CatalogueError {}
 
 /// Every ruleset, in the order the CLI lists them.
 pub fn catalogue() -> Vec<RulesetEntry> {
-    vec![rulesets::dice::entry()]
+    vec![rulesets::huzzah::entry(), rulesets::brigades::entry(), rulesets::one_hour::entry(), rulesets::hougoumont::entry(), rulesets::dice::entry()]
 }
 
 /// A ruleset by name.

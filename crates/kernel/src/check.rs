@@ -65,7 +65,13 @@ pub fn compare(estimate: &Distribution, exact: &Distribution) -> (f64, Vec<Disag
             };
             worst = worst.max(z);
             if z > Z_TOLERANCE {
-                bad.push(Disagreement { metric: metric.name, value: metric.domain.format(value), exact: p, estimate: q, z });
+                bad.push(Disagreement {
+                    metric: metric.name,
+                    value: metric.domain.format(value),
+                    exact: p,
+                    estimate: q,
+                    z,
+                });
             }
         }
     }
@@ -180,7 +186,8 @@ fn ln_gamma(x: f64) -> f64 {
     }
     let x = x - 1.0;
     let t = x + 7.5;
-    let series: f64 = COEFFICIENTS[0] + COEFFICIENTS[1..].iter().enumerate().map(|(i, c)| c / (x + i as f64 + 1.0)).sum::<f64>();
+    let series: f64 =
+        COEFFICIENTS[0] + COEFFICIENTS[1..].iter().enumerate().map(|(i, c)| c / (x + i as f64 + 1.0)).sum::<f64>();
     0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + series.ln()
 }
 

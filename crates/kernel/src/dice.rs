@@ -8,7 +8,9 @@
 //! whole batch is exactly uniform (Brackett-Milano and Lemire, "Batched ranged
 //! random integer generation", 2024). Batches are sized so their product stays
 //! below 2^56, which keeps rejections rarer than one in a thousand words; the
-//! dice are nonetheless exactly unbiased, not merely close.
+//! dice are nonetheless exactly unbiased, not merely close. Since the leftover
+//! word is known from the first word alone, the test is made before the first
+//! die is used and each die then costs one multiplication.
 
 use rand::{SeedableRng, TryRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -21,57 +23,56 @@ pub type Generator = Xoshiro256PlusPlus;
 const fn batch_len(sides: u64) -> usize {
     let mut product: u128 = 1;
     let mut count = 0;
-    while product * (sides as u128) <= (1u128 << 56) && count < BATCH_CAPACITY {
+    while product * (sides as u128) <= (1u128 << 56) {
         product *= sides as u128;
         count += 1;
     }
     count
 }
 
-const BATCH_CAPACITY: usize = 32;
-
-/// A buffer of faces of one die size, refilled one 64-bit word at a time.
+/// A running 64-bit word that yields up to `LEN` faces of one die size.
+///
+/// Multiplying the word by the die's size gives a face (the high word) and the
+/// word for the next face (the low word). After `LEN` faces the leftover word is
+/// `x * SIDES^LEN mod 2^64` for the starting word `x`, so whether the batch is
+/// exactly uniform is known before the first face is used: a starting word
+/// whose leftover would fall in the short, biased stretch is rejected up front.
 #[derive(Clone, Debug)]
 struct Batch<const SIDES: u64> {
-    faces: [u8; BATCH_CAPACITY],
-    next: usize,
+    word: u64,
+    left: u32,
 }
 
 impl<const SIDES: u64> Batch<SIDES> {
-    const LEN: usize = batch_len(SIDES);
-    const PRODUCT: u64 = SIDES.pow(Self::LEN as u32);
+    const LEN: u32 = batch_len(SIDES) as u32;
+    const PRODUCT: u64 = SIDES.pow(Self::LEN);
+    /// Leftovers below this are the biased stretch: 2^64 mod PRODUCT.
+    const THRESHOLD: u64 = Self::PRODUCT.wrapping_neg() % Self::PRODUCT;
 
     fn new() -> Self {
-        Batch { faces: [0; BATCH_CAPACITY], next: Self::LEN }
+        Batch { word: 0, left: 0 }
     }
 
     /// The next face, 0-based (0..SIDES).
     #[inline(always)]
     fn draw(&mut self, rng: &mut Generator) -> u32 {
-        if self.next == Self::LEN {
+        if self.left == 0 {
             self.refill(rng);
         }
-        let face = self.faces[self.next];
-        self.next += 1;
-        u32::from(face)
+        self.left -= 1;
+        let wide = u128::from(self.word) * u128::from(SIDES);
+        self.word = wide as u64;
+        (wide >> 64) as u32
     }
 
     #[inline(never)]
     fn refill(&mut self, rng: &mut Generator) {
-        loop {
-            let mut word = next_u64(rng);
-            for slot in &mut self.faces[..Self::LEN] {
-                let wide = u128::from(word) * u128::from(SIDES);
-                *slot = (wide >> 64) as u8;
-                word = wide as u64;
-            }
-            // The leftover word is uniform below 2^64; the batch is exactly
-            // uniform unless it falls in the short, biased stretch.
-            if word >= Self::PRODUCT || word >= Self::PRODUCT.wrapping_neg() % Self::PRODUCT {
-                break;
-            }
+        let mut word = next_u64(rng);
+        while word.wrapping_mul(Self::PRODUCT) < Self::THRESHOLD {
+            word = next_u64(rng);
         }
-        self.next = 0;
+        self.word = word;
+        self.left = Self::LEN;
     }
 }
 

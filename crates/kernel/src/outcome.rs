@@ -48,7 +48,9 @@ impl Domain {
     pub fn format(&self, value: i64) -> String {
         match *self {
             Domain::Bool => (value != 0).to_string(),
-            Domain::Categories(labels) => labels.get(value as usize).map_or_else(|| value.to_string(), |s| s.to_string()),
+            Domain::Categories(labels) => {
+                labels.get(value as usize).map_or_else(|| value.to_string(), |s| s.to_string())
+            }
             Domain::Integer { .. } => value.to_string(),
         }
     }

@@ -289,7 +289,10 @@ impl Settings {
     }
 
     /// Defaults overridden by `key=value` texts, each checked.
-    pub fn parse<'a>(params: &[Param], pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Settings, ParamError> {
+    pub fn parse<'a>(
+        params: &[Param],
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Settings, ParamError> {
         let mut settings = Settings::defaults(params);
         for (key, text) in pairs {
             let param = find(params, key)?;
@@ -300,7 +303,10 @@ impl Settings {
     }
 
     /// Defaults overridden by typed values, each checked.
-    pub fn from_values<'a>(params: &[Param], pairs: impl IntoIterator<Item = (&'a str, Value)>) -> Result<Settings, ParamError> {
+    pub fn from_values<'a>(
+        params: &[Param],
+        pairs: impl IntoIterator<Item = (&'a str, Value)>,
+    ) -> Result<Settings, ParamError> {
         let mut settings = Settings::defaults(params);
         for (key, value) in pairs {
             let value = find(params, key)?.check(value)?;
@@ -349,7 +355,9 @@ impl Settings {
     /// A choice value as its enum.
     pub fn choice<C: Choice>(&self, key: &str) -> C {
         match self.get(key) {
-            Value::Choice(name) => C::from_name(name).unwrap_or_else(|| panic!("key `{key}`: `{name}` is not a choice")),
+            Value::Choice(name) => {
+                C::from_name(name).unwrap_or_else(|| panic!("key `{key}`: `{name}` is not a choice"))
+            }
             other => panic!("key `{key}` is {other:?}, not a choice"),
         }
     }

@@ -152,9 +152,9 @@ impl Pmf {
     /// The joint outcomes of independent X (self) and Y: (x, y, probability),
     /// zero-probability pairs left out.
     pub fn joint<'a>(&'a self, other: &'a Pmf) -> impl Iterator<Item = (i64, i64, f64)> + 'a {
-        self.iter().filter(|&(_, p)| p > 0.0).flat_map(move |(a, pa)| {
-            other.iter().filter(|&(_, p)| p > 0.0).map(move |(b, pb)| (a, b, pa * pb))
-        })
+        self.iter()
+            .filter(|&(_, p)| p > 0.0)
+            .flat_map(move |(a, pa)| other.iter().filter(|&(_, p)| p > 0.0).map(move |(b, pb)| (a, b, pa * pb)))
     }
 
     /// A mixture: with probability `w_i` draw from `pmf_i` (weights normalised).

@@ -1,6 +1,6 @@
 //! Balance analytics on the synthetic duel and shot, whose answers are exact.
 
-use crate::synthetic::{Duel, ShotRules, Shot, duel_entry, duel_rules, shot_entry};
+use crate::synthetic::{Duel, Shot, ShotRules, duel_entry, duel_rules, shot_entry};
 use volley_analysis::balance::{
     Experiment, Measure, convergence, default_sample_counts, quality_equivalence, quality_ladder, sensitivity, sweep,
 };
@@ -91,7 +91,12 @@ fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
             let truth = Shot::hit_chance(&rules) - baseline;
             // The runs share their dice, so a change the rules do not make is
             // exactly zero, and a real one is well inside its (wide) interval.
-            assert!(change.ci_low <= truth && truth <= change.ci_high, "{}={}: {change:?} vs {truth}", row.field, change.value);
+            assert!(
+                change.ci_low <= truth && truth <= change.ci_high,
+                "{}={}: {change:?} vs {truth}",
+                row.field,
+                change.value
+            );
         }
     }
     assert_eq!(result.rows[2].largest_change(), 0.0);
@@ -127,7 +132,8 @@ fn convergence_narrows_towards_the_exact_value() {
 #[test]
 fn a_sweep_measures_each_value_in_order() {
     let values: Vec<String> = ["veteran", "green"].map(String::from).to_vec();
-    let result = sweep(&duel(20_000), "defender.quality", &values, &Measure::probability("winner", "attacker")).unwrap();
+    let result =
+        sweep(&duel(20_000), "defender.quality", &values, &Measure::probability("winner", "attacker")).unwrap();
     assert_eq!(result.points.len(), 2);
     assert!(result.points[0].1.value < result.points[1].1.value);
     assert_eq!(result.runs[1].keys, [("defender.quality".to_string(), "green".to_string())]);

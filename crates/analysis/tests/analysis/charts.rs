@@ -2,11 +2,11 @@
 //! many bars, cells or series as its data has.
 
 use crate::frames::dice_run;
+use plotters::style::RGBColor;
 use volley_analysis::charts::{
     BAR_COLOUR, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR, cdf_chart,
     distribution_bars,
 };
-use plotters::style::RGBColor;
 
 /// Checks that every tag opened is closed in order, and returns the SVG.
 fn well_formed(svg: &str) -> &str {
@@ -29,7 +29,10 @@ fn well_formed(svg: &str) -> &str {
 
 /// The text of every `<text>` element, trimmed.
 fn texts(svg: &str) -> Vec<String> {
-    svg.split("<text").skip(1).map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim().to_string()).collect()
+    svg.split("<text")
+        .skip(1)
+        .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim().to_string())
+        .collect()
 }
 
 /// How many `<text>` elements read exactly `label`.

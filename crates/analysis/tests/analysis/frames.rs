@@ -85,7 +85,8 @@ fn parquet_and_csv_round_trip() {
     write_csv(&frame, &csv).unwrap();
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), csv_string(&frame).unwrap());
     // Only the two files remain: the temporary names were renamed away.
-    let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["data.csv", "data.parquet"]);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -28,14 +28,19 @@ fn a_report_folder_has_every_file_and_reads_back() {
     let dir = root.join("dice-totals");
     let (report, frame) = report();
     write_report(&dir, &report, &frame).unwrap();
-    let mut names: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
     assert_eq!(names, ["data.csv", "data.parquet", "report.html", "report.md", "totals.png", "totals.svg"]);
     assert!(read_parquet(&dir.join("data.parquet")).unwrap().equals_missing(&frame));
 
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(markdown.starts_with("# Two dice & their totals\n"));
-    assert!(markdown.contains("| ruleset | scenario | dice | metric | value | count | probability | ci_low | ci_high | exact |"));
+    assert!(
+        markdown.contains(
+            "| ruleset | scenario | dice | metric | value | count | probability | ci_low | ci_high | exact |"
+        )
+    );
     assert!(markdown.contains("| dice | sum | 2d6 | total | 2 |"));
     assert!(markdown.contains("![Two dice <totals>](totals.svg)"));
 
@@ -48,7 +53,8 @@ fn a_report_folder_has_every_file_and_reads_back() {
 
     // Writing again replaces the folder whole, and leaves no temporary behind.
     write_report(&dir, &report, &frame).unwrap();
-    let siblings: Vec<String> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let siblings: Vec<String> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(siblings, ["dice-totals"]);
     std::fs::remove_dir_all(&root).unwrap();
 }
@@ -72,7 +78,8 @@ fn a_failed_report_leaves_the_old_one_alone() {
     assert!(write_report(&dir, &zero_size, &frame).is_err(), "a chart that cannot be drawn");
 
     assert_eq!(std::fs::read_to_string(dir.join("report.md")).unwrap(), before);
-    let siblings: Vec<String> = std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let siblings: Vec<String> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(siblings, ["dice-totals"]);
     std::fs::remove_dir_all(&root).unwrap();
 }
@@ -81,7 +88,11 @@ fn a_failed_report_leaves_the_old_one_alone() {
 fn the_index_links_every_report_with_its_finding() {
     let root = scratch_dir("index");
     let entries = [
-        IndexEntry { folder: "ladder-huzzah".into(), title: "Huzzah! quality ladder".into(), finding: "Veterans beat trained 3 times in 4.".into() },
+        IndexEntry {
+            folder: "ladder-huzzah".into(),
+            title: "Huzzah! quality ladder".into(),
+            finding: "Veterans beat trained 3 times in 4.".into(),
+        },
         IndexEntry { folder: "rifles".into(), title: "Is +5 for rifles <too much>?".into(), finding: "Yes.".into() },
     ];
     write_index(&root, &entries).unwrap();
@@ -95,7 +106,9 @@ fn the_index_links_every_report_with_its_finding() {
 mod written_up {
     use super::*;
     use crate::synthetic::{ShotRules, duel_entry, duel_rules, shot_entry};
-    use volley_analysis::balance::{Experiment, Measure, convergence, quality_equivalence, quality_ladder, sensitivity, sweep};
+    use volley_analysis::balance::{
+        Experiment, Measure, convergence, quality_equivalence, quality_ladder, sensitivity, sweep,
+    };
     use volley_analysis::report::{
         convergence_report, distribution_report, equivalence_report, ladder_report, sensitivity_report, sweep_report,
     };
@@ -130,7 +143,12 @@ mod written_up {
         let experiment = duel();
         let ladder = quality_ladder(&experiment, None, None).unwrap();
         let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
-        assert!(markdown.contains("**Finding.** P(winner = attacker) is highest for a veteran attacker against a green defender"), "{markdown}");
+        assert!(
+            markdown.contains(
+                "**Finding.** P(winner = attacker) is highest for a veteran attacker against a green defender"
+            ),
+            "{markdown}"
+        );
         assert_eq!(markdown.matches("| P(winner = attacker) |").count(), 9, "{markdown}");
     }
 
@@ -141,7 +159,12 @@ mod written_up {
         let markdown = written("equivalence", equivalence_report(&experiment, &found).unwrap(), &["equivalence"]);
         assert!(markdown.contains("reaches even odds at attacker.figures = 13"), "{markdown}");
 
-        let shot = Experiment::from_parts("synthetic", &shot_entry(), Box::new(ShotRules::default()), RunOptions::new(20_000, 1));
+        let shot = Experiment::from_parts(
+            "synthetic",
+            &shot_entry(),
+            Box::new(ShotRules::default()),
+            RunOptions::new(20_000, 1),
+        );
         let hit = Measure::probability("hit", "true");
         let ranked = sensitivity(&shot, &hit).unwrap();
         let markdown = written("sensitivity", sensitivity_report(&shot, &ranked).unwrap(), &["sensitivity"]);
@@ -156,8 +179,14 @@ mod written_up {
         let sweeps = [sweep(&duel(), "defender.quality", &values, &wins).unwrap()];
         let markdown = written(
             "sweep",
-            sweep_report("Against each defender", "How does the defender's quality matter?", "defender's quality", &sweeps, 0.95)
-                .unwrap(),
+            sweep_report(
+                "Against each defender",
+                "How does the defender's quality matter?",
+                "defender's quality",
+                &sweeps,
+                0.95,
+            )
+            .unwrap(),
             &["sweep"],
         );
         assert!(markdown.contains("| synthetic | green |"), "{markdown}");

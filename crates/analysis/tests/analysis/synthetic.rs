@@ -108,7 +108,8 @@ impl Scenario for Shot {
 
 fn build_duel(_: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let side = |prefix: &str| {
-        settings.int(&format!("{prefix}.figures")) as u64 * worth(settings.choice::<Quality>(&format!("{prefix}.quality")))
+        settings.int(&format!("{prefix}.figures")) as u64
+            * worth(settings.choice::<Quality>(&format!("{prefix}.quality")))
     };
     Ok(Box::new(Duel {
         attacker: side("attacker"),

@@ -113,7 +113,7 @@ pub fn entry() -> RulesetEntry {
     RulesetEntry {
         name: "dice",
         title: "Plain dice",
-        source: "(none: the kernel's own dice)",
+        source: "no rules text: the kernel's own dice",
         default_rules: || Box::new(Rules::default()),
         scenarios: vec![
             ScenarioEntry {

@@ -51,9 +51,7 @@ fn sums_of_dice_follow_their_convolutions() {
 
 #[test]
 fn the_pair_index_covers_all_36_pairs_evenly() {
-    check_frequencies("2d6 index", &Pmf::from_weights((0..36).map(|i| (i, 1.0))), 15, |d| {
-        i64::from(d.two_d6_index())
-    });
+    check_frequencies("2d6 index", &Pmf::from_weights((0..36).map(|i| (i, 1.0))), 15, |d| i64::from(d.two_d6_index()));
 }
 
 #[test]

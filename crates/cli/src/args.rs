@@ -1,0 +1,142 @@
+//! The command line, as DESIGN.md's CLI contract states it.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Probability and balance analysis of Napoleonic miniatures rules.
+#[derive(Debug, Parser)]
+#[command(name = "volley", version, about, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Output formats of `dist` and `bench`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Aligned columns for reading.
+    Table,
+    /// `metric,value,probability,ci_low,ci_high,count`.
+    Csv,
+    /// One JSON document.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Runs every analysis spec and writes the reports (the main job).
+    Report {
+        /// The directory of analysis specs.
+        #[arg(long, default_value = "analyses")]
+        analyses: PathBuf,
+        /// Where the reports go.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Samples per point, instead of a precision target.
+        #[arg(long, conflicts_with = "precision")]
+        samples: Option<u64>,
+        /// Run in rounds until every probability's interval half-width is at
+        /// most this (default 0.005 unless a spec says otherwise).
+        #[arg(long)]
+        precision: Option<f64>,
+        /// The seed of every run.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// No progress bars or per-analysis lines.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Runs one analysis spec and writes its report folder.
+    Run {
+        /// The spec (TOML).
+        spec: PathBuf,
+        /// Where the report folder goes.
+        #[arg(long, default_value = "reports")]
+        out: PathBuf,
+        /// Samples per point, instead of a precision target.
+        #[arg(long, conflicts_with = "precision")]
+        samples: Option<u64>,
+        /// Run in rounds until every probability's interval half-width is at most this.
+        #[arg(long)]
+        precision: Option<f64>,
+        /// The seed of every run.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Rulesets, scenarios, their keys with defaults, and their metrics.
+    List {
+        /// Only this ruleset.
+        ruleset: Option<String>,
+        /// Only this scenario of the ruleset.
+        scenario: Option<String>,
+    },
+    /// The outcome distribution of one scenario.
+    Dist {
+        /// The ruleset (huzzah, brigades, one_hour, hougoumont, dice).
+        ruleset: String,
+        /// The scenario (see `volley list RULESET`).
+        scenario: String,
+        /// A scenario key, as KEY=VALUE (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// A TOML file of rule overrides, as `volley rules` prints them.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Solve exactly instead of sampling.
+        #[arg(long, conflicts_with = "samples")]
+        exact: bool,
+        /// Monte Carlo samples.
+        #[arg(long, default_value_t = 1_000_000)]
+        samples: u64,
+        /// The seed: the same seed gives the same numbers on any thread count.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (0: one per core).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// Confidence level of the intervals.
+        #[arg(long, default_value_t = 0.95)]
+        confidence: f64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Every rule number and interpretation with its value, as TOML that
+    /// `--rules` accepts back.
+    Rules {
+        /// The ruleset.
+        ruleset: String,
+        /// Start from these overrides instead of the printed defaults.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+    },
+    /// Throughput of each scenario and of the raw generator, in one run.
+    Bench {
+        /// Seconds to measure each scenario (per thread setting).
+        #[arg(long, default_value_t = 0.5)]
+        seconds: f64,
+        /// Only this ruleset.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Only scenarios whose name contains this.
+        #[arg(long)]
+        scenario: Option<String>,
+        /// Output format (table or json).
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+    },
+}

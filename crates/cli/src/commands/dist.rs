@@ -1,0 +1,259 @@
+//! `volley dist RULESET SCENARIO`: one scenario's outcome distribution, exact or
+//! sampled, as a table, CSV or JSON.
+
+use super::{find_ruleset, load_rules};
+use crate::args::Format;
+use crate::error::bad_input;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use volley_analysis::stats::wilson;
+use volley_kernel::outcome::Distribution;
+use volley_kernel::runner::RunOptions;
+
+/// Everything `dist` was asked.
+pub struct DistRequest {
+    pub ruleset: String,
+    pub scenario: String,
+    pub set: Vec<String>,
+    pub rules: Option<PathBuf>,
+    pub exact: bool,
+    pub samples: u64,
+    pub seed: u64,
+    pub threads: usize,
+    pub confidence: f64,
+    pub format: Format,
+    pub quiet: bool,
+}
+
+/// One printed row: a value of a metric.
+struct Row {
+    metric: &'static str,
+    value: String,
+    probability: f64,
+    ci_low: f64,
+    ci_high: f64,
+    count: Option<u64>,
+}
+
+/// Runs `dist`.
+pub fn run(request: DistRequest) -> anyhow::Result<()> {
+    if !(request.confidence > 0.0 && request.confidence < 1.0) {
+        return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
+    }
+    if !request.exact && request.samples == 0 {
+        return Err(bad_input("--samples must be at least 1"));
+    }
+    let ruleset = find_ruleset(&request.ruleset)?;
+    let entry = ruleset.scenario(&request.scenario).map_err(|e| bad_input(e.to_string()))?;
+    let rules = load_rules(&ruleset, request.rules.as_deref())?;
+    let pairs = request
+        .set
+        .iter()
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| bad_input(format!("--set expects KEY=VALUE, got `{pair}`")))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let scenario = entry
+        .build_from_text(rules.as_ref(), pairs.iter().copied())
+        .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))?;
+    let distribution = if request.exact {
+        scenario.exact_distribution().ok_or_else(|| {
+            bad_input(format!(
+                "{} {} has no exact solver; drop --exact to sample it (see `volley list {}`)",
+                ruleset.name, entry.name, ruleset.name
+            ))
+        })?
+    } else {
+        let options = RunOptions::new(request.samples, request.seed).with_threads(request.threads);
+        simulate_with_progress(scenario.as_ref(), options, request.quiet)?
+    };
+    let rows = rows(&distribution, request.confidence);
+    let settings: Vec<(String, String)> = {
+        let mut all: Vec<(String, String)> =
+            entry.params.iter().map(|p| (p.name.clone(), p.default.to_string())).collect();
+        for (k, v) in &pairs {
+            if let Some(slot) = all.iter_mut().find(|(name, _)| name == k) {
+                slot.1 = v.to_string();
+            }
+        }
+        all
+    };
+    let text = match request.format {
+        Format::Csv => csv(&rows),
+        Format::Json => json_text(&request, &distribution, &settings, &rows),
+        Format::Table => table(&request, &distribution, &settings, &rows),
+    };
+    print!("{text}");
+    Ok(())
+}
+
+fn simulate_with_progress(
+    scenario: &dyn volley_kernel::scenario::DynScenario,
+    mut options: RunOptions,
+    quiet: bool,
+) -> anyhow::Result<Distribution> {
+    let show = !quiet && std::io::stderr().is_terminal() && options.samples >= 10_000_000;
+    let progress = Arc::new(AtomicU64::new(0));
+    options.progress = Some(progress.clone());
+    let done = Arc::new(AtomicBool::new(false));
+    let total = options.samples;
+    let result = std::thread::scope(|scope| {
+        if show {
+            let done = done.clone();
+            let progress = progress.clone();
+            scope.spawn(move || {
+                let bar = ProgressBar::new(total);
+                bar.set_style(
+                    ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} samples, {eta} left")
+                        .expect("a valid template"),
+                );
+                while !done.load(Ordering::Relaxed) {
+                    bar.set_position(progress.load(Ordering::Relaxed));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                bar.finish_and_clear();
+            });
+        }
+        let result = scenario.simulate(&options);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
+    Ok(result?)
+}
+
+fn rows(distribution: &Distribution, confidence: f64) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for (index, metric) in distribution.metrics.iter().enumerate() {
+        for row in distribution.marginal(index) {
+            let (ci_low, ci_high, count) = match distribution.samples() {
+                Some(samples) => {
+                    let (low, high) = wilson(row.count, samples, confidence);
+                    (low, high, Some(row.count))
+                }
+                None => (row.probability, row.probability, None),
+            };
+            rows.push(Row {
+                metric: metric.name,
+                value: metric.domain.format(row.value),
+                probability: row.probability,
+                ci_low,
+                ci_high,
+                count,
+            });
+        }
+    }
+    rows
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut out = String::from("metric,value,probability,ci_low,ci_high,count\n");
+    for r in rows {
+        let count = r.count.map(|c| c.to_string()).unwrap_or_default();
+        out.push_str(&format!("{},{},{},{},{},{}\n", r.metric, r.value, r.probability, r.ci_low, r.ci_high, count));
+    }
+    out
+}
+
+fn source_line(request: &DistRequest, distribution: &Distribution) -> String {
+    match distribution.samples() {
+        Some(samples) => format!(
+            "Monte Carlo: {samples} samples, seed {}, {:.0}% Wilson intervals",
+            request.seed,
+            request.confidence * 100.0
+        ),
+        None => "exact".to_string(),
+    }
+}
+
+fn table(request: &DistRequest, distribution: &Distribution, settings: &[(String, String)], rows: &[Row]) -> String {
+    let mut out = format!("{} {}", request.ruleset, request.scenario);
+    let keys: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if !keys.is_empty() {
+        out.push_str(&format!(" ({})", keys.join(", ")));
+    }
+    out.push_str(&format!("\n{}\n\n", source_line(request, distribution)));
+    let value_width = rows.iter().map(|r| r.value.len()).max().unwrap_or(5).max(5);
+    let metric_width = rows.iter().map(|r| r.metric.len()).max().unwrap_or(6).max(6);
+    out.push_str(&format!(
+        "{:<mw$}  {:>vw$}  {:>11}  {:>23}  {:>12}\n",
+        "metric",
+        "value",
+        "probability",
+        "interval",
+        "count",
+        mw = metric_width,
+        vw = value_width
+    ));
+    let mut previous = "";
+    for r in rows {
+        let interval = if r.count.is_some() { format!("[{:.6}, {:.6}]", r.ci_low, r.ci_high) } else { String::new() };
+        let count = r.count.map(|c| c.to_string()).unwrap_or_default();
+        let metric = if r.metric == previous { "" } else { r.metric };
+        previous = r.metric;
+        out.push_str(&format!(
+            "{:<mw$}  {:>vw$}  {:>11.6}  {:>23}  {:>12}\n",
+            metric,
+            r.value,
+            r.probability,
+            interval,
+            count,
+            mw = metric_width,
+            vw = value_width
+        ));
+    }
+    let means: Vec<String> = distribution
+        .metrics
+        .iter()
+        .filter(|m| matches!(m.domain, volley_kernel::outcome::Domain::Integer { .. }))
+        .map(|m| format!("{} {:.4}", m.name, distribution.mean(m.name)))
+        .collect();
+    if !means.is_empty() {
+        out.push_str(&format!("\nmeans: {}\n", means.join(", ")));
+    }
+    out
+}
+
+fn json_text(
+    request: &DistRequest,
+    distribution: &Distribution,
+    settings: &[(String, String)],
+    rows: &[Row],
+) -> String {
+    let metrics: Vec<serde_json::Value> = distribution
+        .metrics
+        .iter()
+        .map(|m| {
+            let values: Vec<serde_json::Value> = rows
+                .iter()
+                .filter(|r| r.metric == m.name)
+                .map(|r| {
+                    json!({
+                        "value": r.value, "probability": r.probability,
+                        "ci_low": r.ci_low, "ci_high": r.ci_high, "count": r.count,
+                    })
+                })
+                .collect();
+            let mean =
+                matches!(m.domain, volley_kernel::outcome::Domain::Integer { .. }).then(|| distribution.mean(m.name));
+            json!({ "metric": m.name, "doc": m.doc, "mean": mean, "values": values })
+        })
+        .collect();
+    let document = json!({
+        "ruleset": request.ruleset,
+        "scenario": request.scenario,
+        "settings": settings.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+        "source": if distribution.samples().is_some() { "monte_carlo" } else { "exact" },
+        "samples": distribution.samples(),
+        "seed": distribution.samples().map(|_| request.seed),
+        "confidence": request.confidence,
+        "metrics": metrics,
+    });
+    format!("{}\n", serde_json::to_string_pretty(&document).expect("JSON of plain values"))
+}

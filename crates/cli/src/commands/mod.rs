@@ -1,0 +1,81 @@
+//! One module per subcommand, and the lookups they share.
+
+mod bench;
+mod dist;
+mod list;
+mod report;
+mod rules;
+mod run;
+
+use crate::args::{Cli, Command};
+use crate::error::bad_input;
+use crate::rules_file;
+use std::path::Path;
+use volley_kernel::catalogue::{self, RulesetEntry};
+use volley_kernel::params::RuleBook;
+
+/// Runs one subcommand.
+pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Report { analyses, out, samples, precision, seed, threads, quiet } => {
+            let overrides = checked_overrides(samples, precision, seed, threads, quiet)?;
+            report::run(&analyses, &out, &overrides)
+        }
+        Command::Run { spec, out, samples, precision, seed, threads, quiet } => {
+            let overrides = checked_overrides(samples, precision, seed, threads, quiet)?;
+            run::run(&spec, &out, &overrides)
+        }
+        Command::List { ruleset, scenario } => list::run(ruleset.as_deref(), scenario.as_deref()),
+        Command::Dist { ruleset, scenario, set, rules, exact, samples, seed, threads, confidence, format, quiet } => {
+            dist::run(dist::DistRequest {
+                ruleset,
+                scenario,
+                set,
+                rules,
+                exact,
+                samples,
+                seed,
+                threads,
+                confidence,
+                format,
+                quiet,
+            })
+        }
+        Command::Rules { ruleset, rules } => rules::run(&ruleset, rules.as_deref()),
+        Command::Bench { seconds, ruleset, scenario, format } => {
+            bench::run(seconds, ruleset.as_deref(), scenario.as_deref(), format)
+        }
+    }
+}
+
+fn checked_overrides(
+    samples: Option<u64>,
+    precision: Option<f64>,
+    seed: Option<u64>,
+    threads: usize,
+    quiet: bool,
+) -> anyhow::Result<run::Overrides> {
+    if samples == Some(0) {
+        return Err(bad_input("--samples must be at least 1"));
+    }
+    if let Some(p) = precision
+        && !(p > 0.0 && p < 0.5)
+    {
+        return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
+    }
+    Ok(run::Overrides { samples, precision, seed, threads, quiet })
+}
+
+/// A ruleset by name, or bad input naming the valid ones.
+pub fn find_ruleset(name: &str) -> anyhow::Result<RulesetEntry> {
+    catalogue::ruleset(name).map_err(|e| bad_input(e.to_string()))
+}
+
+/// The ruleset's rules: printed defaults, overridden by a file if given.
+pub fn load_rules(ruleset: &RulesetEntry, file: Option<&Path>) -> anyhow::Result<Box<dyn RuleBook>> {
+    let mut book = (ruleset.default_rules)();
+    if let Some(path) = file {
+        rules_file::apply(path, ruleset.name, book.as_mut())?;
+    }
+    Ok(book)
+}

@@ -1,0 +1,450 @@
+//! `volley run SPEC.toml`: one analysis spec, executed and written up as a
+//! report folder. `volley report` runs every spec through the same code.
+
+use crate::canonical::{self, QualityOverrides};
+use crate::error::bad_input;
+use crate::rules_file;
+use crate::spec::{AnalysisKind, LoadedSpec, RunSpec, value_text};
+use indicatif::{ProgressBar, ProgressStyle};
+use polars::prelude::DataFrame;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use volley_analysis::AnalysisError;
+use volley_analysis::balance::{self, Estimate, Experiment, Measure, Sweep};
+use volley_analysis::frame::{Run, long_frame};
+use volley_analysis::report::{self, Report, Section};
+use volley_analysis::stats::samples_for_half_width;
+use volley_kernel::catalogue;
+use volley_kernel::runner::RunOptions;
+
+/// Command-line settings that override a spec's.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// Samples per point.
+    pub samples: Option<u64>,
+    /// Interval half-width target.
+    pub precision: Option<f64>,
+    /// Seed.
+    pub seed: Option<u64>,
+    /// Worker threads (0: all cores).
+    pub threads: usize,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+/// The precision `volley report` aims for when neither the spec nor the
+/// command line says otherwise.
+pub const DEFAULT_PRECISION: f64 = 0.005;
+/// Samples per point when nothing asks for a precision.
+pub const DEFAULT_SAMPLES: u64 = 100_000;
+const MAX_ROUNDS: usize = 4;
+
+/// `volley run`: executes one spec and writes OUT/STEM/.
+pub fn run(spec_path: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result<()> {
+    let loaded = crate::spec::load(spec_path)?;
+    let prepared = prepare(&loaded)?;
+    let (report, data) = execute(&loaded, &prepared, overrides)?;
+    let dir = out.join(&loaded.stem);
+    report::write_report(&dir, &report, &data).map_err(internal)?;
+    eprintln!("{}: {}", dir.display(), report.finding);
+    Ok(())
+}
+
+/// A spec's runs resolved against the catalogue: rules loaded, canonical keys
+/// translated, every fixed key checked by building the scenario once.
+pub struct Prepared {
+    experiments: Vec<(RunSpec, Experiment, String)>,
+    overrides: QualityOverrides,
+}
+
+/// Resolves and checks a spec without running anything, so `volley report`
+/// can refuse a bad spec before spending minutes on the good ones.
+pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
+    let spec = &loaded.spec;
+    let overrides = quality_overrides(loaded)?;
+    for (name, table) in &spec.rules {
+        if catalogue::ruleset(name).is_err() {
+            return Err(
+                loaded.error_at(table.span(), format!("[rules.{name}]: {}", catalogue::ruleset(name).unwrap_err()))
+            );
+        }
+    }
+    let mut experiments = Vec::new();
+    for run in &spec.runs {
+        let ruleset = catalogue::ruleset(run.ruleset.get_ref()).map_err(|e| loaded.error_at(run.ruleset.span(), e))?;
+        let entry = ruleset.scenario(run.scenario.get_ref()).map_err(|e| loaded.error_at(run.scenario.span(), e))?;
+        let mut rules = (ruleset.default_rules)();
+        if let Some(table) = spec.rules.get(ruleset.name) {
+            for (key, value) in table.get_ref() {
+                let converted = rules_file::convert(value.get_ref())
+                    .map_err(|why| loaded.error_at(value.span(), format!("[rules.{}] {key}: {why}", ruleset.name)))?;
+                rules
+                    .set(key, &converted)
+                    .map_err(|e| loaded.error_at(value.span(), format!("[rules.{}] {e}", ruleset.name)))?;
+            }
+        }
+        let mut fixed = Vec::new();
+        for (key, value) in &run.set {
+            let text =
+                value_text(value.get_ref()).map_err(|why| loaded.error_at(value.span(), format!("{key}: {why}")))?;
+            let expanded = canonical::expand(ruleset.name, key, &text, &overrides)
+                .map_err(|why| loaded.error_at(value.span(), why))?;
+            fixed.extend(expanded);
+        }
+        let experiment = Experiment::from_parts(ruleset.name, entry, rules, RunOptions::default()).with_fixed(fixed);
+        experiment
+            .build(experiment.rules.as_ref(), &[])
+            .map_err(|e| loaded.error_at(run.scenario.span(), format!("{} {}: {e}", ruleset.name, entry.name)))?;
+        let label = run.label.clone().unwrap_or_else(|| ruleset.name.to_string());
+        check_kind_fields(loaded, run, spec.analysis)?;
+        experiments.push((run.clone(), experiment, label));
+    }
+    if let Some(measure) = &spec.measure {
+        parse_measure(measure.get_ref()).map_err(|why| loaded.error_at(measure.span(), why))?;
+    }
+    Ok(Prepared { experiments, overrides })
+}
+
+fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> anyhow::Result<()> {
+    let needs_key = matches!(kind, AnalysisKind::Sweep | AnalysisKind::Equivalence);
+    if needs_key && run.key.is_none() {
+        return Err(loaded
+            .error_at(run.scenario.span(), format!("a {kind:?} analysis needs `key` in each [[run]]").to_lowercase()));
+    }
+    if kind == AnalysisKind::Sweep {
+        let values = run
+            .values
+            .as_ref()
+            .ok_or_else(|| loaded.error_at(run.scenario.span(), "a sweep needs `values` in each [[run]]"))?;
+        values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
+    }
+    Ok(())
+}
+
+fn quality_overrides(loaded: &LoadedSpec) -> anyhow::Result<QualityOverrides> {
+    // [quality_map.RULESET] CANONICAL = "value" or { key = value, ... }
+    let table: toml::Table =
+        toml::from_str(&loaded.text).map_err(|e| bad_input(format!("{}: {}", loaded.origin, e.message())))?;
+    let mut overrides = QualityOverrides::new();
+    let Some(map) = table.get("quality_map") else {
+        return Ok(overrides);
+    };
+    let bad = |what: String| bad_input(format!("{}: [quality_map] {what}", loaded.origin));
+    let map = map.as_table().ok_or_else(|| bad("must be a table of rulesets".into()))?;
+    for (ruleset, cells) in map {
+        let cells = cells.as_table().ok_or_else(|| bad(format!("{ruleset} must be a table of canonical qualities")))?;
+        for (quality, cell) in cells {
+            if !canonical::QUALITIES.contains(&quality.as_str()) {
+                return Err(bad(format!("{ruleset}.{quality}: expected one of {}", canonical::QUALITIES.join(", "))));
+            }
+            let reading = match cell {
+                toml::Value::String(v) => vec![("quality".to_string(), v.clone())],
+                toml::Value::Table(t) => t
+                    .iter()
+                    .map(|(k, v)| value_text(v).map(|text| (k.clone(), text)))
+                    .collect::<Result<_, _>>()
+                    .map_err(|why| bad(format!("{ruleset}.{quality}: {why}")))?,
+                _ => return Err(bad(format!("{ruleset}.{quality}: expected a quality name or a table of keys"))),
+            };
+            overrides.entry(ruleset.clone()).or_default().insert(quality.clone(), reading);
+        }
+    }
+    Ok(overrides)
+}
+
+/// `metric=value` (a probability) or `mean:metric`.
+fn parse_measure(text: &str) -> Result<Measure, String> {
+    if let Some(metric) = text.strip_prefix("mean:") {
+        return Ok(Measure::mean(metric.trim()));
+    }
+    match text.split_once('=') {
+        Some((metric, value)) => Ok(Measure::probability(metric.trim(), value.trim())),
+        None => Err(format!("measure `{text}` must be METRIC=VALUE (a probability) or mean:METRIC")),
+    }
+}
+
+fn internal(error: AnalysisError) -> anyhow::Error {
+    match error {
+        AnalysisError::Param(_) | AnalysisError::Catalogue(_) | AnalysisError::Invalid(_) => {
+            bad_input(error.to_string())
+        }
+        other => anyhow::Error::new(other),
+    }
+}
+
+/// Runs a prepared spec: in rounds when a precision is asked, each round with
+/// enough samples per point for the widest interval seen so far.
+pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) -> anyhow::Result<(Report, DataFrame)> {
+    let spec = &loaded.spec;
+    let confidence = spec.confidence.as_ref().map_or(0.95, |c| *c.get_ref());
+    let seed = overrides.seed.or(spec.seed).unwrap_or(1);
+    let precision = match (overrides.samples, overrides.precision) {
+        (Some(_), _) => None,
+        (None, Some(p)) => Some(p),
+        (None, None) => match (&spec.precision, &spec.samples) {
+            (Some(p), _) => Some(*p.get_ref()),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_PRECISION),
+        },
+    };
+    let mut samples = overrides.samples.or(spec.samples.as_ref().map(|s| *s.get_ref())).unwrap_or(DEFAULT_SAMPLES);
+    if let Some(p) = precision {
+        // Enough for the widest interval a probability can have (p = 1/2).
+        samples = samples_for_half_width(0.5, p, confidence);
+    }
+    let progress = Arc::new(AtomicU64::new(0));
+    let bar = progress_bar(&loaded.stem, overrides.quiet, progress.clone());
+    let result = (|| {
+        let mut round = 0;
+        loop {
+            round += 1;
+            let (report, data) =
+                execute_once(loaded, prepared, samples, seed, confidence, overrides.threads, &progress)?;
+            let widest = widest_half_width(&data);
+            match precision {
+                Some(p) if widest > p && round < MAX_ROUNDS => {
+                    let factor = (widest / p).powi(2) * 1.05;
+                    samples = ((samples as f64) * factor).ceil() as u64;
+                }
+                _ => return Ok((report, data)),
+            }
+        }
+    })();
+    if let Some((bar, done, handle)) = bar {
+        done.store(true, Ordering::Relaxed);
+        handle.join().ok();
+        bar.finish_and_clear();
+    }
+    result
+}
+
+type Bar = (ProgressBar, Arc<AtomicBool>, std::thread::JoinHandle<()>);
+
+fn progress_bar(name: &str, quiet: bool, progress: Arc<AtomicU64>) -> Option<Bar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg}: {human_pos} samples, {elapsed}").expect("a valid template"),
+    );
+    bar.set_message(name.to_string());
+    let done = Arc::new(AtomicBool::new(false));
+    let handle = {
+        let (bar, done) = (bar.clone(), done.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(progress.load(Ordering::Relaxed));
+                bar.tick();
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    Some((bar, done, handle))
+}
+
+/// The widest Monte Carlo interval's half-width among the frame's probabilities.
+fn widest_half_width(data: &DataFrame) -> f64 {
+    let column = |name: &str| data.column(name).ok().and_then(|c| c.f64().ok().cloned());
+    let exact = data.column("exact").ok().and_then(|c| c.bool().ok().cloned());
+    match (column("ci_low"), column("ci_high")) {
+        (Some(low), Some(high)) => low
+            .iter()
+            .zip(high.iter())
+            .enumerate()
+            .filter(|(i, _)| exact.as_ref().is_none_or(|e| e.get(*i) != Some(true)))
+            .filter_map(|(_, (l, h))| Some((h? - l?) / 2.0))
+            .fold(0.0, f64::max),
+        _ => 0.0,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn execute_once(
+    loaded: &LoadedSpec,
+    prepared: &Prepared,
+    samples: u64,
+    seed: u64,
+    confidence: f64,
+    threads: usize,
+    progress: &Arc<AtomicU64>,
+) -> anyhow::Result<(Report, DataFrame)> {
+    let spec = &loaded.spec;
+    let measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+    let experiments: Vec<(&RunSpec, Experiment, &str)> = prepared
+        .experiments
+        .iter()
+        .map(|(run, experiment, label)| {
+            let mut experiment = experiment.clone().with_samples(samples).with_confidence(confidence);
+            experiment.options.seed = seed;
+            experiment.options.threads = threads;
+            experiment.options.progress = Some(progress.clone());
+            (run, experiment, label.as_str())
+        })
+        .collect();
+    let default_measure = |e: &Experiment| -> anyhow::Result<Measure> {
+        match &measure {
+            Some(m) => Ok(m.clone()),
+            None => Measure::attacker_wins(&e.metrics().map_err(internal)?).ok_or_else(|| {
+                bad_input(format!(
+                    "{}: scenario `{}` has no winner or result metric; set `measure`",
+                    loaded.origin, e.scenario.name
+                ))
+            }),
+        }
+    };
+    let mut parts: Vec<(String, Report)> = Vec::new();
+    let mut runs: Vec<Run> = Vec::new();
+    let mut custom_frame: Option<DataFrame> = None;
+    match spec.analysis {
+        AnalysisKind::Distribution => {
+            for (_, experiment, label) in &experiments {
+                let run = experiment.run(&[]).map_err(internal)?;
+                let exact = experiment.build(experiment.rules.as_ref(), &[]).map_err(internal)?.exact_distribution();
+                let (report, _) = report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
+                runs.push(run);
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Ladder => {
+            for (run_spec, experiment, label) in &experiments {
+                let ladder = balance::quality_ladder(experiment, run_spec.qualities.as_deref(), measure.clone())
+                    .map_err(internal)?;
+                let (report, _) = report::ladder_report(experiment, &ladder).map_err(internal)?;
+                runs.extend(ladder.runs);
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Equivalence => {
+            for (run_spec, experiment, label) in &experiments {
+                let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
+                let range = run_spec.range.as_ref().map(|r| (r.get_ref()[0], r.get_ref()[1]));
+                let found = balance::quality_equivalence(experiment, key, measure.clone(), range).map_err(internal)?;
+                let (report, _) = report::equivalence_report(experiment, &found).map_err(internal)?;
+                runs.extend(found.runs);
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Sensitivity => {
+            for (_, experiment, label) in &experiments {
+                let m = default_measure(experiment)?;
+                let found = balance::sensitivity(experiment, &m).map_err(internal)?;
+                let (report, _) = report::sensitivity_report(experiment, &found).map_err(internal)?;
+                runs.extend(found.runs);
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Convergence => {
+            for (_, experiment, label) in &experiments {
+                let m = default_measure(experiment)?;
+                let counts = balance::default_sample_counts(samples.max(1000));
+                let found = balance::convergence(experiment, &m, &counts).map_err(internal)?;
+                let (report, frame) = report::convergence_report(experiment, &found).map_err(internal)?;
+                custom_frame = Some(match custom_frame {
+                    Some(mut all) => {
+                        all.vstack_mut(&frame).map_err(|e| internal(AnalysisError::Polars(e)))?;
+                        all
+                    }
+                    None => frame,
+                });
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Sweep => {
+            let mut sweeps = Vec::new();
+            let mut x_label = String::new();
+            for (run_spec, experiment, label) in &experiments {
+                let m = default_measure(experiment)?;
+                let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
+                let values =
+                    run_spec.values.as_ref().expect("checked in prepare").get_ref().texts().map_err(bad_input)?;
+                x_label = key.strip_prefix(canonical::PREFIX).unwrap_or(key).to_string();
+                sweeps.push(sweep(experiment, key, &values, &m, label, &prepared.overrides)?);
+            }
+            let (report, _) =
+                report::sweep_report(&spec.title, &spec.question, &x_label, &sweeps, confidence).map_err(internal)?;
+            runs.extend(sweeps.into_iter().flat_map(|s| s.runs));
+            parts.push((String::new(), report));
+        }
+    }
+    let data = match custom_frame {
+        Some(frame) => frame,
+        None => long_frame(&runs, confidence).map_err(|e| internal(AnalysisError::Polars(e)))?,
+    };
+    Ok((combine(&spec.title, &spec.question, parts), data))
+}
+
+/// A sweep over one key, which may be canonical: each value is translated into
+/// the ruleset's own keys before the run.
+fn sweep(
+    experiment: &Experiment,
+    key: &str,
+    values: &[String],
+    measure: &Measure,
+    label: &str,
+    overrides: &QualityOverrides,
+) -> anyhow::Result<Sweep> {
+    let mut points: Vec<(String, Estimate)> = Vec::with_capacity(values.len());
+    let mut runs = Vec::with_capacity(values.len());
+    for value in values {
+        let keys = canonical::expand(&experiment.ruleset, key, value, overrides).map_err(bad_input)?;
+        let mut run = experiment.run(&keys).map_err(internal)?;
+        run.keys = vec![(key.to_string(), value.clone())];
+        points.push((value.clone(), measure.estimate(&run.distribution, experiment.confidence).map_err(internal)?));
+        runs.push(run);
+    }
+    Ok(Sweep { ruleset: label.to_string(), key: key.to_string(), measure: measure.clone(), points, runs })
+}
+
+/// One report from the reports of a spec's runs: the spec's title and
+/// question, every run's finding, and each run's sections under its label.
+fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report {
+    if parts.len() == 1 {
+        let (_, mut only) = parts.into_iter().next().expect("one part");
+        only.title = title.to_string();
+        only.question = question.to_string();
+        return only;
+    }
+    let finding = parts
+        .iter()
+        .map(|(label, r)| if label.is_empty() { r.finding.clone() } else { format!("{label}: {}", r.finding) })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let mut sections: Vec<Section> = Vec::new();
+    for (label, part) in parts {
+        for (i, mut section) in part.sections.into_iter().enumerate() {
+            for chart in &mut section.charts {
+                chart.name = format!("{}-{}", slug(&label), chart.name);
+            }
+            section.heading =
+                if section.heading.is_empty() { label.clone() } else { format!("{label}: {}", section.heading) };
+            if i == 0 && section.text.is_empty() {
+                section.text = part.finding.clone();
+            }
+            sections.push(section);
+        }
+    }
+    Report { title: title.to_string(), question: question.to_string(), finding, sections }
+}
+
+fn slug(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+}
+
+/// Every spec in a directory, in name order.
+pub fn spec_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| bad_input(format!("cannot read analyses directory {}: {e}", dir.display())))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(bad_input(format!("{} holds no analysis specs (*.toml)", dir.display())));
+    }
+    Ok(files)
+}

@@ -1,0 +1,242 @@
+//! Analysis specs: the TOML files in analyses/ that `volley run` and `volley
+//! report` execute. Parsing keeps every value's position, so a mistake is
+//! reported with its file, line and column.
+//!
+//! ```toml
+//! title = "Quality ladder"
+//! question = "How often does each quality beat each other?"
+//! analysis = "ladder"   # distribution, ladder, sweep, equivalence, sensitivity, convergence
+//! precision = 0.005     # or: samples = 100000 (per point)
+//! seed = 1
+//!
+//! [[run]]
+//! ruleset = "huzzah"
+//! scenario = "engagement"
+//! set = { "attacker.arm" = "infantry" }
+//!
+//! [rules.huzzah]        # the same TOML `volley rules huzzah` prints
+//! engagement_huzzah_kills = 1
+//! ```
+
+use crate::error::bad_input;
+use crate::rules_file::line_column;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use toml::Spanned;
+
+/// What kind of analysis a spec asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisKind {
+    /// One scenario's outcome distribution (per run), with the exact solver's
+    /// agreement where there is one.
+    Distribution,
+    /// Win probability over every pair of qualities.
+    Ladder,
+    /// A measure over the values of one key, one line per run.
+    Sweep,
+    /// The strength at which a side reaches even odds.
+    Equivalence,
+    /// Every integer rule number moved a step each way, ranked by effect.
+    Sensitivity,
+    /// An estimate as samples grow.
+    Convergence,
+}
+
+/// A whole spec file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// The report's title.
+    pub title: String,
+    /// The question it answers, in one sentence.
+    pub question: String,
+    /// The analysis.
+    pub analysis: AnalysisKind,
+    /// Samples per point (ignored when `precision` is given).
+    pub samples: Option<Spanned<u64>>,
+    /// Run in rounds until every reported probability's interval half-width
+    /// is at most this.
+    pub precision: Option<Spanned<f64>>,
+    /// The seed of every run.
+    pub seed: Option<u64>,
+    /// The confidence level of every interval (default 0.95).
+    pub confidence: Option<Spanned<f64>>,
+    /// What to measure, as `metric=value` (a probability) or `mean:metric`.
+    pub measure: Option<Spanned<String>>,
+    /// The runs: one per ruleset in a comparison.
+    #[serde(rename = "run")]
+    pub runs: Vec<RunSpec>,
+    /// Rule overrides per ruleset.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+}
+
+/// One scenario run of a spec.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSpec {
+    /// The ruleset.
+    pub ruleset: Spanned<String>,
+    /// The scenario.
+    pub scenario: Spanned<String>,
+    /// A label for charts and tables (default: the ruleset).
+    pub label: Option<String>,
+    /// Keys held fixed; `canonical.*` keys are translated per ruleset.
+    #[serde(default)]
+    pub set: BTreeMap<String, Spanned<toml::Value>>,
+    /// For `sweep` and `equivalence`: the key to vary.
+    pub key: Option<Spanned<String>>,
+    /// For `sweep`: the values, as a list, or `{ from, to, step }`.
+    pub values: Option<Spanned<Values>>,
+    /// For `equivalence`: the integer range to search.
+    pub range: Option<Spanned<[i64; 2]>>,
+    /// For `ladder`: the qualities, best first (default: all of them).
+    pub qualities: Option<Vec<String>>,
+}
+
+/// Sweep values: a list or an integer range.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Values {
+    /// Listed values.
+    List(Vec<toml::Value>),
+    /// `from..=to` in steps.
+    Range {
+        /// The first value.
+        from: i64,
+        /// The last value.
+        to: i64,
+        /// The step (default 1).
+        step: Option<i64>,
+    },
+}
+
+impl Values {
+    /// The values as the texts `--set` would take.
+    pub fn texts(&self) -> Result<Vec<String>, String> {
+        match self {
+            Values::List(list) => list.iter().map(value_text).collect(),
+            Values::Range { from, to, step } => {
+                let step = step.unwrap_or(1);
+                if step <= 0 || from > to {
+                    return Err(format!("range {from} to {to} in steps of {step} is empty; from <= to and step >= 1"));
+                }
+                Ok((*from..=*to).step_by(step as usize).map(|v| v.to_string()).collect())
+            }
+        }
+    }
+}
+
+/// A TOML scalar as the text a key takes.
+pub fn value_text(value: &toml::Value) -> Result<String, String> {
+    match value {
+        toml::Value::String(s) => Ok(s.clone()),
+        toml::Value::Integer(i) => Ok(i.to_string()),
+        toml::Value::Boolean(b) => Ok(b.to_string()),
+        other => Err(format!("expected a string, integer or boolean, found {}", other.type_str())),
+    }
+}
+
+/// A spec and where it came from, for messages.
+#[derive(Clone, Debug)]
+pub struct LoadedSpec {
+    /// The parsed spec.
+    pub spec: Spec,
+    /// The file's text.
+    pub text: String,
+    /// The file's name as given.
+    pub origin: String,
+    /// The file's stem: the report folder's name.
+    pub stem: String,
+}
+
+impl LoadedSpec {
+    /// `file:line:column` of a byte offset.
+    pub fn at(&self, offset: usize) -> String {
+        let (line, column) = line_column(&self.text, offset);
+        format!("{}:{line}:{column}", self.origin)
+    }
+
+    /// Bad input located at a span.
+    pub fn error_at(&self, span: std::ops::Range<usize>, message: impl std::fmt::Display) -> anyhow::Error {
+        bad_input(format!("{}: {message}", self.at(span.start)))
+    }
+}
+
+/// Reads and parses a spec file.
+pub fn load(path: &Path) -> anyhow::Result<LoadedSpec> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| bad_input(format!("cannot read analysis spec {}: {e}", path.display())))?;
+    let origin = path.display().to_string();
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("analysis").to_string();
+    parse(text, origin, stem)
+}
+
+/// Parses spec text.
+pub fn parse(text: String, origin: String, stem: String) -> anyhow::Result<LoadedSpec> {
+    let spec: Spec = toml::from_str(&text).map_err(|e| {
+        let place = e.span().map(|s| line_column(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
+        bad_input(format!("{origin}{place}: {}", e.message().trim()))
+    })?;
+    let loaded = LoadedSpec { spec, text, origin, stem };
+    if loaded.spec.runs.is_empty() {
+        return Err(bad_input(format!("{}: a spec needs at least one [[run]]", loaded.origin)));
+    }
+    if let Some(p) = &loaded.spec.precision
+        && !(*p.get_ref() > 0.0 && *p.get_ref() < 0.5)
+    {
+        return Err(loaded.error_at(p.span(), "precision must be above 0 and below 0.5, such as 0.005"));
+    }
+    if let Some(c) = &loaded.spec.confidence
+        && !(*c.get_ref() > 0.0 && *c.get_ref() < 1.0)
+    {
+        return Err(loaded.error_at(c.span(), "confidence must be between 0 and 1, such as 0.95"));
+    }
+    if let Some(s) = &loaded.spec.samples
+        && *s.get_ref() == 0
+    {
+        return Err(loaded.error_at(s.span(), "samples must be at least 1"));
+    }
+    Ok(loaded)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str) -> anyhow::Result<LoadedSpec> {
+        parse(text.to_string(), "a.toml".into(), "a".into())
+    }
+
+    #[test]
+    fn a_full_spec_parses() {
+        let spec = parse_text(
+            "title = \"t\"\nquestion = \"q\"\nanalysis = \"sweep\"\nsamples = 1000\n\
+             [[run]]\nruleset = \"dice\"\nscenario = \"at_least\"\nkey = \"target\"\n\
+             values = { from = 1, to = 6, step = 2 }\nset = { dice = \"3d6\" }\n",
+        )
+        .unwrap();
+        assert_eq!(spec.spec.analysis, AnalysisKind::Sweep);
+        let values = spec.spec.runs[0].values.as_ref().unwrap().get_ref().texts().unwrap();
+        assert_eq!(values, ["1", "3", "5"]);
+    }
+
+    #[test]
+    fn mistakes_name_file_line_and_column() {
+        let e = parse_text(
+            "title = \"t\"\nquestion = \"q\"\nanalysis = \"ladderr\"\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("a.toml:3:12: unknown variant `ladderr`"), "{e}");
+        let e = parse_text("title = \"t\"\nquestion = \"q\"\nanalysis = \"ladder\"\nsampels = 3\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("a.toml:4:1: unknown field `sampels`"), "{e}");
+        let e = parse_text("title = \"t\"\nquestion = \"q\"\nanalysis = \"ladder\"\nprecision = 2.0\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "a.toml:4:13: precision must be above 0 and below 0.5, such as 0.005");
+        let e = parse_text("title = \"t\"\nquestion = \"q\"\nanalysis = \"ladder\"\nrun = []\n").unwrap_err();
+        assert_eq!(e.to_string(), "a.toml: a spec needs at least one [[run]]");
+    }
+}

@@ -1,0 +1,118 @@
+//! `volley dist`: the CSV contract, exact against Monte Carlo, threads, errors.
+
+use super::{volley_bad_input, volley_ok};
+
+/// (metric, value) -> (probability, ci_low, ci_high, count) from dist's CSV.
+fn parse_csv(text: &str) -> Vec<(String, String, f64, f64, f64, String)> {
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("metric,value,probability,ci_low,ci_high,count"));
+    lines
+        .map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f.len(), 6, "{line}");
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+                f[4].parse().unwrap(),
+                f[5].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn three_d20_exact_and_monte_carlo_agree_within_their_intervals() {
+    let exact = parse_csv(&volley_ok(&["dist", "dice", "sum", "--set", "dice=3d20", "--exact", "--format", "csv"]));
+    assert_eq!(exact.len(), 58, "totals 3 to 60");
+    for (_, _, p, lo, hi, count) in &exact {
+        assert_eq!((p, p), (lo, hi), "exact rows have a point interval");
+        assert!(count.is_empty(), "exact rows have no count");
+    }
+    let sampled = parse_csv(&volley_ok(&[
+        "dist",
+        "dice",
+        "sum",
+        "--set",
+        "dice=3d20",
+        "--samples",
+        "1000000",
+        "--seed",
+        "1",
+        "--format",
+        "csv",
+    ]));
+    let mut outside = 0;
+    for (metric, value, p, ..) in &exact {
+        let row = sampled.iter().find(|r| &r.0 == metric && &r.1 == value);
+        let (lo, hi) = row.map_or((0.0, 0.0), |r| (r.3, r.4));
+        if !(lo..=hi).contains(p) {
+            outside += 1;
+        }
+    }
+    // 95% intervals: of 58 values, about 3 may miss; 12 or more would have
+    // chance below 1e-5 if the sampler were right.
+    assert!(outside < 12, "{outside} of 58 exact values fall outside their intervals");
+    let total: u64 = sampled.iter().map(|r| r.5.parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 1_000_000);
+}
+
+#[test]
+fn thread_count_does_not_change_the_output() {
+    let args = |threads: &'static str| {
+        vec![
+            "dist",
+            "dice",
+            "sum",
+            "--set",
+            "dice=3d20",
+            "--samples",
+            "300000",
+            "--seed",
+            "9",
+            "--format",
+            "csv",
+            "--threads",
+            threads,
+        ]
+    };
+    let one = volley_ok(&args("1"));
+    assert_eq!(one, volley_ok(&args("2")));
+    assert_eq!(one, volley_ok(&args("4")));
+}
+
+#[test]
+fn json_and_table_carry_the_same_numbers() {
+    let json: serde_json::Value =
+        serde_json::from_str(&volley_ok(&["dist", "dice", "sum", "--set", "dice=2d6", "--exact", "--format", "json"]))
+            .unwrap();
+    assert_eq!(json["source"], "exact");
+    let seven = &json["metrics"][0]["values"][5];
+    assert_eq!(seven["value"], "7");
+    assert!((seven["probability"].as_f64().unwrap() - 6.0 / 36.0).abs() < 1e-12);
+    assert!((json["metrics"][0]["mean"].as_f64().unwrap() - 7.0).abs() < 1e-12);
+    let table = volley_ok(&["dist", "dice", "sum", "--set", "dice=2d6", "--exact"]);
+    assert!(table.contains("0.166667"), "{table}");
+    assert!(table.contains("means: total 7.0000"), "{table}");
+}
+
+#[test]
+fn bad_input_exits_2_naming_what_is_wrong() {
+    let e = volley_bad_input(&["dist", "dice", "summ"]);
+    assert!(e.contains("unknown scenario of dice `summ`; did you mean `sum`?"), "{e}");
+    let e = volley_bad_input(&["dist", "hussah", "test"]);
+    assert!(e.contains("unknown ruleset `hussah`"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "sum", "--set", "die=2d6"]);
+    assert!(e.contains("unknown key `die`; did you mean `dice`?"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "sum", "--set", "dice=2x6"]);
+    assert!(e.contains("`dice` cannot be `2x6`"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "sum", "--set", "dice"]);
+    assert!(e.contains("--set expects KEY=VALUE"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "at_least", "--set", "dice=2d6", "--set", "target=7"]);
+    assert!(e.contains("`target`: 7 is more than a d6 can roll"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "sum", "--samples", "0"]);
+    assert!(e.contains("--samples must be at least 1"), "{e}");
+    let e = volley_bad_input(&["dist", "dice", "sum", "--format", "xml"]);
+    assert!(e.contains("xml"), "{e}");
+}

@@ -1,0 +1,140 @@
+//! `volley run` and `volley report` on small specs: the files, their contents,
+//! the same data on any thread count, and bad specs refused with nothing written.
+
+use super::{volley_bad_input, volley_ok};
+use std::path::{Path, PathBuf};
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("volley-{name}-{}", std::process::id()));
+        std::fs::remove_dir_all(&dir).ok();
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+const SWEEP: &str = r#"
+title = "Pool successes by target"
+question = "How likely is no success from 3D6 as the target rises?"
+analysis = "sweep"
+measure = "successes=0"
+samples = 20000
+seed = 3
+
+[[run]]
+ruleset = "dice"
+scenario = "at_least"
+set = { dice = "3d6" }
+key = "target"
+values = { from = 2, to = 6, step = 2 }
+"#;
+
+const DISTRIBUTION: &str = r#"
+title = "Two dice"
+question = "What does 2D6 total?"
+analysis = "distribution"
+samples = 30000
+
+[[run]]
+ruleset = "dice"
+scenario = "sum"
+"#;
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn run_writes_a_report_folder_whose_data_is_right() {
+    let dir = TempDir::new("run");
+    let spec = dir.write("sweep.toml", SWEEP);
+    let out = dir.0.join("out");
+    volley_ok(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+    let folder = out.join("sweep");
+    for file in ["report.md", "report.html", "data.csv", "data.parquet", "sweep.svg", "sweep.png"] {
+        assert!(folder.join(file).is_file(), "{file}");
+    }
+    let md = std::fs::read_to_string(folder.join("report.md")).unwrap();
+    assert!(md.starts_with("# Pool successes by target"), "{md}");
+    assert!(md.contains("**Finding.**"), "{md}");
+    // P(no success) from 3D6 at target t is ((t-1)/6)^3: 1/216, 1/8, 125/216.
+    let csv = std::fs::read_to_string(folder.join("data.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert_eq!(header, "ruleset,scenario,target,metric,value,count,probability,ci_low,ci_high,exact");
+    for (target, exact) in [("2", 1.0 / 216.0), ("4", 0.125), ("6", 125.0 / 216.0)] {
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("dice,at_least,{target},successes,0,")))
+            .unwrap_or_else(|| panic!("no row for target {target}:\n{csv}"));
+        let fields: Vec<&str> = row.split(',').collect();
+        let (low, high): (f64, f64) = (fields[7].parse().unwrap(), fields[8].parse().unwrap());
+        // 99.99% would be wider; a 95% interval misses 1 time in 20, so check
+        // against an interval three times as wide around the estimate.
+        let (centre, half) = ((low + high) / 2.0, (high - low) / 2.0);
+        assert!((centre - exact).abs() < 3.0 * half + 1e-3, "target {target}: [{low}, {high}] vs {exact}");
+    }
+}
+
+#[test]
+fn report_runs_every_spec_and_indexes_them_identically_on_any_thread_count() {
+    let dir = TempDir::new("report");
+    let specs = dir.0.join("analyses");
+    std::fs::create_dir_all(&specs).unwrap();
+    std::fs::write(specs.join("sweep.toml"), SWEEP).unwrap();
+    std::fs::write(specs.join("two-dice.toml"), DISTRIBUTION).unwrap();
+    let one = dir.0.join("one");
+    let four = dir.0.join("four");
+    volley_ok(&["report", "--analyses", path(&specs), "--out", path(&one), "--threads", "1", "--quiet"]);
+    volley_ok(&["report", "--analyses", path(&specs), "--out", path(&four), "--threads", "4", "--quiet"]);
+    for name in ["sweep", "two-dice"] {
+        let a = std::fs::read(one.join(name).join("data.csv")).unwrap();
+        let b = std::fs::read(four.join(name).join("data.csv")).unwrap();
+        assert_eq!(a, b, "{name}: data.csv differs between 1 and 4 threads");
+    }
+    let index = std::fs::read_to_string(one.join("index.html")).unwrap();
+    assert!(index.contains("sweep/report.html") && index.contains("two-dice/report.html"), "{index}");
+}
+
+#[test]
+fn a_bad_spec_exits_2_with_file_line_and_column_and_writes_nothing() {
+    let dir = TempDir::new("bad");
+    let specs = dir.0.join("analyses");
+    std::fs::create_dir_all(&specs).unwrap();
+    std::fs::write(specs.join("a-good.toml"), DISTRIBUTION).unwrap();
+    std::fs::write(specs.join("b-bad.toml"), SWEEP.replace("scenario = \"at_least\"", "scenario = \"at_leest\""))
+        .unwrap();
+    let out = dir.0.join("out");
+    let e = volley_bad_input(&["report", "--analyses", path(&specs), "--out", path(&out), "--quiet"]);
+    assert!(e.contains("b-bad.toml:11:12: unknown scenario of dice `at_leest`; did you mean `at_least`?"), "{e}");
+    assert!(!out.exists(), "nothing may be written when a spec is bad");
+
+    let cases = [
+        (SWEEP.replace("samples = 20000", "samples = \"many\""), "bad.toml:6:11:"),
+        (SWEEP.replace("dice = \"3d6\"", "dice = \"3x6\""), "`dice` cannot be `3x6`"),
+        (SWEEP.replace("key = \"target\"", "key = \"targett\""), "targett"),
+        (SWEEP.replace("successes=0", "succeses=0"), "succeses"),
+        (format!("{SWEEP}\n[rules.huzzahh]\nx = 1\n"), "unknown ruleset `huzzahh`"),
+    ];
+    for (text, expected) in cases {
+        let spec = dir.write("bad.toml", &text);
+        let e = volley_bad_input(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+        assert!(e.contains(expected), "expected `{expected}` in: {e}");
+        assert!(!out.join("bad").exists());
+    }
+    let e = volley_bad_input(&["report", "--analyses", path(&dir.0.join("nowhere")), "--out", path(&out)]);
+    assert!(e.contains("cannot read analyses directory"), "{e}");
+}

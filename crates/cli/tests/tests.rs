@@ -1,0 +1,3 @@
+//! End-to-end tests of the `volley` binary: one binary, one module per command.
+
+mod cli;

@@ -1,0 +1,653 @@
+//! The `assault` and `cavalry_charge` scenarios: a charger (an infantry column
+//! or line, or cavalry) closes on a standing infantry unit from a distance,
+//! through its fire; tests to charge home (5.4 (2)); the defender tests on
+//! being charged by a steady enemy (5.4 (3)); then combat rounds, one a turn
+//! (2.1 phase 6), the loser testing each time (5.4 (4)), until one side routs
+//! or shatters, or the turn limit. The exact solver runs the same turn logic
+//! through [`roll::enumerate`] inside `markov::absorb`.
+//!
+//! Order of one turn while approaching: the charger moves its move (2.11;
+//! cavalry's charge move once within it); if it has not reached the defender
+//! it is shot at the band its distance gives, and tests after 2 hits. On the
+//! charge turn the defender fires at `defensive_fire_band`; the charger takes
+//! its hits, shatters at 3/4 losses, or takes its one test (2 hits, or charging
+//! home frontally at steady infantry or hard cover); a pass brings contact,
+//! and the defender tests if the charger is steady; combat follows in the same
+//! turn. In the first round the charger is steady (grade A-E) and cavalry
+//! fresh; infantry contacted by steady cavalry are disordered (2.3), and so
+//! are cavalry contacting a steady square and a square contacted by steady
+//! infantry. After one round both are disordered (2.3) and stay so.
+
+use super::combat::{combat_dice, grade_modifier};
+use super::firefight::{general_modifiers, multi_turn_metrics, percent};
+use super::roll::{DiceRoller, Roller, enumerate};
+use super::{
+    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, RangeBand, RoutRow, Rules, SquareChargedTest,
+    Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+};
+use crate::choice_enum;
+use crate::dice::Dice;
+use crate::markov::{Step, absorb};
+use crate::outcome::Layout;
+use crate::params::{Param, ParamError, Settings};
+use crate::scenario::Scenario;
+use std::collections::HashMap;
+
+choice_enum! {
+    /// The formation of the charging infantry (1.8).
+    pub enum ChargerFormation {
+        /// A column, up to 8 figures wide: its front rank fights.
+        Column = "column",
+        /// A line: all its figures are in the front rank.
+        Line = "line",
+    }
+}
+
+choice_enum! {
+    /// The formation of the defending infantry (1.8).
+    pub enum DefenderFormation {
+        /// A line.
+        Line = "line",
+        /// A square.
+        Square = "square",
+    }
+}
+
+choice_enum! {
+    /// Cover of the defender against combat (4.2, 6).
+    pub enum CombatCover {
+        /// None.
+        None = "none",
+        /// Soft cover: -2 to the charger, which tests to charge home only if the defender is steady foot.
+        Soft = "soft",
+        /// Hard cover: -3 to the charger, which always tests to charge home (5.4 (2)).
+        Hard = "hard",
+    }
+}
+
+/// The charging side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Charger {
+    /// Infantry or cavalry.
+    pub arm: Arm,
+    /// Morale grade.
+    pub grade: Grade,
+    /// Starting figures.
+    pub figures: u32,
+    /// Infantry formation.
+    pub formation: ChargerFormation,
+    /// Cavalry heaviness.
+    pub heaviness: Heaviness,
+    /// Cavalry with lances.
+    pub lancers: bool,
+    /// Net of other combat modifiers.
+    pub modifier: i32,
+    /// Its general.
+    pub general: GeneralPlace,
+    /// Its general's charisma.
+    pub charisma: Charisma,
+}
+
+/// The standing side: infantry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder {
+    /// Morale grade.
+    pub grade: Grade,
+    /// Starting figures.
+    pub figures: u32,
+    /// Musket or rifle.
+    pub weapon: Weapon,
+    /// Line or square.
+    pub formation: DefenderFormation,
+    /// Cover against combat.
+    pub cover: CombatCover,
+    /// Net of other combat modifiers.
+    pub modifier: i32,
+    /// Net of other shooting modifiers of its fire.
+    pub fire_modifier: i32,
+    /// Its general.
+    pub general: GeneralPlace,
+    /// Its general's charisma.
+    pub charisma: Charisma,
+    /// A two-rank line (7.9).
+    pub two_rank: bool,
+}
+
+fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
+    params.push(Param::int(format!("{side}.modifier"), "net of other combat modifiers (4.2)", 0, -10, 10));
+    params.push(Param::choice(format!("{side}.general"), general_doc, GeneralPlace::InRadius));
+    params.push(Param::choice(format!("{side}.charisma"), "an attached general's charisma: rolled (1.11), 0, 1, 2", Charisma::Rolled));
+}
+
+fn params(cavalry: bool) -> Vec<Param> {
+    let general_doc = "its general: in_radius, out_of_radius (-1) or attached (+charisma)";
+    let mut params = Vec::new();
+    if !cavalry {
+        params.push(Param::choice("attacker.arm", "infantry or cavalry", Arm::Infantry));
+        params.push(Param::choice("attacker.formation", "infantry: column (8 wide) or line", ChargerFormation::Column));
+    }
+    params.push(grade_param("attacker.quality", "morale grade a-f"));
+    params.push(Param::int("attacker.figures", "starting figures", if cavalry { 18 } else { 24 }, 1, 60));
+    params.push(Param::choice("attacker.heaviness", "cavalry: light, heavy or cuirassier (4.3)", Heaviness::Heavy));
+    params.push(Param::boolean("attacker.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
+    side_keys(&mut params, "attacker", general_doc);
+    params.push(grade_param("defender.quality", "morale grade a-f"));
+    params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
+    params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
+    if cavalry {
+        params.push(Param::choice("defender.formation", "line or square", DefenderFormation::Line));
+    }
+    params.push(Param::choice("defender.cover", "cover against combat: none, soft or hard (4.2)", CombatCover::None));
+    params.push(Param::int("defender.fire_modifier", "net of other shooting modifiers of its fire (3.3)", 0, -10, 10));
+    params.push(Param::boolean("defender.two_rank", "a two-rank line (7.9; needs optional_two_rank_line)", false));
+    side_keys(&mut params, "defender", general_doc);
+    params.push(Param::int("distance", "inches between the units when the charger sets off", if cavalry { 12 } else { 6 }, 0, 60));
+    params.push(Param::int("turns", "the turn limit", 10, 1, 100));
+    params
+}
+
+/// The keys of `assault`.
+pub fn assault_params() -> Vec<Param> {
+    params(false)
+}
+
+/// The keys of `cavalry_charge`.
+pub fn cavalry_charge_params() -> Vec<Param> {
+    params(true)
+}
+
+/// The state between turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AssaultState {
+    /// Inches still to cover (0 once in contact).
+    pub distance: u16,
+    /// Rounds of combat fought.
+    pub rounds: u16,
+    /// Figures of the charger, the defender.
+    pub figures: [u8; 2],
+    /// Attached generals still with their units.
+    pub general: [bool; 2],
+}
+
+/// How one turn ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Ending {
+    Going(AssaultState),
+    /// The state at the end and, per side: (out, routed, shattered).
+    Over(AssaultState, [(bool, bool, bool); 2]),
+}
+
+/// A charge into combat.
+#[derive(Clone, Debug)]
+pub struct Assault {
+    rules: Rules,
+    charger: Charger,
+    holder: Holder,
+    distance: u32,
+    turns: u32,
+    layout: Layout,
+}
+
+impl Assault {
+    /// A charge from `distance` inches with a turn limit.
+    pub fn new(rules: &Rules, charger: Charger, holder: Holder, distance: u32, turns: u32) -> Result<Assault, ParamError> {
+        if charger.arm == Arm::Gunners {
+            return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
+        }
+        if holder.weapon.is_gun() {
+            return Err(invalid("defender.weapon", "the defender is infantry: musket or rifle"));
+        }
+        if holder.two_rank && !rules.optional_two_rank_line {
+            return Err(invalid("defender.two_rank", "needs the optional rule optional_two_rank_line (7.9)"));
+        }
+        if holder.formation == DefenderFormation::Square && charger.arm == Arm::Infantry && charger.figures == 0 {
+            return Err(invalid("defender.formation", "nothing charges"));
+        }
+        if charger.figures > 60 || holder.figures > 60 {
+            return Err(invalid("attacker.figures", "at most 60 figures a side"));
+        }
+        Ok(Assault {
+            rules: rules.clone(),
+            charger,
+            holder,
+            distance,
+            turns,
+            layout: Layout::new(multi_turn_metrics(turns)),
+        })
+    }
+
+    /// `assault` from the catalogue's settings.
+    pub fn from_assault_settings(rules: &Rules, settings: &Settings) -> Result<Assault, ParamError> {
+        let charger = charger_from(settings, settings.choice("attacker.arm"), settings.choice("attacker.formation"));
+        let holder = holder_from(settings, DefenderFormation::Line);
+        Assault::new(rules, charger, holder, settings.int("distance") as u32, settings.int("turns") as u32)
+    }
+
+    /// `cavalry_charge` from the catalogue's settings.
+    pub fn from_cavalry_settings(rules: &Rules, settings: &Settings) -> Result<Assault, ParamError> {
+        let charger = charger_from(settings, Arm::Cavalry, ChargerFormation::Line);
+        let holder = holder_from(settings, settings.choice("defender.formation"));
+        Assault::new(rules, charger, holder, settings.int("distance") as u32, settings.int("turns") as u32)
+    }
+
+    fn start(&self) -> AssaultState {
+        AssaultState {
+            distance: self.distance as u16,
+            rounds: 0,
+            figures: [self.charger.figures as u8, self.holder.figures as u8],
+            general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
+        }
+    }
+
+    fn cavalry(&self) -> bool {
+        self.charger.arm == Arm::Cavalry
+    }
+
+    fn square(&self) -> bool {
+        self.holder.formation == DefenderFormation::Square
+    }
+
+    /// 2.3: steady if in good morale, close order, not disordered, grade E or better.
+    fn charger_steady(&self) -> bool {
+        self.charger.grade != Grade::F
+    }
+
+    fn holder_steady(&self) -> bool {
+        self.holder.grade != Grade::F
+    }
+
+    /// 2.11: the charger's move, and its charge reach.
+    fn moves(&self) -> (u32, u32) {
+        let rules = &self.rules;
+        match (self.charger.arm, self.charger.heaviness) {
+            (Arm::Cavalry, Heaviness::Light) => {
+                let charge = if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
+                (rules.move_light_cavalry, charge)
+            }
+            (Arm::Cavalry, _) => {
+                let charge = if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
+                (rules.move_heavy_cavalry, charge)
+            }
+            _ => {
+                let m = match self.charger.formation {
+                    ChargerFormation::Column => rules.move_infantry_column,
+                    ChargerFormation::Line => rules.move_infantry_line,
+                };
+                (m, m)
+            }
+        }
+    }
+
+    /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
+    fn defender_fire(&self, figures: u32, band: RangeBand) -> ([bool; 10], f64, u32) {
+        let rules = &self.rules;
+        let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
+        let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
+        let mut firing = figures;
+        if self.square() {
+            // 3.1, 3.3: one rank fires; a square shows one face to the charge, at -1.
+            modifier += rules.fire_in_square;
+            firing = figures / 4;
+        }
+        let dice = if self.holder.two_rank && !self.square() {
+            dice_from_figures(firing, rules.two_rank_figures_per_die, rules.two_rank_remainder_rounds_up)
+        } else {
+            dice_from_figures(firing, rules.fire_figures_per_die, rules.fire_remainder_rounds_up)
+        };
+        (rules.hit_faces(score, modifier), rules.hit_chance(score, modifier), dice)
+    }
+
+    /// A side's morale numbers: (pass, modifier, rout modifier), before the
+    /// situation's own modifiers.
+    fn base_test(&self, s: usize, state: &AssaultState, hits: u32, charisma: [i32; 2]) -> (i32, i32, i32) {
+        let rules = &self.rules;
+        let (grade, start, place) = if s == 0 {
+            (self.charger.grade, self.charger.figures, self.charger.general)
+        } else {
+            (self.holder.grade, self.holder.figures, self.holder.general)
+        };
+        let now = u32::from(state.figures[s]);
+        let mut modifier = (hits / 2) as i32 * rules.morale_per_two_hits;
+        modifier += Rules::quarters_lost(start, start - now) * rules.morale_per_quarter_losses;
+        let mut rout = rules.rout_grade(grade);
+        if now * 2 <= start {
+            rout += rules.rout_half_strength;
+        }
+        let (mg, rg) = general_modifiers(rules, place, state.general[s], charisma[s]);
+        (rules.morale_pass(grade), modifier + mg, rout + rg)
+    }
+
+    /// Takes `hits` off side `s`; true if that shatters it (5.3).
+    fn take_hits(&self, s: usize, state: &mut AssaultState, hits: u32) -> bool {
+        let start = if s == 0 { self.charger.figures } else { self.holder.figures };
+        state.figures[s] = u32::from(state.figures[s]).saturating_sub(hits) as u8;
+        self.rules.is_shattered(start, start - u32::from(state.figures[s]))
+    }
+
+    /// 5.7: a failed test's result on side `s`: rout hits; true if it shattered.
+    fn rout(&self, s: usize, state: &mut AssaultState, row: RoutRow) -> bool {
+        if row == RoutRow::Shattered {
+            return true;
+        }
+        let hits = self.rules.rout_hits(row, u32::from(state.figures[s]));
+        self.take_hits(s, state, hits)
+    }
+
+    /// 7.5: an attached general whose unit took 2 or more hits may be lost.
+    fn danger<R: Roller + ?Sized>(&self, s: usize, state: &mut AssaultState, hits: u32, roller: &mut R) {
+        let rules = &self.rules;
+        if rules.optional_danger_to_generals && state.general[s] && hits >= rules.general_danger_hits && roller.d10_at_most(rules.general_danger_max) {
+            state.general[s] = false;
+        }
+    }
+
+    /// One turn.
+    fn turn<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        let rules = &self.rules;
+        let mut state = before;
+        // Per side: (out, routed, shattered).
+        let mut fate = [(false, false, false); 2];
+        if state.distance > 0 {
+            let (step, reach) = self.moves();
+            let distance = u32::from(state.distance);
+            let charging = distance <= reach;
+            let band = if charging {
+                Some(match rules.defensive_fire_band {
+                    DefensiveFireBand::Close => RangeBand::Close,
+                    DefensiveFireBand::Far => RangeBand::Far,
+                })
+            } else {
+                // The charger advances a move and is shot where it stands (3.8).
+                let left = distance - step.min(distance);
+                state.distance = left.max(1) as u16;
+                let close = rules.band_range(self.holder.weapon, RangeBand::Close).unwrap_or(0);
+                let far = rules.band_range(self.holder.weapon, RangeBand::Far).unwrap_or(0);
+                if left <= close {
+                    Some(RangeBand::Close)
+                } else if left <= far {
+                    Some(RangeBand::Far)
+                } else {
+                    None
+                }
+            };
+            let mut hits = 0;
+            if let Some(band) = band {
+                let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band);
+                hits = roller.hits(dice, &faces, chance);
+            }
+            if self.take_hits(0, &mut state, hits) {
+                fate[0] = (true, false, true);
+                return Ending::Over(state, fate);
+            }
+            // 5.4 (2): charging home frontally against steady infantry or hard cover.
+            let against_steady_foot = self.holder_steady();
+            let home_test = charging && (against_steady_foot || self.holder.cover == CombatCover::Hard);
+            if hits >= rules.morale_test_shooting_hits || home_test {
+                let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
+                if home_test {
+                    if self.cavalry() {
+                        if self.square() && against_steady_foot {
+                            modifier += rules.morale_cavalry_vs_square;
+                        }
+                    } else {
+                        modifier += rules.morale_foot_charging_home;
+                    }
+                }
+                let result = roller.test(rules, pass, modifier, rout_modifier);
+                self.danger(0, &mut state, hits, roller);
+                if let TestResult::Rout(row) = result {
+                    let shattered = self.rout(0, &mut state, row);
+                    fate[0] = (true, true, shattered);
+                    return Ending::Over(state, fate);
+                }
+            }
+            if !charging {
+                return Ending::Going(state);
+            }
+            state.distance = 0;
+            // 5.4 (3): infantry charged successfully by a steady enemy test.
+            let exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            if self.charger_steady() && !exempt {
+                let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
+                modifier += if self.cavalry() { rules.morale_meeting_cavalry_charge } else { rules.morale_meeting_infantry_charge };
+                if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
+                    let shattered = self.rout(1, &mut state, row);
+                    fate[1] = (true, true, shattered);
+                    return Ending::Over(state, fate);
+                }
+            }
+        }
+        // 2.1 phase 6: a round of combat.
+        let (hits_on_charger, hits_on_holder) = self.combat_round(&state, roller);
+        state.rounds = state.rounds.saturating_add(1);
+        let shattered = [self.take_hits(0, &mut state, hits_on_charger), self.take_hits(1, &mut state, hits_on_holder)];
+        if shattered[0] || shattered[1] {
+            fate = [(shattered[0], false, shattered[0]), (shattered[1], false, shattered[1])];
+            return Ending::Over(state, fate);
+        }
+        // 5.4 (4): the side losing more hits than it inflicts tests, at -3.
+        let loser = match hits_on_charger.cmp(&hits_on_holder) {
+            std::cmp::Ordering::Greater => Some((0, hits_on_charger)),
+            std::cmp::Ordering::Less => Some((1, hits_on_holder)),
+            std::cmp::Ordering::Equal => None,
+        };
+        for s in 0..2 {
+            let hits = if s == 0 { hits_on_charger } else { hits_on_holder };
+            if loser.is_some_and(|(l, _)| l == s) {
+                let (pass, modifier, rout_modifier) = self.base_test(s, &state, hits, charisma);
+                let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
+                self.danger(s, &mut state, hits, roller);
+                if let TestResult::Rout(row) = result {
+                    let shattered = self.rout(s, &mut state, row);
+                    fate[s] = (true, true, shattered);
+                    return Ending::Over(state, fate);
+                }
+            } else {
+                self.danger(s, &mut state, hits, roller);
+            }
+        }
+        Ending::Going(state)
+    }
+
+    /// One round's hits (on the charger, on the defender).
+    fn combat_round<R: Roller + ?Sized>(&self, state: &AssaultState, roller: &mut R) -> (u32, u32) {
+        let rules = &self.rules;
+        let first = state.rounds == 0;
+        let cavalry = self.cavalry();
+        let square = self.square();
+        let charger_figures = u32::from(state.figures[0]);
+        let holder_figures = u32::from(state.figures[1]);
+        // 4.1: the front rank fights: a column's is up to 8 wide.
+        let charger_front = if !cavalry && self.charger.formation == ChargerFormation::Column {
+            charger_figures.min(rules.column_width)
+        } else {
+            charger_figures
+        };
+        // 4.10: a square fights infantry with one face, cavalry with all four.
+        let holder_front = if square && !cavalry { holder_figures / 4 } else { holder_figures };
+        let open = !square && self.holder.cover == CombatCover::None;
+        let charger_arm = self.charger.arm;
+        let mut charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, open);
+        if cavalry && square {
+            charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, false);
+        }
+        let holder_dice = combat_dice(rules, Arm::Infantry, holder_front, charger_arm, open);
+        // 4.2 modifiers.
+        let mut charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
+        let mut holder_mod = self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade);
+        let charger_steady = first && self.charger_steady();
+        let holder_steady_now = first && self.holder_steady();
+        // 2.3: who is disordered in the first round.
+        let mut charger_disordered = !first;
+        let mut holder_disordered = !first;
+        if first {
+            if cavalry && square && self.holder_steady() {
+                charger_disordered = true;
+            }
+            if cavalry && !square && charger_steady {
+                holder_disordered = true;
+            }
+            if !cavalry && square && charger_steady {
+                holder_disordered = true;
+            }
+        }
+        if cavalry {
+            if square {
+                charger_mod += rules.combat_cavalry_vs_square;
+                holder_mod += rules.combat_square_vs_cavalry;
+            } else if charger_steady && !charger_disordered {
+                charger_mod += rules.combat_steady_cavalry_vs_unsquared;
+                holder_mod += rules.combat_unsquared_vs_steady_cavalry;
+            }
+            if first && charger_steady && !charger_disordered {
+                // 4.2 and "Fresh Cavalry": fresh cavalry against the non-fresh infantry.
+                charger_mod += rules.combat_fresh_cavalry;
+                if self.charger.lancers {
+                    charger_mod += rules.combat_lancers_first_round;
+                }
+            }
+            if self.holder.two_rank && !square {
+                charger_mod += rules.combat_cavalry_vs_two_rank;
+            }
+        }
+        if self.holder.two_rank && !square && self.holder.cover == CombatCover::None {
+            holder_mod += rules.combat_two_rank;
+        }
+        match self.holder.cover {
+            CombatCover::None => {}
+            CombatCover::Soft => charger_mod += rules.combat_vs_soft_cover,
+            CombatCover::Hard => charger_mod += rules.combat_vs_hard_cover,
+        }
+        let charger_is_steady = charger_steady && !charger_disordered;
+        let holder_is_steady = holder_steady_now && !holder_disordered;
+        if charger_disordered && holder_is_steady {
+            charger_mod += rules.combat_disordered_vs_steady;
+        }
+        if holder_disordered && charger_is_steady {
+            holder_mod += rules.combat_disordered_vs_steady;
+        }
+        let base = rules.combat_base_to_hit;
+        let on_holder =
+            roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
+        let on_charger = roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
+        (on_charger, on_holder)
+    }
+
+    fn code(&self, turn: u32, state: &AssaultState, fate: [(bool, bool, bool); 2]) -> u64 {
+        let winner = match (fate[0].0, fate[1].0) {
+            (false, true) => 0,
+            (true, false) => 1,
+            _ => 2,
+        };
+        self.layout.encode(&[
+            winner,
+            i64::from(turn),
+            percent(u32::from(state.figures[0]), self.charger.figures),
+            percent(u32::from(state.figures[1]), self.holder.figures),
+            i64::from(fate[0].1),
+            i64::from(fate[1].1),
+            i64::from(fate[0].2),
+            i64::from(fate[1].2),
+        ])
+    }
+
+    fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
+        let (place, charisma) =
+            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        if place == GeneralPlace::Attached { self.rules.charisma_distribution(charisma) } else { vec![(0, 1.0)] }
+    }
+
+    fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
+        let (place, charisma) =
+            if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) };
+        if place != GeneralPlace::Attached {
+            return 0;
+        }
+        match charisma {
+            Charisma::Zero => 0,
+            Charisma::One => 1,
+            Charisma::Two => 2,
+            Charisma::Rolled => self.rules.charisma_of_roll(dice.d10()),
+        }
+    }
+}
+
+fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> Charger {
+    Charger {
+        arm,
+        grade: settings.choice("attacker.quality"),
+        figures: settings.int("attacker.figures") as u32,
+        formation,
+        heaviness: settings.choice("attacker.heaviness"),
+        lancers: settings.bool("attacker.lancers"),
+        modifier: settings.int("attacker.modifier") as i32,
+        general: settings.choice("attacker.general"),
+        charisma: settings.choice("attacker.charisma"),
+    }
+}
+
+fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
+    Holder {
+        grade: settings.choice("defender.quality"),
+        figures: settings.int("defender.figures") as u32,
+        weapon: settings.choice("defender.weapon"),
+        formation,
+        cover: settings.choice("defender.cover"),
+        modifier: settings.int("defender.modifier") as i32,
+        fire_modifier: settings.int("defender.fire_modifier") as i32,
+        general: settings.choice("defender.general"),
+        charisma: settings.choice("defender.charisma"),
+        two_rank: settings.bool("defender.two_rank"),
+    }
+}
+
+impl Scenario for Assault {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        let charisma = [self.roll_charisma(0, dice), self.roll_charisma(1, dice)];
+        let mut state = self.start();
+        for turn in 1..=self.turns {
+            match self.turn(state, charisma, &mut DiceRoller(&mut *dice)) {
+                Ending::Going(next) => state = next,
+                Ending::Over(end, fate) => return self.code(turn, &end, fate),
+            }
+        }
+        self.code(self.turns, &state, [(false, false, false); 2])
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        let mut total: HashMap<u64, f64> = HashMap::new();
+        for (ca, pa) in self.charisma_law(0) {
+            for (cd, pd) in self.charisma_law(1) {
+                let charisma = [ca, cd];
+                let chain = absorb(
+                    self.start(),
+                    self.turns,
+                    |state: &AssaultState, turn| {
+                        let mut going: HashMap<AssaultState, f64> = HashMap::new();
+                        let mut over: HashMap<u64, f64> = HashMap::new();
+                        for (ending, p) in enumerate(|roller: &mut dyn Roller| self.turn(*state, charisma, roller)) {
+                            match ending {
+                                Ending::Going(next) => *going.entry(next).or_insert(0.0) += p,
+                                Ending::Over(end, fate) => *over.entry(self.code(turn, &end, fate)).or_insert(0.0) += p,
+                            }
+                        }
+                        going
+                            .into_iter()
+                            .map(|(s, p)| (Step::Continue(s), p))
+                            .chain(over.into_iter().map(|(c, p)| (Step::End(c), p)))
+                            .collect::<Vec<_>>()
+                    },
+                    |state| self.code(self.turns, state, [(false, false, false); 2]),
+                );
+                for (code, p) in chain {
+                    *total.entry(code).or_insert(0.0) += pa * pd * p;
+                }
+            }
+        }
+        Some(total.into_iter().collect())
+    }
+}

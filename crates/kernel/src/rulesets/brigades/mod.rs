@@ -1,0 +1,975 @@
+//! Brigades and Batteries (Wes Rogers): D10 shooting and combat tables, morale
+//! tests against a pass score by grade, and the rout table, as scenarios with
+//! exact solvers.
+//!
+//! Submodules, one per mechanic: [`fire`] (3.1-3.5), [`morale`] (5.2-5.7),
+//! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
+//! turn) and [`assault`] (a charge through defensive fire into combat, and
+//! the cavalry charge on a line or a square).
+//!
+//! # Ruleset note
+//!
+//! Every interpretation below is a field of [`Rules`] (`volley rules brigades`)
+//! or a scenario key, so it can be switched.
+//!
+//! - The shooting table (3.2) lost its merged cells in the text. Following the
+//!   issue: every canister row hits on 6/9/9/10 (normal/skirmish/soft/hard);
+//!   every ballshot row on 8/NIL/8 with hard 10 for light and field guns and 9
+//!   for heavy guns. A score of 0 in a table field means NIL: no die hits, not
+//!   even a natural 10.
+//! - Natural results (1.12) apply to fire and combat only, never to morale or
+//!   rout rolls (5.2 says so).
+//! - Dice from figures (3.1, 4.1): whole groups of four (three for cavalry in
+//!   combat, or for a two-rank line's fire) give a die each, and a final
+//!   remainder of at least three (two) gives one more. A remainder of three is
+//!   only possible with four figures to a die, so "at least" reads the same.
+//! - The `figures` key of `combat` is the unit's eligible figures (front rank,
+//!   or two ranks when cavalry fights cavalry; the whole square against
+//!   cavalry): the scenario does not know the formation.
+//! - Shattering (5.3): a unit is shattered once its total losses reach three
+//!   quarters of its starting figures (`losses * 4 >= start * 3`).
+//! - "Each 25% total losses" (5.6) counts whole quarters of the starting
+//!   strength, rounded down; "each 2 hits this phase" counts whole pairs.
+//!   Both count the hits of the phase in which the test is taken.
+//! - The `morale` scenario's `shattered` outcome is a rout score of 0 or less
+//!   (5.7.1); it cannot know the unit's starting strength, so 3/4 losses from
+//!   rout hits are left to the multi-turn scenarios. A shattered unit suffers
+//!   no rout hits (it is removed instead).
+//! - Multi-turn scenarios count `attacker_remaining` / `defender_remaining` as
+//!   the figures not lost to hits or rout hits, whether or not the unit routed
+//!   off or shattered, so the percentages show what the fight cost.
+//! - Firefights (see [`firefight`]): a unit that fails morale routs back the
+//!   rout distance and is shaken; the enemy closes to the same range again
+//!   (`FirefightRout::Reengage`), so the firefight goes on until the unit has
+//!   routed back past its `room` (it has routed off), or the other choice
+//!   (`FirefightRout::Ends`) ends the firefight at the first rout. A shaken
+//!   unit stands still and holds its fire for one turn to recover (2.4;
+//!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken.
+//! - Assaults (see [`assault`]): the defender gets one defensive fire at close
+//!   range (canister for guns) against the charger, then the charger tests to
+//!   charge home if 5.4 asks, then the defender if charged by a steady enemy;
+//!   combat rounds follow, one a turn, until one side routs or shatters. After
+//!   the first round both sides are disordered (2.3), so "disordered vs.
+//!   steady" no longer applies.
+//! - Generals: a side's general is `in_radius` (no modifier), `out_of_radius`
+//!   (-1 to morale and rout) or `attached` (adds its charisma to morale and
+//!   rout scores; with danger to generals, 7.5, he may be lost). Charisma is
+//!   rolled on 1D10 (1.11) unless a fixed value is given.
+//! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
+//!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
+//!   the scenarios; pass-through fire, pinning, pursuit and the cavalry bounce,
+//!   carry-through and first rout off-table are recorded but have no effect:
+//!   the scenarios have one target each, no formation changes in contact, and
+//!   end at the first rout off (or first rout, in combat).
+//! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
+//!   exception; `square_charged_test`), and fires with one face, a quarter
+//!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
+
+pub mod assault;
+pub mod combat;
+pub mod fire;
+pub mod firefight;
+pub mod morale;
+pub mod roll;
+
+use crate::catalogue::{RulesetEntry, ScenarioEntry};
+use crate::params::{Param, ParamError, RuleBook, Settings};
+use crate::pmf::Pmf;
+use crate::scenario::DynScenario;
+
+crate::choice_enum! {
+    /// 1.7 Morale grades: A (the best) to F (raw recruits).
+    pub enum Grade {
+        /// Grade A.
+        A = "a",
+        /// Grade B.
+        B = "b",
+        /// Grade C.
+        C = "c",
+        /// Grade D: average.
+        D = "d",
+        /// Grade E.
+        E = "e",
+        /// Grade F: raw recruits.
+        F = "f",
+    }
+}
+
+impl Grade {
+    /// 0 for A to 5 for F.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+crate::choice_enum! {
+    /// 3.2 Types of fire.
+    pub enum Weapon {
+        /// Muskets.
+        Musket = "musket",
+        /// Rifles.
+        Rifle = "rifle",
+        /// Light guns (4# or lighter).
+        LightGun = "light_gun",
+        /// Field guns (9# or lighter).
+        FieldGun = "field_gun",
+        /// Heavy guns (12# or heavier).
+        HeavyGun = "heavy_gun",
+    }
+}
+
+impl Weapon {
+    /// Whether this is artillery.
+    pub fn is_gun(self) -> bool {
+        matches!(self, Weapon::LightGun | Weapon::FieldGun | Weapon::HeavyGun)
+    }
+}
+
+crate::choice_enum! {
+    /// 3.2 Range bands: close or far for small arms, canister or ballshot for guns.
+    pub enum RangeBand {
+        /// Small arms, close.
+        Close = "close",
+        /// Small arms, far.
+        Far = "far",
+        /// Guns, canister.
+        Canister = "canister",
+        /// Guns, ballshot.
+        Ballshot = "ballshot",
+    }
+}
+
+crate::choice_enum! {
+    /// 3.2 Target types.
+    pub enum Target {
+        /// A close-order target in the open.
+        Normal = "normal",
+        /// Skirmishers.
+        Skirmish = "skirmish",
+        /// A target in soft cover.
+        Soft = "soft",
+        /// A target in hard cover.
+        Hard = "hard",
+    }
+}
+
+crate::choice_enum! {
+    /// 1.5 Arms, as they fight in combat (4.1).
+    pub enum Arm {
+        /// Infantry.
+        Infantry = "infantry",
+        /// Cavalry.
+        Cavalry = "cavalry",
+        /// Gunners.
+        Gunners = "gunners",
+    }
+}
+
+crate::choice_enum! {
+    /// 4.3 Heaviness of cavalry.
+    pub enum Heaviness {
+        /// Light cavalry (hussars, chasseurs, light dragoons, lancers).
+        Light = "light",
+        /// Heavy cavalry (line or heavy dragoons).
+        Heavy = "heavy",
+        /// Cuirassiers.
+        Cuirassier = "cuirassier",
+    }
+}
+
+crate::choice_enum! {
+    /// Where a side's general is (1.11, 1.11.1).
+    pub enum GeneralPlace {
+        /// Within command radius, not attached: no modifier.
+        InRadius = "in_radius",
+        /// No general in command radius: -1 to morale and rout (5.6, 5.7.2).
+        OutOfRadius = "out_of_radius",
+        /// Attached: his charisma adds to morale and rout scores.
+        Attached = "attached",
+    }
+}
+
+crate::choice_enum! {
+    /// A general's charisma (1.11): rolled on 1D10, or fixed.
+    pub enum Charisma {
+        /// Rolled once at the start: 1-3 +0, 4-8 +1, 9-10 +2.
+        Rolled = "rolled",
+        /// +0.
+        Zero = "0",
+        /// +1.
+        One = "1",
+        /// +2.
+        Two = "2",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what a failed morale test does to a firefight.
+    pub enum FirefightRout {
+        /// The router falls back the rout distance, shaken; the enemy closes to
+        /// the same range again and the firefight goes on until the router has
+        /// gone back past its room (routed off). Default: 2.4 and 5.7.4 make
+        /// shaken units and their recovery part of the game, which the issue
+        /// asks the firefight to model.
+        Reengage = "reengage",
+        /// The first rout ends the firefight: the router has left it.
+        Ends = "ends",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what a shaken unit in a firefight does.
+    pub enum ShakenPolicy {
+        /// Stands still and holds its fire a full turn, then recovers (2.4).
+        /// Default: -2 to hit and -2 to morale are worth a turn's silence.
+        Recover = "recover",
+        /// Keeps firing at -2 (3.3) and stays shaken.
+        Fire = "fire",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: at which range band the defender's fire meets a charge.
+    pub enum DefensiveFireBand {
+        /// Close range (canister for guns): the charge ends in contact, and
+        /// a unit must shoot first at enemies charging it (3.8). Default.
+        Close = "close",
+        /// Far range (ballshot for guns): the fire is given as the charge starts.
+        Far = "far",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a square charged by steady cavalry tests morale.
+    pub enum SquareChargedTest {
+        /// It tests at -4 like any foot (5.4 (3) and 5.6 name no exception). Default: the text.
+        Tests = "tests",
+        /// A steady square does not test.
+        Exempt = "exempt",
+    }
+}
+
+crate::choice_enum! {
+    /// The nations of 7.11 National Modifiers.
+    pub enum Nation {
+        /// No national modifiers.
+        None = "none",
+        /// Austria: +1 vs. shooting hits in column, -1 in line.
+        Austria = "austria",
+        /// Britain: +1 vs. shooting hits in line, +1 musketry if steady, cavalry +1 to charge.
+        Britain = "britain",
+        /// France: +2 vs. shooting hits advancing full speed in column.
+        France = "france",
+        /// Prussia to 1810: immune to panic tests by enemy cavalry when steady.
+        PrussiaEarly = "prussia_early",
+        /// Prussia after 1810: +1 vs. shooting hits in column, -1 in line.
+        PrussiaLate = "prussia_late",
+        /// Russia: -1 musketry, +2 on morale vs. losing a combat.
+        Russia = "russia",
+        /// Spain: +1 vs. shooting hits advancing full speed in column.
+        Spain = "spain",
+    }
+}
+
+crate::rule_book! {
+    /// Every number of Brigades and Batteries that the scenarios use, at its
+    /// printed value, and every interpretation.
+    pub struct Rules {
+        /// 1.12 Natural hits: in shooting or combat this face always misses (0: none).
+        pub natural_miss_face: u32 = 1, range 0..=10;
+        /// 1.12 Natural hits: in shooting or combat this face always hits (11: none).
+        pub natural_hit_face: u32 = 10, range 1..=11;
+
+        /// 3.1 Infantry fire: one die per this many firing figures.
+        pub fire_figures_per_die: u32 = 4, range 1..=12;
+        /// 3.1 Infantry fire: a final remainder of this many figures rounds up.
+        pub fire_remainder_rounds_up: u32 = 3, range 1..=12;
+        /// 7.9 Two-rank line fire: one die per this many figures.
+        pub two_rank_figures_per_die: u32 = 3, range 1..=12;
+        /// 7.9 Two-rank line fire: a final remainder of this many figures rounds up.
+        pub two_rank_remainder_rounds_up: u32 = 2, range 1..=12;
+        /// 1.4 Game scales: actual guns per gun model (3.1: one die per actual gun).
+        pub guns_per_model: u32 = 2, range 1..=4;
+        /// 3.1 Crew figures a gun model needs to shoot with 2 dice.
+        pub crew_for_two_dice: u32 = 3, range 1..=8;
+        /// 3.1 Crew figures a gun model needs to shoot with 1 die.
+        pub crew_for_one_die: u32 = 2, range 1..=8;
+
+        /// 3.2 Range of musket fire, close (inches).
+        pub musket_close_range: u32 = 4, range 1..=60;
+        /// 3.2 Range of musket fire, far (inches).
+        pub musket_far_range: u32 = 8, range 1..=60;
+        /// 3.2 Range of rifle fire, close (inches).
+        pub rifle_close_range: u32 = 8, range 1..=60;
+        /// 3.2 Range of rifle fire, far (inches).
+        pub rifle_far_range: u32 = 16, range 1..=60;
+        /// 3.2 Range of light gun canister (inches).
+        pub light_canister_range: u32 = 10, range 1..=60;
+        /// 3.2 Range of field gun canister (inches).
+        pub field_canister_range: u32 = 12, range 1..=60;
+        /// 3.2 Range of heavy gun canister (inches).
+        pub heavy_canister_range: u32 = 16, range 1..=60;
+        /// 3.2 Range of light gun ballshot (inches).
+        pub light_ballshot_range: u32 = 24, range 1..=80;
+        /// 3.2 Range of field gun ballshot (inches).
+        pub field_ballshot_range: u32 = 32, range 1..=80;
+        /// 3.2 Range of heavy gun ballshot (inches).
+        pub heavy_ballshot_range: u32 = 40, range 1..=80;
+
+        /// 3.2 Score to hit: musket close, normal target (0 = NIL).
+        pub musket_close_normal: u32 = 7, range 0..=20;
+        /// 3.2 Score to hit: musket close, skirmishers (0 = NIL).
+        pub musket_close_skirmish: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: musket close, soft cover (0 = NIL).
+        pub musket_close_soft: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: musket close, hard cover (0 = NIL).
+        pub musket_close_hard: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: musket far, normal target (0 = NIL).
+        pub musket_far_normal: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: musket far, skirmishers (0 = NIL).
+        pub musket_far_skirmish: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: musket far, soft cover (0 = NIL).
+        pub musket_far_soft: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: musket far, hard cover (printed NIL = 0).
+        pub musket_far_hard: u32 = 0, range 0..=20;
+        /// 3.2 Score to hit: rifle close, normal target (0 = NIL).
+        pub rifle_close_normal: u32 = 8, range 0..=20;
+        /// 3.2 Score to hit: rifle close, skirmishers (0 = NIL).
+        pub rifle_close_skirmish: u32 = 8, range 0..=20;
+        /// 3.2 Score to hit: rifle close, soft cover (0 = NIL).
+        pub rifle_close_soft: u32 = 8, range 0..=20;
+        /// 3.2 Score to hit: rifle close, hard cover (0 = NIL).
+        pub rifle_close_hard: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: rifle far, normal target (0 = NIL).
+        pub rifle_far_normal: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: rifle far, skirmishers (0 = NIL).
+        pub rifle_far_skirmish: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: rifle far, soft cover (0 = NIL).
+        pub rifle_far_soft: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: rifle far, hard cover (0 = NIL).
+        pub rifle_far_hard: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: canister of any gun, normal target (merged cell; 0 = NIL).
+        pub canister_normal: u32 = 6, range 0..=20;
+        /// 3.2 Score to hit: canister of any gun, skirmishers (merged cell; 0 = NIL).
+        pub canister_skirmish: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: canister of any gun, soft cover (merged cell; 0 = NIL).
+        pub canister_soft: u32 = 9, range 0..=20;
+        /// 3.2 Score to hit: canister of any gun, hard cover (merged cell; 0 = NIL).
+        pub canister_hard: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: ballshot of any gun, normal target (merged cell; 0 = NIL).
+        pub ballshot_normal: u32 = 8, range 0..=20;
+        /// 3.2 Score to hit: ballshot of any gun, skirmishers (merged cell, printed NIL = 0).
+        pub ballshot_skirmish: u32 = 0, range 0..=20;
+        /// 3.2 Score to hit: ballshot of any gun, soft cover (merged cell; 0 = NIL).
+        pub ballshot_soft: u32 = 8, range 0..=20;
+        /// 3.2 Score to hit: light gun ballshot, hard cover (merged cell; 0 = NIL).
+        pub light_ballshot_hard: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: field gun ballshot, hard cover (merged cell; 0 = NIL).
+        pub field_ballshot_hard: u32 = 10, range 0..=20;
+        /// 3.2 Score to hit: heavy gun ballshot, hard cover (0 = NIL).
+        pub heavy_ballshot_hard: u32 = 9, range 0..=20;
+
+        /// 3.3 Shooting modifier: ball vs. dense target (3.5: ballshot only).
+        pub fire_ball_vs_dense: i32 = 2, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is shaken.
+        pub fire_shaken: i32 = -2, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is disordered or skirmishing.
+        pub fire_disordered_or_skirmishing: i32 = -1, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is grade A or B.
+        pub fire_grade_a_b: i32 = 1, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is grade E or F.
+        pub fire_grade_e_f: i32 = -1, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is evading.
+        pub fire_evading: i32 = -2, range -10..=10;
+        /// 3.3 Shooting modifier: the firer moved.
+        pub fire_moving: i32 = -2, range -10..=10;
+        /// 3.3 Shooting modifier: the firer is in square.
+        pub fire_in_square: i32 = -1, range -10..=10;
+
+        /// 3.4 Counterbattery: a hit effect roll up to this is a miss.
+        pub counterbattery_miss_max: u32 = 4, range 0..=12;
+        /// 3.4 Counterbattery: up to this, a miss from ballshot, else a gunner.
+        pub counterbattery_ballshot_miss_max: u32 = 7, range 0..=12;
+        /// 3.4 Counterbattery: from this roll, 1 actual gun plus a gunner from ballshot, else a gunner.
+        pub counterbattery_gun_min: u32 = 10, range 1..=13;
+        /// 3.4 Counterbattery modifier: shooting ballshot at limbered guns.
+        pub counterbattery_limbered: i32 = 2, range -10..=10;
+
+        /// 4.1 Combat: one die per this many infantry or gunner figures.
+        pub combat_foot_figures_per_die: u32 = 4, range 1..=12;
+        /// 4.1 Combat: a final remainder of this many infantry rounds up.
+        pub combat_foot_remainder_rounds_up: u32 = 3, range 1..=12;
+        /// 4.1 Combat: one die per this many cavalry figures.
+        pub combat_cavalry_figures_per_die: u32 = 3, range 1..=12;
+        /// 4.1 Combat: a final remainder of this many cavalry rounds up.
+        pub combat_cavalry_remainder_rounds_up: u32 = 2, range 1..=12;
+        /// 4.1 Combat: cavalry against unsquared infantry in the open rolls one die per figure.
+        pub combat_cavalry_vs_open_infantry_die_per_figure: bool = true;
+        /// 4.1 Combat: the base score to hit.
+        pub combat_base_to_hit: u32 = 6, range 1..=20;
+        /// 4.2 Combat modifier: flank/rear attack.
+        pub combat_flank_attack: i32 = 3, range -10..=10;
+        /// 4.2 Combat modifier: striking to flank/rear.
+        pub combat_striking_to_flank: i32 = -3, range -10..=10;
+        /// 4.2 Combat modifier: fresh cavalry vs. non-fresh.
+        pub combat_fresh_cavalry: i32 = 2, range -10..=10;
+        /// 4.2 Combat modifier: the unit is shaken.
+        pub combat_shaken: i32 = -3, range -10..=10;
+        /// 4.2 Combat modifier: steady cavalry vs. unsquared infantry.
+        pub combat_steady_cavalry_vs_unsquared: i32 = 3, range -10..=10;
+        /// 4.2 Combat modifier: unsquared infantry vs. steady cavalry.
+        pub combat_unsquared_vs_steady_cavalry: i32 = -3, range -10..=10;
+        /// 4.2 Combat modifier: square vs. cavalry.
+        pub combat_square_vs_cavalry: i32 = 3, range -10..=10;
+        /// 4.2 Combat modifier: cavalry vs. square.
+        pub combat_cavalry_vs_square: i32 = -3, range -10..=10;
+        /// 4.2 Combat modifier: each morale grade higher than the enemy (and minus this per grade lower).
+        pub combat_per_grade: i32 = 1, range -10..=10;
+        /// 4.2 Combat modifier: heavier cavalry, per level (and minus this per level lighter).
+        pub combat_per_heaviness: i32 = 1, range -10..=10;
+        /// 4.2 Combat modifier: steady lancers, first round of the combat.
+        pub combat_lancers_first_round: i32 = 2, range -10..=10;
+        /// 4.2 Combat modifier: vs. steep slope/obstacle.
+        pub combat_vs_obstacle: i32 = -1, range -10..=10;
+        /// 4.2 Combat modifier: disordered vs. steady.
+        pub combat_disordered_vs_steady: i32 = -2, range -10..=10;
+        /// 4.2 and 7.9 Combat modifier: 2-rank infantry, not in cover.
+        pub combat_two_rank: i32 = -1, range -10..=10;
+        /// 7.9 Combat modifier: cavalry fighting a 2-rank unit.
+        pub combat_cavalry_vs_two_rank: i32 = 1, range -10..=10;
+        /// 4.2 and 4.4 Combat modifier: cavalry caught stationary (first round).
+        pub combat_cavalry_stationary: i32 = -2, range -10..=10;
+        /// 4.2 Combat modifier: vs. soft cover.
+        pub combat_vs_soft_cover: i32 = -2, range -10..=10;
+        /// 4.2 Combat modifier: vs. hard cover.
+        pub combat_vs_hard_cover: i32 = -3, range -10..=10;
+        /// 1.8 Formations: a column is up to this many figures wide (its front rank in combat, 4.1).
+        pub column_width: u32 = 8, range 1..=36;
+
+        /// 5.5 Score to pass morale (1D10 plus modifiers): grade A.
+        pub morale_pass_a: i32 = 0, range -10..=20;
+        /// 5.5 Score to pass morale: grade B.
+        pub morale_pass_b: i32 = 1, range -10..=20;
+        /// 5.5 Score to pass morale: grade C.
+        pub morale_pass_c: i32 = 2, range -10..=20;
+        /// 5.5 Score to pass morale: grade D.
+        pub morale_pass_d: i32 = 3, range -10..=20;
+        /// 5.5 Score to pass morale: grade E.
+        pub morale_pass_e: i32 = 4, range -10..=20;
+        /// 5.5 Score to pass morale: grade F.
+        pub morale_pass_f: i32 = 5, range -10..=20;
+        /// 5.4 (1) A unit tests morale after at least this many shooting hits in one phase.
+        pub morale_test_shooting_hits: u32 = 2, range 1..=20;
+        /// 5.6 Morale modifier: in steady square or hard cover, vs. shooting hits.
+        pub morale_square_or_hard_cover: i32 = 1, range -10..=10;
+        /// 5.6 Morale modifier: the unit is shaken.
+        pub morale_shaken: i32 = -2, range -10..=10;
+        /// 5.6 Morale modifier: each 2 hits suffered this phase (rounded down).
+        pub morale_per_two_hits: i32 = -1, range -10..=10;
+        /// 5.6 Morale modifier: each 25% total losses suffered.
+        pub morale_per_quarter_losses: i32 = -2, range -10..=10;
+        /// 5.6 Morale modifier: foot charging home vs. hard cover or steady foot.
+        pub morale_foot_charging_home: i32 = -2, range -10..=10;
+        /// 5.6 Morale modifier: foot meeting a successful charge by steady infantry.
+        pub morale_meeting_infantry_charge: i32 = -3, range -10..=10;
+        /// 5.6 Morale modifier: cavalry charging home against a steady square.
+        pub morale_cavalry_vs_square: i32 = -4, range -10..=10;
+        /// 5.6 Morale modifier: foot meeting a successful charge by steady cavalry.
+        pub morale_meeting_cavalry_charge: i32 = -4, range -10..=10;
+        /// 5.6 Morale modifier: charged on flank or rear this turn.
+        pub morale_flanked: i32 = -2, range -10..=10;
+        /// 5.6 Morale modifier: testing vs. losing a combat.
+        pub morale_losing_combat: i32 = -3, range -10..=10;
+        /// 5.6 Morale modifier: no general in command radius.
+        pub morale_no_general: i32 = -1, range -10..=10;
+        /// 5.3 Shattered: losses of this many quarters of the unit shatter it.
+        pub shatter_quarters: u32 = 3, range 1..=4;
+
+        /// 5.7.1 Rout table: a score of this or less shatters the unit.
+        pub rout_shatter_max: i32 = 0, range -20..=20;
+        /// 5.7.1 Rout table: the top score of the 18" row (1-2).
+        pub rout_18_max: i32 = 2, range -20..=20;
+        /// 5.7.1 Rout table: the top score of the 12" row (3-4).
+        pub rout_12_max: i32 = 4, range -20..=20;
+        /// 5.7.1 Rout table: the top score of the 8" row (5-7).
+        pub rout_8_max: i32 = 7, range -20..=20;
+        /// 5.7.1 Rout table: the top score of the 6" row (8-9); above it, 4".
+        pub rout_6_max: i32 = 9, range -20..=20;
+        /// 5.7.1 Rout distances (inches) of the rows 1-2.
+        pub rout_distance_18: u32 = 18, range 0..=48;
+        /// 5.7.1 Rout distance (inches) of the row 3-4.
+        pub rout_distance_12: u32 = 12, range 0..=48;
+        /// 5.7.1 Rout distance (inches) of the row 5-7.
+        pub rout_distance_8: u32 = 8, range 0..=48;
+        /// 5.7.1 Rout distance (inches) of the row 8-9.
+        pub rout_distance_6: u32 = 6, range 0..=48;
+        /// 5.7.1 Rout distance (inches) of the row 10 or more.
+        pub rout_distance_4: u32 = 4, range 0..=48;
+        /// 5.7.1 Units of this many figures or more use the large column of rout hits.
+        pub rout_large_unit_min: u32 = 17, range 1..=100;
+        /// 5.7.1 Rout hits, 17 or more figures: 18" row.
+        pub rout_hits_large_18: u32 = 6, range 0..=20;
+        /// 5.7.1 Rout hits, 17 or more figures: 12" row.
+        pub rout_hits_large_12: u32 = 5, range 0..=20;
+        /// 5.7.1 Rout hits, 17 or more figures: 8" row.
+        pub rout_hits_large_8: u32 = 3, range 0..=20;
+        /// 5.7.1 Rout hits, 17 or more figures: 6" row.
+        pub rout_hits_large_6: u32 = 2, range 0..=20;
+        /// 5.7.1 Rout hits, 17 or more figures: 4" row.
+        pub rout_hits_large_4: u32 = 1, range 0..=20;
+        /// 5.7.1 Rout hits, 16 or fewer figures: 18" row.
+        pub rout_hits_small_18: u32 = 4, range 0..=20;
+        /// 5.7.1 Rout hits, 16 or fewer figures: 12" row.
+        pub rout_hits_small_12: u32 = 3, range 0..=20;
+        /// 5.7.1 Rout hits, 16 or fewer figures: 8" row.
+        pub rout_hits_small_8: u32 = 2, range 0..=20;
+        /// 5.7.1 Rout hits, 16 or fewer figures: 6" row.
+        pub rout_hits_small_6: u32 = 1, range 0..=20;
+        /// 5.7.1 Rout hits, 16 or fewer figures: 4" row.
+        pub rout_hits_small_4: u32 = 0, range 0..=20;
+        /// 5.7.2 Rout modifier: no general in command radius.
+        pub rout_no_general: i32 = -1, range -10..=10;
+        /// 5.7.2 Rout modifier: the unit is at or below half strength.
+        pub rout_half_strength: i32 = -2, range -10..=10;
+        /// 5.7.2 Rout modifier: grade A.
+        pub rout_grade_a: i32 = 3, range -10..=10;
+        /// 5.7.2 Rout modifier: grade B.
+        pub rout_grade_b: i32 = 2, range -10..=10;
+        /// 5.7.2 Rout modifier: grade C.
+        pub rout_grade_c: i32 = 1, range -10..=10;
+        /// 5.7.2 Rout modifier: grade D.
+        pub rout_grade_d: i32 = 0, range -10..=10;
+        /// 5.7.2 Rout modifier: grade E.
+        pub rout_grade_e: i32 = -1, range -10..=10;
+        /// 5.7.2 Rout modifier: grade F.
+        pub rout_grade_f: i32 = -3, range -10..=10;
+
+        /// 1.11 Charisma: a D10 up to this gives +0.
+        pub charisma_zero_max: u32 = 3, range 0..=10;
+        /// 1.11 Charisma: a D10 up to this (above the last) gives +1; above it, +2.
+        pub charisma_one_max: u32 = 8, range 0..=10;
+        /// 1.11.1 Command radius (inches).
+        pub command_radius: u32 = 12, range 0..=48;
+        /// 1.11.1 Command radius of a general attached to a unit (inches).
+        pub command_radius_attached: u32 = 6, range 0..=48;
+        /// 7.5 Danger to generals: an attached general is at risk when his unit suffers this many hits.
+        pub general_danger_hits: u32 = 2, range 1..=20;
+        /// 7.5 Danger to generals: a D10 of this or less removes him.
+        pub general_danger_max: u32 = 1, range 0..=10;
+
+        /// 2.11 Movement: infantry in column (inches).
+        pub move_infantry_column: u32 = 8, range 0..=40;
+        /// 2.11 Movement: infantry in line (inches).
+        pub move_infantry_line: u32 = 4, range 0..=40;
+        /// 2.11 Movement: heavy cavalry or cuirassiers (inches).
+        pub move_heavy_cavalry: u32 = 10, range 0..=40;
+        /// 2.11 Movement: light cavalry (inches).
+        pub move_light_cavalry: u32 = 12, range 0..=40;
+        /// 2.11 Movement: heavy cavalry or cuirassiers, steady and launching a charge (inches).
+        pub move_heavy_cavalry_charge: u32 = 16, range 0..=40;
+        /// 2.11 Movement: light cavalry, steady and launching a charge (inches).
+        pub move_light_cavalry_charge: u32 = 20, range 0..=40;
+
+        /// Interpretation: what a failed morale test does to a firefight (reengage: the firefight goes on at the same range; ends: the first rout ends it).
+        pub firefight_rout: FirefightRout = FirefightRout::Reengage;
+        /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
+        pub shaken_policy: ShakenPolicy = ShakenPolicy::Recover;
+        /// Interpretation: the range band of the defender's fire at a charge (close: canister, the charge ends in contact; far).
+        pub defensive_fire_band: DefensiveFireBand = DefensiveFireBand::Close;
+
+        /// Interpretation: whether a square charged by steady cavalry tests morale (tests: 5.4 (3) names no exception for squares, -4 applies; exempt: a steady square holds).
+        pub square_charged_test: SquareChargedTest = SquareChargedTest::Tests;
+
+        /// 7.3 Optional "pinning": recorded; the modelled scenarios have no formation changes within 4".
+        pub optional_pinning: bool = false;
+        /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
+        pub optional_pass_through_fire: bool = false;
+        /// 7.4 Optional pursuit and the cavalry bounce: recorded; the scenarios end at the first rout.
+        pub optional_pursuit: bool = false;
+        /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
+        pub optional_danger_to_generals: bool = false;
+        /// 7.8 Optional carry-through: recorded; the scenarios have one target in the line of fire.
+        pub optional_carry_through: bool = false;
+        /// 7.9 Optional two-rank line: allows the `two_rank` keys (1 die per 3 figures in fire, -1 in combat).
+        pub optional_two_rank_line: bool = false;
+        /// 7.11 Optional national modifiers: enables the `nation` keys.
+        pub optional_national_modifiers: bool = false;
+        /// 7.13 Optional first rout off-table: recorded; a unit that routs off is out of these scenarios.
+        pub optional_first_rout_off_table: bool = false;
+    }
+}
+
+/// Dice from figures: one per `per_die`, plus one for a final remainder of at
+/// least `rounds_up` figures (3.1, 4.1).
+pub fn dice_from_figures(figures: u32, per_die: u32, rounds_up: u32) -> u32 {
+    let per_die = per_die.max(1);
+    figures / per_die + u32::from(figures % per_die >= rounds_up)
+}
+
+/// 4.5 Multi-unit combats: a unit's dice divided as evenly as possible among
+/// its targets, the odd dice going to the targets it has the most figures in
+/// combat with (ties to the earlier target).
+pub fn split_dice(dice: u32, figures_in_contact: &[u32]) -> Vec<u32> {
+    let targets = figures_in_contact.len() as u32;
+    if targets == 0 {
+        return Vec::new();
+    }
+    let mut split = vec![dice / targets; figures_in_contact.len()];
+    let mut order: Vec<usize> = (0..figures_in_contact.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(figures_in_contact[i]));
+    for &i in order.iter().take((dice % targets) as usize) {
+        split[i] += 1;
+    }
+    split
+}
+
+/// Artillery dice (3.1): one per actual gun, models of `guns_per_model` guns,
+/// each model limited by its crew (3 crew for 2 dice, 2 for 1, 1 for none).
+/// `crew` is the crew figures of each model, spread evenly.
+pub fn artillery_dice(rules: &Rules, actual_guns: u32, crew_per_model: u32) -> u32 {
+    let per_model = rules.guns_per_model.max(1);
+    let crew_dice = if crew_per_model >= rules.crew_for_two_dice {
+        2
+    } else if crew_per_model >= rules.crew_for_one_die {
+        1
+    } else {
+        0
+    };
+    let full_models = actual_guns / per_model;
+    let part = actual_guns % per_model;
+    // 3.1: reduce fire by 1 die per actual gun destroyed: a model with fewer
+    // guns rolls no more dice than its guns.
+    full_models * per_model.min(crew_dice) + part.min(crew_dice)
+}
+
+impl Rules {
+    /// 5.5 The score to pass morale of a grade.
+    pub fn morale_pass(&self, grade: Grade) -> i32 {
+        [self.morale_pass_a, self.morale_pass_b, self.morale_pass_c, self.morale_pass_d, self.morale_pass_e, self.morale_pass_f]
+            [grade.index()]
+    }
+
+    /// 5.7.2 The rout modifier of a grade.
+    pub fn rout_grade(&self, grade: Grade) -> i32 {
+        [self.rout_grade_a, self.rout_grade_b, self.rout_grade_c, self.rout_grade_d, self.rout_grade_e, self.rout_grade_f]
+            [grade.index()]
+    }
+
+    /// 3.3 The grade's shooting modifier.
+    pub fn fire_grade(&self, grade: Grade) -> i32 {
+        match grade {
+            Grade::A | Grade::B => self.fire_grade_a_b,
+            Grade::C | Grade::D => 0,
+            Grade::E | Grade::F => self.fire_grade_e_f,
+        }
+    }
+
+    /// 3.2 The score to hit (0 = NIL) of a weapon at a range band on a target,
+    /// or `None` when the weapon has no such band.
+    pub fn score_to_hit(&self, weapon: Weapon, band: RangeBand, target: Target) -> Option<u32> {
+        let row: [u32; 4] = match (weapon, band) {
+            (Weapon::Musket, RangeBand::Close) => {
+                [self.musket_close_normal, self.musket_close_skirmish, self.musket_close_soft, self.musket_close_hard]
+            }
+            (Weapon::Musket, RangeBand::Far) => {
+                [self.musket_far_normal, self.musket_far_skirmish, self.musket_far_soft, self.musket_far_hard]
+            }
+            (Weapon::Rifle, RangeBand::Close) => {
+                [self.rifle_close_normal, self.rifle_close_skirmish, self.rifle_close_soft, self.rifle_close_hard]
+            }
+            (Weapon::Rifle, RangeBand::Far) => {
+                [self.rifle_far_normal, self.rifle_far_skirmish, self.rifle_far_soft, self.rifle_far_hard]
+            }
+            (w, RangeBand::Canister) if w.is_gun() => {
+                [self.canister_normal, self.canister_skirmish, self.canister_soft, self.canister_hard]
+            }
+            (w, RangeBand::Ballshot) if w.is_gun() => {
+                let hard = match w {
+                    Weapon::LightGun => self.light_ballshot_hard,
+                    Weapon::FieldGun => self.field_ballshot_hard,
+                    _ => self.heavy_ballshot_hard,
+                };
+                [self.ballshot_normal, self.ballshot_skirmish, self.ballshot_soft, hard]
+            }
+            _ => return None,
+        };
+        Some(row[target as usize])
+    }
+
+    /// 3.2 The range (inches) of a weapon's band, or `None` when it has none.
+    pub fn band_range(&self, weapon: Weapon, band: RangeBand) -> Option<u32> {
+        Some(match (weapon, band) {
+            (Weapon::Musket, RangeBand::Close) => self.musket_close_range,
+            (Weapon::Musket, RangeBand::Far) => self.musket_far_range,
+            (Weapon::Rifle, RangeBand::Close) => self.rifle_close_range,
+            (Weapon::Rifle, RangeBand::Far) => self.rifle_far_range,
+            (Weapon::LightGun, RangeBand::Canister) => self.light_canister_range,
+            (Weapon::FieldGun, RangeBand::Canister) => self.field_canister_range,
+            (Weapon::HeavyGun, RangeBand::Canister) => self.heavy_canister_range,
+            (Weapon::LightGun, RangeBand::Ballshot) => self.light_ballshot_range,
+            (Weapon::FieldGun, RangeBand::Ballshot) => self.field_ballshot_range,
+            (Weapon::HeavyGun, RangeBand::Ballshot) => self.heavy_ballshot_range,
+            _ => return None,
+        })
+    }
+
+    /// Which faces of a D10 hit (index face - 1) when `score` (0 = NIL) is
+    /// needed with a net `modifier`, natural results applied (1.12).
+    pub fn hit_faces(&self, score: u32, modifier: i32) -> [bool; 10] {
+        let mut faces = [false; 10];
+        if score == 0 {
+            // 3.2: NIL means no die can hit, natural 10 included.
+            return faces;
+        }
+        for (index, hit) in faces.iter_mut().enumerate() {
+            let face = index as u32 + 1;
+            *hit = if face == self.natural_miss_face {
+                // 1.12: a natural 1 is always a miss.
+                false
+            } else if face == self.natural_hit_face {
+                // 1.12: a natural 10 is always a hit.
+                true
+            } else {
+                face as i32 + modifier >= score as i32
+            };
+        }
+        faces
+    }
+
+    /// The chance one D10 hits, from [`Rules::hit_faces`].
+    pub fn hit_chance(&self, score: u32, modifier: i32) -> f64 {
+        self.hit_faces(score, modifier).iter().filter(|&&h| h).count() as f64 / 10.0
+    }
+
+    /// 1.11 The charisma of a D10 roll.
+    pub fn charisma_of_roll(&self, roll: u32) -> i32 {
+        if roll <= self.charisma_zero_max {
+            0
+        } else if roll <= self.charisma_one_max {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// 1.11 The distribution of charisma: (value, probability).
+    pub fn charisma_distribution(&self, charisma: Charisma) -> Vec<(i32, f64)> {
+        match charisma {
+            Charisma::Zero => vec![(0, 1.0)],
+            Charisma::One => vec![(1, 1.0)],
+            Charisma::Two => vec![(2, 1.0)],
+            Charisma::Rolled => {
+                let pmf = Pmf::from_weights((1..=10).map(|r| (i64::from(self.charisma_of_roll(r)), 0.1)));
+                pmf.iter().filter(|&(_, p)| p > 0.0).map(|(v, p)| (v as i32, p)).collect()
+            }
+        }
+    }
+
+    /// 5.3 Whether losses of `lost` from `start` figures shatter the unit.
+    pub fn is_shattered(&self, start: u32, lost: u32) -> bool {
+        start > 0 && lost * 4 >= start * self.shatter_quarters
+    }
+
+    /// 5.6 Whole quarters of the starting strength lost.
+    pub fn quarters_lost(start: u32, lost: u32) -> i32 {
+        if start == 0 { 0 } else { (lost * 4 / start) as i32 }
+    }
+}
+
+/// A failed test's row of the rout table (5.7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoutRow {
+    /// Score 0 or less: shattered.
+    Shattered,
+    /// Row 1-2: 18".
+    Rout18,
+    /// Row 3-4: 12".
+    Rout12,
+    /// Row 5-7: 8".
+    Rout8,
+    /// Row 8-9: 6".
+    Rout6,
+    /// Row 10 or more: 4".
+    Rout4,
+}
+
+impl Rules {
+    /// 5.7.1 The row of a modified rout score.
+    pub fn rout_row(&self, score: i32) -> RoutRow {
+        if score <= self.rout_shatter_max {
+            RoutRow::Shattered
+        } else if score <= self.rout_18_max {
+            RoutRow::Rout18
+        } else if score <= self.rout_12_max {
+            RoutRow::Rout12
+        } else if score <= self.rout_8_max {
+            RoutRow::Rout8
+        } else if score <= self.rout_6_max {
+            RoutRow::Rout6
+        } else {
+            RoutRow::Rout4
+        }
+    }
+
+    /// 5.7.1 Rout hits of a row for a unit of `figures` at the time of the test.
+    pub fn rout_hits(&self, row: RoutRow, figures: u32) -> u32 {
+        let large = figures >= self.rout_large_unit_min;
+        match (row, large) {
+            (RoutRow::Shattered, _) => 0,
+            (RoutRow::Rout18, true) => self.rout_hits_large_18,
+            (RoutRow::Rout12, true) => self.rout_hits_large_12,
+            (RoutRow::Rout8, true) => self.rout_hits_large_8,
+            (RoutRow::Rout6, true) => self.rout_hits_large_6,
+            (RoutRow::Rout4, true) => self.rout_hits_large_4,
+            (RoutRow::Rout18, false) => self.rout_hits_small_18,
+            (RoutRow::Rout12, false) => self.rout_hits_small_12,
+            (RoutRow::Rout8, false) => self.rout_hits_small_8,
+            (RoutRow::Rout6, false) => self.rout_hits_small_6,
+            (RoutRow::Rout4, false) => self.rout_hits_small_4,
+        }
+    }
+
+    /// 5.7.1 Rout distance (inches) of a row (0 when shattered).
+    pub fn rout_distance(&self, row: RoutRow) -> u32 {
+        match row {
+            RoutRow::Shattered => 0,
+            RoutRow::Rout18 => self.rout_distance_18,
+            RoutRow::Rout12 => self.rout_distance_12,
+            RoutRow::Rout8 => self.rout_distance_8,
+            RoutRow::Rout6 => self.rout_distance_6,
+            RoutRow::Rout4 => self.rout_distance_4,
+        }
+    }
+}
+
+/// The end of one morale test (5.2) and, on failure, the rout roll (5.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestResult {
+    /// Passed.
+    Pass,
+    /// Failed and routed on this row.
+    Rout(RoutRow),
+}
+
+/// The exact distribution of one morale test: a D10 plus `modifier` against
+/// `pass`, then on failure a D10 plus `rout_modifier` on the rout table.
+/// No natural results (5.2).
+pub fn test_distribution(rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> Vec<(TestResult, f64)> {
+    let passes = (1..=10).filter(|&d| d + modifier >= pass).count() as f64 / 10.0;
+    let mut out = Vec::with_capacity(6);
+    if passes > 0.0 {
+        out.push((TestResult::Pass, passes));
+    }
+    if passes < 1.0 {
+        let fail = 1.0 - passes;
+        for d in 1..=10 {
+            let row = rules.rout_row(d + rout_modifier);
+            match out.iter_mut().find(|(r, _)| *r == TestResult::Rout(row)) {
+                Some(entry) => entry.1 += fail / 10.0,
+                None => out.push((TestResult::Rout(row), fail / 10.0)),
+            }
+        }
+    }
+    out
+}
+
+/// One morale test from the dice, the same law as [`test_distribution`].
+#[inline]
+pub fn roll_test(rules: &Rules, dice: &mut crate::dice::Dice, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
+    if dice.d10() as i32 + modifier >= pass {
+        TestResult::Pass
+    } else {
+        TestResult::Rout(rules.rout_row(dice.d10() as i32 + rout_modifier))
+    }
+}
+
+fn invalid(key: &str, reason: impl Into<String>) -> ParamError {
+    ParamError::Invalid { key: key.to_string(), reason: reason.into() }
+}
+
+/// The Brigades and Batteries ruleset.
+pub fn entry() -> RulesetEntry {
+    RulesetEntry {
+        name: "brigades",
+        title: "Brigades and Batteries (Wes Rogers)",
+        source: "brigades-and-batteries.txt",
+        default_rules: || Box::new(Rules::default()),
+        scenarios: vec![
+            ScenarioEntry {
+                name: "fire",
+                summary: "One unit's fire (3.1-3.5): hits from D10s on the shooting table.",
+                params: fire::params(),
+                build: build_fire,
+            },
+            ScenarioEntry {
+                name: "counterbattery",
+                summary: "Fire at a battery (3.4): hits, then each hit's effect: gunners and actual guns lost.",
+                params: fire::counterbattery_params(),
+                build: build_counterbattery,
+            },
+            ScenarioEntry {
+                name: "morale",
+                summary: "One morale test (5.2-5.6) and, on failure, the rout roll (5.7).",
+                params: morale::params(),
+                build: build_morale,
+            },
+            ScenarioEntry {
+                name: "combat",
+                summary: "One round of combat (4.1-4.2): hits each way and who lost.",
+                params: combat::params(),
+                build: build_combat,
+            },
+            ScenarioEntry {
+                name: "firefight",
+                summary: "Two infantry units exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters or the turn limit.",
+                params: firefight::params(),
+                build: build_firefight,
+            },
+            ScenarioEntry {
+                name: "assault",
+                summary: "An infantry column or cavalry charges through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
+                params: assault::assault_params(),
+                build: build_assault,
+            },
+            ScenarioEntry {
+                name: "cavalry_charge",
+                summary: "Cavalry charges infantry in line or in square: defensive fire, charge-home tests and combat rounds.",
+                params: assault::cavalry_charge_params(),
+                build: build_cavalry_charge,
+            },
+        ],
+    }
+}
+
+fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(assault::Assault::from_assault_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_cavalry_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(assault::Assault::from_cavalry_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(firefight::Firefight::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(fire::Fire::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_counterbattery(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(fire::Counterbattery::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_morale(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(morale::Morale::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_combat(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(combat::Combat::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+/// The `Param` of a grade key.
+pub(crate) fn grade_param(name: &str, doc: &str) -> Param {
+    Param::choice(name, doc, Grade::D)
+}

@@ -1,0 +1,742 @@
+//! Hougoumont 1815: a D20-per-figure ruleset with small arms, three kinds of
+//! artillery, buildings, melee by total scores, and morale with retreat and
+//! rally (../shared/rules/hougoumont-1815.txt).
+//!
+//! Scenarios: `small_arms`, `artillery` and `morale` (single tests, exact by
+//! enumerating dice), `melee` (one round, exact by convolving the figures'
+//! D20 sums), `firefight` (two units trading volleys, exact as an absorbing
+//! Markov chain when the units are small), `assault` and `farm_assault`
+//! (multi-turn, also exact as Markov chains over figures, distance, rout,
+//! roof and fire when the product of the two sides' figures is at most 400).
+//!
+//! # Ruleset note
+//!
+//! The rules leave several things unsaid. Each gap is a field of [`Rules`]
+//! whose doc starts with "Interpretation:", so `volley rules hougoumont` lists
+//! it and `--rules` can switch it. The defaults and why:
+//!
+//! - `morale_threshold` = 10 (5): the text compares the D20 to "the morale
+//!   threshold" without printing it; 10 makes an Experienced unit pass 55% of
+//!   the time, the middle of the D20. Inexperienced troops have no melee
+//!   modifier (`melee_inexperienced` = 0, 4.1 lists none).
+//! - `figures_per_hit` = 1 (3.1, 3.2): a small-arms or flat-trajectory hit
+//!   removes one figure, the usual reading of a figure-scale game.
+//! - `melee_casualties` = `loser_average` (4.2): the loser loses the score
+//!   difference divided by its own average score per figure (its total over
+//!   its figures), rounded down, never more than its figures. Equal totals are
+//!   a draw with no casualties. The formula names the losing side's "effective
+//!   score per figure", so the loser's own figures are the natural divisor.
+//! - `howitzer_adjustment` = `towards_seven` (3.2): a veteran crew may move
+//!   its 2D6 result up to 1 towards 7, an elite crew up to 2, and a second
+//!   consecutive turn at a stationary target adds 1 more. A crew always
+//!   adjusts in its own favour, so "adjust" means "towards the direct hit".
+//! - `roof_hit` = `roof_only` (6): the first direct hit on a building blows the
+//!   roof off and does no other damage; later direct hits do regular D4 damage
+//!   ("Subsequent hits calculate regular howitzer damage").
+//! - `fire_after` = `penetrating_hits` (3.2, 6): a building catches fire on a
+//!   D6 of 5 or 6 after each penetrating hit: a flat-trajectory penetration or
+//!   a howitzer direct hit (which comes through the roof). Near misses and
+//!   canister never set a building alight.
+//! - `building_hits` = `penetrating_only` (6): a flat-trajectory hit on a
+//!   building that does not penetrate hurts no one inside.
+//! - `half_strength_test` = `on_falling` (5): "falls below half strength"
+//!   triggers a test in the turn the unit drops below half, not every turn
+//!   after.
+//! - `rallied_units` = `return` (5): a unit that rallies "can act normally";
+//!   in a firefight that means marching back towards its old place at its
+//!   move (8 inches), otherwise rallied units would sit out of range for ever.
+//! - `woods_movement_percent` = 50 (2): light infantry has "no movement
+//!   penalty in woods", which implies one for line infantry that is not
+//!   printed; half a move is the usual convention. Cavalry and artillery
+//!   cannot enter woods (2), so an `assault` of cavalry through woods is refused.
+//! - `closing_volley` = `none` (2, 4): a charge that reaches contact goes
+//!   straight to melee; the defenders fire only during the approach.
+//! - `burning_building` = `evacuate` (6): the rules say nothing of what fire
+//!   does; defenders cannot stay in a burning building, so they leave it and
+//!   lose the position.
+//!
+//! Also by default and not switchable, because the rules are explicit or a
+//! scenario fixes it: no natural-roll specials (none are printed); fire at a
+//! unit counts its figures at the start of the phase, both sides at once;
+//! artillery casualties come off before small arms fire (3.2 note); artillery
+//! never fires at a unit in melee (3.3); a unit that fails morale retreats 8
+//! inches and does nothing more that turn, tries to rally in the next orders
+//! phase, and leaves the field when a retreat takes it past its table edge
+//! (key `edge`, inches behind its starting place); a retreating unit does not
+//! test morale again until it has rallied. Walls give no melee bonus (the
+//! rules give none). A howitzer's D4 or single hit and canister's D8 or D6
+//! are casualties as rolled (`figures_per_hit` scales only small-arms and
+//! flat-trajectory hits). Artillery has no woods modifier but canister's D6
+//! (3.2 prints none). In an assault the attackers do not fire: they close.
+//! No scenario flanks a unit, so the "flanked" trigger of 5 never arises.
+
+mod artillery;
+mod assault;
+mod firefight;
+mod melee;
+mod morale;
+mod small_arms;
+
+pub use artillery::Artillery;
+pub use assault::{Assault, AssaultSetup, Battery};
+pub use firefight::{Firefight, FirefightSide};
+pub use melee::{Melee, melee_casualties};
+pub use morale::Morale;
+pub use small_arms::SmallArms;
+
+use crate::catalogue::{RulesetEntry, ScenarioEntry};
+use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
+use crate::scenario::DynScenario;
+
+crate::choice_enum! {
+    /// A unit's experience (4.1 melee, 5 morale).
+    pub enum Quality {
+        /// Inexperienced: -2 to morale, no melee modifier.
+        Inexperienced = "inexperienced",
+        /// Experienced: +2 in melee, no morale modifier.
+        Experienced = "experienced",
+        /// Veteran: +3 in melee, +2 to morale.
+        Veteran = "veteran",
+        /// Elite: +5 in melee, +4 to morale.
+        Elite = "elite",
+    }
+}
+
+crate::choice_enum! {
+    /// What a unit fires (3.1).
+    pub enum Troops {
+        /// Line infantry: no modifier.
+        Line = "line",
+        /// Light infantry: +2 to the D20.
+        Light = "light",
+        /// Rifles: +5 to the D20.
+        Rifles = "rifles",
+    }
+}
+
+crate::choice_enum! {
+    /// What the target of small arms stands in or behind (3.1).
+    pub enum Cover {
+        /// In the open: hit on the distance.
+        Open = "open",
+        /// In woods: 2 more needed.
+        Woods = "woods",
+        /// Behind walls or in buildings: 10 more needed.
+        Walls = "walls",
+    }
+}
+
+crate::choice_enum! {
+    /// The kind of artillery fire (3.2).
+    pub enum ArtilleryKind {
+        /// Flat trajectory: 3D20 at least the distance.
+        Flat = "flat",
+        /// Howitzer: 2D6, 7 a direct hit.
+        Howitzer = "howitzer",
+        /// Canister within 20 inches: D8 casualties.
+        Canister = "canister",
+    }
+}
+
+crate::choice_enum! {
+    /// What artillery fires at (3.2, 6).
+    pub enum Target {
+        /// Troops in the open.
+        Open = "open",
+        /// Troops in woods (canister rolls a D6).
+        Woods = "woods",
+        /// Troops in a building (penetration, roof and fire rules).
+        Building = "building",
+    }
+}
+
+crate::choice_enum! {
+    /// A gun crew's quality (3.2 howitzer adjustments).
+    pub enum Crew {
+        /// No adjustment.
+        Regular = "regular",
+        /// Adjusts the 2D6 by 1.
+        Veteran = "veteran",
+        /// Adjusts the 2D6 by 2.
+        Elite = "elite",
+    }
+}
+
+crate::choice_enum! {
+    /// How a unit moves (2).
+    pub enum Arm {
+        /// Infantry: 8 inches, charge +2.
+        Infantry = "infantry",
+        /// Light infantry: 8 inches, charge +2.
+        LightInfantry = "light_infantry",
+        /// Cavalry: 16 inches, charge +4.
+        Cavalry = "cavalry",
+    }
+}
+
+crate::choice_enum! {
+    /// The ground the attackers cross (2, 3.1).
+    pub enum Ground {
+        /// Open ground.
+        Open = "open",
+        /// Woods: no cavalry, infantry slowed, cover from fire.
+        Woods = "woods",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of 4.2's "effective score per figure".
+    pub enum MeleeCasualties {
+        /// The loser's total divided by its figures (default).
+        LoserAverage = "loser_average",
+        /// The winner's total divided by its figures.
+        WinnerAverage = "winner_average",
+        /// The expected score of one of the loser's figures, 10.5 plus its
+        /// modifier, whatever was rolled.
+        ExpectedAverage = "expected_average",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of 3.2's howitzer crew "adjust roll".
+    pub enum HowitzerAdjustment {
+        /// The crew moves the 2D6 result up to its adjustment towards 7 (default).
+        TowardsSeven = "towards_seven",
+        /// Crew adjustments and the consecutive bonus are ignored.
+        Ignored = "ignored",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of 6's howitzer direct hit on a building.
+    pub enum RoofHit {
+        /// The first direct hit only blows the roof off; later ones do D4 damage (default).
+        RoofOnly = "roof_only",
+        /// Every direct hit does D4 damage; the first also blows the roof off.
+        RoofAndDamage = "roof_and_damage",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of which hits on a building bring the fire check (3.2, 6).
+    pub enum FireAfter {
+        /// Flat-trajectory penetrations and howitzer direct hits (default).
+        PenetratingHits = "penetrating_hits",
+        /// Also howitzer near misses (6 or 8) that hit the building.
+        AnyHowitzerHit = "any_howitzer_hit",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of a flat-trajectory hit on a building that does not penetrate (6).
+    pub enum BuildingHits {
+        /// Only a penetrating hit removes a figure inside (default).
+        PenetratingOnly = "penetrating_only",
+        /// Any hit removes a figure; penetration only decides the fire check.
+        AnyHit = "any_hit",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of 5's "falls below half strength" trigger.
+    pub enum HalfStrengthTest {
+        /// Test in the turn the unit drops below half (default).
+        OnFalling = "on_falling",
+        /// Test in every morale phase while below half.
+        EveryTurn = "every_turn",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: does a charged unit fire before melee (2, 4)?
+    pub enum ClosingVolley {
+        /// No: contact goes straight to melee (default).
+        None = "none",
+        /// Yes: the defenders' small arms fire once at the distance the charge started from.
+        AtChargeStart = "at_charge_start",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of what a rallied unit does in a firefight (5).
+    pub enum RalliedUnits {
+        /// It marches back towards its old place at its move (default).
+        Return = "return",
+        /// It stays where it rallied.
+        Stand = "stand",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of what a burning building does to its defenders (6).
+    pub enum BurningBuilding {
+        /// They leave it and lose the position (default).
+        Evacuate = "evacuate",
+        /// They test morale in every morale phase while it burns.
+        MoraleTest = "morale_test",
+        /// Nothing.
+        NoEffect = "no_effect",
+    }
+}
+
+crate::rule_book! {
+    /// Every number of the Hougoumont 1815 rules, and each interpretation.
+    pub struct Rules {
+        /// 2 Movement: infantry moves this many inches per turn.
+        pub move_infantry: u32 = 8, range 0..=48;
+        /// 2 Movement: light infantry moves this many inches per turn.
+        pub move_light_infantry: u32 = 8, range 0..=48;
+        /// 2 Movement: artillery moves this many inches per turn (guns stand still in these scenarios).
+        pub move_artillery: u32 = 4, range 0..=48;
+        /// 2 Movement: cavalry moves this many inches per turn.
+        pub move_cavalry: u32 = 16, range 0..=48;
+        /// Interpretation: the percent of its move infantry makes in woods. 2
+        /// says light infantry has "no movement penalty in woods" but prints no
+        /// penalty for the others; half, the common convention.
+        pub woods_movement_percent: u32 = 50, range 0..=100;
+        /// 2 Movement: the charge bonus of infantry, inches.
+        pub charge_bonus_infantry: u32 = 2, range 0..=24;
+        /// 2 Movement: the charge bonus of cavalry, inches.
+        pub charge_bonus_cavalry: u32 = 4, range 0..=24;
+        /// 3.1 Small Arms: light infantry adds this to the D20.
+        pub small_arms_light_bonus: i32 = 2, range -20..=20;
+        /// 3.1 Small Arms: rifles add this to the D20.
+        pub small_arms_rifles_bonus: i32 = 5, range -20..=20;
+        /// 3.1 Small Arms: this much more is needed to hit into woods.
+        pub small_arms_woods_penalty: i32 = 2, range -20..=40;
+        /// 3.1 Small Arms: this much more is needed to hit behind walls or in buildings.
+        pub small_arms_walls_penalty: i32 = 10, range -20..=40;
+        /// Interpretation: figures one small-arms or flat-trajectory hit removes
+        /// (3.1, 3.2 do not say); 1, a figure-scale game. Howitzer and canister
+        /// results are casualties as rolled.
+        pub figures_per_hit: u32 = 1, range 1..=10;
+        /// 3.2 Flat Trajectory Artillery: the number of D20 rolled.
+        pub flat_dice: u32 = 3, range 1..=10;
+        /// 3.2, 6 Buildings: the extra points over the distance needed to penetrate a building.
+        pub flat_penetration_extra: u32 = 9, range 0..=100;
+        /// 3.2, 6: a building catches fire on a D6 of at least this (5 or 6: 1/3).
+        pub fire_at_least: u32 = 5, range 1..=7;
+        /// 3.2 Howitzer: the 2D6 score of a direct hit.
+        pub howitzer_direct_score: u32 = 7, range 2..=12;
+        /// 3.2 Howitzer: the die rolled for a direct hit's damage (D4).
+        pub howitzer_damage_die: u32 = 4, range 1..=20;
+        /// 3.2 Howitzer: hits of a result 1 inch off (6 or 8).
+        pub howitzer_near_miss_hits: u32 = 1, range 0..=20;
+        /// 3.2 Howitzer: the minimum range, inches; closer is an error.
+        pub howitzer_minimum_range: u32 = 7, range 0..=100;
+        /// 3.2 Howitzer: the adjustment of a veteran crew.
+        pub howitzer_veteran_adjust: u32 = 1, range 0..=10;
+        /// 3.2 Howitzer: the adjustment of an elite crew.
+        pub howitzer_elite_adjust: u32 = 2, range 0..=10;
+        /// 3.2 Howitzer: the extra adjustment on a consecutive turn at a stationary target.
+        pub howitzer_consecutive_adjust: u32 = 1, range 0..=10;
+        /// 3.2 Canister: the greatest range of canister, inches.
+        pub canister_range: u32 = 20, range 1..=100;
+        /// 3.2 Canister: the damage die against troops in the open (D8).
+        pub canister_damage_die: u32 = 8, range 1..=20;
+        /// 3.2 Canister: the damage die against woods or walls and buildings (D6).
+        pub canister_cover_damage_die: u32 = 6, range 1..=20;
+        /// Interpretation: the melee modifier of Inexperienced troops; 4.1
+        /// lists none, so 0.
+        pub melee_inexperienced: i32 = 0, range -10..=20;
+        /// 4.1 Melee: the modifier of Experienced troops.
+        pub melee_experienced: i32 = 2, range -10..=20;
+        /// 4.1 Melee: the modifier of Veteran troops.
+        pub melee_veteran: i32 = 3, range -10..=20;
+        /// 4.1 Melee: the modifier of Elite troops.
+        pub melee_elite: i32 = 5, range -10..=20;
+        /// Interpretation: the morale threshold (5 does not print it): a unit
+        /// passes when D20 plus its modifier reaches it; 10, the middle of the die.
+        pub morale_threshold: i32 = 10, range -20..=40;
+        /// 5 Morale: the modifier of Inexperienced troops.
+        pub morale_inexperienced: i32 = -2, range -20..=20;
+        /// 5 Morale: the modifier of Experienced troops.
+        pub morale_experienced: i32 = 0, range -20..=20;
+        /// 5 Morale: the modifier of Veteran troops.
+        pub morale_veteran: i32 = 2, range -20..=20;
+        /// 5 Morale: the modifier of Elite troops.
+        pub morale_elite: i32 = 4, range -20..=20;
+        /// 5 Morale: a unit that loses at least this percent of its figures in one phase tests.
+        pub morale_loss_percent: u32 = 25, range 1..=100;
+        /// 5 Morale: a unit that falls below this percent of its starting figures tests.
+        pub morale_half_strength_percent: u32 = 50, range 0..=100;
+        /// 5 Morale: the retreat of a failed test or failed rally, inches.
+        pub retreat_distance: u32 = 8, range 1..=48;
+        /// Interpretation of 4.2's divisor: `loser_average` (default, the
+        /// loser's own total over its figures, as the formula names the losing
+        /// side), `winner_average`, or `expected_average` (10.5 plus the loser's modifier).
+        pub melee_casualties: MeleeCasualties = MeleeCasualties::LoserAverage;
+        /// Interpretation of 3.2's crew adjustment: `towards_seven` (default: a
+        /// crew moves the 2D6 up to its adjustment towards 7, as any crew would
+        /// use it in its favour) or `ignored`.
+        pub howitzer_adjustment: HowitzerAdjustment = HowitzerAdjustment::TowardsSeven;
+        /// Interpretation of 6: `roof_only` (default: the first direct hit blows
+        /// the roof off without other damage, "subsequent hits" do D4) or `roof_and_damage`.
+        pub roof_hit: RoofHit = RoofHit::RoofOnly;
+        /// Interpretation of 3.2 and 6's fire check: `penetrating_hits` (default:
+        /// after a flat penetration or a howitzer direct hit) or `any_howitzer_hit` (near misses too).
+        pub fire_after: FireAfter = FireAfter::PenetratingHits;
+        /// Interpretation of 6: `penetrating_only` (default: a flat hit that does
+        /// not penetrate a building hurts no one inside) or `any_hit`.
+        pub building_hits: BuildingHits = BuildingHits::PenetratingOnly;
+        /// Interpretation of 5's "falls below half strength": `on_falling`
+        /// (default: test in the turn it happens) or `every_turn`.
+        pub half_strength_test: HalfStrengthTest = HalfStrengthTest::OnFalling;
+        /// Interpretation of 5's "can act normally" in a firefight: `return`
+        /// (default: a rallied unit marches back towards its old place at its
+        /// move, 8 inches, so the fight resumes) or `stand` (it stays where it
+        /// rallied, often out of range).
+        pub rallied_units: RalliedUnits = RalliedUnits::Return;
+        /// Interpretation: `none` (default: a charge reaching contact goes
+        /// straight to melee) or `at_charge_start` (the defenders' small arms fire
+        /// once at the distance the charge began).
+        pub closing_volley: ClosingVolley = ClosingVolley::None;
+        /// Interpretation of a fire in a held building (6 is silent): `evacuate`
+        /// (default: the defenders leave and lose the position), `morale_test`
+        /// (they test each morale phase) or `no_effect`.
+        pub burning_building: BurningBuilding = BurningBuilding::Evacuate;
+    }
+}
+
+impl Rules {
+    /// 4.1: the melee modifier of a quality.
+    pub fn melee_modifier(&self, quality: Quality) -> i32 {
+        match quality {
+            Quality::Inexperienced => self.melee_inexperienced,
+            Quality::Experienced => self.melee_experienced,
+            Quality::Veteran => self.melee_veteran,
+            Quality::Elite => self.melee_elite,
+        }
+    }
+
+    /// 5: the morale modifier of a quality.
+    pub fn morale_modifier(&self, quality: Quality) -> i32 {
+        match quality {
+            Quality::Inexperienced => self.morale_inexperienced,
+            Quality::Experienced => self.morale_experienced,
+            Quality::Veteran => self.morale_veteran,
+            Quality::Elite => self.morale_elite,
+        }
+    }
+
+    /// 5: the least D20 face that passes a morale test (may be below 1 or above 20).
+    pub fn morale_need(&self, quality: Quality, modifier: i32) -> i32 {
+        self.morale_threshold - self.morale_modifier(quality) - modifier
+    }
+
+    /// 3.1: the least D20 face that hits at `distance` inches.
+    pub fn small_arms_need(&self, troops: Troops, cover: Cover, distance: u32) -> i32 {
+        let bonus = match troops {
+            Troops::Line => 0,
+            Troops::Light => self.small_arms_light_bonus,
+            Troops::Rifles => self.small_arms_rifles_bonus,
+        };
+        let penalty = match cover {
+            Cover::Open => 0,
+            Cover::Woods => self.small_arms_woods_penalty,
+            Cover::Walls => self.small_arms_walls_penalty,
+        };
+        distance as i32 + penalty - bonus
+    }
+
+    /// 2: inches moved per turn and the charge bonus of an arm on `ground`
+    /// (cavalry cannot enter woods: the caller refuses it).
+    pub fn movement(&self, arm: Arm, ground: Ground) -> (u32, u32) {
+        match arm {
+            Arm::Infantry if ground == Ground::Woods => {
+                (self.move_infantry * self.woods_movement_percent / 100, self.charge_bonus_infantry)
+            }
+            Arm::Infantry => (self.move_infantry, self.charge_bonus_infantry),
+            Arm::LightInfantry => (self.move_light_infantry, self.charge_bonus_infantry),
+            Arm::Cavalry => (self.move_cavalry, self.charge_bonus_cavalry),
+        }
+    }
+
+    /// 3.2: the howitzer adjustment of a crew, with the consecutive bonus.
+    pub fn howitzer_adjust(&self, crew: Crew, consecutive: bool) -> u32 {
+        if self.howitzer_adjustment == HowitzerAdjustment::Ignored {
+            return 0;
+        }
+        let crew_adjust = match crew {
+            Crew::Regular => 0,
+            Crew::Veteran => self.howitzer_veteran_adjust,
+            Crew::Elite => self.howitzer_elite_adjust,
+        };
+        crew_adjust + if consecutive { self.howitzer_consecutive_adjust } else { 0 }
+    }
+}
+
+/// The chance a D20 shows `need` or more.
+pub fn d20_at_least(need: i32) -> f64 {
+    f64::from((21 - need).clamp(0, 20)) / 20.0
+}
+
+/// Exact probabilities scaled to sum a hair below 1. Rounding can leave a
+/// certain event's summed probability a few ulps above 1, which
+/// `check::compare` would read as an impossible miss of a certainty; scaling by
+/// (1 - 1e-14) / total keeps every marginal at or below 1 whatever the order of
+/// summation.
+pub(crate) fn normalized(mut probabilities: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
+    let total: f64 = probabilities.iter().map(|&(_, p)| p).sum();
+    let scale = (1.0 - 1e-14) / total;
+    probabilities.iter_mut().for_each(|(_, p)| *p *= scale);
+    probabilities
+}
+
+/// The integer percent (rounded down) of `now` out of `start`.
+pub fn percent(now: u32, start: u32) -> i64 {
+    i64::from(now * 100 / start.max(1))
+}
+
+fn build_small_arms(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(SmallArms::new(
+        rules,
+        settings.int("figures") as u32,
+        settings.int("distance") as u32,
+        settings.choice("troops"),
+        settings.choice("cover"),
+    )?))
+}
+
+fn build_artillery(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(Artillery::new(
+        rules,
+        settings.choice("kind"),
+        settings.int("distance") as u32,
+        settings.choice("target"),
+        settings.choice("crew"),
+        settings.bool("consecutive"),
+        settings.bool("roof_intact"),
+    )?))
+}
+
+fn build_morale(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(Morale::new(rules, settings.choice("quality"), settings.int("modifier") as i32)?))
+}
+
+fn build_melee(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(Melee::new(
+        rules,
+        settings.int("attacker.figures") as u32,
+        settings.choice("attacker.quality"),
+        settings.int("defender.figures") as u32,
+        settings.choice("defender.quality"),
+    )?))
+}
+
+fn firefight_side(settings: &Settings, side: &str) -> FirefightSide {
+    FirefightSide {
+        figures: settings.int(&format!("{side}.figures")) as u32,
+        quality: settings.choice(&format!("{side}.quality")),
+        troops: settings.choice(&format!("{side}.troops")),
+        cover: settings.choice(&format!("{side}.cover")),
+    }
+}
+
+fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(Firefight::new(
+        rules,
+        firefight_side(settings, "attacker"),
+        firefight_side(settings, "defender"),
+        settings.int("distance") as u32,
+        settings.int("edge") as u32,
+        settings.int("turns") as u32,
+    )?))
+}
+
+fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    let setup = AssaultSetup {
+        attacker_figures: settings.int("attacker.figures") as u32,
+        attacker_quality: settings.choice("attacker.quality"),
+        attacker_arm: settings.choice("attacker.arm"),
+        ground: settings.choice("ground"),
+        defender_figures: settings.int("defender.figures") as u32,
+        defender_quality: settings.choice("defender.quality"),
+        defender_troops: settings.choice("defender.troops"),
+        defender_cover: Cover::Open,
+        defender_guns: settings.int("defender.guns") as u32,
+        battery: None,
+        distance: settings.int("distance") as u32,
+        edge: settings.int("edge") as u32,
+        turns: settings.int("turns") as u32,
+    };
+    Ok(Box::new(Assault::new(rules, setup)?))
+}
+
+fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    let guns = settings.int("attacker.guns") as u32;
+    let setup = AssaultSetup {
+        attacker_figures: settings.int("attacker.figures") as u32,
+        attacker_quality: settings.choice("attacker.quality"),
+        attacker_arm: Arm::Infantry,
+        ground: Ground::Open,
+        defender_figures: settings.int("defender.figures") as u32,
+        defender_quality: settings.choice("defender.quality"),
+        defender_troops: settings.choice("defender.troops"),
+        defender_cover: Cover::Walls,
+        defender_guns: 0,
+        battery: (guns > 0).then(|| Battery {
+            guns,
+            kind: settings.choice("attacker.artillery"),
+            crew: settings.choice("attacker.crew"),
+            distance: settings.int("gun_distance") as u32,
+        }),
+        distance: settings.int("distance") as u32,
+        edge: settings.int("edge") as u32,
+        turns: settings.int("turns") as u32,
+    };
+    Ok(Box::new(Assault::new(rules, setup)?))
+}
+
+fn turns_param() -> Param {
+    Param::int("turns", "the turn limit", 30, 1, 200)
+}
+
+fn edge_param(default: i64) -> Param {
+    Param::int(
+        "edge",
+        "inches from a unit's starting place back to its table edge; a retreat past it leaves the field",
+        default,
+        0,
+        100,
+    )
+}
+
+/// The Hougoumont 1815 ruleset.
+pub fn entry() -> RulesetEntry {
+    let mut firefight_params = Vec::new();
+    for side in ["attacker", "defender"] {
+        firefight_params.push(Param::int(format!("{side}.figures"), "figures in the unit", 20, 1, 100));
+        firefight_params.push(Param::choice(format!("{side}.quality"), "experience (5 morale)", Quality::Experienced));
+        firefight_params.push(Param::choice(format!("{side}.troops"), "line, light or rifles (3.1)", Troops::Line));
+        firefight_params.push(Param::choice(
+            format!("{side}.cover"),
+            "what the unit stands in or behind (3.1)",
+            Cover::Open,
+        ));
+    }
+    firefight_params.push(Param::int("distance", "inches between the units at the start", 15, 1, 100));
+    firefight_params.push(edge_param(16));
+    firefight_params.push(turns_param());
+
+    RulesetEntry {
+        name: "hougoumont",
+        title: "Hougoumont 1815",
+        source: "hougoumont-1815.txt",
+        default_rules: || Box::new(Rules::default()),
+        scenarios: vec![
+            ScenarioEntry {
+                name: "small_arms",
+                summary: "One volley of small arms: each figure rolls a D20 and hits on the distance or more (3.1).",
+                params: vec![
+                    Param::int("figures", "figures firing", 20, 1, 200),
+                    Param::int("distance", "inches to the target", 10, 1, 100),
+                    Param::choice("troops", "line, light (+2) or rifles (+5)", Troops::Line),
+                    Param::choice(
+                        "cover",
+                        "the target's cover: open, woods (+2 needed) or walls (+10 needed)",
+                        Cover::Open,
+                    ),
+                ],
+                build: build_small_arms,
+            },
+            ScenarioEntry {
+                name: "artillery",
+                summary: "One artillery shot: flat trajectory, howitzer or canister, at troops or a building (3.2, 6).",
+                params: vec![
+                    Param::choice("kind", "flat, howitzer or canister", ArtilleryKind::Flat),
+                    Param::int("distance", "inches to the target", 20, 1, 200),
+                    Param::choice("target", "open, woods or building", Target::Open),
+                    Param::choice("crew", "regular, veteran or elite (howitzer adjustment)", Crew::Regular),
+                    Param::boolean("consecutive", "the howitzer fired at this stationary target last turn too", false),
+                    Param::boolean("roof_intact", "the building still has its roof (howitzer direct hits, 6)", true),
+                ],
+                build: build_artillery,
+            },
+            ScenarioEntry {
+                name: "melee",
+                summary: "One round of melee: each figure rolls a D20 plus its modifier; the lower total loses figures (4).",
+                params: vec![
+                    Param::int("attacker.figures", "the attacker's figures", 20, 1, 100),
+                    Param::choice("attacker.quality", "the attacker's experience (4.1)", Quality::Experienced),
+                    Param::int("defender.figures", "the defender's figures", 20, 1, 100),
+                    Param::choice("defender.quality", "the defender's experience (4.1)", Quality::Experienced),
+                ],
+                build: build_melee,
+            },
+            ScenarioEntry {
+                name: "morale",
+                summary: "One morale test: D20 plus modifiers against the threshold (5).",
+                params: vec![
+                    Param::choice("quality", "the unit's experience", Quality::Experienced),
+                    Param::int("modifier", "any further modifier to the D20", 0, -20, 20),
+                ],
+                build: build_morale,
+            },
+            ScenarioEntry {
+                name: "firefight",
+                summary: "Two units trade volleys at a distance, test morale, retreat and rally, until one leaves the field or the turn limit.",
+                params: firefight_params,
+                build: build_firefight,
+            },
+            ScenarioEntry {
+                name: "assault",
+                summary: "Attackers advance under the defenders' guns and musketry, charge the last stretch, and melee until one side breaks.",
+                params: vec![
+                    Param::int("attacker.figures", "the attacker's figures", 20, 1, 100),
+                    Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
+                    Param::choice("attacker.arm", "infantry, light_infantry or cavalry (2 movement)", Arm::Infantry),
+                    Param::choice(
+                        "ground",
+                        "open or woods between the units (woods: no cavalry, infantry slowed, +2 to hit, canister D6)",
+                        Ground::Open,
+                    ),
+                    Param::int("defender.figures", "the defender's figures", 20, 1, 100),
+                    Param::choice("defender.quality", "the defender's experience", Quality::Experienced),
+                    Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Line),
+                    Param::int(
+                        "defender.guns",
+                        "the defenders' guns: flat trajectory, canister within range",
+                        1,
+                        0,
+                        10,
+                    ),
+                    Param::int("distance", "inches between the units at the start", 24, 1, 100),
+                    edge_param(8),
+                    turns_param(),
+                ],
+                build: build_assault,
+            },
+            ScenarioEntry {
+                name: "farm_assault",
+                summary: "Hougoumont: attackers storm defenders behind walls and in buildings while their guns try to penetrate and fire the buildings.",
+                params: vec![
+                    Param::int("attacker.figures", "the attacker's figures", 30, 1, 100),
+                    Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
+                    Param::int("attacker.guns", "the attackers' guns bombarding the farm", 2, 0, 10),
+                    Param::choice(
+                        "attacker.artillery",
+                        "flat or howitzer (canister is refused: the guns stand off)",
+                        ArtilleryKind::Howitzer,
+                    ),
+                    Param::choice("attacker.crew", "the gun crews' quality", Crew::Regular),
+                    Param::int("gun_distance", "inches from the guns to the farm", 20, 1, 200),
+                    Param::int("defender.figures", "the defenders in the farm", 12, 1, 100),
+                    Param::choice("defender.quality", "the defender's experience", Quality::Veteran),
+                    Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Light),
+                    Param::int("distance", "inches from the attackers to the farm at the start", 24, 1, 100),
+                    edge_param(8),
+                    turns_param(),
+                ],
+                build: build_farm_assault,
+            },
+        ],
+    }
+}

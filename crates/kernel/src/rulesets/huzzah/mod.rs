@@ -1,0 +1,701 @@
+//! Huzzah! (Ian Marsh, first edition v1.11): every roll is 2D6 at or under a
+//! quality or command rating. This module holds the rules' numbers, the quality
+//! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
+//! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
+//! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
+//! ([`bombardment`]), each with an exact solver.
+//!
+//! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
+//! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
+//! The main rules take priority over the playsheet where they differ.
+//!
+//! # Ruleset note
+//!
+//! Interpretations, each a switchable field of [`Rules`] (or a stated modelling
+//! choice where the rules leave a decision to the player), with the default:
+//!
+//! - `artillery_small_unit` (default `small`): "Engage the enemy", Small unit:
+//!   "Most artillery batteries are small units and suffer this penalty", so a
+//!   battery takes Down 1 in engagements unless switched to `standard`.
+//! - `artillery_huzzah_loss` (default `breaks`): "Unlimbered artillery that loses
+//!   an engagement is broken" names no Huzzah! exception (the infantry-against-
+//!   cavalry rule does), so a battery that loses breaks even on a Huzzah!.
+//! - `huzzah_threat_chain` (default `chain`): "Threat tests", Huzzah! results: the
+//!   threatening units test in turn; a Huzzah! on that test makes the first unit
+//!   test again, and so on, read literally. `single` stops after one extra test.
+//! - Threat test staggers are the roll less the rating; ratings stop at 10, so
+//!   an 11 or 12 always exceeds the rating and the staggers are that excess.
+//! - Reform after a failed rally: "Rally and reform" removes staggers only on a
+//!   roll under the rating, and 11-12 always fail, so they remove nothing.
+//! - Orders at an effective rating of 1 or less are not rolled at all ("an order
+//!   cannot be issued if an officer's effective command rating reaches 1"), so
+//!   they neither succeed nor give a Huzzah!.
+//! - Breaking uses the unit's base quality's full rating, unshifted
+//!   ("Engage the enemy": "its full, not disadvantaged, morale rating").
+//! - In a one-on-one engagement the `attacker` is the phasing player's unit (the
+//!   rules' Doctrinal deployment note); on a tie it retires, the defender holds.
+//! - The `arm = artillery` of an engagement is an unlimbered battery (limbered
+//!   batteries are in march column and set `disadvantaged` themselves).
+//! - `standoff` and `assault` report staggers and kills as the totals on each
+//!   unit at the end (starting state included); `attacker_remaining` is
+//!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
+//! - A routing unit is out of the fight in `standoff` and `assault`: the
+//!   scenario ends with the other side the winner (the rules' compulsory routs
+//!   take it away from the enemy; rallying routers is not modelled further).
+
+use crate::catalogue::{RulesetEntry, ScenarioEntry};
+use crate::dice::Dice;
+use crate::outcome::{Layout, Metric};
+use crate::params::{Choice, Param, ParamError};
+use crate::scenario::Scenario;
+
+// pub mod assault;
+// pub mod bombardment;
+pub mod engagement;
+// pub mod skirmish;
+pub mod standoff;
+pub mod single;
+
+crate::choice_enum! {
+    /// The six descriptive qualities, best first ("Quality and morale").
+    pub enum Quality {
+        /// Veterans: 10 full, 6 disadvantaged.
+        Veteran = "veteran",
+        /// Experienced: 9 / 5.
+        Experienced = "experienced",
+        /// Trained: 8 / 4.
+        Trained = "trained",
+        /// Green: 7 / 4.
+        Green = "green",
+        /// Raw: 6 / 4.
+        Raw = "raw",
+        /// Unreliable: 5 / 3.
+        Unreliable = "unreliable",
+    }
+}
+
+crate::choice_enum! {
+    /// Grade and class of a unit (playsheet, Unit Quality Table), best first.
+    pub enum UnitClass {
+        /// Elites, A class (the Old Guard).
+        ElitesA = "elites_a",
+        /// Elites, B class.
+        ElitesB = "elites_b",
+        /// Elites, C class.
+        ElitesC = "elites_c",
+        /// Elites, D class.
+        ElitesD = "elites_d",
+        /// Regulars, A class.
+        RegularsA = "regulars_a",
+        /// Regulars, B class (much line infantry).
+        RegularsB = "regulars_b",
+        /// Regulars, C class (much line infantry).
+        RegularsC = "regulars_c",
+        /// Regulars, D class.
+        RegularsD = "regulars_d",
+        /// Militia, A class.
+        MilitiaA = "militia_a",
+        /// Militia, B class.
+        MilitiaB = "militia_b",
+        /// Militia, C class.
+        MilitiaC = "militia_c",
+        /// Militia, D class (Egyptian Fellahin).
+        MilitiaD = "militia_d",
+    }
+}
+
+crate::choice_enum! {
+    /// A unit's arm.
+    pub enum Arm {
+        /// Infantry.
+        Infantry = "infantry",
+        /// Cavalry.
+        Cavalry = "cavalry",
+        /// Artillery (an unlimbered battery).
+        Artillery = "artillery",
+    }
+}
+
+crate::choice_enum! {
+    /// An officer attached to a unit ("Officer movement", Attach/detach).
+    pub enum Officer {
+        /// No officer attached.
+        None = "none",
+        /// An officer attached: Up 1.
+        Attached = "attached",
+        /// An inspirational officer attached: Up 1 more.
+        Inspirational = "inspirational",
+    }
+}
+
+crate::choice_enum! {
+    /// Kind of cavalry ("Engage the enemy": battle and pursuit cavalry).
+    pub enum CavalryKind {
+        /// Ordinary cavalry (or not cavalry).
+        Regular = "regular",
+        /// Battle cavalry: Up 1 in engagements.
+        Battle = "battle",
+        /// Pursuit cavalry: Up 1 against a disadvantaged enemy.
+        Pursuit = "pursuit",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a battery is a small unit in engagements.
+    pub enum ArtillerySmallUnit {
+        /// "Most artillery batteries are small units": Down 1 (default).
+        Small = "small",
+        /// Batteries are standard-sized unless the scenario says small.
+        Standard = "standard",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a battery that loses on a Huzzah! breaks.
+    pub enum ArtilleryHuzzahLoss {
+        /// The artillery rule has no Huzzah! exception: it breaks (default).
+        Breaks = "breaks",
+        /// A Huzzah! loser retires, as every other unit does.
+        Retires = "retires",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: how far a Huzzah! in a threat test makes units test in turn.
+    pub enum HuzzahThreatChain {
+        /// Literally: a Huzzah! on the answering test makes the first unit test
+        /// again, and so on (default).
+        Chain = "chain",
+        /// Only one answering test.
+        Single = "single",
+    }
+}
+
+crate::rule_book! {
+    /// Every number of Huzzah! this crate uses, at its printed value.
+    pub struct Rules {
+        /// "Quality and morale", Morale ratings: full morale of Veterans.
+        pub rating_full_veteran: i32 = 10, range 1..=10;
+        /// "Quality and morale", Morale ratings: full morale of Experienced.
+        pub rating_full_experienced: i32 = 9, range 1..=10;
+        /// "Quality and morale", Morale ratings: full morale of Trained.
+        pub rating_full_trained: i32 = 8, range 1..=10;
+        /// "Quality and morale", Morale ratings: full morale of Green.
+        pub rating_full_green: i32 = 7, range 1..=10;
+        /// "Quality and morale", Morale ratings: full morale of Raw.
+        pub rating_full_raw: i32 = 6, range 1..=10;
+        /// "Quality and morale", Morale ratings: full morale of Unreliable.
+        pub rating_full_unreliable: i32 = 5, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Veterans.
+        pub rating_disadvantaged_veteran: i32 = 6, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Experienced.
+        pub rating_disadvantaged_experienced: i32 = 5, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Trained.
+        pub rating_disadvantaged_trained: i32 = 4, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Green.
+        pub rating_disadvantaged_green: i32 = 4, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Raw.
+        pub rating_disadvantaged_raw: i32 = 4, range 1..=10;
+        /// "Quality and morale", Morale ratings: disadvantaged morale of Unreliable.
+        pub rating_disadvantaged_unreliable: i32 = 3, range 1..=10;
+        /// "Basic concepts", Dice: a roll of this or more always fails (11 and 12); 13 disables it.
+        pub automatic_failure_roll: i32 = 11, range 3..=13;
+
+        /// Playsheet, Command modifiers: the CinC's rating is this much higher than rolled.
+        pub command_cinc_bonus: i32 = 2, range 0..=4;
+        /// Playsheet, Command modifiers: the CinC's rating is raised at most to Excellent (10).
+        pub command_cinc_maximum: i32 = 10, range 6..=12;
+        /// "Orders and movement", Procedure: no order can be issued at this effective rating or below.
+        pub order_impossible_at: i32 = 1, range 0..=6;
+        /// "Orders and movement", Procedure: Down 1 for each successive order to the same unit.
+        pub order_successive_down: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 1 if any units ordered are in an enemy threat zone.
+        pub order_threat_zone_down: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 2 if infantry ordered to advance on cavalry.
+        pub order_infantry_advancing_on_cavalry_down: i32 = 2, range 0..=4;
+        /// "Orders and movement", Procedure: Up 1 if all units ordered are in command.
+        pub order_in_command_up: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Up 1 if an officer is attached.
+        pub order_officer_attached_up: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Up 1 if the officer is inspirational and the order is to advance.
+        pub order_inspirational_advance_up: i32 = 1, range 0..=3;
+
+        /// "Threat tests", Procedure: Down 1 if any staggers.
+        pub threat_staggers_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if any kills.
+        pub threat_kills_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if at short range.
+        pub threat_short_range_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if bombarded in column.
+        pub threat_bombarded_in_column_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if bombarded at extreme range.
+        pub threat_extreme_range_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if a small unit is bombarded at long or extreme range.
+        pub threat_small_unit_long_range_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if any smoke markers on threatening artillery.
+        pub threat_smoke_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if in favourable position (never when disadvantaged).
+        pub threat_favourable_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if officer attached.
+        pub threat_officer_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 1 if inspirational officer attached.
+        pub threat_inspirational_up: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Up 2 if infantry in square threatened by cavalry.
+        pub threat_square_against_cavalry_up: i32 = 2, range 0..=4;
+        /// "Threat tests", Forced orders: staggers taken when a forced order fails.
+        pub forced_order_failure_staggers: i32 = 1, range 0..=3;
+
+        /// "Engage the enemy", Procedure: Down 1 if more kills than opponent.
+        pub engagement_more_kills_down: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Down 1 if more staggers than opponent.
+        pub engagement_more_staggers_down: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Down 1 if small unit.
+        pub engagement_small_unit_down: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Up 1 if in a favourable position (never when disadvantaged).
+        pub engagement_favourable_up: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Up 1 if leader attached.
+        pub engagement_officer_up: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Up 1 if inspirational leader attached.
+        pub engagement_inspirational_up: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Up 1 if battle cavalry.
+        pub engagement_battle_cavalry_up: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Procedure: Up 1 if pursuit cavalry fighting a disadvantaged enemy.
+        pub engagement_pursuit_cavalry_up: i32 = 1, range 0..=3;
+        /// "Engage the enemy": kills taken by a unit that rolls 11-12 or over its rating.
+        pub engagement_failure_kills: i32 = 1, range 0..=3;
+        /// "Engage the enemy", Huzzah! results: kills a Huzzah! inflicts on each opposing unit.
+        pub engagement_huzzah_kills: i32 = 1, range 0..=3;
+        /// Interpretation: whether a battery is a small unit in engagements ("Most artillery batteries are small units"); `small` (default) gives Down 1, `standard` none.
+        pub artillery_small_unit: ArtillerySmallUnit = ArtillerySmallUnit::Small;
+        /// Interpretation: a battery that loses on a Huzzah!; `breaks` (default: the artillery rule has no Huzzah! exception) or `retires`.
+        pub artillery_huzzah_loss: ArtilleryHuzzahLoss = ArtilleryHuzzahLoss::Breaks;
+        /// Interpretation: a Huzzah! in a threat test makes the threatening units test; `chain` (default, literal: their Huzzah! makes the first unit test again) or `single`.
+        pub huzzah_threat_chain: HuzzahThreatChain = HuzzahThreatChain::Chain;
+
+        /// "Rally and reform", Procedure: Down 1 if the unit has kills against it.
+        pub rally_kills_down: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Down 1 if the unit is routing.
+        pub rally_routing_down: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Down 1 if blown battle cavalry.
+        pub rally_blown_battle_cavalry_down: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Down 1 if within an enemy threat zone.
+        pub rally_threat_zone_down: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Up 1 if in command.
+        pub rally_in_command_up: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Up 1 if in a favourable position.
+        pub rally_favourable_up: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Up 1 if an officer is attached.
+        pub rally_officer_up: i32 = 1, range 0..=3;
+        /// "Rally and reform", Procedure: Up 1 if an inspirational officer is attached.
+        pub rally_inspirational_up: i32 = 1, range 0..=3;
+        /// "Rally and reform", Compulsory casualties: kills taken by a unit with staggers left.
+        pub compulsory_casualty_kills: i32 = 1, range 0..=3;
+
+        /// "Skirmisher superiority", Procedure: Down 1 if failed previous superiority test.
+        pub skirmish_failed_previous_down: i32 = 1, range 0..=3;
+        /// "Skirmisher superiority", Procedure: Up 1 if won previous superiority test.
+        pub skirmish_won_previous_up: i32 = 1, range 0..=3;
+        /// "Skirmisher superiority", Procedure: Up 1 if skirmish line is reinforced.
+        pub skirmish_reinforced_up: i32 = 1, range 0..=3;
+        /// "Skirmisher superiority", Huzzah! results: the other side's rating falls this much for the rest of the battle.
+        pub skirmish_huzzah_reduction: i32 = 1, range 0..=3;
+        /// "Skirmisher superiority", Procedure: the winner's infantry threat zone grows by 5cm (1 band).
+        pub skirmish_threat_zone_bonus_bands: i32 = 1, range 0..=3;
+
+        /// Playsheet, Threat zones: infantry in line or open order, bands.
+        pub threat_zone_infantry_line: i32 = 3, range 0..=10;
+        /// Playsheet, Threat zones: infantry in column, bands.
+        pub threat_zone_infantry_column: i32 = 3, range 0..=10;
+        /// Playsheet, Threat zones: infantry in square, bands.
+        pub threat_zone_infantry_square: i32 = 2, range 0..=10;
+        /// Playsheet, Threat zones: cavalry in line, bands.
+        pub threat_zone_cavalry_line: i32 = 5, range 0..=10;
+        /// Playsheet, Threat zones: cavalry in column, bands.
+        pub threat_zone_cavalry_column: i32 = 6, range 0..=10;
+        /// Playsheet, Threat zones / Bombardment ranges: light artillery (its short range), bands.
+        pub threat_zone_light_artillery: i32 = 6, range 0..=10;
+        /// Playsheet, Threat zones / Bombardment ranges: medium artillery (its short range), bands.
+        pub threat_zone_medium_artillery: i32 = 7, range 0..=10;
+        /// Playsheet, Threat zones / Bombardment ranges: heavy artillery (its short range), bands.
+        pub threat_zone_heavy_artillery: i32 = 8, range 0..=10;
+        /// "Artillery bombardment", Bombardment ranges: light artillery long range ends at 12 bands.
+        pub long_range_light_artillery: i32 = 12, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: medium artillery long range ends at 14 bands.
+        pub long_range_medium_artillery: i32 = 14, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: heavy artillery long range ends at 16 bands.
+        pub long_range_heavy_artillery: i32 = 16, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: light artillery extreme range ends at 18 bands.
+        pub extreme_range_light_artillery: i32 = 18, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: medium artillery extreme range ends at 21 bands.
+        pub extreme_range_medium_artillery: i32 = 21, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: heavy artillery extreme range ends at 24 bands.
+        pub extreme_range_heavy_artillery: i32 = 24, range 0..=40;
+        /// "Artillery bombardment", Bombardment ranges: light artillery bounce through, bands.
+        pub bounce_through_light_artillery: i32 = 2, range 0..=10;
+        /// "Artillery bombardment", Bombardment ranges: medium artillery bounce through, bands.
+        pub bounce_through_medium_artillery: i32 = 3, range 0..=10;
+        /// "Artillery bombardment", Bombardment ranges: heavy artillery bounce through, bands.
+        pub bounce_through_heavy_artillery: i32 = 4, range 0..=10;
+        /// "Artillery bombardment", Rearm: Up 1 if the majority of batteries are depleted.
+        pub rearm_majority_depleted_up: i32 = 1, range 0..=3;
+        /// "Artillery bombardment", Rearm: Up 1 if all batteries are depleted.
+        pub rearm_all_depleted_up: i32 = 1, range 0..=3;
+
+        /// Playsheet, Movement: infantry in line, bands per advance.
+        pub move_infantry_line: i32 = 3, range 1..=10;
+        /// Playsheet, Movement: infantry in column, bands per advance.
+        pub move_infantry_column: i32 = 4, range 1..=10;
+        /// Playsheet, Movement: cavalry in line, bands per advance.
+        pub move_cavalry_line: i32 = 5, range 1..=10;
+        /// Playsheet, Movement: cavalry in column, bands per advance.
+        pub move_cavalry_column: i32 = 6, range 1..=10;
+        /// "Orders", Advance: a unit can engage an enemy outside its threat zone only within 5cm (1 band).
+        pub engage_outside_threat_zone_bands: i32 = 1, range 0..=3;
+
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_elites_a_veteran_max: u32 = 7, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_elites_a_experienced_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_elites_a_trained_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Green (0: none).
+        pub class_elites_a_green_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_elites_a_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_elites_a_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_elites_b_veteran_max: u32 = 6, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_elites_b_experienced_max: u32 = 10, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_elites_b_trained_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Green (0: none).
+        pub class_elites_b_green_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_elites_b_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - B Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_elites_b_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_elites_c_veteran_max: u32 = 5, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_elites_c_experienced_max: u32 = 9, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_elites_c_trained_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Green (0: none).
+        pub class_elites_c_green_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_elites_c_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - C Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_elites_c_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_elites_d_veteran_max: u32 = 4, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_elites_d_experienced_max: u32 = 7, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_elites_d_trained_max: u32 = 10, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Green (0: none).
+        pub class_elites_d_green_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_elites_d_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Elites - D Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_elites_d_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_regulars_a_veteran_max: u32 = 4, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_regulars_a_experienced_max: u32 = 6, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_regulars_a_trained_max: u32 = 9, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Green (0: none).
+        pub class_regulars_a_green_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_regulars_a_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - A Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_regulars_a_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_regulars_b_veteran_max: u32 = 3, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_regulars_b_experienced_max: u32 = 5, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_regulars_b_trained_max: u32 = 8, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Green (0: none).
+        pub class_regulars_b_green_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_regulars_b_raw_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - B Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_regulars_b_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_regulars_c_veteran_max: u32 = 2, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_regulars_c_experienced_max: u32 = 4, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_regulars_c_trained_max: u32 = 7, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Green (0: none).
+        pub class_regulars_c_green_max: u32 = 10, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_regulars_c_raw_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - C Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_regulars_c_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_regulars_d_veteran_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_regulars_d_experienced_max: u32 = 3, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_regulars_d_trained_max: u32 = 6, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Green (0: none).
+        pub class_regulars_d_green_max: u32 = 9, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_regulars_d_raw_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Regulars - D Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_regulars_d_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_militia_a_veteran_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_militia_a_experienced_max: u32 = 3, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_militia_a_trained_max: u32 = 5, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Green (0: none).
+        pub class_militia_a_green_max: u32 = 8, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_militia_a_raw_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - A Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_militia_a_unreliable_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_militia_b_veteran_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_militia_b_experienced_max: u32 = 2, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_militia_b_trained_max: u32 = 4, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Green (0: none).
+        pub class_militia_b_green_max: u32 = 7, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_militia_b_raw_max: u32 = 10, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - B Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_militia_b_unreliable_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_militia_c_veteran_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_militia_c_experienced_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_militia_c_trained_max: u32 = 3, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Green (0: none).
+        pub class_militia_c_green_max: u32 = 6, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_militia_c_raw_max: u32 = 9, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - C Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_militia_c_unreliable_max: u32 = 12, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Veteran (0: none).
+        pub class_militia_d_veteran_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Experienced (0: none).
+        pub class_militia_d_experienced_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Trained (0: none).
+        pub class_militia_d_trained_max: u32 = 0, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Green (0: none).
+        pub class_militia_d_green_max: u32 = 5, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Raw (0: none).
+        pub class_militia_d_raw_max: u32 = 8, range 0..=12;
+        /// Playsheet, Unit Quality Table: Militia - D Class, the highest 2D6 roll giving Unreliable (0: none).
+        pub class_militia_d_unreliable_max: u32 = 12, range 0..=12;
+    }
+}
+
+impl Rules {
+    /// The full morale rating of a quality ("Quality and morale").
+    pub fn full_rating(&self, quality: Quality) -> i32 {
+        match quality {
+            Quality::Veteran => self.rating_full_veteran,
+            Quality::Experienced => self.rating_full_experienced,
+            Quality::Trained => self.rating_full_trained,
+            Quality::Green => self.rating_full_green,
+            Quality::Raw => self.rating_full_raw,
+            Quality::Unreliable => self.rating_full_unreliable,
+        }
+    }
+
+    /// The disadvantaged morale rating of a quality ("Quality and morale").
+    pub fn disadvantaged_rating(&self, quality: Quality) -> i32 {
+        match quality {
+            Quality::Veteran => self.rating_disadvantaged_veteran,
+            Quality::Experienced => self.rating_disadvantaged_experienced,
+            Quality::Trained => self.rating_disadvantaged_trained,
+            Quality::Green => self.rating_disadvantaged_green,
+            Quality::Raw => self.rating_disadvantaged_raw,
+            Quality::Unreliable => self.rating_disadvantaged_unreliable,
+        }
+    }
+
+    /// The effective morale rating: `shifts` (Ups minus Downs) move the
+    /// descriptive quality, clamped at Veteran and Unreliable, and then the
+    /// number is read off the full or disadvantaged column ("Modifiers: Ups and
+    /// Downs"; "Threat tests", Conditions).
+    pub fn effective_rating(&self, quality: Quality, shifts: i32, disadvantaged: bool) -> i32 {
+        let shifted = shift_quality(quality, shifts);
+        if disadvantaged { self.disadvantaged_rating(shifted) } else { self.full_rating(shifted) }
+    }
+
+    /// Whether a 2D6 total passes a rating: at or under it, and never on 11 or
+    /// 12 ("Basic concepts", Dice: "a roll of 11 or 12 always fails").
+    #[inline]
+    pub fn passes(&self, roll: i32, rating: i32) -> bool {
+        roll <= rating && roll < self.automatic_failure_roll
+    }
+
+    /// The highest roll of each quality, best first, for a class (playsheet,
+    /// Unit Quality Table); 0 where the class cannot have the quality.
+    pub fn class_table(&self, class: UnitClass) -> [u32; 6] {
+        match class {
+            UnitClass::ElitesA => [self.class_elites_a_veteran_max, self.class_elites_a_experienced_max, self.class_elites_a_trained_max, self.class_elites_a_green_max, self.class_elites_a_raw_max, self.class_elites_a_unreliable_max],
+            UnitClass::ElitesB => [self.class_elites_b_veteran_max, self.class_elites_b_experienced_max, self.class_elites_b_trained_max, self.class_elites_b_green_max, self.class_elites_b_raw_max, self.class_elites_b_unreliable_max],
+            UnitClass::ElitesC => [self.class_elites_c_veteran_max, self.class_elites_c_experienced_max, self.class_elites_c_trained_max, self.class_elites_c_green_max, self.class_elites_c_raw_max, self.class_elites_c_unreliable_max],
+            UnitClass::ElitesD => [self.class_elites_d_veteran_max, self.class_elites_d_experienced_max, self.class_elites_d_trained_max, self.class_elites_d_green_max, self.class_elites_d_raw_max, self.class_elites_d_unreliable_max],
+            UnitClass::RegularsA => [self.class_regulars_a_veteran_max, self.class_regulars_a_experienced_max, self.class_regulars_a_trained_max, self.class_regulars_a_green_max, self.class_regulars_a_raw_max, self.class_regulars_a_unreliable_max],
+            UnitClass::RegularsB => [self.class_regulars_b_veteran_max, self.class_regulars_b_experienced_max, self.class_regulars_b_trained_max, self.class_regulars_b_green_max, self.class_regulars_b_raw_max, self.class_regulars_b_unreliable_max],
+            UnitClass::RegularsC => [self.class_regulars_c_veteran_max, self.class_regulars_c_experienced_max, self.class_regulars_c_trained_max, self.class_regulars_c_green_max, self.class_regulars_c_raw_max, self.class_regulars_c_unreliable_max],
+            UnitClass::RegularsD => [self.class_regulars_d_veteran_max, self.class_regulars_d_experienced_max, self.class_regulars_d_trained_max, self.class_regulars_d_green_max, self.class_regulars_d_raw_max, self.class_regulars_d_unreliable_max],
+            UnitClass::MilitiaA => [self.class_militia_a_veteran_max, self.class_militia_a_experienced_max, self.class_militia_a_trained_max, self.class_militia_a_green_max, self.class_militia_a_raw_max, self.class_militia_a_unreliable_max],
+            UnitClass::MilitiaB => [self.class_militia_b_veteran_max, self.class_militia_b_experienced_max, self.class_militia_b_trained_max, self.class_militia_b_green_max, self.class_militia_b_raw_max, self.class_militia_b_unreliable_max],
+            UnitClass::MilitiaC => [self.class_militia_c_veteran_max, self.class_militia_c_experienced_max, self.class_militia_c_trained_max, self.class_militia_c_green_max, self.class_militia_c_raw_max, self.class_militia_c_unreliable_max],
+            UnitClass::MilitiaD => [self.class_militia_d_veteran_max, self.class_militia_d_experienced_max, self.class_militia_d_trained_max, self.class_militia_d_green_max, self.class_militia_d_raw_max, self.class_militia_d_unreliable_max],
+        }
+    }
+
+    /// The quality a class rolls on 2D6 (playsheet, Unit Quality Table): the
+    /// best quality whose band holds the roll. A roll the table leaves out
+    /// (only possible with edited bands) counts as Unreliable.
+    pub fn class_quality(&self, class: UnitClass, roll: i32) -> Quality {
+        let table = self.class_table(class);
+        Quality::ALL
+            .iter()
+            .zip(table)
+            .find(|&(_, max)| max != 0 && roll <= max as i32)
+            .map_or(Quality::Unreliable, |(&quality, _)| quality)
+    }
+}
+
+/// The quality `shifts` steps up (positive) or down (negative) the ladder,
+/// clamped at Veteran and Unreliable ("Modifiers: Ups and Downs": "Trained
+/// troops go Up 1 to Experienced, Up 2 or more to Veteran").
+pub fn shift_quality(quality: Quality, shifts: i32) -> Quality {
+    let index = (quality as i32 - shifts).clamp(0, Quality::ALL.len() as i32 - 1);
+    Quality::ALL[index as usize]
+}
+
+/// The total of a 2D6 pair index (`6 * (first - 1) + (second - 1)`).
+#[inline]
+pub fn pair_total(index: u32) -> i32 {
+    (index / 6 + index % 6 + 2) as i32
+}
+
+/// Whether a 2D6 pair index is double one: a Huzzah! ("What is Huzzah!?").
+#[inline]
+pub fn pair_is_huzzah(index: u32) -> bool {
+    index == 0
+}
+
+/// One side of a two-sided scenario's keys: `prefix.name`.
+pub(crate) fn side_key(prefix: &str, name: &str) -> String {
+    format!("{prefix}.{name}")
+}
+
+/// A validation error for `key`.
+pub(crate) fn invalid(key: impl Into<String>, reason: impl Into<String>) -> ParamError {
+    ParamError::Invalid { key: key.into(), reason: reason.into() }
+}
+
+/// `100 * (full - used) / full`, floored, at least 0: the share of the breaking
+/// threshold not yet used.
+pub fn remaining_percent(full: i32, staggers: i32, kills: i32) -> i64 {
+    (i64::from(full - staggers - kills).max(0) * 100 / i64::from(full.max(1))).clamp(0, 100)
+}
+
+/// The Huzzah! ruleset.
+pub fn entry() -> RulesetEntry {
+    let mut scenarios: Vec<ScenarioEntry> = Vec::new();
+    scenarios.extend(single::entries());
+    scenarios.push(engagement::entry());
+    scenarios.push(standoff::entry());
+    // scenarios.push(assault::entry());
+    // scenarios.push(skirmish::entry());
+    // scenarios.push(bombardment::entry());
+    RulesetEntry {
+        name: "huzzah",
+        title: "Huzzah! (Ian Marsh, first edition v1.11)",
+        source: "huzzah-rules.txt, huzzah-playsheet.txt",
+        default_rules: || Box::new(Rules::default()),
+        scenarios,
+    }
+}
+
+/// A quality key with its default.
+pub(crate) fn quality_param(name: String, default: Quality) -> Param {
+    Param::choice(name, "descriptive quality: veteran, experienced, trained, green, raw or unreliable", default)
+}
+
+/// A scenario whose whole outcome is `PAIRS` rolls of 2D6: the code is the
+/// pairs' indices in base 36 and every code's metric values are worked out
+/// once, in the constructor, so sampling is two table-free draws and decoding
+/// one table read. Its exact answer is every code at `36^-PAIRS`.
+#[derive(Clone, Debug)]
+pub struct PairTable<const PAIRS: u32> {
+    layout: Layout,
+    width: usize,
+    values: Vec<i64>,
+}
+
+impl<const PAIRS: u32> PairTable<PAIRS> {
+    /// The number of codes, `36^PAIRS`.
+    pub const SPACE: u64 = 36u64.pow(PAIRS);
+
+    /// A table from the metric values of each code; `outcome` gets the pair
+    /// indices, first pair first, and returns one value per metric.
+    pub fn new(metrics: Vec<Metric>, mut outcome: impl FnMut(&[u32]) -> Vec<i64>) -> Self {
+        let width = metrics.len();
+        let layout = Layout::new(metrics);
+        let mut values = Vec::with_capacity(Self::SPACE as usize * width);
+        let mut pairs = vec![0u32; PAIRS as usize];
+        for code in 0..Self::SPACE {
+            let mut rest = code;
+            for slot in pairs.iter_mut().rev() {
+                *slot = (rest % 36) as u32;
+                rest /= 36;
+            }
+            let row = outcome(&pairs);
+            assert_eq!(row.len(), width, "one value per metric");
+            values.extend(row);
+        }
+        PairTable { layout, width, values }
+    }
+
+    /// The metric values of a code.
+    pub fn row(&self, code: u64) -> &[i64] {
+        &self.values[code as usize * self.width..][..self.width]
+    }
+}
+
+impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    #[inline(always)]
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        let mut code = 0u64;
+        for _ in 0..PAIRS {
+            code = code * 36 + u64::from(dice.two_d6_index());
+        }
+        code
+    }
+
+    fn code_space(&self) -> u64 {
+        Self::SPACE
+    }
+
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        values.copy_from_slice(self.row(code));
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        let p = 1.0 / Self::SPACE as f64;
+        Some((0..Self::SPACE).map(|code| (code, p)).collect())
+    }
+}

@@ -1,0 +1,203 @@
+//! Single 2D6 rolls of Huzzah!: a quality (threat) test, an order, and the
+//! Unit Quality Table. Each outcome depends on one pair of dice only, so each
+//! scenario is a [`PairTable`] of 36 codes, exact by enumeration.
+
+use super::{PairTable, Quality, Rules, UnitClass, invalid, pair_is_huzzah, pair_total, quality_param};
+use crate::catalogue::ScenarioEntry;
+use crate::dice::Dice;
+use crate::outcome::{Layout, Metric};
+use crate::params::{Choice, Param, ParamError, RuleBook, Settings, rules_of};
+use crate::scenario::{DynScenario, Scenario};
+
+/// One quality test, as a threat test: pass at or under the effective rating,
+/// else take staggers equal to the excess ("Threat tests", Procedure).
+#[derive(Clone, Debug)]
+pub struct QualityTest {
+    rating: i32,
+    table: PairTable<1>,
+}
+
+impl QualityTest {
+    /// A unit of `quality` with net `shifts` (Ups minus Downs, -10 to 10),
+    /// on its disadvantaged rating when `disadvantaged`.
+    pub fn new(rules: &Rules, quality: Quality, shifts: i32, disadvantaged: bool) -> Result<Self, ParamError> {
+        if !(-10..=10).contains(&shifts) {
+            return Err(invalid("shifts", format!("{shifts} is outside -10 to 10")));
+        }
+        let rating = rules.effective_rating(quality, shifts, disadvantaged);
+        let metrics = vec![
+            Metric::boolean("passed", "whether the roll is at or under the effective rating (11-12 always fail)"),
+            Metric::integer("staggers", "staggers taken: the amount the roll exceeds the rating", 0, 11),
+            Metric::boolean("huzzah", "whether the roll is double one (threatening units must test in turn)"),
+        ];
+        let table = PairTable::new(metrics, |pairs| {
+            let roll = pair_total(pairs[0]);
+            // "Threat tests", Procedure: a unit that fails takes staggers equal
+            // to the difference between the result and its effective rating;
+            // 11 and 12 always fail.
+            let passed = rules.passes(roll, rating);
+            let staggers = if passed { 0 } else { (roll - rating).max(0) };
+            vec![i64::from(passed), i64::from(staggers), i64::from(pair_is_huzzah(pairs[0]))]
+        });
+        Ok(QualityTest { rating, table })
+    }
+
+    /// The effective rating tested against.
+    pub fn rating(&self) -> i32 {
+        self.rating
+    }
+}
+
+/// One order roll: pass at or under the officer's effective command rating
+/// ("Orders and movement", Procedure).
+#[derive(Clone, Debug)]
+pub struct OrderRoll {
+    rating: i32,
+    table: PairTable<1>,
+}
+
+impl OrderRoll {
+    /// An officer of command `rating` (6 Abysmal to 10 Excellent) with net
+    /// `shifts`; a CinC's rating is raised first (playsheet, Command modifiers).
+    pub fn new(rules: &Rules, rating: i32, shifts: i32, cinc: bool) -> Result<Self, ParamError> {
+        if !(6..=10).contains(&rating) {
+            return Err(invalid("rating", format!("{rating} is outside 6 (Abysmal) to 10 (Excellent)")));
+        }
+        if !(-10..=10).contains(&shifts) {
+            return Err(invalid("shifts", format!("{shifts} is outside -10 to 10")));
+        }
+        // Playsheet, Command modifiers: "The CinC has a command rating two
+        // higher than rolled, up to a maximum of Excellent".
+        let base = if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
+        // "Modifiers: Ups and Downs": for tests that do not involve unit
+        // quality, the Ups and Downs are a simple plus or minus.
+        let effective = base + shifts;
+        // "Orders and movement", Procedure: "an order cannot be issued if an
+        // officer's effective command rating reaches 1".
+        let possible = effective > rules.order_impossible_at;
+        let metrics = vec![
+            Metric::boolean("succeeded", "whether the order succeeds"),
+            Metric::boolean("huzzah", "whether the roll is double one (a free extra order)"),
+        ];
+        let table = PairTable::new(metrics, |pairs| {
+            let roll = pair_total(pairs[0]);
+            let succeeded = possible && rules.passes(roll, effective);
+            vec![i64::from(succeeded), i64::from(possible && pair_is_huzzah(pairs[0]))]
+        });
+        Ok(OrderRoll { rating: effective, table })
+    }
+
+    /// The effective command rating.
+    pub fn rating(&self) -> i32 {
+        self.rating
+    }
+}
+
+/// One roll on the Unit Quality Table (playsheet): a class's descriptive quality.
+#[derive(Clone, Debug)]
+pub struct QualityRoll {
+    table: PairTable<1>,
+}
+
+impl QualityRoll {
+    /// A unit of `class`. The class's bands must rise and reach 12.
+    pub fn new(rules: &Rules, class: UnitClass) -> Result<Self, ParamError> {
+        let bands = rules.class_table(class);
+        let mut previous = 1;
+        for &max in bands.iter().filter(|&&max| max != 0) {
+            if max <= previous {
+                return Err(invalid("class", format!("the bands of {} do not rise: {bands:?}", class.name())));
+            }
+            previous = max;
+        }
+        if previous != 12 {
+            return Err(invalid("class", format!("the bands of {} stop at {previous}, not 12", class.name())));
+        }
+        let metrics = vec![Metric::categories("quality", "the descriptive quality rolled", Quality::NAMES)];
+        let table = PairTable::new(metrics, |pairs| vec![rules.class_quality(class, pair_total(pairs[0])) as i64]);
+        Ok(QualityRoll { table })
+    }
+}
+
+macro_rules! delegate_to_table {
+    ($($name:ty),*) => {$(
+        impl Scenario for $name {
+            fn layout(&self) -> &Layout {
+                self.table.layout()
+            }
+            #[inline(always)]
+            fn sample(&self, dice: &mut Dice) -> u64 {
+                self.table.sample(dice)
+            }
+            fn code_space(&self) -> u64 {
+                self.table.code_space()
+            }
+            fn decode(&self, code: u64, values: &mut [i64]) {
+                self.table.decode(code, values)
+            }
+            fn exact(&self) -> Option<Vec<(u64, f64)>> {
+                self.table.exact()
+            }
+        }
+    )*};
+}
+#[allow(unused_imports)]
+pub(crate) use delegate_to_table;
+
+delegate_to_table!(QualityTest, OrderRoll, QualityRoll);
+
+fn build_test(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(QualityTest::new(
+        rules,
+        settings.choice("quality"),
+        settings.int("shifts") as i32,
+        settings.bool("disadvantaged"),
+    )?))
+}
+
+fn build_orders(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let rules = rules_of::<Rules>(rules);
+    Ok(Box::new(OrderRoll::new(
+        rules,
+        settings.int("rating") as i32,
+        settings.int("shifts") as i32,
+        settings.bool("cinc"),
+    )?))
+}
+
+fn build_quality_roll(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(QualityRoll::new(rules_of::<Rules>(rules), settings.choice("class"))?))
+}
+
+/// The `test`, `orders` and `quality_roll` scenarios.
+pub fn entries() -> Vec<ScenarioEntry> {
+    vec![
+        ScenarioEntry {
+            name: "test",
+            summary: "One 2D6 quality (threat) test: pass, staggers on failure, Huzzah!.",
+            params: vec![
+                quality_param("quality".into(), Quality::Trained),
+                Param::int("shifts", "net Ups minus Downs on the descriptive quality", 0, -10, 10),
+                Param::boolean("disadvantaged", "use the disadvantaged rating", false),
+            ],
+            build: build_test,
+        },
+        ScenarioEntry {
+            name: "orders",
+            summary: "One order roll against an officer's command rating.",
+            params: vec![
+                Param::int("rating", "command rating: 6 Abysmal, 7 Poor, 8 Average, 9 Skilful, 10 Excellent", 8, 6, 10),
+                Param::int("shifts", "net Ups minus Downs (a simple plus or minus)", 0, -10, 10),
+                Param::boolean("cinc", "the officer is the CinC (rating two higher, at most Excellent)", false),
+            ],
+            build: build_orders,
+        },
+        ScenarioEntry {
+            name: "quality_roll",
+            summary: "One roll on the Unit Quality Table: a class's descriptive quality.",
+            params: vec![Param::choice("class", "grade and class, elites_a to militia_d", UnitClass::RegularsB)],
+            build: build_quality_roll,
+        },
+    ]
+}

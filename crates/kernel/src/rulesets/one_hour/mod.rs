@@ -1,0 +1,493 @@
+//! One Hour Napoleonic (Martin Rapier's variant of Neil Thomas' One Hour
+//! Wargames, MR 02.01.24): D6 pools that hit on 3+, units that lose one hit
+//! per success and rout at zero, cavalry that only charge, leaders and the
+//! Waterloo commanders.
+//!
+//! The rules text is `one-hour-napoleonic-mr.txt`; its sections have no
+//! numbers, so code cites them by their headings ("Unit table", "Shooting",
+//! "Rout", "Cavalry Charges", "Leader Risk", "Rally by C-in-C", "WATERLOO
+//! Commander effects", ...).
+//!
+//! # Scenarios
+//!
+//! - `shoot` and `charge` ([`single`]): one unit's fire, one cavalry charge;
+//!   exact by binomials of the dice, then the halving or doubling.
+//! - `firefight`, `cavalry_charge` and `grand_battery` ([`duel`]): two units
+//!   taking side turns (the acting side shoots, or moves and charges) until one
+//!   routs or the turn limit; exact as absorbing Markov chains over (hits left,
+//!   range, leaders present), from one game-turn logic that both the sampler
+//!   and the exact solver run (see [`fate`]).
+//!
+//! # Ruleset note
+//!
+//! Every reading below is a field of [`Rules`] (the choices start
+//! "Interpretation:") or, for the small ones, fixed and stated here.
+//!
+//! - Light infantry "take half hits from infantry/artillery fire": by default
+//!   the fire hits it only as half effect would (full 3+ becomes 5+, half
+//!   becomes quarter 6, quarter stays 6), which halves the expected hits
+//!   exactly and is the rules' own way to halve ("Half effect 5+"); halving
+//!   the hits rounding down would make light infantry immune to every single
+//!   die (light infantry, line infantry at 2 boxes, artillery at 5-8). Field
+//!   `light_infantry_half_hits`: `five_plus` (default), `round_down`, `round_up`.
+//! - Light infantry and cavalry: the cavalry row doubles the dice "vs Light
+//!   Infantry" and the light infantry row takes "double hits from cavalry".
+//!   By default this is one effect printed twice (double dice); field
+//!   `light_infantry_charged`: `double_dice` (default), `double_hits`, `both`.
+//! - A charge's dice score like shooting (3+, half effect 5+, quarter 6): the
+//!   charge rules print no score, but "Towns and Strongpoints" gives charges
+//!   at half effect 5+ and quarter 6, the shooting scale. Field
+//!   `charge_scores`: `as_shooting` (default) or `four_up` (4+, 5+, 6).
+//! - "Line Infantry may pivot to face a charge": by default it always does, so
+//!   a flank charge on line infantry is met frontally (no doubled dice); field
+//!   `line_infantry_pivot`: `always` (default) or `never`.
+//! - Doubled dice and extra dice: the doubling applies to the unit's printed
+//!   dice; extra dice (shock, commanders, the `extra_dice` key) are added
+//!   after it. Several reasons to double (flank and light infantry) double
+//!   once. Not a field.
+//! - A leader who dies takes his extra hit with him (the unit "takes one extra
+//!   hit before routing" because he is there), so a unit at its last hit
+//!   routs; field `leader_loss`: `lose_extra_hit` (default) or `keep_hits`.
+//! - Leader risk "if a leader is in a box which takes a hit": one 2D6 roll per
+//!   attack that inflicts hits by default; field `leader_risk`: `per_attack`
+//!   (default) or `per_hit`. The leader's "bonus to its morale roll" has no
+//!   effect: these rules have no morale roll (morale is the hits left).
+//! - The rally of the C-in-C (Wellington at the end of the Allied turn,
+//!   Napoleon at the start of the French turn) is tried whenever the unit has
+//!   a hit it may regain; "the 1st hit cannot be rallied off" caps the unit
+//!   one below its starting hits.
+//! - Turns: side turns alternate ("at the end of any Allied turn", "at the
+//!   start of any French turn"), the attacker's first unless the `first` key
+//!   says otherwise; one game turn is both.
+//!   In its side turn a unit shoots if its enemy is within the range it wants
+//!   to fight at, otherwise it moves ("Units move OR shoot"); cavalry charge
+//!   in the move phase when the enemy is within a move.
+//! - Moves go straight at the enemy, so the 1.5-box moves (artillery, line
+//!   infantry) cover one box: the half box pays for a diagonal ("moves on the
+//!   diagonal cost 1.5"). Column of route adds its cross-country bonus.
+//! - A retreat ("3 (or more) hits from shooting from a single source") opens
+//!   the range by one box; charges never cause retreats. A routed unit never
+//!   retreats or recovers. Line infantry's advance after routing a unit at one
+//!   box ends nothing in a duel (the fight is over), so it is not modelled.
+//! - Non-impetuous cavalry may stop charging: in `cavalry_charge` it breaks
+//!   off (the fight ends, winner none) when it has `attacker.break_off` hits
+//!   or fewer left; impetuous cavalry "MUST continue to charge".
+//! - The Waterloo commanders are with the unit (attached, or within the one box
+//!   their effect needs). Reille's and Orange's forced re-roll and Hill's and
+//!   Lobau's re-roll apply once per attack; the enemy makes one attack per
+//!   side turn, so "per turn" is the same thing.
+//! - A target's type in `shoot` changes nothing for cavalry: the rules give
+//!   cavalry no protection from fire (the key exists for sweeps).
+//! - Flanks: artillery doubles "vs flanks of infantry or cavalry, or vs
+//!   Squares", so never against guns, even limbered in column of route; a unit
+//!   in column of route is "flanked for all combat" and cannot pivot out of
+//!   it, but light infantry keeps its "No flanks".
+//! - Towns and strongpoints (`in_town`, infantry only): line infantry shoots
+//!   them at half effect (artillery "as normal", light infantry's "Attacks
+//!   ignore cover"), cavalry charges them at quarter effect (half against
+//!   guns, for which a town counts as cover), and never in the flank.
+//! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
+//!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
+//!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
+//! - Not modelled: chance cards (their deck is not in the text), terrain and
+//!   line of sight beyond the `effect`, `in_cover` and `flank` keys, and
+//!   leaders retiring a box after surviving an overrun (the fight is over).
+
+use crate::catalogue::RulesetEntry;
+
+pub mod attack;
+pub mod duel;
+pub mod fate;
+pub mod single;
+
+crate::choice_enum! {
+    /// A unit type of the unit table.
+    pub enum UnitType {
+        /// Cavalry: charges only, 3D6.
+        Cavalry = "cavalry",
+        /// Heavy cavalry: charges only, 3D6, not reduced against other heavy cavalry.
+        HeavyCavalry = "heavy_cavalry",
+        /// Artillery (grand batteries): 3D6, 2D6, 1D6 by range.
+        Artillery = "artillery",
+        /// Line infantry: 3D6 at one box, 1D6 at two.
+        LineInfantry = "line_infantry",
+        /// Light infantry: 1D6 to two boxes; half hits from fire.
+        LightInfantry = "light_infantry",
+        /// Rifles: light infantry with 1D6 to three boxes.
+        Rifles = "rifles",
+    }
+}
+
+impl UnitType {
+    /// Cavalry of either kind.
+    pub fn is_cavalry(self) -> bool {
+        matches!(self, UnitType::Cavalry | UnitType::HeavyCavalry)
+    }
+
+    /// Light infantry, rifles included ("Rifles increase range": they are light infantry).
+    pub fn is_light(self) -> bool {
+        matches!(self, UnitType::LightInfantry | UnitType::Rifles)
+    }
+
+    /// Infantry of any kind.
+    pub fn is_infantry(self) -> bool {
+        matches!(self, UnitType::LineInfantry | UnitType::LightInfantry | UnitType::Rifles)
+    }
+}
+
+crate::choice_enum! {
+    /// Troop quality ("Troop quality"): the hits a unit takes before it routs.
+    pub enum Quality {
+        /// Excellent: 7 hits.
+        Excellent = "excellent",
+        /// Good: 6 hits.
+        Good = "good",
+        /// Poor: 5 hits.
+        Poor = "poor",
+        /// French Old Guard: 8 hits.
+        OldGuard = "old_guard",
+    }
+}
+
+crate::choice_enum! {
+    /// The effect of fire or a charge: the score each die needs.
+    pub enum Effect {
+        /// Full effect: 3+.
+        Full = "full",
+        /// Half effect: 5+.
+        Half = "half",
+        /// Quarter effect: 6.
+        Quarter = "quarter",
+    }
+}
+
+impl Effect {
+    /// One step worse (quarter stays quarter: no die scores less often than a 6).
+    pub fn halved(self) -> Effect {
+        match self {
+            Effect::Full => Effect::Half,
+            Effect::Half | Effect::Quarter => Effect::Quarter,
+        }
+    }
+}
+
+crate::choice_enum! {
+    /// A Waterloo commander with the unit ("WATERLOO Commander effects").
+    pub enum Commander {
+        /// No commander.
+        None = "none",
+        /// Wellington: rallies the unit at the end of each Allied turn.
+        Wellington = "wellington",
+        /// Picton: +1D6 shooting at one box (British infantry).
+        Picton = "picton",
+        /// Hill: re-roll one missed die when shooting (infantry).
+        Hill = "hill",
+        /// Orange: the enemy re-rolls one successful hit of fire or melee.
+        Orange = "orange",
+        /// Napoleon: rallies the unit at the start of each French turn.
+        Napoleon = "napoleon",
+        /// Ney attached: +2D6 in melee.
+        Ney = "ney",
+        /// Ney adjacent: +1D6 in melee.
+        NeyAdjacent = "ney_adjacent",
+        /// D'Erlon: +1D6 in melee.
+        DErlon = "d_erlon",
+        /// Reille: the enemy re-rolls one successful hit of fire.
+        Reille = "reille",
+        /// Lobau: re-roll one missed die in melee.
+        Lobau = "lobau",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what "take half hits" means for light infantry under fire.
+    pub enum HalfHits {
+        /// The fire counts one effect worse: 3+ becomes 5+, 5+ becomes 6.
+        FivePlus = "five_plus",
+        /// Halve the hits, rounding down.
+        RoundDown = "round_down",
+        /// Halve the hits, rounding up.
+        RoundUp = "round_up",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: how cavalry's "2x dice vs Light Infantry" and light
+    /// infantry's "double hits from cavalry" combine.
+    pub enum LightInfantryCharged {
+        /// One effect printed twice: the dice double.
+        DoubleDice = "double_dice",
+        /// One effect printed twice: the hits double.
+        DoubleHits = "double_hits",
+        /// Two effects: the dice double and so do the hits.
+        Both = "both",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: the scores a charge's dice need.
+    pub enum ChargeScores {
+        /// As shooting: 3+, half effect 5+, quarter effect 6.
+        AsShooting = "as_shooting",
+        /// 4+, half effect 5+, quarter effect 6.
+        FourUp = "four_up",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether line infantry pivots to face a flank charge.
+    pub enum PivotToFace {
+        /// Always: a flank charge on line infantry is met frontally.
+        Always = "always",
+        /// Never: a flank charge doubles the dice.
+        Never = "never",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what a unit loses when its attached leader is lost.
+    pub enum LeaderLoss {
+        /// The extra hit goes with him (a unit at its last hit routs).
+        LoseExtraHit = "lose_extra_hit",
+        /// The unit keeps the hits it has.
+        KeepHits = "keep_hits",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: how often leader risk is rolled when the box takes hits.
+    pub enum LeaderRisk {
+        /// One 2D6 roll per attack that inflicts any hits.
+        PerAttack = "per_attack",
+        /// One 2D6 roll per hit.
+        PerHit = "per_hit",
+    }
+}
+
+crate::rule_book! {
+    /// One Hour Napoleonic's numbers and readings, at their printed values.
+    pub struct Rules {
+        /// Shooting: "3+ to hit" (full effect).
+        pub score_full: u32 = 3, range 1..=6;
+        /// Shooting: "Half effect 5+".
+        pub score_half: u32 = 5, range 1..=6;
+        /// Shooting: "Quarter effect 6".
+        pub score_quarter: u32 = 6, range 1..=6;
+        /// Unit table, Artillery: "1 box range: 3D6".
+        pub artillery_dice_close: u32 = 3, range 0..=10;
+        /// Unit table, Artillery: "2-4 box range: 2D6".
+        pub artillery_dice_medium: u32 = 2, range 0..=10;
+        /// Unit table, Artillery: the longest medium range ("2-4 box").
+        pub artillery_medium_range: u32 = 4, range 1..=12;
+        /// Unit table, Artillery: "5-8 box range: 1 D6".
+        pub artillery_dice_long: u32 = 1, range 0..=10;
+        /// Unit table, Artillery: the longest range ("5-8 box").
+        pub artillery_max_range: u32 = 8, range 1..=12;
+        /// Unit table, Artillery: "2 x dice vs flanks of infantry or cavalry, or vs Squares".
+        pub artillery_flank_multiplier: u32 = 2, range 1..=4;
+        /// Unit table, Line Infantry: "1 box range: 3D6".
+        pub line_infantry_dice_close: u32 = 3, range 0..=10;
+        /// Unit table, Line Infantry: "2 box range 1 D6".
+        pub line_infantry_dice_long: u32 = 1, range 0..=10;
+        /// Unit table, Line Infantry: its longest range (2 boxes).
+        pub line_infantry_max_range: u32 = 2, range 1..=12;
+        /// Unit table, Light Infantry: "2 box range: 1 D6" (at one box too).
+        pub light_infantry_dice: u32 = 1, range 0..=10;
+        /// Unit table, Light Infantry: its longest range (2 boxes).
+        pub light_infantry_max_range: u32 = 2, range 1..=12;
+        /// Unit table, Light Infantry: "Rifles increase range to 3 boxes (still 1 D6)".
+        pub rifles_max_range: u32 = 3, range 1..=12;
+        /// Unit table, Cavalry: "3D6".
+        pub cavalry_charge_dice: u32 = 3, range 0..=10;
+        /// Unit table, Heavy Cavalry: "3D6".
+        pub heavy_cavalry_charge_dice: u32 = 3, range 0..=10;
+        /// Unit table, Cavalry: "2D6 v Heavy Cavalry".
+        pub cavalry_vs_heavy_cavalry_dice: u32 = 2, range 0..=10;
+        /// Unit table, Cavalry and Heavy Cavalry: "2x dice flank attack or vs
+        /// Light Infantry, or Artillery not in cover".
+        pub charge_multiplier: u32 = 2, range 1..=4;
+        /// Cavalry Charges: "Units with Shock charging units without same gain an extra D6".
+        pub shock_extra_dice: u32 = 1, range 0..=6;
+        /// Unit table, Light Infantry: "double hits from cavalry" (the multiplier).
+        pub light_infantry_cavalry_hit_multiplier: u32 = 2, range 1..=4;
+        /// Unit table, move in half boxes: Cavalry "3".
+        pub cavalry_move_half_boxes: u32 = 6, range 0..=20;
+        /// Unit table, move in half boxes: Heavy Cavalry "3".
+        pub heavy_cavalry_move_half_boxes: u32 = 6, range 0..=20;
+        /// Unit table, move in half boxes: Artillery "1.5".
+        pub artillery_move_half_boxes: u32 = 3, range 0..=20;
+        /// Unit table, move in half boxes: Line Infantry "1.5".
+        pub line_infantry_move_half_boxes: u32 = 3, range 0..=20;
+        /// Unit table, move in half boxes: Light Infantry "2".
+        pub light_infantry_move_half_boxes: u32 = 4, range 0..=20;
+        /// Column of Route: "Line Infantry/Guns +1 box cross country".
+        pub column_move_bonus: u32 = 1, range 0..=4;
+        /// Shooting: "3 (or more) hits from shooting from a single source = retreat 1 box".
+        pub retreat_hits: u32 = 3, range 1..=20;
+        /// Shooting: "Conscripts retreat ... when suffering 2 (or more) hits from a single shooter".
+        pub conscript_retreat_hits: u32 = 2, range 1..=20;
+        /// Shooting: the retreat distance ("retreat 1 box directly away").
+        pub retreat_boxes: u32 = 1, range 0..=4;
+        /// Troop quality: "Excellent ... 7 hits".
+        pub hits_excellent: u32 = 7, range 1..=11;
+        /// Troop quality: "Good ... 6 hits".
+        pub hits_good: u32 = 6, range 1..=11;
+        /// Troop quality: "Poor ... 5 hits".
+        pub hits_poor: u32 = 5, range 1..=11;
+        /// Troop quality: "French Old Guard Units – 8 hits".
+        pub hits_old_guard: u32 = 8, range 1..=11;
+        /// Rout / Leaders: "Attached Leader +1" (extra hits before routing).
+        pub leader_extra_hits: u32 = 1, range 0..=1;
+        /// Leader Risk: lost "on a 2D6 roll of '2'" when the box takes a hit (this total or less).
+        pub leader_risk_hit_total: u32 = 2, range 1..=12;
+        /// Leader Risk: lost "on a 1D6 roll of '1'" when the unit routs or is overrun (this or less).
+        pub leader_risk_rout_roll: u32 = 1, range 0..=6;
+        /// Rally by C-in-C: "2,3,4 Regain 1 hit" (the least D6 that regains one).
+        pub rally_one_hit_roll: u32 = 2, range 1..=7;
+        /// Rally by C-in-C: "5,6 Regain 2 hits" (the least D6 that regains two).
+        pub rally_two_hits_roll: u32 = 5, range 1..=7;
+        /// Rally by C-in-C: "1st hit cannot be rallied off".
+        pub rally_keeps_first_hit: bool = true;
+        /// WATERLOO: Picton "+1 D6 for shooting at 1 box range".
+        pub picton_extra_dice: u32 = 1, range 0..=6;
+        /// WATERLOO: Ney "any unit he is attached to adds 2D6 in melee".
+        pub ney_attached_dice: u32 = 2, range 0..=6;
+        /// WATERLOO: Ney "all adjacent French units add 1 D6 in melee".
+        pub ney_adjacent_dice: u32 = 1, range 0..=6;
+        /// WATERLOO: D'Erlon "Units within 1 box get an extra D6 in melee".
+        pub d_erlon_extra_dice: u32 = 1, range 0..=6;
+        /// Interpretation: light infantry's "half hits from infantry/artillery
+        /// fire": five_plus (the fire counts one effect worse; default: the
+        /// rules' own halving, exact in expectation), round_down (single dice
+        /// could never hurt it), round_up (single dice would not be halved).
+        pub light_infantry_half_hits: HalfHits = HalfHits::FivePlus;
+        /// Interpretation: cavalry's "2x dice vs Light Infantry" and light
+        /// infantry's "double hits from cavalry": double_dice (default: one
+        /// effect printed in both rows), double_hits, or both.
+        pub light_infantry_charged: LightInfantryCharged = LightInfantryCharged::DoubleDice;
+        /// Interpretation: charge dice score as_shooting (default: 3+, 5+, 6;
+        /// the town rule gives charges half effect 5+ and quarter 6) or four_up.
+        pub charge_scores: ChargeScores = ChargeScores::AsShooting;
+        /// Interpretation: line infantry "may pivot to face a charge": always
+        /// (default: no player would decline) or never (flank charges double).
+        pub line_infantry_pivot: PivotToFace = PivotToFace::Always;
+        /// Interpretation: a lost leader's extra hit: lose_extra_hit (default:
+        /// the extra hit is his presence) or keep_hits.
+        pub leader_loss: LeaderLoss = LeaderLoss::LoseExtraHit;
+        /// Interpretation: leader risk when the box "takes a hit": per_attack
+        /// (default: one roll per attack that hits) or per_hit.
+        pub leader_risk: LeaderRisk = LeaderRisk::PerAttack;
+    }
+}
+
+impl Rules {
+    /// The starting hits of a unit of this quality ("Troop quality").
+    pub fn quality_hits(&self, quality: Quality) -> u32 {
+        match quality {
+            Quality::Excellent => self.hits_excellent,
+            Quality::Good => self.hits_good,
+            Quality::Poor => self.hits_poor,
+            Quality::OldGuard => self.hits_old_guard,
+        }
+    }
+
+    /// The score a die needs at this effect ("3+ to hit. Half effect 5+. Quarter effect 6").
+    pub fn shooting_score(&self, effect: Effect) -> u32 {
+        match effect {
+            Effect::Full => self.score_full,
+            Effect::Half => self.score_half,
+            Effect::Quarter => self.score_quarter,
+        }
+    }
+
+    /// The score a charge's die needs at this effect (interpretation `charge_scores`).
+    pub fn charge_score(&self, effect: Effect) -> u32 {
+        match (self.charge_scores, effect) {
+            (ChargeScores::FourUp, Effect::Full) => 4,
+            _ => self.shooting_score(effect),
+        }
+    }
+
+    /// The dice a unit shoots at this range, or `None` when it cannot
+    /// (cavalry "do NOT shoot", or out of range). Unit table.
+    pub fn shooting_dice(&self, unit: UnitType, range: u32) -> Option<u32> {
+        if range == 0 {
+            return None;
+        }
+        match unit {
+            UnitType::Cavalry | UnitType::HeavyCavalry => None,
+            UnitType::Artillery => match range {
+                1 => Some(self.artillery_dice_close),
+                r if r <= self.artillery_medium_range => Some(self.artillery_dice_medium),
+                r if r <= self.artillery_max_range => Some(self.artillery_dice_long),
+                _ => None,
+            },
+            UnitType::LineInfantry => match range {
+                1 => Some(self.line_infantry_dice_close),
+                r if r <= self.line_infantry_max_range => Some(self.line_infantry_dice_long),
+                _ => None,
+            },
+            UnitType::LightInfantry => (range <= self.light_infantry_max_range).then_some(self.light_infantry_dice),
+            UnitType::Rifles => (range <= self.rifles_max_range).then_some(self.light_infantry_dice),
+        }
+    }
+
+    /// The longest range a unit shoots at (0 for cavalry).
+    pub fn max_range(&self, unit: UnitType) -> u32 {
+        match unit {
+            UnitType::Cavalry | UnitType::HeavyCavalry => 0,
+            UnitType::Artillery => self.artillery_max_range,
+            UnitType::LineInfantry => self.line_infantry_max_range,
+            UnitType::LightInfantry => self.light_infantry_max_range,
+            UnitType::Rifles => self.rifles_max_range,
+        }
+    }
+
+    /// A unit's straight move in whole boxes (half boxes pay for diagonals),
+    /// with column of route's cross-country bonus for line infantry and guns.
+    pub fn move_boxes(&self, unit: UnitType, column: bool) -> u32 {
+        let half_boxes = match unit {
+            UnitType::Cavalry => self.cavalry_move_half_boxes,
+            UnitType::HeavyCavalry => self.heavy_cavalry_move_half_boxes,
+            UnitType::Artillery => self.artillery_move_half_boxes,
+            UnitType::LineInfantry => self.line_infantry_move_half_boxes,
+            UnitType::LightInfantry | UnitType::Rifles => self.light_infantry_move_half_boxes,
+        };
+        // Column of Route: "Line Infantry/Guns +1 box cross country ... Cavalry,
+        // Light Infantry +1 box entirely on road (no bonus x-country)".
+        let bonus = if column && matches!(unit, UnitType::LineInfantry | UnitType::Artillery) {
+            self.column_move_bonus
+        } else {
+            0
+        };
+        half_boxes / 2 + bonus
+    }
+
+    /// The printed charge dice of a charger against a target, before doubling
+    /// (Unit table: 3D6, "2D6 v Heavy Cavalry" for cavalry).
+    pub fn charge_base_dice(&self, charger: UnitType, target: UnitType) -> u32 {
+        match (charger, target) {
+            (UnitType::Cavalry, UnitType::HeavyCavalry) => self.cavalry_vs_heavy_cavalry_dice,
+            (UnitType::HeavyCavalry, _) => self.heavy_cavalry_charge_dice,
+            _ => self.cavalry_charge_dice,
+        }
+    }
+}
+
+/// The `one_hour` ruleset for the catalogue.
+pub fn entry() -> RulesetEntry {
+    RulesetEntry {
+        name: "one_hour",
+        title: "One Hour Napoleonic (Martin Rapier's variant of One Hour Wargames)",
+        source: "one-hour-napoleonic-mr.txt",
+        default_rules: || Box::new(Rules::default()),
+        scenarios: vec![
+            single::shoot_entry(),
+            single::charge_entry(),
+            duel::firefight_entry(),
+            duel::cavalry_charge_entry(),
+            duel::grand_battery_entry(),
+        ],
+    }
+}
+

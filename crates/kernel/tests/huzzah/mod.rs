@@ -1,0 +1,6 @@
+//! Huzzah!: hand-worked values, the rules' worked examples, and Monte Carlo
+//! against every exact solver.
+
+mod engagement;
+mod single;
+mod standoff;

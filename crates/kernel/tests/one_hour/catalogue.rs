@@ -1,0 +1,133 @@
+//! The keys users type, through the catalogue, and the rule book's reflection.
+
+use expect_test::expect;
+use volley_kernel::catalogue::ruleset;
+use volley_kernel::params::RuleBook;
+use volley_kernel::rulesets::one_hour::Rules;
+
+#[test]
+fn shoot_and_charge_build_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let shoot = one_hour
+        .scenario("shoot")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("shooter", "artillery"), ("range", "3"), ("double", "true"), ("target", "light_infantry")])
+        .unwrap();
+    // 4D6 at 5+ (light infantry halves artillery fire by the five_plus reading): mean 4/3.
+    let exact = shoot.exact_distribution().unwrap();
+    assert!((exact.mean("hits") - 4.0 / 3.0).abs() < 1e-12);
+    let charge = one_hour
+        .scenario("charge")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("charger", "heavy_cavalry"), ("target", "artillery"), ("target_in_cover", "true"), ("shock", "true")])
+        .unwrap();
+    // 3D6 + 1 shock die at 3+: mean 8/3.
+    assert!((charge.exact_distribution().unwrap().mean("hits") - 8.0 / 3.0).abs() < 1e-12);
+    let error = one_hour.scenario("shoot").unwrap().build_from_text(rules.as_ref(), [("shooter", "cavalry")]).err().unwrap();
+    assert!(error.to_string().contains("shooter"), "{error}");
+}
+
+#[test]
+fn every_interpretation_is_a_documented_field() {
+    let fields = Rules::default().fields();
+    for name in [
+        "light_infantry_half_hits",
+        "light_infantry_charged",
+        "charge_scores",
+        "line_infantry_pivot",
+        "leader_loss",
+        "leader_risk",
+    ] {
+        let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
+        assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
+    }
+    // Printed numbers at their printed values.
+    let rules = Rules::default();
+    assert_eq!((rules.score_full, rules.score_half, rules.score_quarter), (3, 5, 6));
+    assert_eq!((rules.hits_excellent, rules.hits_good, rules.hits_poor, rules.hits_old_guard), (7, 6, 5, 8));
+    assert_eq!((rules.retreat_hits, rules.conscript_retreat_hits), (3, 2));
+}
+
+#[test]
+fn duels_build_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    for (name, pairs) in [
+        ("firefight", vec![("attacker.quality", "old_guard"), ("defender.type", "rifles"), ("range", "2"), ("attacker.leader", "true")]),
+        ("cavalry_charge", vec![("attacker.type", "heavy_cavalry"), ("attacker.impetuous", "true"), ("defender.hits", "4"), ("first", "defender")]),
+        ("grand_battery", vec![("attacker.type", "cavalry"), ("range", "8"), ("defender.commander", "reille"), ("turns", "10")]),
+    ] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), pairs).unwrap();
+        let names: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
+        assert_eq!(names[..4], ["winner", "turns", "attacker_remaining", "defender_remaining"], "{name}");
+        let exact = scenario.exact_distribution().unwrap();
+        let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{name}: {total}");
+    }
+    // Every quality the analysis crate sweeps, and the strength override.
+    let firefight = one_hour.scenario("firefight").unwrap();
+    for quality in ["excellent", "good", "poor", "old_guard"] {
+        assert!(firefight.build_from_text(rules.as_ref(), [("defender.quality", quality)]).is_ok());
+    }
+    let error = firefight.build_from_text(rules.as_ref(), [("attacker.type", "cavalry")]).err().unwrap();
+    assert!(error.to_string().contains("attacker.type"), "{error}");
+    let error = one_hour.scenario("grand_battery").unwrap().build_from_text(rules.as_ref(), [("defender.type", "rifles")]).err().unwrap();
+    assert!(error.to_string().contains("defender.type"), "{error}");
+    // A one-hit Old Guard override: hits 1, so 100% or 0% remaining only.
+    let dist = firefight
+        .build_from_text(rules.as_ref(), [("attacker.hits", "1"), ("defender.hits", "1"), ("range", "2")])
+        .unwrap()
+        .exact_distribution()
+        .unwrap();
+    assert!((dist.probability("attacker_remaining", 100) + dist.probability("attacker_remaining", 0) - 1.0).abs() < 1e-12);
+}
+
+/// The exact answers of the multi-turn scenarios at their defaults, pinned:
+/// a change to any rule's code shows up here (Monte Carlo agreement with the
+/// same solver is checked in `duel`).
+#[test]
+fn default_duels_are_pinned() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let mut lines = Vec::new();
+    for name in ["firefight", "cavalry_charge", "grand_battery"] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
+        let exact = scenario.exact_distribution().unwrap();
+        lines.push(format!(
+            "{name}: attacker {:.6} defender {:.6} none {:.6}; turns {:.4}; remaining {:.3} / {:.3}",
+            exact.probability("winner", 0),
+            exact.probability("winner", 1),
+            exact.probability("winner", 2),
+            exact.mean("turns"),
+            exact.mean("attacker_remaining"),
+            exact.mean("defender_remaining"),
+        ));
+    }
+    expect![[r#"
+        firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
+        cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
+        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]].assert_eq(&lines.join("\n"));
+}
+
+/// The same seed gives the same samples: pinned Monte Carlo counts, so a
+/// change to how the scenarios draw their dice shows up.
+#[test]
+fn monte_carlo_counts_are_pinned_for_a_seed() {
+    use volley_kernel::runner::RunOptions;
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let mut lines = Vec::new();
+    for (name, metric) in [("shoot", "hits"), ("charge", "hits"), ("firefight", "winner"), ("cavalry_charge", "winner")] {
+        let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
+        let dist = scenario.simulate(&RunOptions::new(10_000, 2024).with_threads(2)).unwrap();
+        let index = dist.metric_index(metric).unwrap();
+        let counts: Vec<String> = dist.marginal(index).iter().map(|row| format!("{}={}", row.value, row.count)).collect();
+        lines.push(format!("{name} {metric}: {}", counts.join(" ")));
+    }
+    expect![[r#"
+        shoot hits: 0=374 1=2188 2=4465 3=2973
+        charge hits: 0=374 1=2188 2=4465 3=2973
+        firefight winner: 0=6706 1=3294 2=0
+        cavalry_charge winner: 0=2802 1=1065 2=6133"#]].assert_eq(&lines.join("\n"));
+}

@@ -1,0 +1,6 @@
+//! One Hour Napoleonic: hand-worked values of every mechanic, and Monte Carlo
+//! against every exact solver.
+
+mod catalogue;
+mod duel;
+mod single;
