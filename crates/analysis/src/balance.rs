@@ -50,7 +50,12 @@ impl Experiment {
 
     /// A scenario entry under given rules (for rule books loaded from a file,
     /// or scenarios outside the catalogue).
-    pub fn from_parts(ruleset: &str, scenario: &ScenarioEntry, rules: Box<dyn RuleBook>, options: RunOptions) -> Experiment {
+    pub fn from_parts(
+        ruleset: &str,
+        scenario: &ScenarioEntry,
+        rules: Box<dyn RuleBook>,
+        options: RunOptions,
+    ) -> Experiment {
         Experiment {
             ruleset: ruleset.to_string(),
             scenario: scenario.clone(),
@@ -87,7 +92,11 @@ impl Experiment {
 
     /// Builds the scenario under `rules` with the fixed keys, then `extra`
     /// (which wins where both set a key).
-    pub fn build(&self, rules: &dyn RuleBook, extra: &[(String, String)]) -> Result<Box<dyn DynScenario>, AnalysisError> {
+    pub fn build(
+        &self,
+        rules: &dyn RuleBook,
+        extra: &[(String, String)],
+    ) -> Result<Box<dyn DynScenario>, AnalysisError> {
         let pairs = self.fixed.iter().chain(extra).map(|(k, v)| (k.as_str(), v.as_str()));
         Ok(self.scenario.build_from_text(rules, pairs)?)
     }
@@ -98,7 +107,12 @@ impl Experiment {
     }
 
     /// A Monte Carlo run under other rules and sample count.
-    pub fn run_under(&self, rules: &dyn RuleBook, extra: &[(String, String)], samples: u64) -> Result<Run, AnalysisError> {
+    pub fn run_under(
+        &self,
+        rules: &dyn RuleBook,
+        extra: &[(String, String)],
+        samples: u64,
+    ) -> Result<Run, AnalysisError> {
         let scenario = self.build(rules, extra)?;
         let mut options = self.options.clone();
         options.samples = samples;
@@ -555,7 +569,8 @@ impl Equivalence {
     /// One row per probed value: the estimate and its interval.
     pub fn frame(&self) -> PolarsResult<DataFrame> {
         let estimates: Vec<Estimate> = self.points.iter().map(|p| p.estimate).collect();
-        let mut columns = vec![Column::new(self.key.as_str().into(), self.points.iter().map(|p| p.value).collect::<Vec<_>>())];
+        let mut columns =
+            vec![Column::new(self.key.as_str().into(), self.points.iter().map(|p| p.value).collect::<Vec<_>>())];
         columns.extend(estimate_columns(&self.measure, &estimates));
         frame_of(columns)
     }
@@ -564,8 +579,12 @@ impl Equivalence {
     pub fn finding(&self) -> String {
         let (Some(needed), Some((low, high))) = (self.needed, self.interval) else {
             return match self.needed {
-                Some(needed) => format!("{} is at even odds or better already at {} = {needed}.", self.measure.label(), self.key),
-                None => format!("{} never reaches even odds over the range of {} probed.", self.measure.label(), self.key),
+                Some(needed) => {
+                    format!("{} is at even odds or better already at {} = {needed}.", self.measure.label(), self.key)
+                }
+                None => {
+                    format!("{} never reaches even odds over the range of {} probed.", self.measure.label(), self.key)
+                }
             };
         };
         format!(
@@ -683,7 +702,13 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
         }
         let [down, up] = steps;
         if down.is_some() || up.is_some() {
-            rows.push(SensitivityRow { field: field.name.clone(), doc: field.doc.clone(), baseline: current, down, up });
+            rows.push(SensitivityRow {
+                field: field.name.clone(),
+                doc: field.doc.clone(),
+                baseline: current,
+                down,
+                up,
+            });
         }
     }
     // A stable sort keeps the rule book's order among equal changes.
@@ -732,7 +757,10 @@ impl Sensitivity {
             return "No integer rule field could be moved.".to_string();
         };
         let (size, baseline) = if self.measure.is_probability() {
-            (format!("{:.1} percentage points", top.largest_change() * 100.0), format!("{:.1}%", self.baseline.value * 100.0))
+            (
+                format!("{:.1} percentage points", top.largest_change() * 100.0),
+                format!("{:.1}%", self.baseline.value * 100.0),
+            )
         } else {
             (format!("{:.3}", top.largest_change()), format!("{:.3}", self.baseline.value))
         };
@@ -818,7 +846,11 @@ pub fn default_sample_counts(max: u64) -> Vec<u64> {
 /// fixed chunks, each seeded by its index, so a smaller run's samples are a
 /// prefix of a larger one's: the points are one growing sample, as a reader
 /// of a convergence chart assumes.
-pub fn convergence(experiment: &Experiment, measure: &Measure, sample_counts: &[u64]) -> Result<Convergence, AnalysisError> {
+pub fn convergence(
+    experiment: &Experiment,
+    measure: &Measure,
+    sample_counts: &[u64],
+) -> Result<Convergence, AnalysisError> {
     let scenario = experiment.build(experiment.rules.as_ref(), &[])?;
     let exact = match scenario.exact_distribution() {
         Some(dist) => Some(measure.estimate(&dist, experiment.confidence)?.value),

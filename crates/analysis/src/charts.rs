@@ -294,7 +294,9 @@ impl Chart {
         root.fill(&WHITE)?;
         match &self.kind {
             ChartKind::Bars { bars, percent } => self.draw_bars(root, bars, *percent),
-            ChartKind::Heatmap { rows, columns, cells, percent } => self.draw_heatmap(root, rows, columns, cells, *percent),
+            ChartKind::Heatmap { rows, columns, cells, percent } => {
+                self.draw_heatmap(root, rows, columns, cells, *percent)
+            }
             ChartKind::Lines { series, categories, log_x, step, percent, reference } => {
                 self.draw_lines(root, series, categories.as_deref(), *log_x, *step, *percent, reference.as_ref())
             }
@@ -302,7 +304,12 @@ impl Chart {
         }
     }
 
-    fn draw_bars<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, bars: &[Bar], percent: bool) -> DrawResult<DB> {
+    fn draw_bars<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        bars: &[Bar],
+        percent: bool,
+    ) -> DrawResult<DB> {
         let n = bars.len().max(1);
         let top = bars.iter().map(|b| b.ci_high.max(b.value)).fold(0.0, f64::max);
         let y_max = if percent { (top * 1.15).clamp(0.05, 1.0) } else { (top * 1.15).max(1.0) };
@@ -369,7 +376,10 @@ impl Chart {
         let (low, high) = if percent {
             (0.0, 1.0)
         } else {
-            (values.iter().copied().fold(f64::INFINITY, f64::min), values.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+            (
+                values.iter().copied().fold(f64::INFINITY, f64::min),
+                values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            )
         };
         let cell_height = chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1;
         let value_size = (cell_height as f64 * 0.3).clamp(14.0, 28.0);
@@ -391,7 +401,8 @@ impl Chart {
                     root.draw_text(&value_text, &value_style, centre)?;
                 } else {
                     root.draw_text(&value_text, &value_style, (centre.0, centre.1 - value_size as i32 / 2))?;
-                    let interval = format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
+                    let interval =
+                        format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
                     let interval_style = font(interval_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                     root.draw_text(&interval, &interval_style, (centre.0, centre.1 + value_size as i32 * 2 / 3))?;
                 }
@@ -410,7 +421,8 @@ impl Chart {
                 WHITE.stroke_width(2),
             )))?;
         }
-        let column_positions: Vec<i32> = (0..columns.len()).map(|c| chart.backend_coord(&(c as f64 + 0.5, 0.0)).0).collect();
+        let column_positions: Vec<i32> =
+            (0..columns.len()).map(|c| chart.backend_coord(&(c as f64 + 0.5, 0.0)).0).collect();
         let row_positions: Vec<i32> =
             (0..rows.len()).map(|r| chart.backend_coord(&(0.0, (n_rows - 1 - r) as f64 + 0.5)).1).collect();
         let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
@@ -437,7 +449,9 @@ impl Chart {
         let xs: Vec<f64> = series.iter().flat_map(|s| s.points.iter().map(|p| to_x(p.x))).collect();
         let (mut x_min, mut x_max) = match categories {
             Some(labels) => (-0.3, labels.len().max(1) as f64 - 0.7),
-            None => (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+            None => {
+                (xs.iter().copied().fold(f64::INFINITY, f64::min), xs.iter().copied().fold(f64::NEG_INFINITY, f64::max))
+            }
         };
         if !x_min.is_finite() || !x_max.is_finite() {
             (x_min, x_max) = (0.0, 1.0);
@@ -452,7 +466,10 @@ impl Chart {
         } else {
             let ys = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.ci_low, p.ci_high, p.y]));
             let ys: Vec<f64> = ys.chain(reference.map(|r| r.0)).collect();
-            let (lo, hi) = (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+            let (lo, hi) = (
+                ys.iter().copied().fold(f64::INFINITY, f64::min),
+                ys.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+            );
             let pad = ((hi - lo) * 0.08).max(if percent { 0.005 } else { 1e-6 });
             match (lo.is_finite(), percent) {
                 (false, _) => (0.0, 1.0),
@@ -511,7 +528,12 @@ impl Chart {
         }
         if let Some((value, text)) = reference {
             chart
-                .draw_series(DashedLineSeries::new(vec![(x_min, *value), (x_max, *value)], 10, 6, BLACK.stroke_width(2)))?
+                .draw_series(DashedLineSeries::new(
+                    vec![(x_min, *value), (x_max, *value)],
+                    10,
+                    6,
+                    BLACK.stroke_width(2),
+                ))?
                 .label(text.clone())
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], BLACK.stroke_width(2)));
         }
@@ -532,7 +554,12 @@ impl Chart {
         Ok(())
     }
 
-    fn draw_tornado<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, rows: &[TornadoRow], percent: bool) -> DrawResult<DB> {
+    fn draw_tornado<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        rows: &[TornadoRow],
+        percent: bool,
+    ) -> DrawResult<DB> {
         let n = rows.len().max(1);
         let reach = rows
             .iter()
@@ -584,7 +611,8 @@ impl Chart {
                 draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, 0.1)?;
             }
         }
-        chart.draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
@@ -593,7 +621,8 @@ impl Chart {
             .label_font(font(LABEL_SIZE))
             .draw()?;
         let labels: Vec<String> = rows.iter().map(|r| r.label.clone()).collect();
-        let positions: Vec<i32> = (0..rows.len()).map(|i| chart.backend_coord(&(0.0, (n - 1 - i) as f64 + 0.5)).1).collect();
+        let positions: Vec<i32> =
+            (0..rows.len()).map(|i| chart.backend_coord(&(0.0, (n - 1 - i) as f64 + 0.5)).1).collect();
         let (x_pixels, _) = chart.plotting_area().get_pixel_range();
         drop(chart);
         draw_labels_left(root, &labels, &positions, x_pixels.start - 8)?;
@@ -764,10 +793,15 @@ fn luminance(colour: RGBColor) -> f64 {
 
 /// Bars of one metric of a distribution, with Wilson whiskers at `confidence`
 /// (none for an exact distribution).
-pub fn distribution_bars(name: &str, title: &str, dist: &Distribution, metric: &str, confidence: f64) -> Result<Chart, AnalysisError> {
-    let index = dist
-        .metric_index(metric)
-        .ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
+pub fn distribution_bars(
+    name: &str,
+    title: &str,
+    dist: &Distribution,
+    metric: &str,
+    confidence: f64,
+) -> Result<Chart, AnalysisError> {
+    let index =
+        dist.metric_index(metric).ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
     let domain = dist.metrics[index].domain;
     let bars = dist
         .marginal(index)
@@ -858,7 +892,11 @@ pub fn sweep_chart(name: &str, title: &str, x_label: &str, sweeps: &[Sweep]) -> 
                 .points
                 .iter()
                 .map(|(v, e)| LinePoint {
-                    x: if numeric { v.parse().unwrap_or(0.0) } else { categories.iter().position(|c| c == v).unwrap_or(0) as f64 },
+                    x: if numeric {
+                        v.parse().unwrap_or(0.0)
+                    } else {
+                        categories.iter().position(|c| c == v).unwrap_or(0) as f64
+                    },
                     y: e.value,
                     ci_low: e.ci_low,
                     ci_high: e.ci_high,
@@ -916,7 +954,12 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
     let points = equivalence
         .points
         .iter()
-        .map(|p| LinePoint { x: p.value as f64, y: p.estimate.value, ci_low: p.estimate.ci_low, ci_high: p.estimate.ci_high })
+        .map(|p| LinePoint {
+            x: p.value as f64,
+            y: p.estimate.value,
+            ci_low: p.estimate.ci_low,
+            ci_high: p.estimate.ci_high,
+        })
         .collect();
     Chart::new(
         name,
@@ -961,7 +1004,12 @@ pub fn convergence_chart(name: &str, title: &str, convergence: &Convergence) -> 
     let points = convergence
         .points
         .iter()
-        .map(|p| LinePoint { x: p.samples as f64, y: p.estimate.value, ci_low: p.estimate.ci_low, ci_high: p.estimate.ci_high })
+        .map(|p| LinePoint {
+            x: p.samples as f64,
+            y: p.estimate.value,
+            ci_low: p.estimate.ci_low,
+            ci_high: p.estimate.ci_high,
+        })
         .collect();
     Chart::new(
         name,

@@ -124,7 +124,8 @@ pub fn means_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
     let z = z_for_confidence(confidence);
     let (mut ruleset, mut scenario, mut metric) = (Vec::new(), Vec::new(), Vec::new());
     let mut keys: Vec<Vec<Option<String>>> = vec![Vec::new(); key_names.len()];
-    let (mut mean, mut error, mut low, mut high, mut exact) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut mean, mut error, mut low, mut high, mut exact) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for run in runs {
         for m in run.distribution.metrics.iter().filter(|m| m.domain.is_numeric()) {
             let (value, standard_error) = mean_with_standard_error(&run.distribution, m.name);

@@ -477,7 +477,8 @@ pub fn sensitivity_report(
          A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
     );
     if !sensitivity.skipped.is_empty() {
-        let steps: Vec<String> = sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
+        let steps: Vec<String> =
+            sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
         let _ = write!(skipped, "\n\nNot run: {}.", steps.join("; "));
     }
     let report = Report {

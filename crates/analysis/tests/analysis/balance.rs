@@ -104,7 +104,11 @@ fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
     assert_eq!(skipped, [("limit", 6)]);
     assert!(result.skipped[0].reason.contains("at most 5"), "{}", result.skipped[0].reason);
     assert_eq!(result.frame().unwrap().height(), 7);
-    assert!(result.finding().starts_with("bonus moves P(hit = true) most: up to 16.7 percentage points"), "{}", result.finding());
+    assert!(
+        result.finding().starts_with("bonus moves P(hit = true) most: up to 16.7 percentage points"),
+        "{}",
+        result.finding()
+    );
     assert!(result.finding().ends_with("; next is hit_target."), "{}", result.finding());
 }
 

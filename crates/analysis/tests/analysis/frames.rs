@@ -115,11 +115,15 @@ fn means_carry_standard_errors_and_agreements_make_a_frame() {
         ruleset,scenario,dice,target,metric,mean,standard_error,ci_low,ci_high,exact
         dice,sum,1d6,,total,3.5,0.0,3.5,3.5,true
         dice,at_least,2d6,4,successes,0.9875,0.03458829644007589,0.9197081846908564,1.0552918153091437,false
-    "#]].assert_eq(&csv_string(&means).unwrap());
+    "#]]
+    .assert_eq(&csv_string(&means).unwrap());
 
     let exact = dice_run("at_least", &[("dice", "2d6"), ("target", "4")], 0).distribution;
     let verdict = volley_analysis::stats::agreement(&runs[1].distribution, &exact);
     let frame = volley_analysis::frame::agreement_frame(&[("dice".into(), "at_least".into(), verdict)]).unwrap();
     assert_eq!(frame.height(), 1);
-    assert_eq!(frame.get_column_names().iter().map(|n| n.as_str()).collect::<Vec<_>>(), ["ruleset", "scenario", "chi_square", "dof", "p_value", "max_z"]);
+    assert_eq!(
+        frame.get_column_names().iter().map(|n| n.as_str()).collect::<Vec<_>>(),
+        ["ruleset", "scenario", "chi_square", "dof", "p_value", "max_z"]
+    );
 }
