@@ -200,3 +200,47 @@ mod written_up {
         assert!(markdown.contains("on 10 degrees of freedom"), "{markdown}");
     }
 }
+
+/// The bar: every two-sided scenario over qualities in the catalogue
+/// gives a ladder whose report has a heatmap, a table and a Parquet file that
+/// read back. Rulesets added later are covered without touching this test.
+#[test]
+fn every_catalogue_scenario_with_two_qualities_makes_a_ladder_report() {
+    use volley_analysis::balance::{ATTACKER_QUALITY, DEFENDER_QUALITY, Experiment, quality_ladder};
+    use volley_analysis::report::ladder_report;
+    use volley_kernel::params::ParamKind;
+    use volley_kernel::runner::RunOptions;
+
+    let root = scratch_dir("catalogue-ladders");
+    let mut written = Vec::new();
+    for ruleset in volley_kernel::catalogue::catalogue() {
+        for scenario in &ruleset.scenarios {
+            let is_choice =
+                |key: &str| scenario.params.iter().any(|p| p.name == key && matches!(p.kind, ParamKind::Choice(_)));
+            if !is_choice(ATTACKER_QUALITY) || !is_choice(DEFENDER_QUALITY) {
+                continue;
+            }
+            let experiment = Experiment::new(&ruleset, scenario.name, RunOptions::new(2_000, 1)).unwrap();
+            // A scenario with neither a winner nor a result metric has no
+            // default measure; the CLI asks for one, and so is skipped here.
+            let Ok(ladder) = quality_ladder(&experiment, None, None) else { continue };
+            let (report, frame) = ladder_report(&experiment, &ladder).unwrap();
+            let folder = format!("{}-{}", ruleset.name, scenario.name);
+            let dir = root.join(&folder);
+            write_report(&dir, &report, &frame).unwrap();
+            let n = ladder.qualities.len();
+            let svg = std::fs::read_to_string(dir.join("ladder.svg")).unwrap();
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{folder}");
+            assert!(std::fs::metadata(dir.join("ladder.png")).unwrap().len() > 1_000, "{folder}");
+            let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+            assert_eq!(markdown.matches(&format!("| {} |", ladder.measure.label())).count(), n * n, "{folder}");
+            let back = read_parquet(&dir.join("data.parquet")).unwrap();
+            assert!(back.equals_missing(&frame), "{folder}");
+            written.push(IndexEntry::of(&folder, &report));
+        }
+    }
+    write_index(&root, &written).unwrap();
+    // The plain dice have no sides; every other ruleset's fights should.
+    assert!(!written.is_empty(), "no two-sided scenario with qualities in the catalogue");
+    std::fs::remove_dir_all(&root).unwrap();
+}
