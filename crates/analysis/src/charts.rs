@@ -202,6 +202,8 @@ pub struct Chart {
 /// The default size: printed across an A4 page's text (about 180 mm), a
 /// pixel is 0.18 mm.
 pub const DEFAULT_SIZE: (u32, u32) = (1000, 620);
+/// The most rows a sensitivity tornado shows.
+pub const TORNADO_MAX_ROWS: usize = 15;
 /// The smallest size a chart is drawn at.
 pub const MINIMUM_SIZE: (u32, u32) = (320, 240);
 
@@ -980,8 +982,11 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
 /// The sensitivity ranking as a tornado chart.
 pub fn sensitivity_tornado(name: &str, title: &str, sensitivity: &Sensitivity) -> Chart {
     let bar = |c: &crate::balance::Change| TornadoBar { change: c.change, ci_low: c.ci_low, ci_high: c.ci_high };
-    let rows = sensitivity
-        .rows
+    // A ruleset prints dozens of numbers; the chart shows the ones that move
+    // the measure (the table in the report lists them all).
+    let moving: Vec<_> = sensitivity.rows.iter().filter(|r| r.largest_change() > 0.0).collect();
+    let shown = moving.len().min(TORNADO_MAX_ROWS);
+    let rows = moving[..shown]
         .iter()
         .map(|r| TornadoRow {
             label: format!("{} = {}", r.field, r.baseline),
@@ -989,13 +994,11 @@ pub fn sensitivity_tornado(name: &str, title: &str, sensitivity: &Sensitivity) -
             up: r.up.as_ref().map(bar),
         })
         .collect();
+    let title =
+        if moving.len() > shown { format!("{title} (top {shown} of {})", moving.len()) } else { title.to_string() };
     let percent = sensitivity.measure.is_probability();
-    let x_label = if percent {
-        format!("change in {} (percentage points)", sensitivity.measure.label())
-    } else {
-        format!("change in {}", sensitivity.measure.label())
-    };
-    Chart::new(name, title, &x_label, "rule field (printed value)", ChartKind::Tornado { rows, percent })
+    let x_label = if percent { "change (percentage points)" } else { "change" };
+    Chart::new(name, &title, x_label, "rule field (printed value)", ChartKind::Tornado { rows, percent })
 }
 
 /// The estimate and its band as samples grow, on a log axis, with the exact

@@ -225,3 +225,46 @@ fn a_tornado_draws_a_bar_per_step_run() {
     assert_eq!(count_text(&svg, "hit_target = 7"), 1);
     check_png(&chart);
 }
+
+#[test]
+fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
+    use volley_analysis::balance::{Change, Estimate, Measure, Sensitivity, SensitivityRow};
+    use volley_analysis::charts::{TORNADO_MAX_ROWS, sensitivity_tornado};
+    let step = |value: i64, change: f64| {
+        Some(Change {
+            value,
+            estimate: Estimate::exact(0.5 + change),
+            change,
+            ci_low: change - 0.01,
+            ci_high: change + 0.01,
+        })
+    };
+    // Twenty fields that move the measure, largest first, and one that does not.
+    let mut rows: Vec<SensitivityRow> = (0..20)
+        .map(|i| SensitivityRow {
+            field: format!("field_{i}"),
+            doc: String::new(),
+            baseline: 3,
+            down: step(2, -0.2 + 0.01 * i as f64),
+            up: step(4, 0.2 - 0.01 * i as f64),
+        })
+        .collect();
+    rows.push(SensitivityRow { field: "idle".into(), doc: String::new(), baseline: 1, down: step(0, 0.0), up: None });
+    let sensitivity = Sensitivity {
+        measure: Measure::probability("winner", "attacker"),
+        baseline: Estimate::exact(0.5),
+        rows,
+        skipped: Vec::new(),
+        runs: Vec::new(),
+    };
+    let chart = sensitivity_tornado("sensitivity", "What matters", &sensitivity);
+    assert_eq!(chart.title, format!("What matters (top {TORNADO_MAX_ROWS} of 20)"));
+    let ChartKind::Tornado { rows, .. } = &chart.kind else { panic!("a tornado") };
+    assert_eq!(rows.len(), TORNADO_MAX_ROWS);
+    assert_eq!(rows[0].label, "field_0 = 3");
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(rects(&svg, DOWN_COLOUR), TORNADO_MAX_ROWS + 1);
+    assert_eq!(count_text(&svg, "field_14 = 3"), 1);
+    assert_eq!(count_text(&svg, "field_15 = 3"), 0);
+}
