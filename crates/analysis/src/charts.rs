@@ -31,6 +31,8 @@ const TITLE_SIZE: f64 = 32.0;
 const AXIS_TITLE_SIZE: f64 = 24.0;
 const LABEL_SIZE: f64 = 22.0;
 const SMALLEST_LABEL_SIZE: f64 = 14.0;
+/// Half the width of a whisker's cap, in pixels at most.
+const CAP_PIXELS: f64 = 9.0;
 
 /// The Okabe-Ito palette: distinguishable with any colour vision and in grey print.
 pub const PALETTE: [RGBColor; 7] = [
@@ -338,8 +340,11 @@ impl Chart {
             let x = i as f64;
             Rectangle::new([(x - half, 0.0), (x + half, b.value)], BAR_COLOUR.filled())
         }))?;
+        // Caps a tenth of a slot wide, but never wider than a few pixels.
+        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1);
+        let cap = (CAP_PIXELS / f64::from(slot)).min(0.12);
         for (i, b) in bars.iter().enumerate() {
-            draw_whisker_vertical(&chart, i as f64, b.ci_low, b.ci_high, 0.12)?;
+            draw_whisker_vertical(&chart, i as f64, b.ci_low, b.ci_high, cap)?;
         }
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
         let positions: Vec<i32> = (0..bars.len()).map(|i| chart.backend_coord(&(i as f64, 0.0)).0).collect();
@@ -597,6 +602,8 @@ impl Chart {
         // The first row (the largest change) is drawn at the top; its step
         // down fills the upper half of the row, its step up the lower half.
         let halves = [(0.52, 0.88, DOWN_COLOUR, "one step down (−1)"), (0.12, 0.48, UP_COLOUR, "one step up (+1)")];
+        let row = (chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1).max(1);
+        let cap = (CAP_PIXELS / f64::from(row)).min(0.1);
         for (side, (bottom, top, colour, legend)) in halves.into_iter().enumerate() {
             let bars: Vec<(f64, TornadoBar)> = rows
                 .iter()
@@ -610,7 +617,7 @@ impl Chart {
                 .label(legend)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 24, y + 7)], colour.filled()));
             for (y, b) in &bars {
-                draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, 0.1)?;
+                draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, cap)?;
             }
         }
         chart
