@@ -66,9 +66,12 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
                 }
                 metric.push(m.name.to_string());
                 value.push(m.domain.format(row.value));
-                probability.push(row.probability);
                 match samples {
                     Some(n) => {
+                        // One division of the marginal's count, rather than the
+                        // sum of its joint outcomes' probabilities, so the
+                        // printed value carries no rounding noise.
+                        probability.push(row.count as f64 / n.max(1) as f64);
                         let (low, high) = wilson(row.count, n, confidence);
                         count.push(Some(row.count));
                         ci_low.push(low);
@@ -76,6 +79,7 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
                         exact.push(false);
                     }
                     None => {
+                        probability.push(row.probability);
                         count.push(None);
                         ci_low.push(row.probability);
                         ci_high.push(row.probability);

@@ -17,7 +17,7 @@ use crate::charts::{
     sensitivity_tornado, sweep_chart,
 };
 use crate::frame::{Run, long_frame, temporary_sibling, write_csv, write_parquet};
-use crate::stats::agreement;
+use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
@@ -588,6 +588,33 @@ pub fn sweep_report(
     Ok((report, long_frame(&runs, confidence)?))
 }
 
+/// The first metric in a line: every value's probability for a categorical or
+/// true/false metric, the mean and its interval for an integer one.
+fn headline(dist: &Distribution, confidence: f64) -> String {
+    let Some(metric) = dist.metrics.first() else {
+        return "No metrics".to_string();
+    };
+    match metric.domain {
+        volley_kernel::outcome::Domain::Integer { .. } => {
+            let (mean, error) = mean_with_standard_error(dist, metric.name);
+            let half = z_for_confidence(confidence) * error;
+            if half > 0.0 {
+                format!("Mean {} {mean:.2} (± {half:.2})", metric.name)
+            } else {
+                format!("Mean {} {mean:.2}", metric.name)
+            }
+        }
+        _ => {
+            let values: Vec<String> = dist
+                .marginal(0)
+                .iter()
+                .map(|row| format!("{} {}", metric.domain.format(row.value), format_value(row.probability, true)))
+                .collect();
+            format!("{}: {}", metric.name, values.join(", "))
+        }
+    }
+}
+
 /// One scenario's outcome distribution written up: bars per metric (and the
 /// cumulative distribution of `turns`, where there is one), with the agreement
 /// against the exact solver when `exact` is given.
@@ -621,10 +648,13 @@ pub fn distribution_report(
             Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf),
         );
     }
-    let mut finding = match dist.samples() {
-        Some(n) => format!("{n} Monte Carlo samples"),
-        None => "Exact distribution".to_string(),
-    };
+    let mut finding = headline(dist, confidence);
+    match dist.samples() {
+        Some(n) => {
+            let _ = write!(finding, " ({n} Monte Carlo samples)");
+        }
+        None => finding.push_str(" (exact)"),
+    }
     if let (Some(exact), Some(_)) = (exact, dist.samples()) {
         let verdict = agreement(dist, exact);
         let _ = write!(
