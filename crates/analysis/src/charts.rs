@@ -469,7 +469,8 @@ impl Chart {
         // A cumulative distribution always spans 0 to 1; other lines fit their
         // bands and reference, so a narrow band is still visible.
         let (y_min, y_max) = if step && percent {
-            (0.0, 1.0)
+            // A little headroom, so a line at 100% is not cut by the frame.
+            (0.0, 1.015)
         } else {
             let ys = series.iter().flat_map(|s| s.points.iter().flat_map(|p| [p.ci_low, p.ci_high, p.y]));
             let ys: Vec<f64> = ys.chain(reference.map(|r| r.0)).collect();

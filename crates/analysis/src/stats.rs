@@ -3,6 +3,7 @@
 //! Tolerances and confidence levels live here, in one place.
 
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal};
+use std::collections::HashMap;
 use volley_kernel::outcome::Distribution;
 
 /// The confidence level used unless a caller asks otherwise.
@@ -89,9 +90,10 @@ pub fn agreement(monte_carlo: &Distribution, exact: &Distribution) -> Agreement 
     // Both distributions list joint outcomes in code order, but codes are not
     // kept; match outcomes by their values instead.
     let mut cells: Vec<(f64, u64)> = exact.joint.iter().map(|j| (j.probability * n, 0)).collect();
+    let index: HashMap<&[i64], usize> = exact.joint.iter().enumerate().map(|(i, j)| (j.values.as_slice(), i)).collect();
     let mut impossible = 0u64;
     for outcome in &monte_carlo.joint {
-        match exact.joint.iter().position(|j| j.values == outcome.values) {
+        match index.get(outcome.values.as_slice()).copied() {
             Some(i) => cells[i].1 += outcome.count,
             None => impossible += outcome.count,
         }
