@@ -625,7 +625,7 @@ impl Chart {
             .draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
+            .position(tornado_legend_corner(rows))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .label_font(font(LABEL_SIZE))
@@ -771,6 +771,22 @@ fn emptiest_corner(series: &[Series], x: (f64, f64), y: (f64, f64), to_x: &dyn F
         .into_iter()
         .min_by_key(|&(_, cx, cy)| crowding(cx, cy))
         .map_or(SeriesLabelPosition::LowerRight, |(corner, _, _)| corner)
+}
+
+/// The lower corner on the side where the bottom rows (the smallest changes)
+/// reach least, so the legend covers no bar.
+fn tornado_legend_corner(rows: &[TornadoRow]) -> SeriesLabelPosition {
+    let bottom = &rows[rows.len().saturating_sub(2)..];
+    let reach = |keep: fn(f64) -> bool| {
+        bottom
+            .iter()
+            .flat_map(|r| [r.down, r.up])
+            .flatten()
+            .flat_map(|b| [b.change, b.ci_low, b.ci_high])
+            .filter(|&v| keep(v))
+            .fold(0.0, |a: f64, v| a.max(v.abs()))
+    };
+    if reach(|v| v > 0.0) <= reach(|v| v < 0.0) { SeriesLabelPosition::LowerRight } else { SeriesLabelPosition::LowerLeft }
 }
 
 /// Points of a step function: each value holds until the next x.
