@@ -588,6 +588,9 @@ pub fn sweep_report(
     Ok((report, long_frame(&runs, confidence)?))
 }
 
+/// The most rows a distribution report prints; the data files hold the rest.
+pub const MAX_TABLE_ROWS: usize = 200;
+
 /// The first metric in a line: every value's probability for a categorical or
 /// true/false metric, the mean and its interval for an integer one.
 fn headline(dist: &Distribution, confidence: f64) -> String {
@@ -665,7 +668,12 @@ pub fn distribution_report(
     }
     finding.push('.');
     let frame = long_frame(std::slice::from_ref(run), confidence)?;
-    sections.push(Section::text("Table", "").with_table(Table::from_frame(&frame, usize::MAX)?));
+    let note = if frame.height() > MAX_TABLE_ROWS {
+        format!("The first {MAX_TABLE_ROWS} of {} rows; data.csv has them all.", frame.height())
+    } else {
+        String::new()
+    };
+    sections.push(Section::text("Table", &note).with_table(Table::from_frame(&frame, MAX_TABLE_ROWS)?));
     let keys: Vec<String> = run.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let report = Report {
         title: format!("{} {}: outcomes", run.ruleset, run.scenario),
