@@ -5,13 +5,20 @@
 //!
 //! - [`stats`]: Wilson intervals, means with standard errors, Monte Carlo
 //!   against exact agreement, and the samples a precision target needs.
-//! - [`frame`]: runs as one long Polars frame; CSV and Parquet on disk.
-//! - [`balance`]: the quality ladder, quality equivalence, rule sensitivity and
-//!   convergence, each a plain result with a frame.
+//! - [`frame`]: runs as one long Polars frame (and means, and agreements);
+//!   CSV and Parquet on disk, each written to a temporary name and renamed.
+//! - [`balance`]: an [`Experiment`](balance::Experiment) (a scenario, its
+//!   rules, fixed keys, how to run) and what to measure of it
+//!   ([`Measure`](balance::Measure)); the quality ladder, quality equivalence,
+//!   rule sensitivity, sweeps and convergence, each a plain result with a frame.
 //! - [`charts`]: bars, heatmaps, lines with bands, CDFs and tornado charts, as
-//!   SVG and PNG with an embedded font.
+//!   SVG and PNG with an embedded font, and the chart of each balance result.
 //! - [`report`]: a report folder (Markdown, self-contained HTML, CSV, Parquet,
-//!   charts) written atomically, and the index of every report.
+//!   charts) written atomically, the index of every report, and a ready-made
+//!   report for each balance result and for one distribution.
+//!
+//! Only [`report`] and the frame writers touch the disk; everything else is
+//! computation that returns [`AnalysisError`] on input it cannot use.
 
 pub mod balance;
 pub mod charts;
