@@ -644,7 +644,7 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 type Cartesian = Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>;
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), AnalysisError> {
-    std::fs::write(path, bytes).map_err(AnalysisError::Io)
+    crate::frame::write_bytes_atomically(path, bytes).map_err(AnalysisError::Io)
 }
 
 /// Tick labels: percentages for probabilities, with a decimal when the axis
@@ -786,7 +786,11 @@ fn tornado_legend_corner(rows: &[TornadoRow]) -> SeriesLabelPosition {
             .filter(|&v| keep(v))
             .fold(0.0, |a: f64, v| a.max(v.abs()))
     };
-    if reach(|v| v > 0.0) <= reach(|v| v < 0.0) { SeriesLabelPosition::LowerRight } else { SeriesLabelPosition::LowerLeft }
+    if reach(|v| v > 0.0) <= reach(|v| v < 0.0) {
+        SeriesLabelPosition::LowerRight
+    } else {
+        SeriesLabelPosition::LowerLeft
+    }
 }
 
 /// Points of a step function: each value holds until the next x.

@@ -183,6 +183,16 @@ pub(crate) fn temporary_sibling(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
 }
 
+/// Writes bytes to a temporary sibling of `path`, then renames it into place.
+pub(crate) fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let temporary = temporary_sibling(path);
+    let result = fs::write(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
 /// Writes to a temporary sibling of `path` with `write`, then renames it into
 /// place; on failure the temporary file is removed and `path` is untouched.
 fn write_atomically(path: &Path, write: impl FnOnce(File) -> PolarsResult<()>) -> PolarsResult<()> {

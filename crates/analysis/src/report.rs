@@ -16,7 +16,7 @@ use crate::charts::{
     Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
     sensitivity_tornado, sweep_chart,
 };
-use crate::frame::{Run, long_frame, temporary_sibling, write_csv, write_parquet};
+use crate::frame::{Run, long_frame, temporary_sibling, write_bytes_atomically, write_csv, write_parquet};
 use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
 use std::fmt::Write as _;
@@ -347,13 +347,7 @@ pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), Ana
         );
     }
     out.push_str("</tbody>\n</table>\n</body>\n</html>\n");
-    let path = reports_dir.join("index.html");
-    let temporary = temporary_sibling(&path);
-    fs::write(&temporary, out)?;
-    fs::rename(&temporary, &path).map_err(|e| {
-        let _ = fs::remove_file(&temporary);
-        AnalysisError::Io(e)
-    })
+    Ok(write_bytes_atomically(&reports_dir.join("index.html"), out.as_bytes())?)
 }
 
 /// How an experiment was run, for a report's method section.
