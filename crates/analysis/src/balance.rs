@@ -8,6 +8,7 @@
 //! bisection sees a smoother curve and a sensitivity sees smaller noise.
 
 use crate::AnalysisError;
+use crate::charts::format_value;
 use crate::frame::Run;
 use crate::stats::{DEFAULT_CONFIDENCE, mean_with_standard_error, wilson, z_for_confidence};
 use polars::prelude::*;
@@ -236,7 +237,13 @@ impl Measure {
                     ))
                 })?;
                 let row = dist.marginal(index).into_iter().find(|r| r.value == code);
-                let (count, probability) = row.map_or((0, 0.0), |r| (r.count, r.probability));
+                let (count, probability) = match (row, samples) {
+                    // One division of the count, free of the rounding noise a
+                    // sum of joint probabilities carries.
+                    (Some(r), Some(n)) => (r.count, r.count as f64 / n.max(1) as f64),
+                    (Some(r), None) => (0, r.probability),
+                    (None, _) => (0, 0.0),
+                };
                 Ok(match samples {
                     Some(n) => {
                         let (ci_low, ci_high) = wilson(count, n, confidence);
@@ -756,6 +763,13 @@ impl Sensitivity {
         let Some(top) = self.rows.first() else {
             return "No integer rule field could be moved.".to_string();
         };
+        if top.largest_change() == 0.0 {
+            return format!(
+                "No integer rule field moved {} by one step (baseline {}).",
+                self.measure.label(),
+                format_value(self.baseline.value, self.measure.is_probability())
+            );
+        }
         let (size, baseline) = if self.measure.is_probability() {
             (
                 format!("{:.1} percentage points", top.largest_change() * 100.0),

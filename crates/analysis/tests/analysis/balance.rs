@@ -142,3 +142,46 @@ fn a_sweep_measures_each_value_in_order() {
     assert!(result.points[0].1.value < result.points[1].1.value);
     assert_eq!(result.runs[1].keys, [("defender.quality".to_string(), "green".to_string())]);
 }
+
+/// Every integer rule field of every catalogue scenario is either stepped or
+/// listed as skipped, and no step makes an analysis fail outright.
+#[test]
+fn sensitivity_steps_or_skips_every_field_of_every_catalogue_scenario() {
+    use volley_kernel::params::ParamKind;
+    for ruleset in volley_kernel::catalogue::catalogue() {
+        for scenario in &ruleset.scenarios {
+            let experiment = Experiment::new(&ruleset, scenario.name, RunOptions::new(300, 1)).unwrap();
+            let metrics = experiment.metrics().unwrap();
+            let measure = Measure::attacker_wins(&metrics).unwrap_or_else(|| {
+                let first = metrics[0];
+                match first.domain.is_numeric() {
+                    true => Measure::mean(first.name),
+                    false => Measure::probability(first.name, first.domain.format(0)),
+                }
+            });
+            let result = sensitivity(&experiment, &measure).unwrap();
+            let rules = (ruleset.default_rules)();
+            for field in rules.fields().iter().filter(|f| matches!(f.kind, ParamKind::Int { .. })) {
+                let stepped = result
+                    .rows
+                    .iter()
+                    .find(|r| r.field == field.name)
+                    .map_or(0, |r| usize::from(r.down.is_some()) + usize::from(r.up.is_some()));
+                let skipped = result.skipped.iter().filter(|s| s.field == field.name).count();
+                assert_eq!(stepped + skipped, 2, "{} {} {}", ruleset.name, scenario.name, field.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn sensitivity_says_so_when_no_rule_matters() {
+    // The duel reads none of the shot's rules: every step changes nothing.
+    let result = sensitivity(&duel(5_000), &Measure::probability("winner", "attacker")).unwrap();
+    assert!(result.rows.iter().all(|r| r.largest_change() == 0.0));
+    assert!(
+        result.finding().starts_with("No integer rule field moved P(winner = attacker) by one step"),
+        "{}",
+        result.finding()
+    );
+}
