@@ -185,3 +185,31 @@ fn sensitivity_says_so_when_no_rule_matters() {
         result.finding()
     );
 }
+
+#[test]
+fn balance_frames_are_pinned() {
+    use expect_test::expect;
+    use volley_analysis::frame::csv_string;
+    let ladder =
+        quality_ladder(&duel(200).with_confidence(0.9), Some(&["veteran".into(), "green".into()]), None).unwrap();
+    expect![[r#"
+        attacker.quality,defender.quality,measure,estimate,ci_low,ci_high,samples
+        veteran,veteran,P(winner = attacker),0.515,0.45706048937691185,0.5725390958034449,200
+        veteran,green,P(winner = attacker),0.745,0.6912688705330079,0.792191020746152,200
+        green,veteran,P(winner = attacker),0.3,0.24965971976232726,0.35567914449958293,200
+        green,green,P(winner = attacker),0.51,0.45211297211941676,0.5676200846674877,200
+    "#]]
+    .assert_eq(&csv_string(&ladder.frame().unwrap()).unwrap());
+    let ranked = sensitivity(&shot(120), &Measure::probability("hit", "true")).unwrap();
+    expect![[r#"
+        field,baseline_value,value,measure,estimate,ci_low,ci_high,samples,change,change_ci_low,change_ci_high
+        bonus,1,0,P(hit = true),0.49166666666666664,0.4038757172769723,0.5799746021633394,120,-0.14166666666666666,-0.26590333735064176,-0.017429995982691557
+        bonus,1,2,P(hit = true),0.7916666666666666,0.7105232156701865,0.8547156039189031,120,0.15833333333333333,0.045578213665473086,0.27108845300119355
+        hit_target,7,6,P(hit = true),0.7416666666666667,0.6567146994175665,0.8116260368133936,120,0.10833333333333339,-0.008145740010436331,0.22481240667710312
+        hit_target,7,8,P(hit = true),0.5333333333333333,0.4444278926967431,0.6201708295420101,120,-0.09999999999999998,-0.22410239460192163,0.02410239460192168
+        irrelevant,3,2,P(hit = true),0.6333333333333333,0.5442242408550699,0.7141706480999424,120,0.0,-0.12193386895613721,0.12193386895613721
+        irrelevant,3,4,P(hit = true),0.6333333333333333,0.5442242408550699,0.7141706480999424,120,0.0,-0.12193386895613721,0.12193386895613721
+        limit,5,4,P(hit = true),0.6333333333333333,0.5442242408550699,0.7141706480999424,120,0.0,-0.12193386895613721,0.12193386895613721
+    "#]]
+    .assert_eq(&csv_string(&ranked.frame().unwrap()).unwrap());
+}

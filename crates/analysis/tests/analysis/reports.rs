@@ -246,3 +246,35 @@ fn every_catalogue_scenario_with_two_qualities_makes_a_ladder_report() {
     assert!(!written.is_empty(), "no two-sided scenario with qualities in the catalogue");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+#[test]
+fn an_exact_distribution_report_reads_as_expected() {
+    use volley_analysis::report::{distribution_report, markdown};
+    let run = dice_run("sum", &[("dice", "1d4")], 0);
+    let (report, _) = distribution_report(&run, None, 0.95).unwrap();
+    expect_test::expect![[r#"
+        # dice sum: outcomes
+
+        **Question.** What are the outcomes of sum with dice=1d4?
+
+        **Finding.** Mean total 2.50 (exact).
+
+        ## total
+
+        the sum of the dice
+
+        ![sum: total](total.svg)
+
+        ## Table
+
+        | ruleset | scenario | dice | metric | value | count | probability | ci_low | ci_high | exact |
+        | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+        | dice | sum | 1d4 | total | 1 |  | 0.2500 | 0.2500 | 0.2500 | true |
+        | dice | sum | 1d4 | total | 2 |  | 0.2500 | 0.2500 | 0.2500 | true |
+        | dice | sum | 1d4 | total | 3 |  | 0.2500 | 0.2500 | 0.2500 | true |
+        | dice | sum | 1d4 | total | 4 |  | 0.2500 | 0.2500 | 0.2500 | true |
+
+        Data: [data.csv](data.csv), [data.parquet](data.parquet).
+    "#]]
+    .assert_eq(&markdown(&report));
+}
