@@ -389,7 +389,15 @@ impl Chart {
             )
         };
         let cell_height = chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1;
-        let value_size = (cell_height as f64 * 0.3).clamp(14.0, 28.0);
+        let cell_width = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1) as u32;
+        // Text shrinks to fit its cell; an interval that cannot fit at a
+        // readable size is left to the table rather than drawn over its neighbours.
+        let fits = |text: &str, size: f64| text_width(root, text, size) + 8 <= cell_width;
+        let mut value_size = (cell_height as f64 * 0.3).clamp(SMALLEST_LABEL_SIZE, 28.0);
+        let texts: Vec<String> = values.iter().map(|v| format_value(*v, percent)).collect();
+        while value_size > SMALLEST_LABEL_SIZE && !texts.iter().all(|t| fits(t, value_size)) {
+            value_size -= 1.0;
+        }
         let interval_size = (value_size * 0.65).max(SMALLEST_LABEL_SIZE);
         for (r, row) in cells.iter().enumerate() {
             // The first row is drawn at the top.
@@ -404,12 +412,12 @@ impl Chart {
                 let value_text = format_value(cell.value, percent);
                 let value_style = font(value_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                 let exact = (cell.ci_high - cell.ci_low).abs() < f64::EPSILON;
-                if exact || cell_height < 3 * (value_size as i32) {
+                let interval =
+                    format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
+                if exact || cell_height < 3 * (value_size as i32) || !fits(&interval, interval_size) {
                     root.draw_text(&value_text, &value_style, centre)?;
                 } else {
                     root.draw_text(&value_text, &value_style, (centre.0, centre.1 - value_size as i32 / 2))?;
-                    let interval =
-                        format!("{}–{}", format_value(cell.ci_low, percent), format_value(cell.ci_high, percent));
                     let interval_style = font(interval_size).color(&ink).pos(Pos::new(HPos::Center, VPos::Center));
                     root.draw_text(&interval, &interval_style, (centre.0, centre.1 + value_size as i32 * 2 / 3))?;
                 }

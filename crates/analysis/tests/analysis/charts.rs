@@ -268,3 +268,34 @@ fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
     assert_eq!(count_text(&svg, "field_14 = 3"), 1);
     assert_eq!(count_text(&svg, "field_15 = 3"), 0);
 }
+
+#[test]
+fn a_crowded_heatmap_drops_intervals_rather_than_overlap_them() {
+    let labels: Vec<String> = (1..=10).map(|i| format!("grade {i}")).collect();
+    let cell = Some(Cell { value: 0.456, ci_low: 0.449, ci_high: 0.463 });
+    let chart = Chart::new(
+        "crowded",
+        "Ten grades",
+        "defender's grade",
+        "attacker's grade",
+        ChartKind::Heatmap { rows: labels.clone(), columns: labels, cells: vec![vec![cell; 10]; 10], percent: true },
+    );
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(count_text(&svg, "45.6%"), 100);
+    assert_eq!(texts(&svg).iter().filter(|t| t.contains('–')).count(), 0);
+    // At the default size, four grades leave room for the intervals.
+    let roomy = Chart::new(
+        "roomy",
+        "Four grades",
+        "defender's grade",
+        "attacker's grade",
+        ChartKind::Heatmap {
+            rows: vec!["a".into(); 4],
+            columns: vec!["b".into(); 4],
+            cells: vec![vec![cell; 4]; 4],
+            percent: true,
+        },
+    );
+    assert_eq!(count_text(&roomy.svg().unwrap(), "44.9%–46.3%"), 16);
+}
