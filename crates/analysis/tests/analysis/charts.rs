@@ -4,8 +4,8 @@
 use crate::frames::dice_run;
 use plotters::style::RGBColor;
 use volley_analysis::charts::{
-    BAR_COLOUR, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR, cdf_chart,
-    distribution_bars,
+    BAR_COLOUR, Bar, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR,
+    cdf_chart, distribution_bars,
 };
 
 /// Checks that every tag opened is closed in order, and returns the SVG.
@@ -298,4 +298,34 @@ fn a_crowded_heatmap_drops_intervals_rather_than_overlap_them() {
         },
     );
     assert_eq!(count_text(&roomy.svg().unwrap(), "44.9%–46.3%"), 16);
+}
+
+#[test]
+fn crowded_bar_labels_thin_out_instead_of_overlapping() {
+    let bars: Vec<Bar> =
+        (1..=80).map(|i| Bar { label: format!("value {i}"), value: 0.0125, ci_low: 0.01, ci_high: 0.015 }).collect();
+    let chart = Chart::new("crowded", "Eighty values", "value", "probability", ChartKind::Bars { bars, percent: true });
+    let svg = chart.svg().unwrap();
+    well_formed(&svg);
+    assert_eq!(rects(&svg, BAR_COLOUR), 80);
+    // (x, font size, characters) of each category label drawn.
+    let mut labels: Vec<(f64, f64, usize)> = svg
+        .split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim();
+            let attribute = |name: &str| -> f64 {
+                let start = t.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                t[start..start + t[start..].find('"').unwrap()].parse().unwrap()
+            };
+            body.starts_with("value ").then(|| (attribute("x"), attribute("font-size"), body.chars().count()))
+        })
+        .collect();
+    labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+    assert!(labels.len() >= 10 && labels.len() < 80, "{} labels drawn", labels.len());
+    for pair in labels.windows(2) {
+        // DejaVu Sans averages well under 0.6 em a character.
+        let half_widths = 0.6 * (pair[0].1 * pair[0].2 as f64 + pair[1].1 * pair[1].2 as f64) / 2.0;
+        assert!(pair[1].0 - pair[0].0 >= half_widths, "labels at {} and {} overlap", pair[0].0, pair[1].0);
+    }
 }
