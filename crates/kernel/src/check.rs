@@ -13,6 +13,25 @@ use std::fmt;
 /// standard errors (the issues' bar: 4.5).
 pub const Z_TOLERANCE: f64 = 4.5;
 
+/// Below this many expected occurrences a count is judged by its Poisson tail.
+pub const POISSON_BELOW: f64 = 20.0;
+
+/// The two-sided normal tail beyond [`Z_TOLERANCE`] (4.5 standard errors).
+pub const TAIL_AT_TOLERANCE: f64 = 6.795e-6;
+
+/// Twice the smaller Poisson tail of `observed` when `mean` is expected:
+/// P(X >= observed) above the mean, P(X <= observed) below it.
+pub fn poisson_two_sided_tail(mean: f64, observed: u64) -> f64 {
+    let log_pmf = |k: u64| k as f64 * mean.ln() - mean - ln_gamma(k as f64 + 1.0);
+    let below: f64 = (0..=observed).map(|k| log_pmf(k).exp()).sum();
+    let above = 1.0 - below + log_pmf(observed).exp();
+    let tail = if observed as f64 >= mean { above } else { below };
+    (2.0 * tail).min(1.0)
+}
+
+/// Exact probabilities this close to 0 or 1 are rounding of a certainty.
+pub const CERTAIN: f64 = 1e-12;
+
 /// The significance level of the dice's chi-square tests.
 pub const CHI_SQUARE_ALPHA: f64 = 1e-6;
 
@@ -58,8 +77,21 @@ pub fn compare(estimate: &Distribution, exact: &Distribution) -> (f64, Vec<Disag
         for value in values {
             let p = exact_rows.iter().find(|r| r.value == value).map_or(0.0, |r| r.probability);
             let q = estimate_rows.iter().find(|r| r.value == value).map_or(0.0, |r| r.probability);
-            let z = if p <= 0.0 || p >= 1.0 {
-                if (p - q).abs() > 0.0 { f64::INFINITY } else { 0.0 }
+            // An exact probability within rounding of 0 or 1 is a certainty:
+            // Monte Carlo must then match it exactly, or the solver is wrong.
+            let z = if p <= CERTAIN || p >= 1.0 - CERTAIN {
+                if (p - q).abs() > CERTAIN { f64::INFINITY } else { 0.0 }
+            } else if p * samples < POISSON_BELOW {
+                // Few expected occurrences: the normal approximation calls a
+                // single sighting of a one-in-ten-million event five standard
+                // errors, so judge the count by its exact Poisson tail at the
+                // same level instead, and report a z only when it fails.
+                let observed = (q * samples).round() as u64;
+                if poisson_two_sided_tail(p * samples, observed) < TAIL_AT_TOLERANCE {
+                    f64::INFINITY
+                } else {
+                    ((q - p).abs() / (p * (1.0 - p) / samples).sqrt()).min(Z_TOLERANCE)
+                }
             } else {
                 (q - p).abs() / (p * (1.0 - p) / samples).sqrt()
             };
@@ -204,5 +236,28 @@ mod tests {
         assert!((chi_square_p_value(35.888, 5) / 1e-6 - 1.0).abs() < 1e-3);
         assert!((chi_square_p_value(124.342, 100) - 0.05).abs() < 1e-5);
         assert!((ln_gamma(5.0) - 24f64.ln()).abs() < 1e-13);
+    }
+
+    #[test]
+    fn rare_events_are_judged_by_their_poisson_tail() {
+        // Mean 0.04, seen once: P(X >= 1) = 1 - e^-0.04 = 0.0392; twice that.
+        assert!((poisson_two_sided_tail(0.04, 1) - 2.0 * (1.0 - (-0.04f64).exp())).abs() < 1e-12);
+        // Mean 2, seen 14 times: far beyond chance.
+        assert!(poisson_two_sided_tail(2.0, 14) < TAIL_AT_TOLERANCE);
+        use crate::outcome::{Distribution, Metric};
+        let metrics = vec![Metric::integer("turns", "turns", 0, 2)];
+        let decode = |code: u64, values: &mut [i64]| values[0] = code as i64;
+        let exact = Distribution::from_exact(metrics.clone(), [(0, 0.6), (1, 0.4 - 4e-8), (2, 4e-8)], decode);
+        let mut tally = crate::outcome::Tally::new(3);
+        (0..600_000).for_each(|_| tally.record(0));
+        (0..399_999).for_each(|_| tally.record(1));
+        tally.record(2);
+        let estimate = Distribution::from_tally(metrics.clone(), &tally, decode);
+        let (worst, bad) = compare(&estimate, &exact);
+        assert!(bad.is_empty(), "one sighting of a 4e-8 event is chance: {bad:?}");
+        assert!(worst <= Z_TOLERANCE);
+        (0..13).for_each(|_| tally.record(2));
+        let estimate = Distribution::from_tally(metrics, &tally, decode);
+        assert_eq!(compare(&estimate, &exact).1.len(), 1, "fourteen sightings are not");
     }
 }

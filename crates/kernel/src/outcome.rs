@@ -361,7 +361,8 @@ impl Distribution {
     /// The probability that a metric takes a value.
     pub fn probability(&self, metric: &str, value: i64) -> f64 {
         let index = self.metric_index(metric).unwrap_or_else(|| panic!("no metric {metric}"));
-        self.joint.iter().filter(|o| o.values[index] == value).map(|o| o.probability).sum()
+        // fold from +0.0: an empty f64 sum is -0.0, which prints as "-0".
+        self.joint.iter().filter(|o| o.values[index] == value).fold(0.0, |sum, o| sum + o.probability)
     }
 
     /// The mean of a numeric metric.
@@ -418,5 +419,6 @@ mod tests {
         assert_eq!(side[2].count, 0);
         assert_eq!(dist.mean("hits"), 3.0);
         assert_eq!(dist.probability("passed", 1), 1.0);
+        assert!(dist.probability("passed", 0).is_sign_positive(), "never-seen values are +0, not -0");
     }
 }
