@@ -171,6 +171,8 @@ pub enum ChartKind {
         percent: bool,
         /// A dashed horizontal line with its legend text (even odds, an exact value).
         reference: Option<(f64, String)>,
+        /// A shaded range of x with its legend text (the interval of a crossing).
+        span: Option<(f64, f64, String)>,
     },
     /// Horizontal bars of changes either side of zero, largest at the top.
     Tornado {
@@ -301,9 +303,16 @@ impl Chart {
             ChartKind::Heatmap { rows, columns, cells, percent } => {
                 self.draw_heatmap(root, rows, columns, cells, *percent)
             }
-            ChartKind::Lines { series, categories, log_x, step, percent, reference } => {
-                self.draw_lines(root, series, categories.as_deref(), *log_x, *step, *percent, reference.as_ref())
-            }
+            ChartKind::Lines { series, categories, log_x, step, percent, reference, span } => self.draw_lines(
+                root,
+                series,
+                categories.as_deref(),
+                *log_x,
+                *step,
+                *percent,
+                reference.as_ref(),
+                span.as_ref(),
+            ),
             ChartKind::Tornado { rows, percent } => self.draw_tornado(root, rows, *percent),
         }
     }
@@ -457,6 +466,7 @@ impl Chart {
         step: bool,
         percent: bool,
         reference: Option<&(f64, String)>,
+        span: Option<&(f64, f64, String)>,
     ) -> DrawResult<DB> {
         // A log axis is drawn as a linear axis of log10(x), so one code path
         // serves both; its labels print the samples back as counts.
@@ -525,6 +535,17 @@ impl Chart {
         }
         mesh.draw()?;
 
+        if let Some((from, to, text)) = span {
+            // Behind the lines, so they stay readable across it.
+            let shade = RGBColor(0x99, 0x99, 0x99).mix(0.3);
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(to_x(*from).max(x_min), y_min), (to_x(*to).min(x_max), y_max)],
+                    shade.filled(),
+                )))?
+                .label(text.clone())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 24, y + 7)], shade.filled()));
+        }
         for (index, s) in series.iter().enumerate() {
             let colour = PALETTE[index % PALETTE.len()];
             let mut points: Vec<LinePoint> = s.points.iter().map(|p| LinePoint { x: to_x(p.x), ..*p }).collect();
@@ -903,7 +924,15 @@ pub fn cdf_chart(
         title,
         &format!("{metric} ({unit})"),
         &format!("probability of {metric} or fewer"),
-        ChartKind::Lines { series: out, categories: None, log_x: false, step: true, percent: true, reference: None },
+        ChartKind::Lines {
+            series: out,
+            categories: None,
+            log_x: false,
+            step: true,
+            percent: true,
+            reference: None,
+            span: None,
+        },
     ))
 }
 
@@ -955,6 +984,7 @@ pub fn sweep_chart(name: &str, title: &str, x_label: &str, sweeps: &[Sweep]) -> 
             step: false,
             percent: measure.is_probability(),
             reference: measure.is_probability().then(|| (0.5, "even odds".to_string())),
+            span: None,
         },
     )
 }
@@ -1011,6 +1041,7 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
             step: false,
             percent: true,
             reference: Some((0.5, "even odds".to_string())),
+            span: equivalence.interval.map(|(low, high)| (low, high, "crossing interval".to_string())),
         },
     )
 }
@@ -1062,6 +1093,7 @@ pub fn convergence_chart(name: &str, title: &str, convergence: &Convergence) -> 
             step: false,
             percent: convergence.measure.is_probability(),
             reference: convergence.exact.map(|v| (v, "exact".to_string())),
+            span: None,
         },
     )
 }

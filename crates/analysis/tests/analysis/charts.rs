@@ -166,12 +166,13 @@ fn lines_draw_one_band_and_legend_entry_per_series() {
             step: false,
             percent: true,
             reference: Some((0.5, "even odds".into())),
+            span: Some((2.5, 3.5, "crossing interval".into())),
         },
     );
     let svg = chart.svg().unwrap();
     well_formed(&svg);
     assert_eq!(svg.matches("<polygon").count(), 3, "one band per series");
-    for name in ["huzzah", "brigades", "one_hour", "even odds"] {
+    for name in ["huzzah", "brigades", "one_hour", "even odds", "crossing interval"] {
         assert_eq!(count_text(&svg, name), 1, "legend {name}");
     }
     check_png(&chart);
