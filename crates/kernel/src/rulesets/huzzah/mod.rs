@@ -49,7 +49,7 @@ use crate::outcome::{Layout, Metric};
 use crate::params::{Choice, Param, ParamError};
 use crate::scenario::Scenario;
 
-// pub mod assault;
+pub mod assault;
 // pub mod bombardment;
 pub mod engagement;
 // pub mod skirmish;
@@ -614,7 +614,7 @@ pub fn entry() -> RulesetEntry {
     scenarios.extend(single::entries());
     scenarios.push(engagement::entry());
     scenarios.push(standoff::entry());
-    // scenarios.push(assault::entry());
+    scenarios.push(assault::entry());
     // scenarios.push(skirmish::entry());
     // scenarios.push(bombardment::entry());
     RulesetEntry {

@@ -1,0 +1,909 @@
+//! An assault, turn by turn in the rules' sequence ("Sequence of play"): one
+//! attacking unit (infantry in column or line, or cavalry) starts some bands
+//! from one defending unit (infantry in line, column or square, or a battery).
+//!
+//! The attacker's turn: threat tests if it is in the defender's threat zone;
+//! orders (a forced order first, then advance orders until one fails, an order
+//! cannot be given, or it makes contact), each move answered by a bombardment
+//! while the battery has bombardments left; the engagement on contact; rally,
+//! reform and compulsory casualties. The defender's turn: threat tests if it is
+//! in the attacker's zone, its forced order (deploy to line or form square),
+//! rally, reform, compulsory casualties and smoke removal. It ends when a unit
+//! breaks or routs, or at the turn limit.
+//!
+//! The turn is a small state machine in which every step consumes at most one
+//! roll of 2D6, so the Monte Carlo sampler and the exact solver run the very
+//! same steps: the sampler with dice, the solver over the eleven totals, turn
+//! by turn as an absorbing Markov chain, propagated forward roll by roll for
+//! all states together (the way [`markov::absorb`](crate::markov::absorb)
+//! propagates turns), merging equal states after every roll.
+//!
+//! Modelling choices (beyond the interpretations of [`Rules`]):
+//! - The attacker always advances when it can; the defender stands.
+//! - A battery bombards once for each advance order the attacker acts on, at
+//!   the distance the move ends (at 1 band, short range, when it ends in
+//!   contact), while bombardments last ("Artillery bombardment": a target can
+//!   be bombarded again when it acts on another order).
+//! - "Bombarded in column" applies to the battery's inherent threat too (its
+//!   explanation: "in all artillery threat zones - short, long and extreme").
+//! - A Huzzah! in a threat test makes the other unit test when each is in the
+//!   other's threat zone; a chain stops after 8 Huzzah!es (chance 36^-8).
+//! - A defending line or column has two unsecured flanks: failing a threat test
+//!   against cavalry gives it a forced order to form square.
+//! - A routed unit keeps its staggers and kills in `*_remaining` (it is out
+//!   of the fight, but the metric counts its breaking threshold).
+//! - Blown cavalry that fails to rally takes the recall order in its next
+//!   orders phase; if that fails it advances one move out of control and
+//!   engages disadvantaged if it makes contact.
+
+use super::engagement::{Fighter, Victor, resolve};
+use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
+use super::{Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param, remaining_percent};
+use crate::catalogue::ScenarioEntry;
+use crate::dice::Dice;
+use crate::outcome::{Layout, Metric};
+use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
+use crate::scenario::{DynScenario, Scenario};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+
+crate::choice_enum! {
+    /// A unit's formation.
+    pub enum Formation {
+        /// Line (a battery counts as a line).
+        Line = "line",
+        /// Column.
+        Column = "column",
+        /// Square (infantry only).
+        Square = "square",
+    }
+}
+
+crate::choice_enum! {
+    /// A battery's weight.
+    pub enum Guns {
+        /// Light artillery.
+        Light = "light",
+        /// Medium artillery.
+        Medium = "medium",
+        /// Heavy artillery.
+        Heavy = "heavy",
+    }
+}
+
+/// One side of an assault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssaultUnit {
+    /// Base quality.
+    pub quality: Quality,
+    /// Net Ups minus Downs on its threat tests and engagements beyond those modelled.
+    pub shifts: i32,
+    /// Staggers at the start.
+    pub staggers: i32,
+    /// Kills at the start.
+    pub kills: i32,
+    /// Its arm.
+    pub arm: Arm,
+    /// Its formation at the start.
+    pub formation: Formation,
+    /// An officer attached to the unit.
+    pub officer: Officer,
+    /// The command rating of the officer giving its orders (6-10).
+    pub rating: i32,
+    /// In command (Up 1 to orders and to rally).
+    pub in_command: bool,
+    /// In a favourable position (the defender's ground).
+    pub favourable: bool,
+    /// Disadvantaged in threat tests and engagements.
+    pub disadvantaged: bool,
+}
+
+impl AssaultUnit {
+    /// A fresh unit with an average officer (8), in command.
+    pub fn new(quality: Quality, arm: Arm, formation: Formation) -> AssaultUnit {
+        AssaultUnit {
+            quality,
+            shifts: 0,
+            staggers: 0,
+            kills: 0,
+            arm,
+            formation,
+            officer: Officer::None,
+            rating: 8,
+            in_command: true,
+            favourable: false,
+            disadvantaged: false,
+        }
+    }
+
+    fn from_settings(settings: &Settings, prefix: &str) -> AssaultUnit {
+        let key = |name: &str| format!("{prefix}.{name}");
+        AssaultUnit {
+            quality: settings.choice(&key("quality")),
+            shifts: settings.int(&key("shifts")) as i32,
+            staggers: settings.int(&key("staggers")) as i32,
+            kills: settings.int(&key("kills")) as i32,
+            arm: settings.choice(&key("arm")),
+            formation: settings.choice(&key("formation")),
+            officer: settings.choice(&key("officer")),
+            rating: settings.int(&key("rating")) as i32,
+            in_command: settings.bool(&key("in_command")),
+            favourable: settings.bool(&key("favourable")),
+            disadvantaged: settings.bool(&key("disadvantaged")),
+        }
+    }
+
+    fn params(prefix: &str, arm: Arm, formation: Formation) -> Vec<Param> {
+        let key = |name: &str| format!("{prefix}.{name}");
+        vec![
+            quality_param(key("quality"), Quality::Trained),
+            Param::int(key("shifts"), "net Ups minus Downs on threat tests and engagements", 0, -10, 10),
+            Param::int(key("staggers"), "staggers at the start", 0, 0, 10),
+            Param::int(key("kills"), "kills at the start", 0, 0, 10),
+            Param::choice(key("arm"), "the attacker: infantry or cavalry; the defender: infantry or artillery", arm),
+            Param::choice(key("formation"), "line, column or square (infantry only)", formation),
+            Param::choice(key("officer"), "officer attached: none, attached or inspirational", Officer::None),
+            Param::int(key("rating"), "command rating of its officer (6 Abysmal to 10 Excellent)", 8, 6, 10),
+            Param::boolean(key("in_command"), "in command (Up 1 to orders and rallying)", true),
+            Param::boolean(key("favourable"), "in a favourable position", false),
+            Param::boolean(key("disadvantaged"), "disadvantaged in threat tests and engagements", false),
+        ]
+    }
+}
+
+// The phases of a turn, each consuming at most one roll.
+const ATTACKER_THREAT: u8 = 0;
+const ATTACKER_FORCED: u8 = 1;
+const ATTACKER_ORDERS: u8 = 2;
+const BOMBARD: u8 = 3;
+const ENGAGE_ATTACKER_ROLL: u8 = 4;
+const ENGAGE_DEFENDER_ROLL: u8 = 5;
+const ATTACKER_REFORM: u8 = 6;
+const DEFENDER_THREAT: u8 = 7;
+const DEFENDER_FORCED: u8 = 8;
+const DEFENDER_REFORM: u8 = 9;
+const TURN_END: u8 = 10;
+
+/// The longest chain of Huzzah!es in one threat exchange.
+const CHAIN_LIMIT: u8 = 8;
+
+/// Where an assault stands, between two rolls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    phase: u8,
+    /// Bands between the units; 0 is contact.
+    distance: i8,
+    /// Attacker's staggers and kills, defender's staggers and kills.
+    strength: [i8; 4],
+    formation: [Formation; 2],
+    /// Bombardments the battery has left.
+    bombardments: u8,
+    /// Smoke markers on the battery.
+    smoke: u8,
+    /// The attacking cavalry is blown.
+    blown: bool,
+    /// Each side's attached officer is still alive.
+    officer: [bool; 2],
+    /// An engagement has taken place.
+    engaged: bool,
+    /// Within a threat test: who tests now, and how many Huzzah!es so far.
+    tester: u8,
+    huzzahs: u8,
+    /// A forced order is pending for each side.
+    forced: [bool; 2],
+    /// Orders given to the attacker this turn.
+    orders: u8,
+    /// A Huzzah! order earned a free order.
+    free_order: bool,
+    /// The attacker's engagement roll, while the defender's is awaited.
+    engage_pair: u8,
+}
+
+/// One assault.
+#[derive(Clone, Debug)]
+pub struct Assault {
+    rules: Rules,
+    units: [AssaultUnit; 2],
+    guns: Guns,
+    distance: i32,
+    bombardments: i32,
+    full: [i32; 2],
+    turns: u32,
+    layout: Layout,
+}
+
+impl Assault {
+    /// An assault from `distance` bands (1-30) for at most `turns` turns,
+    /// the battery (if the defender is one) with `bombardments` bombardments.
+    pub fn new(
+        rules: &Rules,
+        attacker: AssaultUnit,
+        defender: AssaultUnit,
+        guns: Guns,
+        bombardments: i32,
+        distance: i32,
+        turns: u32,
+    ) -> Result<Self, ParamError> {
+        if attacker.arm == Arm::Artillery {
+            return Err(invalid("attacker.arm", "the attacker is infantry or cavalry: artillery cannot advance to engage"));
+        }
+        if attacker.formation == Formation::Square {
+            return Err(invalid("attacker.formation", "a square cannot assault: use line or column"));
+        }
+        if defender.arm == Arm::Cavalry {
+            return Err(invalid("defender.arm", "the defender is infantry or artillery"));
+        }
+        if defender.arm == Arm::Artillery && defender.formation != Formation::Line {
+            return Err(invalid("defender.formation", "an unlimbered battery is in line"));
+        }
+        for (unit, prefix) in [(&attacker, "attacker"), (&defender, "defender")] {
+            let full = rules.full_rating(unit.quality);
+            if unit.staggers < 0 || unit.kills < 0 || unit.staggers + unit.kills >= full {
+                return Err(invalid(format!("{prefix}.kills"), format!("staggers plus kills must stay below {full}")));
+            }
+            if !(-10..=10).contains(&unit.shifts) || !(6..=10).contains(&unit.rating) {
+                return Err(invalid(format!("{prefix}.shifts"), "shifts -10 to 10, ratings 6 to 10"));
+            }
+        }
+        if !(1..=30).contains(&distance) {
+            return Err(invalid("distance", "the distance must be 1 to 30 bands"));
+        }
+        if !(0..=10).contains(&bombardments) {
+            return Err(invalid("defender.bombardments", "bombardments must be 0 to 10"));
+        }
+        if !(1..=100).contains(&turns) {
+            return Err(invalid("turns", "the turn limit must be 1 to 100"));
+        }
+        let mut metrics = duel_metrics(turns);
+        metrics.push(Metric::boolean("engaged", "whether the units engaged at least once"));
+        let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
+        Ok(Assault {
+            rules: rules.clone(),
+            units: [attacker, defender],
+            guns,
+            distance,
+            bombardments,
+            full,
+            turns,
+            layout: Layout::new(metrics),
+        })
+    }
+
+    fn start(&self) -> State {
+        let (a, d) = (&self.units[0], &self.units[1]);
+        State {
+            phase: ATTACKER_THREAT,
+            distance: self.distance as i8,
+            strength: [a.staggers as i8, a.kills as i8, d.staggers as i8, d.kills as i8],
+            formation: [a.formation, d.formation],
+            bombardments: if d.arm == Arm::Artillery { self.bombardments as u8 } else { 0 },
+            smoke: 0,
+            blown: false,
+            officer: [a.officer != Officer::None, d.officer != Officer::None],
+            engaged: false,
+            tester: 0,
+            huzzahs: 0,
+            forced: [false; 2],
+            orders: 0,
+            free_order: false,
+            engage_pair: 0,
+        }
+    }
+
+    /// The outcome code at turn 1 (later turns add a stride): `winner` 0
+    /// attacker, 1 defender, 2 none.
+    fn code(&self, winner: i64, turn: u32, s: &State) -> u64 {
+        let st = |i: usize| i32::from(s.strength[i]);
+        self.layout.encode(&[
+            winner,
+            i64::from(turn),
+            i64::from(st(0)),
+            i64::from(st(1)),
+            i64::from(st(2)),
+            i64::from(st(3)),
+            remaining_percent(self.full[0], st(0), st(1)),
+            remaining_percent(self.full[1], st(2), st(3)),
+            i64::from(s.engaged),
+        ])
+    }
+
+    fn officer_of(&self, s: &State, side: usize) -> Officer {
+        if s.officer[side] { self.units[side].officer } else { Officer::None }
+    }
+
+    /// The depth of a side's threat zone now, in bands (playsheet, Threat zones).
+    fn zone(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        match (self.units[side].arm, s.formation[side]) {
+            // "Blown cavalry exerts no threat zone."
+            (Arm::Cavalry, _) if s.blown => 0,
+            (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line,
+            (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column,
+            (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square,
+            (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
+            (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
+            (Arm::Artillery, _) => match self.guns {
+                Guns::Light => r.threat_zone_light_artillery,
+                Guns::Medium => r.threat_zone_medium_artillery,
+                Guns::Heavy => r.threat_zone_heavy_artillery,
+            },
+        }
+    }
+
+    /// A side's move, in bands (playsheet, Movement).
+    fn move_of(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        match (self.units[side].arm, s.formation[side]) {
+            (Arm::Infantry, Formation::Line) => r.move_infantry_line,
+            (Arm::Infantry, Formation::Column) => r.move_infantry_column,
+            (Arm::Infantry, Formation::Square) => 1,
+            (Arm::Cavalry, Formation::Column) => r.move_cavalry_column,
+            (Arm::Cavalry, _) => r.move_cavalry_line,
+            (Arm::Artillery, _) => 0,
+        }
+    }
+
+    fn in_zone_of(&self, s: &State, side: usize) -> bool {
+        i32::from(s.distance) <= self.zone(s, side)
+    }
+
+    fn broken(&self, s: &State, side: usize) -> bool {
+        i32::from(s.strength[2 * side]) + i32::from(s.strength[2 * side + 1]) >= self.full[side]
+    }
+
+    /// The end when `side` has broken (the other wins), else the state.
+    fn settle(&self, s: State, side: usize) -> Node<State> {
+        if self.broken(&s, side) { Node::End(self.code(1 - side as i64, 1, &s)) } else { Node::Live(s) }
+    }
+
+    /// The effective rating of `side` tested by the other ("Threat tests",
+    /// Procedure); `bombarded` is the bombardment range band (0 short, 1
+    /// long, 2 extreme) or `None` for an ordinary threat.
+    fn threat_rating(&self, s: &State, side: usize, bombarded: Option<u8>) -> i32 {
+        let r = &self.rules;
+        let unit = &self.units[side];
+        let enemy = &self.units[1 - side];
+        let mut shifts = unit.shifts;
+        if s.strength[2 * side] > 0 {
+            shifts -= r.threat_staggers_down;
+        }
+        if s.strength[2 * side + 1] > 0 {
+            shifts -= r.threat_kills_down;
+        }
+        if unit.favourable && !unit.disadvantaged {
+            shifts += r.threat_favourable_up;
+        }
+        shifts += match self.officer_of(s, side) {
+            Officer::None => 0,
+            Officer::Attached => r.threat_officer_up,
+            Officer::Inspirational => r.threat_officer_up + r.threat_inspirational_up,
+        };
+        if enemy.arm == Arm::Artillery {
+            let band = bombarded.unwrap_or(0);
+            // "Down 1 if at short range"; "Up 1 if bombarded at extreme range".
+            if band == 0 {
+                shifts -= r.threat_short_range_down;
+            } else if band == 2 {
+                shifts += r.threat_extreme_range_up;
+            }
+            if s.formation[side] == Formation::Column {
+                shifts -= r.threat_bombarded_in_column_down;
+            }
+            // "Up 1 if any smoke markers on threatening artillery."
+            if s.smoke > 0 {
+                shifts += r.threat_smoke_up;
+            }
+        }
+        // "Up 2 if infantry in square threatened by cavalry."
+        if s.formation[side] == Formation::Square && enemy.arm == Arm::Cavalry {
+            shifts += r.threat_square_against_cavalry_up;
+        }
+        r.effective_rating(unit.quality, shifts, unit.disadvantaged)
+    }
+
+    /// The range band of a bombardment at this distance, or `None` out of range.
+    fn bombard_band(&self, distance: i32) -> Option<u8> {
+        let r = &self.rules;
+        let (long, extreme) = match self.guns {
+            Guns::Light => (r.long_range_light_artillery, r.extreme_range_light_artillery),
+            Guns::Medium => (r.long_range_medium_artillery, r.extreme_range_medium_artillery),
+            Guns::Heavy => (r.long_range_heavy_artillery, r.extreme_range_heavy_artillery),
+        };
+        let short = match self.guns {
+            Guns::Light => r.threat_zone_light_artillery,
+            Guns::Medium => r.threat_zone_medium_artillery,
+            Guns::Heavy => r.threat_zone_heavy_artillery,
+        };
+        if distance <= short {
+            Some(0)
+        } else if distance <= long {
+            Some(1)
+        } else if distance <= extreme {
+            Some(2)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a phase consumes a roll in this state.
+    fn wants_roll(&self, s: &State) -> bool {
+        match s.phase {
+            ATTACKER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
+            ATTACKER_FORCED => s.forced[0],
+            ATTACKER_ORDERS => !s.free_order && s.distance > 0 && self.order_rating(s).is_some(),
+            BOMBARD | ENGAGE_DEFENDER_ROLL => true,
+            ENGAGE_ATTACKER_ROLL => s.distance == 0,
+            ATTACKER_REFORM => s.strength[0] > 0 || s.blown,
+            DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
+            DEFENDER_FORCED => s.forced[1],
+            DEFENDER_REFORM => s.strength[2] > 0,
+            _ => false,
+        }
+    }
+
+    /// The attacker's effective command rating for its next order, or `None`
+    /// when no order can be given ("Orders and movement", Procedure).
+    fn order_rating(&self, s: &State) -> Option<i32> {
+        let r = &self.rules;
+        let unit = &self.units[0];
+        let mut rating = unit.rating;
+        if self.in_zone_of(s, 1) {
+            rating -= r.order_threat_zone_down;
+        }
+        rating -= r.order_successive_down * i32::from(s.orders);
+        if unit.in_command {
+            rating += r.order_in_command_up;
+        }
+        match self.officer_of(s, 0) {
+            Officer::None => {}
+            Officer::Attached => rating += r.order_officer_attached_up,
+            // "Up 1 if both the officer is inspirational and the order is to advance."
+            Officer::Inspirational => {
+                rating += r.order_officer_attached_up;
+                if !s.blown {
+                    rating += r.order_inspirational_advance_up;
+                }
+            }
+        }
+        (rating > r.order_impossible_at).then_some(rating)
+    }
+
+    /// One threat test by `s.tester` with this roll, Huzzah! chain included;
+    /// `bombarded` is set for the first test of a bombardment. Continues to `next`.
+    fn threat_test(&self, mut s: State, pair: u32, bombarded: Option<u8>, next: u8) -> Node<State> {
+        let side = usize::from(s.tester);
+        let total = pair_total(pair);
+        let other = 1 - side;
+        // "Place a single smoke marker by all artillery units that threatened the testing unit."
+        if self.units[other].arm == Arm::Artillery {
+            s.smoke = s.smoke.saturating_add(1);
+        }
+        if pair_is_huzzah(pair) {
+            // Huzzah! results: an enemy unit threatening the tester that is in
+            // the tester's threat zone tests in turn.
+            let answers = self.rules.huzzah_threat_chain == HuzzahThreatChain::Chain || s.huzzahs == 0;
+            if answers && s.huzzahs < CHAIN_LIMIT && self.in_zone_of(&s, side) && self.in_zone_of(&s, other) {
+                s.huzzahs += 1;
+                s.tester = other as u8;
+                return Node::Live(s);
+            }
+        } else {
+            let rating = self.threat_rating(&s, side, if s.huzzahs == 0 { bombarded } else { None });
+            let staggers = threat_staggers(&self.rules, rating, total);
+            if staggers > 0 || !self.rules.passes(total, rating) {
+                s.strength[2 * side] += staggers as i8;
+                // "Threat tests", Forced orders.
+                let (me, enemy) = (&self.units[side], &self.units[other]);
+                let column_against_line = me.arm == Arm::Infantry
+                    && s.formation[side] == Formation::Column
+                    && enemy.arm == Arm::Infantry
+                    && s.formation[other] == Formation::Line;
+                let open_against_cavalry =
+                    me.arm == Arm::Infantry && s.formation[side] != Formation::Square && enemy.arm == Arm::Cavalry;
+                if column_against_line || open_against_cavalry {
+                    s.forced[side] = true;
+                }
+                if self.broken(&s, side) {
+                    return self.settle(s, side);
+                }
+            }
+        }
+        s.tester = 0;
+        s.huzzahs = 0;
+        s.phase = next;
+        Node::Live(s)
+    }
+
+    /// The attacker moves one advance: the new distance (0 is contact).
+    fn advance(&self, s: &State) -> i32 {
+        let distance = i32::from(s.distance);
+        let zone = self.zone(s, 1);
+        let step = self.move_of(s, 0);
+        // "Units must stop moving the instant they enter or touch the threat
+        // zone of an enemy unit"; inside it they move on.
+        let target = if distance > zone && zone > 0 { (distance - step).max(zone) } else { distance - step };
+        // "A unit cannot advance to engage an enemy that is outside its threat
+        // zone unless that enemy is within 5cm (1 band)."
+        if target <= 0 {
+            let may_engage = distance <= self.zone(s, 0) || distance <= self.rules.engage_outside_threat_zone_bands;
+            if may_engage { 0 } else { 1 }
+        } else {
+            target
+        }
+    }
+
+    /// After a move: bombard if the battery can, else carry on ordering.
+    fn after_move(&self, mut s: State, moved_to: i32) -> Node<State> {
+        s.distance = moved_to as i8;
+        let at = moved_to.max(1);
+        if s.bombardments > 0 && self.bombard_band(at).is_some() {
+            s.phase = BOMBARD;
+            s.tester = 0;
+            s.huzzahs = 0;
+        } else {
+            s.phase = if moved_to == 0 { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
+        }
+        Node::Live(s)
+    }
+
+    /// Applies one step: the phase of `s` with `pair` if it wants a roll.
+    fn step(&self, mut s: State, pair: Option<u32>) -> Node<State> {
+        let r = &self.rules;
+        match s.phase {
+            ATTACKER_THREAT | DEFENDER_THREAT => {
+                let side = usize::from(s.phase == DEFENDER_THREAT);
+                let next = if side == 0 { ATTACKER_FORCED } else { DEFENDER_FORCED };
+                match pair {
+                    None => {
+                        s.phase = next;
+                        Node::Live(s)
+                    }
+                    Some(pair) => {
+                        if s.huzzahs == 0 {
+                            s.tester = side as u8;
+                        }
+                        self.threat_test(s, pair, None, next)
+                    }
+                }
+            }
+            BOMBARD => {
+                let pair = pair.expect("a bombardment rolls");
+                if s.huzzahs == 0 {
+                    // "Each time a battery threatens a target by bombardment, one
+                    // smoke marker is placed"; one bombardment is used.
+                    s.bombardments -= 1;
+                    s.tester = 0;
+                }
+                let band = self.bombard_band(i32::from(s.distance).max(1));
+                let next = if s.distance == 0 { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
+                // The battery's own smoke marker comes from threat_test.
+                self.threat_test(s, pair, band, next)
+            }
+            ATTACKER_FORCED | DEFENDER_FORCED => {
+                let side = usize::from(s.phase == DEFENDER_FORCED);
+                let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_REFORM };
+                s.phase = next;
+                let Some(pair) = pair else { return Node::Live(s) };
+                s.forced[side] = false;
+                let unit = &self.units[side];
+                let mut rating = unit.rating;
+                if unit.in_command {
+                    rating += r.order_in_command_up;
+                }
+                if self.officer_of(&s, side) != Officer::None {
+                    rating += r.order_officer_attached_up;
+                }
+                if self.in_zone_of(&s, 1 - side) {
+                    rating -= r.order_threat_zone_down;
+                }
+                if side == 0 {
+                    s.orders = 1;
+                }
+                if rating > r.order_impossible_at && r.passes(pair_total(pair), rating) {
+                    // Deploy: a column forms line; a line or column against
+                    // cavalry forms square.
+                    s.formation[side] =
+                        if self.units[1 - side].arm == Arm::Cavalry { Formation::Square } else { Formation::Line };
+                    if side == 0 && pair_is_huzzah(pair) {
+                        s.free_order = true;
+                    }
+                    Node::Live(s)
+                } else {
+                    // "The unit takes one stagger if the forced order fails", and
+                    // the officer can give no further orders.
+                    s.strength[2 * side] += r.forced_order_failure_staggers as i8;
+                    if side == 0 {
+                        s.phase = ENGAGE_ATTACKER_ROLL;
+                    }
+                    self.settle(s, side)
+                }
+            }
+            ATTACKER_ORDERS => {
+                if s.distance == 0 {
+                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    return Node::Live(s);
+                }
+                if s.free_order {
+                    // Huzzah! results: "automatically successfully issue another
+                    // order"; then no other orders that turn.
+                    s.free_order = false;
+                    s.orders = u8::MAX / 2;
+                    let to = self.advance(&s);
+                    return self.after_move(s, to);
+                }
+                let Some(pair) = pair else {
+                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    return Node::Live(s);
+                };
+                let rating = self.order_rating(&s).expect("rolled only when an order can be given");
+                s.orders = s.orders.saturating_add(1);
+                if s.blown {
+                    // A recall order: obeyed, the cavalry stays blown where it is;
+                    // failed, it advances one move out of control.
+                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    if r.passes(pair_total(pair), rating) {
+                        return Node::Live(s);
+                    }
+                    let to = self.advance(&s);
+                    s.distance = to as i8;
+                    return Node::Live(s);
+                }
+                if !r.passes(pair_total(pair), rating) {
+                    // "An officer who fails when issuing an order can give no further orders that turn."
+                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    return Node::Live(s);
+                }
+                if pair_is_huzzah(pair) {
+                    s.free_order = true;
+                }
+                let to = self.advance(&s);
+                self.after_move(s, to)
+            }
+            ENGAGE_ATTACKER_ROLL => match pair {
+                None => {
+                    s.phase = ATTACKER_REFORM;
+                    Node::Live(s)
+                }
+                Some(pair) => {
+                    s.engage_pair = pair as u8;
+                    s.phase = ENGAGE_DEFENDER_ROLL;
+                    Node::Live(s)
+                }
+            },
+            ENGAGE_DEFENDER_ROLL => self.engage(s, u32::from(s.engage_pair), pair.expect("the defender rolls")),
+            ATTACKER_REFORM | DEFENDER_REFORM => {
+                let side = usize::from(s.phase == DEFENDER_REFORM);
+                s.phase = if side == 0 { DEFENDER_THREAT } else { TURN_END };
+                if side == 1 && self.units[1].arm == Arm::Artillery {
+                    // "Remove smoke": one marker from each unlimbered battery.
+                    s.smoke = s.smoke.saturating_sub(1);
+                }
+                let Some(pair) = pair else { return Node::Live(s) };
+                let unit = &self.units[side];
+                let mut shifts = 0;
+                if s.strength[2 * side + 1] > 0 {
+                    shifts -= r.rally_kills_down;
+                }
+                if self.in_zone_of(&s, 1 - side) {
+                    shifts -= r.rally_threat_zone_down;
+                }
+                if unit.in_command {
+                    shifts += r.rally_in_command_up;
+                }
+                if unit.favourable {
+                    shifts += r.rally_favourable_up;
+                }
+                shifts += match self.officer_of(&s, side) {
+                    Officer::None => 0,
+                    Officer::Attached => r.rally_officer_up,
+                    Officer::Inspirational => r.rally_officer_up + r.rally_inspirational_up,
+                };
+                // "Rallying or reforming always uses the full, not disadvantaged, quality rating."
+                let rating = r.effective_rating(unit.quality, shifts, false);
+                let total = pair_total(pair);
+                if side == 0 && s.blown && (pair_is_huzzah(pair) || r.passes(total, rating)) {
+                    // "Blown troops that rally immediately lose the blown status."
+                    s.blown = false;
+                }
+                let staggers = i32::from(s.strength[2 * side]);
+                let left = staggers_after_reform(r, rating, staggers, total, pair_is_huzzah(pair));
+                s.strength[2 * side] = left as i8;
+                // "Compulsory casualties."
+                if left > 0 {
+                    s.strength[2 * side + 1] += r.compulsory_casualty_kills as i8;
+                }
+                self.settle(s, side)
+            }
+            _ => Node::Live(s),
+        }
+    }
+
+    /// The engagement on contact ("Engage the enemy").
+    fn engage(&self, mut s: State, attacker_pair: u32, defender_pair: u32) -> Node<State> {
+        let fighter = |side: usize| {
+            let unit = &self.units[side];
+            Fighter {
+                quality: unit.quality,
+                shifts: unit.shifts,
+                // "If engaged while blown, cavalry fights with its disadvantaged rating."
+                disadvantaged: unit.disadvantaged || (side == 0 && s.blown),
+                staggers: i32::from(s.strength[2 * side]),
+                kills: i32::from(s.strength[2 * side + 1]),
+                arm: unit.arm,
+                square: s.formation[side] == Formation::Square,
+                officer: self.officer_of(&s, side),
+                favourable: unit.favourable,
+                cavalry: CavalryKind::Regular,
+                small: false,
+            }
+        };
+        let (a, d) = (fighter(0), fighter(1));
+        let result = resolve(&self.rules, &a, &d, attacker_pair, defender_pair);
+        s.engaged = true;
+        for (side, taken) in [(0, &result.attacker), (1, &result.defender)] {
+            s.strength[2 * side] += taken.staggers as i8;
+            s.strength[2 * side + 1] += taken.kills as i8;
+            if taken.officer_killed {
+                s.officer[side] = false;
+            }
+        }
+        use super::engagement::Fate;
+        let gone = |fate: Fate| matches!(fate, Fate::Routs | Fate::Broken);
+        let (attacker_gone, defender_gone) = (gone(result.attacker.fate), gone(result.defender.fate));
+        let winner = match (attacker_gone, defender_gone) {
+            (true, true) => Some(2),
+            (true, false) => Some(1),
+            (false, true) => Some(0),
+            (false, false) => None,
+        };
+        if let Some(winner) = winner {
+            return Node::End(self.code(winner, 1, &s));
+        }
+        // Nobody left the field: a tie (the attacker retires) or a Huzzah!
+        // loser retiring one move.
+        s.blown = result.attacker.blown;
+        s.distance = if result.victor == Victor::Attacker {
+            self.move_of(&s, 1).max(1) as i8
+        } else {
+            self.move_of(&s, 0) as i8
+        };
+        s.engage_pair = 0;
+        s.phase = ATTACKER_REFORM;
+        Node::Live(s)
+    }
+
+    /// Runs a state to the end of its turn with dice.
+    fn sample_turn(&self, mut s: State, dice: &mut Dice) -> Node<State> {
+        while s.phase != TURN_END {
+            let pair = if self.wants_roll(&s) { Some(dice.two_d6_index()) } else { None };
+            match self.step(s, pair) {
+                Node::Live(next) => s = next,
+                end => return end,
+            }
+        }
+        Node::Live(s)
+    }
+
+    /// A new turn's state.
+    fn new_turn(mut s: State) -> State {
+        s.phase = ATTACKER_THREAT;
+        s.orders = 0;
+        s.free_order = false;
+        // A forced order from a test in the other player's turn waits for
+        // the unit's next orders phase, so `forced` carries over.
+        s
+    }
+
+    /// One step of the exact solver: every roll the state's phase may take,
+    /// with its chance (a state at the end of its turn waits).
+    fn expand(&self, st: State) -> Vec<(Node<State>, f64)> {
+        // Any pair with a total does: only the total and whether it is double
+        // one matter.
+        let representative = |total: i32| {
+            let first = (total - 6).max(1) as u32;
+            6 * (first - 1) + (total as u32 - first - 1)
+        };
+        if !self.wants_roll(&st) {
+            vec![(self.step(st, None), 1.0)]
+        } else if st.phase == ENGAGE_ATTACKER_ROLL {
+            // Both engagement rolls at once.
+            let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
+            for &(attacker_total, attacker_ways) in &TOTALS {
+                for &(defender_total, defender_ways) in &TOTALS {
+                    let node = self.engage(st, representative(attacker_total), representative(defender_total));
+                    branches.push((node, f64::from(attacker_ways * defender_ways) / 1296.0));
+                }
+            }
+            branches
+        } else {
+            TOTALS.iter().map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0)).collect()
+        }
+    }
+
+    fn turn_stride(&self) -> u64 {
+        let s = self.start();
+        self.code(0, 2.min(self.turns), &s) - self.code(0, 1, &s)
+    }
+}
+
+impl Scenario for Assault {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        let stride = self.turn_stride();
+        let mut s = self.start();
+        for turn in 1..=self.turns {
+            match self.sample_turn(s, dice) {
+                Node::End(code) => return code + u64::from(turn - 1) * stride,
+                Node::Live(next) => s = Self::new_turn(next),
+            }
+        }
+        self.code(2, self.turns, &s)
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        // The absorbing chain propagated forward a roll at a time for all
+        // states together (as `markov::absorb` does a turn at a time): the
+        // states in the middle of a turn are shared by many states at its
+        // start, so merging after every roll keeps the work small. Endings
+        // and states that finished their turn leave the active set at once.
+        type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
+        let stride = self.turn_stride();
+        let mut ended: Map<u64> = HashMap::default();
+        let mut current: Map<State> = HashMap::default();
+        current.insert(self.start(), 1.0);
+        for turn in 1..=self.turns {
+            let mut active = current;
+            current = HashMap::default();
+            while !active.is_empty() {
+                let mut next: Map<State> = HashMap::default();
+                for (state, p) in active {
+                    for (node, q) in self.expand(state) {
+                        match node {
+                            Node::End(code) => *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q,
+                            Node::Live(s) if s.phase == TURN_END => *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q,
+                            Node::Live(s) => *next.entry(s).or_insert(0.0) += p * q,
+                        }
+                    }
+                }
+                active = next;
+            }
+        }
+        for (s, p) in current {
+            *ended.entry(self.code(2, self.turns, &s)).or_insert(0.0) += p;
+        }
+        let mut result: Vec<(u64, f64)> = ended.into_iter().collect();
+        result.sort_unstable_by_key(|&(code, _)| code);
+        Some(result)
+    }
+}
+
+fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(Assault::new(
+        rules_of::<Rules>(rules),
+        AssaultUnit::from_settings(settings, "attacker"),
+        AssaultUnit::from_settings(settings, "defender"),
+        settings.choice("defender.guns"),
+        settings.int("defender.bombardments") as i32,
+        settings.int("distance") as i32,
+        settings.int("turns") as u32,
+    )?))
+}
+
+/// The `assault` scenario.
+pub fn entry() -> ScenarioEntry {
+    let mut params = AssaultUnit::params("attacker", Arm::Infantry, Formation::Column);
+    params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
+    params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
+    params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
+    params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
+    params.push(Param::int("turns", "the turn limit", 30, 1, 100));
+    ScenarioEntry {
+        name: "assault",
+        summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",
+        params,
+        build,
+    }
+}
