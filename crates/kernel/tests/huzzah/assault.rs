@@ -2,7 +2,7 @@
 //! Monte Carlo for infantry, cavalry and a battery with bombardments.
 
 use volley_kernel::catalogue;
-use volley_kernel::check::assert_agrees;
+use super::assert_agrees;
 use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
 use volley_kernel::rulesets::huzzah::{Arm, Quality, Rules};
 use volley_kernel::scenario::DynScenario;

@@ -2,7 +2,7 @@
 //! each engagement rule caught by a case that a misreading would fail.
 
 use volley_kernel::catalogue;
-use volley_kernel::check::assert_agrees;
+use super::assert_agrees;
 use volley_kernel::rulesets::huzzah::engagement::{Engagement, Fate, Fighter, Victor, resolve};
 use volley_kernel::rulesets::huzzah::{Arm, CavalryKind, Officer, Quality, Rules};
 use volley_kernel::scenario::DynScenario;

@@ -3,7 +3,7 @@
 //! Monte Carlo.
 
 use volley_kernel::catalogue;
-use volley_kernel::check::assert_agrees;
+use super::assert_agrees;
 use volley_kernel::rulesets::huzzah::standoff::{Stand, Standoff, staggers_after_reform, threat_staggers};
 use volley_kernel::rulesets::huzzah::{HuzzahThreatChain, Officer, Quality, Rules, remaining_percent};
 use volley_kernel::scenario::DynScenario;

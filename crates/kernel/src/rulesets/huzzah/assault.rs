@@ -874,9 +874,7 @@ impl Scenario for Assault {
         for (s, p) in current {
             *ended.entry(self.code(2, self.turns, &s)).or_insert(0.0) += p;
         }
-        let mut result: Vec<(u64, f64)> = ended.into_iter().collect();
-        result.sort_unstable_by_key(|&(code, _)| code);
-        Some(result)
+        Some(super::summing_to_one(ended.into_iter().collect()))
     }
 }
 

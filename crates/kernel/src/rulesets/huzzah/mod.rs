@@ -50,9 +50,9 @@ use crate::params::{Choice, Param, ParamError};
 use crate::scenario::Scenario;
 
 pub mod assault;
-// pub mod bombardment;
+pub mod bombardment;
 pub mod engagement;
-// pub mod skirmish;
+pub mod skirmish;
 pub mod standoff;
 pub mod single;
 
@@ -615,8 +615,8 @@ pub fn entry() -> RulesetEntry {
     scenarios.push(engagement::entry());
     scenarios.push(standoff::entry());
     scenarios.push(assault::entry());
-    // scenarios.push(skirmish::entry());
-    // scenarios.push(bombardment::entry());
+    scenarios.push(skirmish::entry());
+    scenarios.push(bombardment::entry());
     RulesetEntry {
         name: "huzzah",
         title: "Huzzah! (Ian Marsh, first edition v1.11)",
@@ -695,7 +695,37 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        let p = 1.0 / Self::SPACE as f64;
-        Some((0..Self::SPACE).map(|code| (code, p)).collect())
+        // Codes with the same metric values are counted together (exactly, as
+        // integers) under the first such code.
+        let mut first_of_row: std::collections::HashMap<&[i64], (u64, u64)> = std::collections::HashMap::new();
+        for code in 0..Self::SPACE {
+            first_of_row.entry(self.row(code)).or_insert((code, 0)).1 += 1;
+        }
+        let space = Self::SPACE as f64;
+        Some(summing_to_one(first_of_row.into_values().map(|(code, count)| (code, count as f64 / space)).collect()))
     }
+}
+
+/// Exact (code, probability) pairs in code order, the last probability set so
+/// that adding them up in code order gives exactly 1: a metric that is
+/// certain then has probability exactly 1, as its Monte Carlo count says,
+/// rather than 1 plus a rounding error.
+pub fn summing_to_one(mut pairs: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
+    pairs.sort_unstable_by_key(|&(code, _)| code);
+    pairs.retain(|&(_, p)| p > 0.0);
+    if let Some((last, rest)) = pairs.split_last_mut() {
+        let before = rest.iter().fold(0.0, |sum: f64, &(_, p)| sum + p);
+        let mut p = 1.0 - before;
+        // Rounding may leave the sum an ulp off; step the last term until the
+        // sum, added in the same order, is exactly 1.
+        for _ in 0..8 {
+            let total = before + p;
+            if total == 1.0 {
+                break;
+            }
+            p = if total > 1.0 { p.next_down() } else { p.next_up() };
+        }
+        last.1 = p;
+    }
+    pairs
 }

@@ -412,7 +412,7 @@ impl Scenario for Standoff {
         let turn_stride = self.code(0, 2.min(self.turns), &start) - self.code(0, 1, &start);
         let mut cache: HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>> =
             HashMap::default();
-        Some(markov::absorb(
+        Some(super::summing_to_one(markov::absorb(
             start,
             self.turns,
             |&s, turn| {
@@ -432,7 +432,7 @@ impl Scenario for Standoff {
                     .collect()
             },
             |s| self.code(2, self.turns, s),
-        ))
+        )))
     }
 }
 
