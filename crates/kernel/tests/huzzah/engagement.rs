@@ -235,3 +235,46 @@ fn the_catalogue_builds_engagements_from_keys_and_rejects_broken_units() {
     let killed = with_state.probability("attacker_officer_killed", 1);
     assert!(killed > 0.0 && killed <= 1.0 - with_state.probability("attacker_kills", 0) + 1e-12);
 }
+
+#[test]
+fn the_rules_worked_example_two_french_columns_against_a_british_line() {
+    // "Two trained French units in column attack and engage an experienced
+    // British line. Each French unit has an effective morale rating of 8; the
+    // British, 9. The French player rolls 10 and 6, respectively a failure and
+    // a success by 2. The British player rolls 7, success by 2. The result is a
+    // tie. The British unit holds its ground but takes 2 staggers. The French
+    // units take 1 stagger each (two staggers divided evenly), and the unit that
+    // failed also takes 1 kill. Both columns retire."
+    use volley_kernel::rulesets::huzzah::engagement::resolve_multi;
+    let rules = Rules::default();
+    let french = [Fighter::new(Quality::Trained), Fighter::new(Quality::Trained)];
+    let british = [Fighter::new(Quality::Experienced)];
+    let r = resolve_multi(&rules, [&french, &british], [&[8, 8], &[9]], [&[pair(4, 6), pair(2, 4)], &[pair(3, 4)]]);
+    assert_eq!(r.victor, Victor::Tie);
+    assert_eq!((r.defenders[0].staggers, r.defenders[0].kills, r.defenders[0].fate), (2, 0, Fate::Holds));
+    assert_eq!((r.attackers[0].staggers, r.attackers[0].kills, r.attackers[0].fate), (1, 1, Fate::Retires));
+    assert_eq!((r.attackers[1].staggers, r.attackers[1].kills, r.attackers[1].fate), (1, 0, Fate::Retires));
+    // Three staggers on two units: the odd one goes to the unit that took a kill.
+    let r = resolve_multi(&rules, [&french, &british], [&[8, 8], &[9]], [&[pair(2, 4), pair(5, 5)], &[pair(3, 3)]]);
+    assert_eq!(r.victor, Victor::Defender);
+    assert_eq!((r.attackers[0].staggers, r.attackers[1].staggers), (1, 2));
+    assert_eq!(r.attackers[1].kills, 1);
+    assert!(r.attackers.iter().all(|a| a.fate == Fate::Routs));
+    // One-on-one, the multi-unit resolver agrees with the one-on-one one on every roll.
+    let (a, d) = (Fighter::new(Quality::Trained), Fighter::new(Quality::Veteran));
+    for pa in 0..36 {
+        for pd in 0..36 {
+            let single = resolve(&rules, &a, &d, pa, pd);
+            let multi = resolve_multi(&rules, [&[a], &[d]], [&[8], &[10]], [&[pa], &[pd]]);
+            assert_eq!(multi.victor, single.victor);
+            assert_eq!(
+                (multi.attackers[0].staggers, multi.attackers[0].kills, multi.attackers[0].fate),
+                (single.attacker.staggers, single.attacker.kills, single.attacker.fate)
+            );
+            assert_eq!(
+                (multi.defenders[0].staggers, multi.defenders[0].kills, multi.defenders[0].fate),
+                (single.defender.staggers, single.defender.kills, single.defender.fate)
+            );
+        }
+    }
+}

@@ -342,6 +342,118 @@ pub fn resolve_with_ratings(rules: &Rules, units: [&Fighter; 2], rating: [i32; 2
     Resolution { victor, attacker: side_result(0), defender: side_result(1) }
 }
 
+/// What one unit of a multi-unit engagement took and what became of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitResult {
+    /// Staggers taken.
+    pub staggers: i32,
+    /// Kills taken.
+    pub kills: i32,
+    /// Broken.
+    pub broken: bool,
+    /// Holds, retires, routs or broken.
+    pub fate: Fate,
+}
+
+/// A resolved multi-unit engagement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MultiResolution {
+    /// Who won.
+    pub victor: Victor,
+    /// Each attacking unit, in the order given.
+    pub attackers: Vec<UnitResult>,
+    /// Each defending unit, in the order given.
+    pub defenders: Vec<UnitResult>,
+}
+
+/// Resolves a multi-unit engagement ("Engage the enemy", Multiple unit
+/// engagements): each side's units with their effective ratings and rolls
+/// (pair indices). Each side's best success alone inflicts staggers, divided
+/// equally among the opposing units, odd staggers first to a unit that took
+/// a kill (where the controlling player would choose, the first listed unit
+/// takes them: interpretation). A Huzzah! inflicts a kill on every opposing
+/// unit and its own share of staggers is lost, not redistributed.
+pub fn resolve_multi(rules: &Rules, units: [&[Fighter]; 2], ratings: [&[i32]; 2], pairs: [&[u32]; 2]) -> MultiResolution {
+    let mut best: [Option<(i32, usize)>; 2] = [None, None];
+    let mut results: [Vec<UnitResult>; 2] = [Vec::new(), Vec::new()];
+    for side in 0..2 {
+        for (index, (&rating, &pair)) in ratings[side].iter().zip(pairs[side]).enumerate() {
+            let roll = pair_total(pair);
+            let passed = rules.passes(roll, rating);
+            // "All units that roll 11 or 12 or that roll over their effective
+            // morale rating take one kill even if their side wins."
+            let kills = if passed { 0 } else { rules.engagement_failure_kills };
+            results[side].push(UnitResult { staggers: 0, kills, broken: false, fate: Fate::Holds });
+            // "The unit that rolls the greatest difference ... wins the engagement for its side."
+            if passed && best[side].is_none_or(|(margin, _)| rating - roll > margin) {
+                best[side] = Some((rating - roll, index));
+            }
+        }
+    }
+    for side in 0..2 {
+        let enemy = 1 - side;
+        // Huzzah! results: one kill on each opposing unit per Huzzah!.
+        let enemy_huzzahs = pairs[enemy].iter().filter(|&&pair| pair_is_huzzah(pair)).count() as i32;
+        for result in &mut results[side] {
+            result.kills += enemy_huzzahs * rules.engagement_huzzah_kills;
+        }
+        // "Any staggers are divided equally between units. Any odd staggers are
+        // first allocated to any unit that takes a kill."
+        let count = results[side].len() as i32;
+        if let (Some((margin, _)), true) = (best[enemy], count > 0) {
+            let (share, mut odd) = (margin / count, margin % count);
+            let mut order: Vec<usize> = (0..results[side].len()).collect();
+            order.sort_by_key(|&i| results[side][i].kills == 0);
+            for &i in &order {
+                let extra = if odd > 0 { 1 } else { 0 };
+                odd -= extra;
+                // A Huzzah! ignores the staggers; they are lost.
+                if !pair_is_huzzah(pairs[side][i]) {
+                    results[side][i].staggers = share + extra;
+                }
+            }
+        }
+        for (result, unit) in results[side].iter_mut().zip(units[side]) {
+            result.broken = unit.staggers + unit.kills + result.staggers + result.kills >= rules.full_rating(unit.quality);
+        }
+    }
+    let mut victor = match (best[0], best[1]) {
+        (Some((a, _)), Some((d, _))) if a > d => Victor::Attacker,
+        (Some((a, _)), Some((d, _))) if d > a => Victor::Defender,
+        (Some(_), None) => Victor::Attacker,
+        (None, Some(_)) => Victor::Defender,
+        _ => Victor::Tie,
+    };
+    // "If the winning unit on one side breaks, the result is a tie."
+    if let Some((_, index)) = match victor {
+        Victor::Attacker => best[0],
+        Victor::Defender => best[1],
+        Victor::Tie => None,
+    } {
+        let side = if victor == Victor::Attacker { 0 } else { 1 };
+        if results[side][index].broken {
+            victor = Victor::Tie;
+        }
+    }
+    for side in 0..2 {
+        let lost = (victor == Victor::Attacker && side == 1) || (victor == Victor::Defender && side == 0);
+        for (index, result) in results[side].iter_mut().enumerate() {
+            let huzzah = pair_is_huzzah(pairs[side][index]);
+            result.fate = if result.broken {
+                Fate::Broken
+            } else if lost {
+                if huzzah { Fate::Retires } else { Fate::Routs }
+            } else if victor == Victor::Tie && side == 0 {
+                Fate::Retires
+            } else {
+                Fate::Holds
+            };
+        }
+    }
+    let [attackers, defenders] = results;
+    MultiResolution { victor, attackers, defenders }
+}
+
 /// One one-on-one engagement: 1296 equally likely pairs of rolls.
 #[derive(Clone, Debug)]
 pub struct Engagement {
