@@ -148,8 +148,10 @@ fn a_battery_is_a_small_unit_and_breaks_when_it_loses() {
     assert_eq!(r.victor, Victor::Attacker);
     assert_eq!(r.defender.fate, Fate::Broken);
     // ... and retires under the other reading.
-    let mut lenient = Rules::default();
-    lenient.artillery_huzzah_loss = volley_kernel::rulesets::huzzah::ArtilleryHuzzahLoss::Retires;
+    let lenient = Rules {
+        artillery_huzzah_loss: volley_kernel::rulesets::huzzah::ArtilleryHuzzahLoss::Retires,
+        ..Rules::default()
+    };
     assert_eq!(resolve(&lenient, &veteran, &battery, pair(1, 2), pair(1, 1)).defender.fate, Fate::Retires);
     assert_agrees(&e, 1_000_000, 43);
 }

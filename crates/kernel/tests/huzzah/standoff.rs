@@ -71,8 +71,7 @@ fn a_hand_worked_first_turn_unreliable_against_veterans() {
     // it breaks on 10+ (6 ways), 8+ (15), 7+ (21), 6+ (26) respectively.
     // P = 336/1296 + (417*6 + 178*15 + 203*21 + 162*26) / (1296 * 36 * 36)
     //   = (435456 + 13647) / 1679616.
-    let mut rules = Rules::default();
-    rules.huzzah_threat_chain = HuzzahThreatChain::Single;
+    let rules = Rules { huzzah_threat_chain: HuzzahThreatChain::Single, ..Rules::default() };
     let standoff = Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 1).unwrap();
     let exact = standoff.exact_distribution().unwrap();
     assert!(close(exact.probability("winner", 1), 449_103.0 / 1_679_616.0));
@@ -101,8 +100,7 @@ fn markov_and_monte_carlo_agree_over_many_turns() {
     // 1e-8 that one stray sample pushes past 4.5 standard errors.)
     let mixed = Standoff::new(&rules, green, veteran, 12).unwrap();
     assert_agrees(&mixed, 1_000_000, 53);
-    let mut single = Rules::default();
-    single.huzzah_threat_chain = HuzzahThreatChain::Single;
+    let single = Rules { huzzah_threat_chain: HuzzahThreatChain::Single, ..Rules::default() };
     assert_agrees(&Standoff::new(&single, green, veteran, 12).unwrap(), 1_000_000, 54);
 }
 

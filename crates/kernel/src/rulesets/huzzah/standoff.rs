@@ -410,8 +410,8 @@ impl Scenario for Standoff {
         // (as turn 1) and its end codes moved along by the turn's stride.
         let start = self.start();
         let turn_stride = self.code(0, 2.min(self.turns), &start) - self.code(0, 1, &start);
-        let mut cache: HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>> =
-            HashMap::default();
+        type Laws = HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>>;
+        let mut cache: Laws = HashMap::default();
         Some(super::summing_to_one(markov::absorb(
             start,
             self.turns,
