@@ -190,3 +190,22 @@ fn the_catalogue_builds_the_single_rolls_from_typed_keys() {
     assert!(huzzah.scenario("orders").unwrap().build_from_text(rules.as_ref(), [("rating", "11")]).is_err());
     assert!(huzzah.scenario("test").unwrap().build_from_text(rules.as_ref(), [("quality", "elite")]).is_err());
 }
+
+#[test]
+fn the_rules_rearm_example() {
+    // "The British have a bombardment factor of 4 and the Spanish a
+    // bombardment factor of 3 ... On a 4 or less, only the British batteries
+    // are rearmed; on a 3, the British and the Spanish batteries are rearmed."
+    use volley_kernel::rulesets::huzzah::single::RearmRoll;
+    let rules = Rules::default();
+    let british = RearmRoll::new(&rules, 4, false, false).unwrap();
+    let spanish = RearmRoll::new(&rules, 3, false, false).unwrap();
+    assert!(close(british.exact_distribution().unwrap().probability("succeeded", 1), 6.0 / 36.0));
+    assert!(close(spanish.exact_distribution().unwrap().probability("succeeded", 1), 3.0 / 36.0));
+    // Up 1 for the majority depleted, Up 1 more for all: 3 becomes 5.
+    let depleted = RearmRoll::new(&rules, 3, true, true).unwrap();
+    assert_eq!(depleted.factor(), 5);
+    assert!(close(depleted.exact_distribution().unwrap().probability("succeeded", 1), 10.0 / 36.0));
+    assert!(RearmRoll::new(&rules, 3, false, true).is_err());
+    assert_agrees(&depleted, 1_000_000, 35);
+}

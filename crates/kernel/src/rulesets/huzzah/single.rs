@@ -1,5 +1,5 @@
-//! Single 2D6 rolls of Huzzah!: a quality (threat) test, an order, and the
-//! Unit Quality Table. Each outcome depends on one pair of dice only, so each
+//! Single 2D6 rolls of Huzzah!: a quality (threat) test, an order, the
+//! Unit Quality Table and a rearm order. Each outcome depends on one pair of dice only, so each
 //! scenario is a [`PairTable`] of 36 codes, exact by enumeration.
 
 use super::{PairTable, Quality, Rules, UnitClass, invalid, pair_is_huzzah, pair_total, quality_param};
@@ -119,6 +119,46 @@ impl QualityRoll {
     }
 }
 
+/// One rearm order by the CinC ("Artillery bombardment", Rearm): 2D6 at or
+/// under the army's modified bombardment factor rearms every battery; a
+/// Huzzah! also raises the factor by one.
+#[derive(Clone, Debug)]
+pub struct RearmRoll {
+    factor: i32,
+    table: PairTable<1>,
+}
+
+impl RearmRoll {
+    /// An army of bombardment `factor` (1-6) with the majority or all of its
+    /// batteries depleted.
+    pub fn new(rules: &Rules, factor: i32, majority_depleted: bool, all_depleted: bool) -> Result<Self, ParamError> {
+        if !(1..=6).contains(&factor) {
+            return Err(invalid("factor", "bombardment factors run from 1 to 6"));
+        }
+        if all_depleted && !majority_depleted {
+            return Err(invalid("majority_depleted", "when all batteries are depleted, so is the majority"));
+        }
+        // "Up 1 if the majority of batteries are depleted"; "Up 1 if all batteries are depleted".
+        let effective = factor
+            + if majority_depleted { rules.rearm_majority_depleted_up } else { 0 }
+            + if all_depleted { rules.rearm_all_depleted_up } else { 0 };
+        let metrics = vec![
+            Metric::boolean("succeeded", "whether the batteries rearm"),
+            Metric::boolean("huzzah", "whether the roll is double one (the factor rises by one)"),
+        ];
+        let table = PairTable::new(metrics, |pairs| {
+            let total = pair_total(pairs[0]);
+            vec![i64::from(rules.passes(total, effective)), i64::from(pair_is_huzzah(pairs[0]))]
+        });
+        Ok(RearmRoll { factor: effective, table })
+    }
+
+    /// The modified bombardment factor.
+    pub fn factor(&self) -> i32 {
+        self.factor
+    }
+}
+
 macro_rules! delegate_to_table {
     ($($name:ty),*) => {$(
         impl Scenario for $name {
@@ -144,7 +184,7 @@ macro_rules! delegate_to_table {
 #[allow(unused_imports)]
 pub(crate) use delegate_to_table;
 
-delegate_to_table!(QualityTest, OrderRoll, QualityRoll);
+delegate_to_table!(QualityTest, OrderRoll, QualityRoll, RearmRoll);
 
 fn build_test(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let rules = rules_of::<Rules>(rules);
@@ -170,7 +210,16 @@ fn build_quality_roll(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
     Ok(Box::new(QualityRoll::new(rules_of::<Rules>(rules), settings.choice("class"))?))
 }
 
-/// The `test`, `orders` and `quality_roll` scenarios.
+fn build_rearm(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(RearmRoll::new(
+        rules_of::<Rules>(rules),
+        settings.int("factor") as i32,
+        settings.bool("majority_depleted"),
+        settings.bool("all_depleted"),
+    )?))
+}
+
+/// The `test`, `orders`, `quality_roll` and `rearm` scenarios.
 pub fn entries() -> Vec<ScenarioEntry> {
     vec![
         ScenarioEntry {
@@ -198,6 +247,16 @@ pub fn entries() -> Vec<ScenarioEntry> {
             summary: "One roll on the Unit Quality Table: a class's descriptive quality.",
             params: vec![Param::choice("class", "grade and class, elites_a to militia_d", UnitClass::RegularsB)],
             build: build_quality_roll,
+        },
+        ScenarioEntry {
+            name: "rearm",
+            summary: "One rearm order against the army's bombardment factor.",
+            params: vec![
+                Param::int("factor", "the army's bombardment factor", 3, 1, 6),
+                Param::boolean("majority_depleted", "more batteries depleted than not (Up 1)", true),
+                Param::boolean("all_depleted", "every battery depleted (Up 1 more)", false),
+            ],
+            build: build_rearm,
         },
     ]
 }
