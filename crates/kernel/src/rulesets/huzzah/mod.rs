@@ -3,7 +3,9 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]), each with an exact solver.
+//! ([`bombardment`]), each with an exact solver. Scenarios: `test`, `orders`,
+//! `quality_roll`, `rearm`, `engagement`, `standoff`, `assault`, `skirmish`,
+//! `bombardment`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
 //! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
@@ -39,9 +41,28 @@
 //! - `standoff` and `assault` report staggers and kills as the totals on each
 //!   unit at the end (starting state included); `attacker_remaining` is
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
-//! - A routing unit is out of the fight in `standoff` and `assault`: the
-//!   scenario ends with the other side the winner (the rules' compulsory routs
-//!   take it away from the enemy; rallying routers is not modelled further).
+//! - A routing unit is out of the fight in `assault`: the scenario ends with
+//!   the other side the winner (the rules' compulsory routs take it away from
+//!   the enemy; rallying routers is not modelled further). A routed unit keeps
+//!   its staggers and kills in `*_remaining`. (`standoff` has no engagements,
+//!   so nobody routs there.)
+//! - Multi-unit engagements ([`engagement::resolve_multi`]): where the rules
+//!   let the controlling player place odd staggers (no unit, or several, took
+//!   a kill), the first listed unit takes them.
+//! - "Down 1 if more kills/staggers than opponent" compares the state before
+//!   the engagement, which the `staggers` and `kills` keys give.
+//! - The engagement's `shifts` key carries the modifiers the other keys do not
+//!   (renowned opponent, doctrinal deployment, open order in dense terrain).
+//! - Skirmisher superiority: a side cannot both have failed and won the
+//!   previous test; only one side can have won it, or be reinforced.
+//! - Bombardment: a square is always disadvantaged against artillery; a unit
+//!   split between ranges is at the closer; bounce-through hits a unit behind
+//!   the target only at short range and within the bounce-through distance.
+//! - The CinC's two extra command points stop at Excellent (10), and an
+//!   Excellent CinC stays at 10.
+//! - The `assault` lists its own modelling choices (bombardment timing, the
+//!   Huzzah! chain's limit of 8, forced orders, blown cavalry) in its docs; its
+//!   exact solver drops states less likely than 1e-15.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
