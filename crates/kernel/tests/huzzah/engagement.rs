@@ -280,3 +280,56 @@ fn the_rules_worked_example_two_french_columns_against_a_british_line() {
         }
     }
 }
+
+#[test]
+fn every_roll_of_every_pairing_obeys_the_engagement_invariants() {
+    let rules = Rules::default();
+    let mut units = Vec::new();
+    for quality in [Quality::Veteran, Quality::Trained, Quality::Unreliable] {
+        for arm in [Arm::Infantry, Arm::Cavalry, Arm::Artillery] {
+            let mut unit = Fighter::new(quality).of_arm(arm);
+            unit.staggers = 1;
+            units.push(unit);
+        }
+    }
+    let mut square = Fighter::new(Quality::Green);
+    square.square = true;
+    units.push(square);
+    for attacker in &units {
+        for defender in &units {
+            for pa in 0..36 {
+                for pd in 0..36 {
+                    let r = resolve(&rules, attacker, defender, pa, pd);
+                    // A broken unit's fate is broken, and only then.
+                    assert_eq!(r.attacker.broken, r.attacker.fate == Fate::Broken);
+                    assert_eq!(r.defender.broken, r.defender.fate == Fate::Broken);
+                    match r.victor {
+                        // The winner never breaks (that would be a tie) and holds.
+                        Victor::Attacker => {
+                            assert_eq!(r.attacker.fate, Fate::Holds);
+                            assert_ne!(r.defender.fate, Fate::Holds);
+                        }
+                        Victor::Defender => {
+                            assert_eq!(r.defender.fate, Fate::Holds);
+                            assert_ne!(r.attacker.fate, Fate::Holds);
+                        }
+                        // On a tie nobody routs; the attacker retires unless broken.
+                        Victor::Tie => {
+                            assert_ne!(r.attacker.fate, Fate::Routs);
+                            assert_ne!(r.defender.fate, Fate::Routs);
+                            assert!(matches!(r.attacker.fate, Fate::Retires | Fate::Broken));
+                        }
+                    }
+                    // A Huzzah! takes no staggers and never routs.
+                    if pa == 0 {
+                        assert_eq!(r.attacker.staggers, 0);
+                        assert_ne!(r.attacker.fate, Fate::Routs);
+                    }
+                    // Kills: one for failing, one for the enemy's Huzzah!.
+                    let failed = u32::from(!rules.passes((pa / 6 + pa % 6 + 2) as i32, r.attacker.rating));
+                    assert_eq!(r.attacker.kills as u32, failed + u32::from(pd == 0));
+                }
+            }
+        }
+    }
+}
