@@ -209,3 +209,32 @@ fn the_rules_rearm_example() {
     assert!(RearmRoll::new(&rules, 3, false, true).is_err());
     assert_agrees(&depleted, 1_000_000, 35);
 }
+
+#[test]
+fn command_checks_count_their_modifiers_and_cost_staggers_on_failure() {
+    use volley_kernel::rulesets::huzzah::single::{Command, CommandCheck};
+    let rules = Rules::default();
+    let command = Command {
+        rating: 8,
+        broken: 2,
+        favourable: 1,
+        last_check: -1,
+        levels_removed: 1,
+        isolated: false,
+        inspirational: true,
+        seize_flag: true,
+    };
+    // 8 - 2 (broken) + 1 (favourable) - 1 (failed last) - 1 (a level removed)
+    // + 1 (inspirational) + 1 (seizes the flag) = 7: passes on 21 of 36.
+    let check = CommandCheck::new(&rules, command).unwrap();
+    assert_eq!(check.rating(), 7);
+    let exact = check.exact_distribution().unwrap();
+    assert!(close(exact.probability("passed", 1), 21.0 / 36.0));
+    // On failure each unit takes a stagger per broken sub-command, retires,
+    // and the officer who seized the flag dies.
+    assert!(close(exact.probability("staggers", 2), 15.0 / 36.0));
+    assert!(close(exact.probability("officer_killed", 1), 15.0 / 36.0));
+    let isolated = CommandCheck::new(&rules, Command { isolated: true, seize_flag: false, ..command }).unwrap();
+    assert_eq!(isolated.rating(), 4);
+    assert_agrees(&check, 1_000_000, 36);
+}

@@ -4,7 +4,7 @@
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
 //! ([`bombardment`]), each with an exact solver. Scenarios: `test`, `orders`,
-//! `quality_roll`, `rearm`, `engagement`, `standoff`, `assault`, `skirmish`,
+//! `quality_roll`, `rearm`, `command_check`, `engagement`, `standoff`, `assault`, `skirmish`,
 //! `bombardment`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
@@ -311,6 +311,23 @@ crate::rule_book! {
         pub rally_inspirational_up: i32 = 1, range 0..=3;
         /// "Rally and reform", Compulsory casualties: kills taken by a unit with staggers left.
         pub compulsory_casualty_kills: i32 = 1, range 0..=3;
+
+        /// "Command integrity check", Procedure: Down 1 for each broken or routing sub-command.
+        pub command_check_broken_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 1 if failed last command check.
+        pub command_check_failed_last_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 1 for each difference in command level.
+        pub command_check_level_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 2 if isolated sub-command.
+        pub command_check_isolated_down: i32 = 2, range 0..=4;
+        /// "Command integrity check", Procedure: Up 1 for each sub-command in a favourable position.
+        pub command_check_favourable_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if passed last command check.
+        pub command_check_passed_last_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if the officer is inspirational.
+        pub command_check_inspirational_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if officer seizes the flag.
+        pub command_check_seize_flag_up: i32 = 1, range 0..=3;
 
         /// "Skirmisher superiority", Procedure: Down 1 if failed previous superiority test.
         pub skirmish_failed_previous_down: i32 = 1, range 0..=3;
