@@ -1,8 +1,8 @@
 //! Assaults: a hand-worked first turn of orders, and the Markov solver against
 //! Monte Carlo for infantry, cavalry and a battery with bombardments.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
 use volley_kernel::rulesets::huzzah::{Arm, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -49,10 +49,13 @@ fn a_battery_bombards_an_advancing_column() {
     let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
     let with_guns = Assault::new(&rules, column, battery, Guns::Light, 2, 9, 2).unwrap();
     let silent = Assault::new(&rules, column, battery, Guns::Light, 0, 9, 2).unwrap();
-    let (with_guns_exact, silent_exact) = (with_guns.exact_distribution().unwrap(), silent.exact_distribution().unwrap());
+    let (with_guns_exact, silent_exact) =
+        (with_guns.exact_distribution().unwrap(), silent.exact_distribution().unwrap());
     // Bombardment can only hurt the attacker.
-    assert!(with_guns_exact.mean("attacker_staggers") + with_guns_exact.mean("attacker_kills")
-        > silent_exact.mean("attacker_staggers") + silent_exact.mean("attacker_kills"));
+    assert!(
+        with_guns_exact.mean("attacker_staggers") + with_guns_exact.mean("attacker_kills")
+            > silent_exact.mean("attacker_staggers") + silent_exact.mean("attacker_kills")
+    );
     assert!(with_guns_exact.probability("winner", 1) > silent_exact.probability("winner", 1));
     assert_agrees(&with_guns, 1_000_000, 63);
 }
@@ -87,9 +90,5 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
-    assert!(
-        entry
-            .build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")])
-            .is_ok()
-    );
+    assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")]).is_ok());
 }

@@ -1,8 +1,8 @@
 //! One-on-one engagements: the rules' worked example, hand-worked odds, and
 //! each engagement rule caught by a case that a misreading would fail.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::engagement::{Engagement, Fate, Fighter, Victor, resolve};
 use volley_kernel::rulesets::huzzah::{Arm, CavalryKind, Officer, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -117,7 +117,8 @@ fn cavalry_breaks_unsquared_infantry_and_is_disadvantaged_against_squares() {
     // The winning cavalry is blown.
     assert!(r.attacker.blown && r.attacker.fate == Fate::Holds);
     // Unless the line rolled Huzzah!: then it retires (and the cavalry holds, blown).
-    let huzzah_line = resolve(&rules, &Fighter::new(Quality::Veteran).of_arm(Arm::Cavalry), &line, pair(1, 2), pair(1, 1));
+    let huzzah_line =
+        resolve(&rules, &Fighter::new(Quality::Veteran).of_arm(Arm::Cavalry), &line, pair(1, 2), pair(1, 1));
     assert_eq!(huzzah_line.victor, Victor::Attacker);
     assert_eq!(huzzah_line.defender.fate, Fate::Retires);
     // A square makes the cavalry disadvantaged: Trained 4 against 8.

@@ -1,7 +1,7 @@
 //! The quality ladder and the single rolls: `test`, `orders`, `quality_roll`.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::params::Choice;
 use volley_kernel::rulesets::huzzah::single::{OrderRoll, QualityRoll, QualityTest};
 use volley_kernel::rulesets::huzzah::{Quality, Rules, UnitClass, shift_quality};

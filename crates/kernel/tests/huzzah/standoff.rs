@@ -2,8 +2,8 @@
 //! the rules' rally example, a hand-worked first turn, and Markov against
 //! Monte Carlo.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::standoff::{Stand, Standoff, staggers_after_reform, threat_staggers};
 use volley_kernel::rulesets::huzzah::{HuzzahThreatChain, Officer, Quality, Rules, remaining_percent};
 use volley_kernel::scenario::DynScenario;
@@ -79,7 +79,11 @@ fn a_hand_worked_first_turn_unreliable_against_veterans() {
     assert!(close(exact.probability("turns", 1), 1.0));
     // Monte Carlo over two turns (one turn makes `turns` certain, which the
     // check cannot compare through rounding).
-    assert_agrees(&Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 2).unwrap(), 1_000_000, 51);
+    assert_agrees(
+        &Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 2).unwrap(),
+        1_000_000,
+        51,
+    );
 }
 
 #[test]
@@ -119,7 +123,10 @@ fn the_catalogue_builds_standoffs_and_every_decided_standoff_breaks_someone() {
     let standoff = huzzah
         .scenario("standoff")
         .unwrap()
-        .build_from_text(rules.as_ref(), [("attacker.quality", "raw"), ("defender.quality", "experienced"), ("turns", "8")])
+        .build_from_text(
+            rules.as_ref(),
+            [("attacker.quality", "raw"), ("defender.quality", "experienced"), ("turns", "8")],
+        )
         .unwrap();
     let exact = standoff.exact_distribution().unwrap();
     let winner = exact.metric_index("winner").unwrap();

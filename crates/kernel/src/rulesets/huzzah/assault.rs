@@ -38,7 +38,10 @@
 
 use super::engagement::{Fighter, Victor, resolve};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
-use super::{Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param, remaining_percent};
+use super::{
+    Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
+    remaining_percent,
+};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -231,7 +234,10 @@ impl Assault {
         turns: u32,
     ) -> Result<Self, ParamError> {
         if attacker.arm == Arm::Artillery {
-            return Err(invalid("attacker.arm", "the attacker is infantry or cavalry: artillery cannot advance to engage"));
+            return Err(invalid(
+                "attacker.arm",
+                "the attacker is infantry or cavalry: artillery cannot advance to engage",
+            ));
         }
         if attacker.formation == Formation::Square {
             return Err(invalid("attacker.formation", "a square cannot assault: use line or column"));
@@ -822,7 +828,10 @@ impl Assault {
             }
             branches
         } else {
-            TOTALS.iter().map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0)).collect()
+            TOTALS
+                .iter()
+                .map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0))
+                .collect()
         }
     }
 
@@ -871,8 +880,12 @@ impl Scenario for Assault {
                     }
                     for (node, q) in self.expand(state) {
                         match node {
-                            Node::End(code) => *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q,
-                            Node::Live(s) if s.phase == TURN_END => *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q,
+                            Node::End(code) => {
+                                *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q
+                            }
+                            Node::Live(s) if s.phase == TURN_END => {
+                                *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q
+                            }
                             Node::Live(s) => *next.entry(s).or_insert(0.0) += p * q,
                         }
                     }

@@ -73,9 +73,9 @@ use crate::scenario::Scenario;
 pub mod assault;
 pub mod bombardment;
 pub mod engagement;
+pub mod single;
 pub mod skirmish;
 pub mod standoff;
-pub mod single;
 
 crate::choice_enum! {
     /// The six descriptive qualities, best first ("Quality and morale").
@@ -582,18 +582,102 @@ impl Rules {
     /// Unit Quality Table); 0 where the class cannot have the quality.
     pub fn class_table(&self, class: UnitClass) -> [u32; 6] {
         match class {
-            UnitClass::ElitesA => [self.class_elites_a_veteran_max, self.class_elites_a_experienced_max, self.class_elites_a_trained_max, self.class_elites_a_green_max, self.class_elites_a_raw_max, self.class_elites_a_unreliable_max],
-            UnitClass::ElitesB => [self.class_elites_b_veteran_max, self.class_elites_b_experienced_max, self.class_elites_b_trained_max, self.class_elites_b_green_max, self.class_elites_b_raw_max, self.class_elites_b_unreliable_max],
-            UnitClass::ElitesC => [self.class_elites_c_veteran_max, self.class_elites_c_experienced_max, self.class_elites_c_trained_max, self.class_elites_c_green_max, self.class_elites_c_raw_max, self.class_elites_c_unreliable_max],
-            UnitClass::ElitesD => [self.class_elites_d_veteran_max, self.class_elites_d_experienced_max, self.class_elites_d_trained_max, self.class_elites_d_green_max, self.class_elites_d_raw_max, self.class_elites_d_unreliable_max],
-            UnitClass::RegularsA => [self.class_regulars_a_veteran_max, self.class_regulars_a_experienced_max, self.class_regulars_a_trained_max, self.class_regulars_a_green_max, self.class_regulars_a_raw_max, self.class_regulars_a_unreliable_max],
-            UnitClass::RegularsB => [self.class_regulars_b_veteran_max, self.class_regulars_b_experienced_max, self.class_regulars_b_trained_max, self.class_regulars_b_green_max, self.class_regulars_b_raw_max, self.class_regulars_b_unreliable_max],
-            UnitClass::RegularsC => [self.class_regulars_c_veteran_max, self.class_regulars_c_experienced_max, self.class_regulars_c_trained_max, self.class_regulars_c_green_max, self.class_regulars_c_raw_max, self.class_regulars_c_unreliable_max],
-            UnitClass::RegularsD => [self.class_regulars_d_veteran_max, self.class_regulars_d_experienced_max, self.class_regulars_d_trained_max, self.class_regulars_d_green_max, self.class_regulars_d_raw_max, self.class_regulars_d_unreliable_max],
-            UnitClass::MilitiaA => [self.class_militia_a_veteran_max, self.class_militia_a_experienced_max, self.class_militia_a_trained_max, self.class_militia_a_green_max, self.class_militia_a_raw_max, self.class_militia_a_unreliable_max],
-            UnitClass::MilitiaB => [self.class_militia_b_veteran_max, self.class_militia_b_experienced_max, self.class_militia_b_trained_max, self.class_militia_b_green_max, self.class_militia_b_raw_max, self.class_militia_b_unreliable_max],
-            UnitClass::MilitiaC => [self.class_militia_c_veteran_max, self.class_militia_c_experienced_max, self.class_militia_c_trained_max, self.class_militia_c_green_max, self.class_militia_c_raw_max, self.class_militia_c_unreliable_max],
-            UnitClass::MilitiaD => [self.class_militia_d_veteran_max, self.class_militia_d_experienced_max, self.class_militia_d_trained_max, self.class_militia_d_green_max, self.class_militia_d_raw_max, self.class_militia_d_unreliable_max],
+            UnitClass::ElitesA => [
+                self.class_elites_a_veteran_max,
+                self.class_elites_a_experienced_max,
+                self.class_elites_a_trained_max,
+                self.class_elites_a_green_max,
+                self.class_elites_a_raw_max,
+                self.class_elites_a_unreliable_max,
+            ],
+            UnitClass::ElitesB => [
+                self.class_elites_b_veteran_max,
+                self.class_elites_b_experienced_max,
+                self.class_elites_b_trained_max,
+                self.class_elites_b_green_max,
+                self.class_elites_b_raw_max,
+                self.class_elites_b_unreliable_max,
+            ],
+            UnitClass::ElitesC => [
+                self.class_elites_c_veteran_max,
+                self.class_elites_c_experienced_max,
+                self.class_elites_c_trained_max,
+                self.class_elites_c_green_max,
+                self.class_elites_c_raw_max,
+                self.class_elites_c_unreliable_max,
+            ],
+            UnitClass::ElitesD => [
+                self.class_elites_d_veteran_max,
+                self.class_elites_d_experienced_max,
+                self.class_elites_d_trained_max,
+                self.class_elites_d_green_max,
+                self.class_elites_d_raw_max,
+                self.class_elites_d_unreliable_max,
+            ],
+            UnitClass::RegularsA => [
+                self.class_regulars_a_veteran_max,
+                self.class_regulars_a_experienced_max,
+                self.class_regulars_a_trained_max,
+                self.class_regulars_a_green_max,
+                self.class_regulars_a_raw_max,
+                self.class_regulars_a_unreliable_max,
+            ],
+            UnitClass::RegularsB => [
+                self.class_regulars_b_veteran_max,
+                self.class_regulars_b_experienced_max,
+                self.class_regulars_b_trained_max,
+                self.class_regulars_b_green_max,
+                self.class_regulars_b_raw_max,
+                self.class_regulars_b_unreliable_max,
+            ],
+            UnitClass::RegularsC => [
+                self.class_regulars_c_veteran_max,
+                self.class_regulars_c_experienced_max,
+                self.class_regulars_c_trained_max,
+                self.class_regulars_c_green_max,
+                self.class_regulars_c_raw_max,
+                self.class_regulars_c_unreliable_max,
+            ],
+            UnitClass::RegularsD => [
+                self.class_regulars_d_veteran_max,
+                self.class_regulars_d_experienced_max,
+                self.class_regulars_d_trained_max,
+                self.class_regulars_d_green_max,
+                self.class_regulars_d_raw_max,
+                self.class_regulars_d_unreliable_max,
+            ],
+            UnitClass::MilitiaA => [
+                self.class_militia_a_veteran_max,
+                self.class_militia_a_experienced_max,
+                self.class_militia_a_trained_max,
+                self.class_militia_a_green_max,
+                self.class_militia_a_raw_max,
+                self.class_militia_a_unreliable_max,
+            ],
+            UnitClass::MilitiaB => [
+                self.class_militia_b_veteran_max,
+                self.class_militia_b_experienced_max,
+                self.class_militia_b_trained_max,
+                self.class_militia_b_green_max,
+                self.class_militia_b_raw_max,
+                self.class_militia_b_unreliable_max,
+            ],
+            UnitClass::MilitiaC => [
+                self.class_militia_c_veteran_max,
+                self.class_militia_c_experienced_max,
+                self.class_militia_c_trained_max,
+                self.class_militia_c_green_max,
+                self.class_militia_c_raw_max,
+                self.class_militia_c_unreliable_max,
+            ],
+            UnitClass::MilitiaD => [
+                self.class_militia_d_veteran_max,
+                self.class_militia_d_experienced_max,
+                self.class_militia_d_trained_max,
+                self.class_militia_d_green_max,
+                self.class_militia_d_raw_max,
+                self.class_militia_d_unreliable_max,
+            ],
         }
     }
 

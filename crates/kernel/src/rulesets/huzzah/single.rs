@@ -68,7 +68,8 @@ impl OrderRoll {
         }
         // Playsheet, Command modifiers: "The CinC has a command rating two
         // higher than rolled, up to a maximum of Excellent".
-        let base = if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
+        let base =
+            if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
         // "Modifiers: Ups and Downs": for tests that do not involve unit
         // quality, the Ups and Downs are a simple plus or minus.
         let effective = base + shifts;
@@ -222,7 +223,10 @@ impl CommandCheck {
         }
         let metrics = vec![
             Metric::boolean("passed", "whether the command passes"),
-            Metric::boolean("huzzah", "whether the roll is double one (no further checks until another sub-command breaks)"),
+            Metric::boolean(
+                "huzzah",
+                "whether the roll is double one (no further checks until another sub-command breaks)",
+            ),
             Metric::integer("staggers", "staggers each unit of the command takes", 0, 10),
             Metric::boolean("retires", "whether the non-routing units retire one full move"),
             Metric::boolean("officer_killed", "whether an officer who seized the flag is killed"),
@@ -367,7 +371,13 @@ pub fn entries() -> Vec<ScenarioEntry> {
                 Param::int("broken", "broken or routing sub-commands (Down 1 each)", 1, 0, 10),
                 Param::int("favourable", "sub-commands in a favourable position (Up 1 each)", 0, 0, 10),
                 Param::int("last_check", "last command check: -1 failed, 0 none, 1 passed", 0, -1, 1),
-                Param::int("levels_removed", "levels between the testing officer and the command's own (Down 1 each)", 0, 0, 3),
+                Param::int(
+                    "levels_removed",
+                    "levels between the testing officer and the command's own (Down 1 each)",
+                    0,
+                    0,
+                    3,
+                ),
                 Param::boolean("isolated", "an isolated sub-command (Down 2)", false),
                 Param::boolean("inspirational", "an inspirational officer (Up 1)", false),
                 Param::boolean("seize_flag", "the officer seizes the flag (Up 1; killed if it fails)", false),
