@@ -486,15 +486,15 @@ impl Assault {
         let side = usize::from(s.tester);
         let total = pair_total(pair);
         let other = 1 - side;
-        // "Place a single smoke marker by all artillery units that threatened the testing unit."
-        if self.units[other].arm == Arm::Artillery {
-            s.smoke = s.smoke.saturating_add(1);
-        }
+        // "Place a single smoke marker by all artillery units that threatened
+        // the testing unit": after the test, which the new marker cannot help.
+        let smoke_after = s.smoke.saturating_add(u8::from(self.units[other].arm == Arm::Artillery));
         if pair_is_huzzah(pair) {
             // Huzzah! results: an enemy unit threatening the tester that is in
             // the tester's threat zone tests in turn.
             let answers = self.rules.huzzah_threat_chain == HuzzahThreatChain::Chain || s.huzzahs == 0;
             if answers && s.huzzahs < CHAIN_LIMIT && self.in_zone_of(&s, side) && self.in_zone_of(&s, other) {
+                s.smoke = smoke_after;
                 s.huzzahs += 1;
                 s.tester = other as u8;
                 return Node::Live(s);
@@ -520,6 +520,7 @@ impl Assault {
                 }
             }
         }
+        s.smoke = smoke_after;
         s.tester = 0;
         s.huzzahs = 0;
         s.phase = next;
