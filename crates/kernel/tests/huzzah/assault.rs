@@ -92,3 +92,32 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")]).is_ok());
 }
+
+#[test]
+fn each_assault_rule_pushes_the_right_way() {
+    // Switching a rule off must move the attacker's chances the way the rule
+    // says: these catch a modifier applied with the wrong sign.
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let attacker_wins = |rules: &Rules, defender: AssaultUnit, distance: i32| {
+        Assault::new(rules, column, defender, Guns::Light, 2, distance, 2)
+            .unwrap()
+            .exact_distribution()
+            .unwrap()
+            .probability("winner", 0)
+    };
+    let rules = Rules::default();
+    // Smoke on the guns helps the attacker's later threat tests.
+    let no_smoke = Rules { threat_smoke_up: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, battery, 9) > attacker_wins(&no_smoke, battery, 9));
+    // Being bombarded in column hurts.
+    let no_column_penalty = Rules { threat_bombarded_in_column_down: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, battery, 9) < attacker_wins(&no_column_penalty, battery, 9));
+    // A failed forced order (deploy to line) costs a stagger.
+    let no_forced_stagger = Rules { forced_order_failure_staggers: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, line, 3) < attacker_wins(&no_forced_stagger, line, 3));
+    // Successive orders get harder.
+    let no_successive = Rules { order_successive_down: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, line, 6) < attacker_wins(&no_successive, line, 6));
+}
