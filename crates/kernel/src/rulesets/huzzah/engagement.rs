@@ -4,7 +4,7 @@
 //!
 //! A one-on-one engagement depends only on the two pairs of dice, so
 //! [`Engagement`] is a [`PairTable`] of 1296 codes: the rules run once per code
-//! in the constructor and sampling is two draws. The same [`resolve`] serves
+//! in the constructor and sampling is one draw of 1296 faces. The same [`resolve`] serves
 //! the multi-turn [`assault`](super::assault).
 
 use super::single::delegate_to_table;

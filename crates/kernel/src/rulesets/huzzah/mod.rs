@@ -755,8 +755,13 @@ pub(crate) fn quality_param(name: String, default: Quality) -> Param {
 
 /// A scenario whose whole outcome is `PAIRS` rolls of 2D6: the code is the
 /// pairs' indices in base 36 and every code's metric values are worked out
-/// once, in the constructor, so sampling is two table-free draws and decoding
-/// one table read. Its exact answer is every code at `36^-PAIRS`.
+/// once, in the constructor, so sampling is one draw and decoding one table
+/// read. Its exact answer is every code at `36^-PAIRS`.
+///
+/// One pair is drawn batched (`two_d6_index`, ten to a word); two or more
+/// pairs are one exactly uniform draw of `36^PAIRS` faces (`below`), which
+/// measured 2.5 times faster than two batched pairs on this machine
+/// (about 500 against 200 million engagements a second on one thread).
 #[derive(Clone, Debug)]
 pub struct PairTable<const PAIRS: u32> {
     layout: Layout,
@@ -801,11 +806,13 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
 
     #[inline(always)]
     fn sample(&self, dice: &mut Dice) -> u64 {
-        let mut code = 0u64;
-        for _ in 0..PAIRS {
-            code = code * 36 + u64::from(dice.two_d6_index());
+        if PAIRS == 1 {
+            return u64::from(dice.two_d6_index());
         }
-        code
+        // Several pairs at once are one uniform draw of 36^PAIRS faces: the
+        // same code as the pairs in base 36, from one word and one multiply
+        // (exactly unbiased: `below` rejects the short biased stretch).
+        dice.below(Self::SPACE)
     }
 
     fn code_space(&self) -> u64 {
