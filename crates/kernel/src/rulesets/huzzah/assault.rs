@@ -30,6 +30,10 @@
 //!   other's threat zone; a chain stops after 8 Huzzah!es (chance 36^-8).
 //! - A defending line or column has two unsecured flanks: failing a threat test
 //!   against cavalry gives it a forced order to form square.
+//! - A battery threatened by infantry is in a favourable position (open
+//!   order troops threatened only by infantry, "Threat tests"); against
+//!   cavalry it tests on its full rating (the open-order disadvantage names
+//!   infantry).
 //! - A routed unit keeps its staggers and kills in `*_remaining` (it is out
 //!   of the fight, but the metric counts its breaking threshold).
 //! - Blown cavalry that fails to rally takes the recall order in its next
@@ -382,7 +386,12 @@ impl Assault {
         if s.strength[2 * side + 1] > 0 {
             shifts -= r.threat_kills_down;
         }
-        if unit.favourable && !unit.disadvantaged {
+        // "Treat unlimbered artillery batteries as open order troops for
+        // threats", and open order troops "threatened (not engaged!) only by
+        // infantry or artillery while in open terrain" are in a favourable
+        // position; "a single Up 1 regardless of the number" of reasons.
+        let open_order_battery = unit.arm == Arm::Artillery && enemy.arm == Arm::Infantry;
+        if (unit.favourable || open_order_battery) && !unit.disadvantaged {
             shifts += r.threat_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
