@@ -121,3 +121,29 @@ fn each_assault_rule_pushes_the_right_way() {
     let no_successive = Rules { order_successive_down: 0, ..Rules::default() };
     assert!(attacker_wins(&rules, line, 6) < attacker_wins(&no_successive, line, 6));
 }
+
+#[test]
+fn a_hand_worked_advance_through_a_bombardment() {
+    // A Trained column 10 bands from light guns (short range 6), an Abysmal
+    // officer (6) out of command, one bombardment, one turn. Order 1 at 6:
+    // 15/36, of which 1/36 is a Huzzah!. It stops entering the guns' zone at
+    // 6 bands and is bombarded (which cannot break it: at most 6 staggers).
+    // Order 2: Down 1 in the zone, Down 1 successive, 4: 6/36, moving to 2
+    // bands; a Huzzah! there (1/36) gives a free move into contact. Order 3
+    // at 3 (3/36) makes contact, the guns being inside its threat zone. A
+    // Huzzah! on order 1 spends its free move getting to 2 bands, no further.
+    // P(engaged) = (14/36) (1/36 + (5/36)(3/36)) = 714/46656.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    column.rating = 6;
+    column.in_command = false;
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let assault = Assault::new(&rules, column, battery, Guns::Light, 1, 10, 1).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(close(exact.probability("engaged", 1), 714.0 / 46656.0));
+    // The bombardment at short range against a column is at Raw (6): it
+    // leaves staggers only on 7 or more, so no stagger at all has chance
+    // at least (1 - 15/36) + (15/36)(15/36) before any later test.
+    assert!(exact.probability("attacker_staggers", 0) >= 21.0 / 36.0 + (15.0 / 36.0) * (15.0 / 36.0) - 1e-12);
+    assert_agrees(&assault, 1_000_000, 65);
+}
