@@ -1,8 +1,8 @@
 //! Assaults: a hand-worked first turn of orders, and the Markov solver against
 //! Monte Carlo for infantry, cavalry and a battery with bombardments.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
 use volley_kernel::rulesets::huzzah::{Arm, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -49,10 +49,13 @@ fn a_battery_bombards_an_advancing_column() {
     let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
     let with_guns = Assault::new(&rules, column, battery, Guns::Light, 2, 9, 2).unwrap();
     let silent = Assault::new(&rules, column, battery, Guns::Light, 0, 9, 2).unwrap();
-    let (with_guns_exact, silent_exact) = (with_guns.exact_distribution().unwrap(), silent.exact_distribution().unwrap());
+    let (with_guns_exact, silent_exact) =
+        (with_guns.exact_distribution().unwrap(), silent.exact_distribution().unwrap());
     // Bombardment can only hurt the attacker.
-    assert!(with_guns_exact.mean("attacker_staggers") + with_guns_exact.mean("attacker_kills")
-        > silent_exact.mean("attacker_staggers") + silent_exact.mean("attacker_kills"));
+    assert!(
+        with_guns_exact.mean("attacker_staggers") + with_guns_exact.mean("attacker_kills")
+            > silent_exact.mean("attacker_staggers") + silent_exact.mean("attacker_kills")
+    );
     assert!(with_guns_exact.probability("winner", 1) > silent_exact.probability("winner", 1));
     assert_agrees(&with_guns, 1_000_000, 63);
 }
@@ -83,13 +86,65 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
         .unwrap();
     let exact = assault.exact_distribution().unwrap();
     let total: f64 = (0..3).map(|w| exact.probability("winner", w)).sum();
-    assert!(close(total, 1.0));
+    // The solver drops states below 1e-15 (a mass far below 1e-9).
+    assert!((total - 1.0).abs() < 1e-9);
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
-    assert!(
-        entry
-            .build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")])
-            .is_ok()
-    );
+    assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")]).is_ok());
+}
+
+#[test]
+fn each_assault_rule_pushes_the_right_way() {
+    // Switching a rule off must move the attacker's chances the way the rule
+    // says: these catch a modifier applied with the wrong sign.
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let attacker_wins = |rules: &Rules, defender: AssaultUnit, distance: i32| {
+        Assault::new(rules, column, defender, Guns::Light, 2, distance, 2)
+            .unwrap()
+            .exact_distribution()
+            .unwrap()
+            .probability("winner", 0)
+    };
+    let rules = Rules::default();
+    // Smoke on the guns helps the attacker's later threat tests.
+    let no_smoke = Rules { threat_smoke_up: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, battery, 9) > attacker_wins(&no_smoke, battery, 9));
+    // Being bombarded in column hurts.
+    let no_column_penalty = Rules { threat_bombarded_in_column_down: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, battery, 9) < attacker_wins(&no_column_penalty, battery, 9));
+    // A failed forced order (deploy to line) costs a stagger.
+    let no_forced_stagger = Rules { forced_order_failure_staggers: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, line, 3) < attacker_wins(&no_forced_stagger, line, 3));
+    // Successive orders get harder.
+    let no_successive = Rules { order_successive_down: 0, ..Rules::default() };
+    assert!(attacker_wins(&rules, line, 6) < attacker_wins(&no_successive, line, 6));
+}
+
+#[test]
+fn a_hand_worked_advance_through_a_bombardment() {
+    // A Trained column 10 bands from light guns (short range 6), an Abysmal
+    // officer (6) out of command, one bombardment, one turn. Order 1 at 6:
+    // 15/36, of which 1/36 is a Huzzah!. It stops entering the guns' zone at
+    // 6 bands and is bombarded (which cannot break it: at most 6 staggers).
+    // Order 2: Down 1 in the zone, Down 1 successive, 4: 6/36, moving to 2
+    // bands; a Huzzah! there (1/36) gives a free move into contact. Order 3
+    // at 3 (3/36) makes contact, the guns being inside its threat zone. A
+    // Huzzah! on order 1 spends its free move getting to 2 bands, no further.
+    // P(engaged) = (14/36) (1/36 + (5/36)(3/36)) = 714/46656.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    column.rating = 6;
+    column.in_command = false;
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let assault = Assault::new(&rules, column, battery, Guns::Light, 1, 10, 1).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(close(exact.probability("engaged", 1), 714.0 / 46656.0));
+    // The bombardment at short range against a column is at Raw (6): it
+    // leaves staggers only on 7 or more, so no stagger at all has chance
+    // at least (1 - 15/36) + (15/36)(15/36) before any later test.
+    assert!(exact.probability("attacker_staggers", 0) >= 21.0 / 36.0 + (15.0 / 36.0) * (15.0 / 36.0) - 1e-12);
+    assert_agrees(&assault, 1_000_000, 65);
 }

@@ -1,8 +1,8 @@
 //! One-on-one engagements: the rules' worked example, hand-worked odds, and
 //! each engagement rule caught by a case that a misreading would fail.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::engagement::{Engagement, Fate, Fighter, Victor, resolve};
 use volley_kernel::rulesets::huzzah::{Arm, CavalryKind, Officer, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -117,7 +117,8 @@ fn cavalry_breaks_unsquared_infantry_and_is_disadvantaged_against_squares() {
     // The winning cavalry is blown.
     assert!(r.attacker.blown && r.attacker.fate == Fate::Holds);
     // Unless the line rolled Huzzah!: then it retires (and the cavalry holds, blown).
-    let huzzah_line = resolve(&rules, &Fighter::new(Quality::Veteran).of_arm(Arm::Cavalry), &line, pair(1, 2), pair(1, 1));
+    let huzzah_line =
+        resolve(&rules, &Fighter::new(Quality::Veteran).of_arm(Arm::Cavalry), &line, pair(1, 2), pair(1, 1));
     assert_eq!(huzzah_line.victor, Victor::Attacker);
     assert_eq!(huzzah_line.defender.fate, Fate::Retires);
     // A square makes the cavalry disadvantaged: Trained 4 against 8.
@@ -148,8 +149,10 @@ fn a_battery_is_a_small_unit_and_breaks_when_it_loses() {
     assert_eq!(r.victor, Victor::Attacker);
     assert_eq!(r.defender.fate, Fate::Broken);
     // ... and retires under the other reading.
-    let mut lenient = Rules::default();
-    lenient.artillery_huzzah_loss = volley_kernel::rulesets::huzzah::ArtilleryHuzzahLoss::Retires;
+    let lenient = Rules {
+        artillery_huzzah_loss: volley_kernel::rulesets::huzzah::ArtilleryHuzzahLoss::Retires,
+        ..Rules::default()
+    };
     assert_eq!(resolve(&lenient, &veteran, &battery, pair(1, 2), pair(1, 1)).defender.fate, Fate::Retires);
     assert_agrees(&e, 1_000_000, 43);
 }
@@ -275,6 +278,59 @@ fn the_rules_worked_example_two_french_columns_against_a_british_line() {
                 (multi.defenders[0].staggers, multi.defenders[0].kills, multi.defenders[0].fate),
                 (single.defender.staggers, single.defender.kills, single.defender.fate)
             );
+        }
+    }
+}
+
+#[test]
+fn every_roll_of_every_pairing_obeys_the_engagement_invariants() {
+    let rules = Rules::default();
+    let mut units = Vec::new();
+    for quality in [Quality::Veteran, Quality::Trained, Quality::Unreliable] {
+        for arm in [Arm::Infantry, Arm::Cavalry, Arm::Artillery] {
+            let mut unit = Fighter::new(quality).of_arm(arm);
+            unit.staggers = 1;
+            units.push(unit);
+        }
+    }
+    let mut square = Fighter::new(Quality::Green);
+    square.square = true;
+    units.push(square);
+    for attacker in &units {
+        for defender in &units {
+            for pa in 0..36 {
+                for pd in 0..36 {
+                    let r = resolve(&rules, attacker, defender, pa, pd);
+                    // A broken unit's fate is broken, and only then.
+                    assert_eq!(r.attacker.broken, r.attacker.fate == Fate::Broken);
+                    assert_eq!(r.defender.broken, r.defender.fate == Fate::Broken);
+                    match r.victor {
+                        // The winner never breaks (that would be a tie) and holds.
+                        Victor::Attacker => {
+                            assert_eq!(r.attacker.fate, Fate::Holds);
+                            assert_ne!(r.defender.fate, Fate::Holds);
+                        }
+                        Victor::Defender => {
+                            assert_eq!(r.defender.fate, Fate::Holds);
+                            assert_ne!(r.attacker.fate, Fate::Holds);
+                        }
+                        // On a tie nobody routs; the attacker retires unless broken.
+                        Victor::Tie => {
+                            assert_ne!(r.attacker.fate, Fate::Routs);
+                            assert_ne!(r.defender.fate, Fate::Routs);
+                            assert!(matches!(r.attacker.fate, Fate::Retires | Fate::Broken));
+                        }
+                    }
+                    // A Huzzah! takes no staggers and never routs.
+                    if pa == 0 {
+                        assert_eq!(r.attacker.staggers, 0);
+                        assert_ne!(r.attacker.fate, Fate::Routs);
+                    }
+                    // Kills: one for failing, one for the enemy's Huzzah!.
+                    let failed = u32::from(!rules.passes((pa / 6 + pa % 6 + 2) as i32, r.attacker.rating));
+                    assert_eq!(r.attacker.kills as u32, failed + u32::from(pd == 0));
+                }
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 //! against every exact solver.
 
 mod assault;
+mod catalogue;
 mod engagement;
 mod single;
 mod skirmish_and_bombardment;

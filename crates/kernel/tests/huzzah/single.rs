@@ -1,7 +1,7 @@
 //! The quality ladder and the single rolls: `test`, `orders`, `quality_roll`.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::params::Choice;
 use volley_kernel::rulesets::huzzah::single::{OrderRoll, QualityRoll, QualityTest};
 use volley_kernel::rulesets::huzzah::{Quality, Rules, UnitClass, shift_quality};
@@ -189,4 +189,52 @@ fn the_catalogue_builds_the_single_rolls_from_typed_keys() {
     assert!(roll.is_ok());
     assert!(huzzah.scenario("orders").unwrap().build_from_text(rules.as_ref(), [("rating", "11")]).is_err());
     assert!(huzzah.scenario("test").unwrap().build_from_text(rules.as_ref(), [("quality", "elite")]).is_err());
+}
+
+#[test]
+fn the_rules_rearm_example() {
+    // "The British have a bombardment factor of 4 and the Spanish a
+    // bombardment factor of 3 ... On a 4 or less, only the British batteries
+    // are rearmed; on a 3, the British and the Spanish batteries are rearmed."
+    use volley_kernel::rulesets::huzzah::single::RearmRoll;
+    let rules = Rules::default();
+    let british = RearmRoll::new(&rules, 4, false, false).unwrap();
+    let spanish = RearmRoll::new(&rules, 3, false, false).unwrap();
+    assert!(close(british.exact_distribution().unwrap().probability("succeeded", 1), 6.0 / 36.0));
+    assert!(close(spanish.exact_distribution().unwrap().probability("succeeded", 1), 3.0 / 36.0));
+    // Up 1 for the majority depleted, Up 1 more for all: 3 becomes 5.
+    let depleted = RearmRoll::new(&rules, 3, true, true).unwrap();
+    assert_eq!(depleted.factor(), 5);
+    assert!(close(depleted.exact_distribution().unwrap().probability("succeeded", 1), 10.0 / 36.0));
+    assert!(RearmRoll::new(&rules, 3, false, true).is_err());
+    assert_agrees(&depleted, 1_000_000, 35);
+}
+
+#[test]
+fn command_checks_count_their_modifiers_and_cost_staggers_on_failure() {
+    use volley_kernel::rulesets::huzzah::single::{Command, CommandCheck};
+    let rules = Rules::default();
+    let command = Command {
+        rating: 8,
+        broken: 2,
+        favourable: 1,
+        last_check: -1,
+        levels_removed: 1,
+        isolated: false,
+        inspirational: true,
+        seize_flag: true,
+    };
+    // 8 - 2 (broken) + 1 (favourable) - 1 (failed last) - 1 (a level removed)
+    // + 1 (inspirational) + 1 (seizes the flag) = 7: passes on 21 of 36.
+    let check = CommandCheck::new(&rules, command).unwrap();
+    assert_eq!(check.rating(), 7);
+    let exact = check.exact_distribution().unwrap();
+    assert!(close(exact.probability("passed", 1), 21.0 / 36.0));
+    // On failure each unit takes a stagger per broken sub-command, retires,
+    // and the officer who seized the flag dies.
+    assert!(close(exact.probability("staggers", 2), 15.0 / 36.0));
+    assert!(close(exact.probability("officer_killed", 1), 15.0 / 36.0));
+    let isolated = CommandCheck::new(&rules, Command { isolated: true, seize_flag: false, ..command }).unwrap();
+    assert_eq!(isolated.rating(), 4);
+    assert_agrees(&check, 1_000_000, 36);
 }

@@ -1,8 +1,8 @@
 //! Skirmisher superiority and single bombardments: hand-worked odds, each
 //! modifier's direction, and Monte Carlo against enumeration.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::Guns;
 use volley_kernel::rulesets::huzzah::bombardment::{Bombardment, Target};
 use volley_kernel::rulesets::huzzah::skirmish::{Skirmish, SkirmishLine};
@@ -123,5 +123,11 @@ fn the_catalogue_builds_skirmish_and_bombardment() {
         .unwrap();
     // Light guns' extreme range reaches 18: Green Up 1 is Trained, 26 of 36.
     assert!(close(bombardment.exact_distribution().unwrap().probability("passed", 1), 26.0 / 36.0));
-    assert!(huzzah.scenario("bombardment").unwrap().build_from_text(rules.as_ref(), [("guns", "light"), ("distance", "19")]).is_err());
+    assert!(
+        huzzah
+            .scenario("bombardment")
+            .unwrap()
+            .build_from_text(rules.as_ref(), [("guns", "light"), ("distance", "19")])
+            .is_err()
+    );
 }

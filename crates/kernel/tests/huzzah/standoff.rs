@@ -2,8 +2,8 @@
 //! the rules' rally example, a hand-worked first turn, and Markov against
 //! Monte Carlo.
 
-use volley_kernel::catalogue;
 use super::assert_agrees;
+use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::standoff::{Stand, Standoff, staggers_after_reform, threat_staggers};
 use volley_kernel::rulesets::huzzah::{HuzzahThreatChain, Officer, Quality, Rules, remaining_percent};
 use volley_kernel::scenario::DynScenario;
@@ -71,8 +71,7 @@ fn a_hand_worked_first_turn_unreliable_against_veterans() {
     // it breaks on 10+ (6 ways), 8+ (15), 7+ (21), 6+ (26) respectively.
     // P = 336/1296 + (417*6 + 178*15 + 203*21 + 162*26) / (1296 * 36 * 36)
     //   = (435456 + 13647) / 1679616.
-    let mut rules = Rules::default();
-    rules.huzzah_threat_chain = HuzzahThreatChain::Single;
+    let rules = Rules { huzzah_threat_chain: HuzzahThreatChain::Single, ..Rules::default() };
     let standoff = Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 1).unwrap();
     let exact = standoff.exact_distribution().unwrap();
     assert!(close(exact.probability("winner", 1), 449_103.0 / 1_679_616.0));
@@ -80,7 +79,11 @@ fn a_hand_worked_first_turn_unreliable_against_veterans() {
     assert!(close(exact.probability("turns", 1), 1.0));
     // Monte Carlo over two turns (one turn makes `turns` certain, which the
     // check cannot compare through rounding).
-    assert_agrees(&Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 2).unwrap(), 1_000_000, 51);
+    assert_agrees(
+        &Standoff::new(&rules, Stand::new(Quality::Unreliable), Stand::new(Quality::Veteran), 2).unwrap(),
+        1_000_000,
+        51,
+    );
 }
 
 #[test]
@@ -101,8 +104,7 @@ fn markov_and_monte_carlo_agree_over_many_turns() {
     // 1e-8 that one stray sample pushes past 4.5 standard errors.)
     let mixed = Standoff::new(&rules, green, veteran, 12).unwrap();
     assert_agrees(&mixed, 1_000_000, 53);
-    let mut single = Rules::default();
-    single.huzzah_threat_chain = HuzzahThreatChain::Single;
+    let single = Rules { huzzah_threat_chain: HuzzahThreatChain::Single, ..Rules::default() };
     assert_agrees(&Standoff::new(&single, green, veteran, 12).unwrap(), 1_000_000, 54);
 }
 
@@ -121,7 +123,10 @@ fn the_catalogue_builds_standoffs_and_every_decided_standoff_breaks_someone() {
     let standoff = huzzah
         .scenario("standoff")
         .unwrap()
-        .build_from_text(rules.as_ref(), [("attacker.quality", "raw"), ("defender.quality", "experienced"), ("turns", "8")])
+        .build_from_text(
+            rules.as_ref(),
+            [("attacker.quality", "raw"), ("defender.quality", "experienced"), ("turns", "8")],
+        )
         .unwrap();
     let exact = standoff.exact_distribution().unwrap();
     let winner = exact.metric_index("winner").unwrap();

@@ -30,6 +30,10 @@
 //!   other's threat zone; a chain stops after 8 Huzzah!es (chance 36^-8).
 //! - A defending line or column has two unsecured flanks: failing a threat test
 //!   against cavalry gives it a forced order to form square.
+//! - A battery threatened by infantry is in a favourable position (open
+//!   order troops threatened only by infantry, "Threat tests"); against
+//!   cavalry it tests on its full rating (the open-order disadvantage names
+//!   infantry).
 //! - A routed unit keeps its staggers and kills in `*_remaining` (it is out
 //!   of the fight, but the metric counts its breaking threshold).
 //! - Blown cavalry that fails to rally takes the recall order in its next
@@ -38,7 +42,10 @@
 
 use super::engagement::{Fighter, Victor, resolve};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
-use super::{Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param, remaining_percent};
+use super::{
+    Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
+    remaining_percent,
+};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -164,6 +171,12 @@ const DEFENDER_FORCED: u8 = 8;
 const DEFENDER_REFORM: u8 = 9;
 const TURN_END: u8 = 10;
 
+/// States less likely than this are dropped by the exact solver (as
+/// `markov::absorb` drops mass below 1e-300): a long assault reaches tens of
+/// thousands of states, most of them far below any probability a report
+/// prints. The dropped mass is below 1e-10 in the tests' assaults.
+const NEGLIGIBLE: f64 = 1e-15;
+
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
 
@@ -225,7 +238,10 @@ impl Assault {
         turns: u32,
     ) -> Result<Self, ParamError> {
         if attacker.arm == Arm::Artillery {
-            return Err(invalid("attacker.arm", "the attacker is infantry or cavalry: artillery cannot advance to engage"));
+            return Err(invalid(
+                "attacker.arm",
+                "the attacker is infantry or cavalry: artillery cannot advance to engage",
+            ));
         }
         if attacker.formation == Formation::Square {
             return Err(invalid("attacker.formation", "a square cannot assault: use line or column"));
@@ -370,7 +386,12 @@ impl Assault {
         if s.strength[2 * side + 1] > 0 {
             shifts -= r.threat_kills_down;
         }
-        if unit.favourable && !unit.disadvantaged {
+        // "Treat unlimbered artillery batteries as open order troops for
+        // threats", and open order troops "threatened (not engaged!) only by
+        // infantry or artillery while in open terrain" are in a favourable
+        // position; "a single Up 1 regardless of the number" of reasons.
+        let open_order_battery = unit.arm == Arm::Artillery && enemy.arm == Arm::Infantry;
+        if (unit.favourable || open_order_battery) && !unit.disadvantaged {
             shifts += r.threat_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
@@ -474,15 +495,15 @@ impl Assault {
         let side = usize::from(s.tester);
         let total = pair_total(pair);
         let other = 1 - side;
-        // "Place a single smoke marker by all artillery units that threatened the testing unit."
-        if self.units[other].arm == Arm::Artillery {
-            s.smoke = s.smoke.saturating_add(1);
-        }
+        // "Place a single smoke marker by all artillery units that threatened
+        // the testing unit": after the test, which the new marker cannot help.
+        let smoke_after = s.smoke.saturating_add(u8::from(self.units[other].arm == Arm::Artillery));
         if pair_is_huzzah(pair) {
             // Huzzah! results: an enemy unit threatening the tester that is in
             // the tester's threat zone tests in turn.
             let answers = self.rules.huzzah_threat_chain == HuzzahThreatChain::Chain || s.huzzahs == 0;
             if answers && s.huzzahs < CHAIN_LIMIT && self.in_zone_of(&s, side) && self.in_zone_of(&s, other) {
+                s.smoke = smoke_after;
                 s.huzzahs += 1;
                 s.tester = other as u8;
                 return Node::Live(s);
@@ -508,6 +529,7 @@ impl Assault {
                 }
             }
         }
+        s.smoke = smoke_after;
         s.tester = 0;
         s.huzzahs = 0;
         s.phase = next;
@@ -816,7 +838,10 @@ impl Assault {
             }
             branches
         } else {
-            TOTALS.iter().map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0)).collect()
+            TOTALS
+                .iter()
+                .map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0))
+                .collect()
         }
     }
 
@@ -860,10 +885,17 @@ impl Scenario for Assault {
             while !active.is_empty() {
                 let mut next: Map<State> = HashMap::default();
                 for (state, p) in active {
+                    if p < NEGLIGIBLE {
+                        continue;
+                    }
                     for (node, q) in self.expand(state) {
                         match node {
-                            Node::End(code) => *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q,
-                            Node::Live(s) if s.phase == TURN_END => *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q,
+                            Node::End(code) => {
+                                *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q
+                            }
+                            Node::Live(s) if s.phase == TURN_END => {
+                                *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q
+                            }
                             Node::Live(s) => *next.entry(s).or_insert(0.0) += p * q,
                         }
                     }

@@ -53,7 +53,14 @@ pub struct Bombardment {
 impl Bombardment {
     /// A battery of `guns` with smoke markers (`smoke`) bombards `target` at
     /// `distance` bands; a unit `behind` bands behind it (0: none) may be hit.
-    pub fn new(rules: &Rules, target: Target, guns: Guns, distance: i32, smoke: bool, behind: i32) -> Result<Self, ParamError> {
+    pub fn new(
+        rules: &Rules,
+        target: Target,
+        guns: Guns,
+        distance: i32,
+        smoke: bool,
+        behind: i32,
+    ) -> Result<Self, ParamError> {
         let (short, long, extreme, bounce) = match guns {
             Guns::Light => (
                 rules.threat_zone_light_artillery,
@@ -82,13 +89,20 @@ impl Bombardment {
         } else if distance <= extreme {
             2
         } else {
-            return Err(invalid("distance", format!("{distance} bands is beyond the battery's extreme range of {extreme}")));
+            return Err(invalid(
+                "distance",
+                format!("{distance} bands is beyond the battery's extreme range of {extreme}"),
+            ));
         };
         if distance < 1 || !(0..=10).contains(&behind) {
             return Err(invalid("distance", "the target is at least 1 band away; a unit behind 0 to 10 bands"));
         }
         let full = rules.full_rating(target.quality);
-        if target.staggers < 0 || target.kills < 0 || target.staggers + target.kills >= full || !(-10..=10).contains(&target.shifts) {
+        if target.staggers < 0
+            || target.kills < 0
+            || target.staggers + target.kills >= full
+            || !(-10..=10).contains(&target.shifts)
+        {
             return Err(invalid("kills", format!("staggers plus kills must stay below {full}; shifts -10 to 10")));
         }
         if target.square && target.column {

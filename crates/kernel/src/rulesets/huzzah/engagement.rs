@@ -4,7 +4,7 @@
 //!
 //! A one-on-one engagement depends only on the two pairs of dice, so
 //! [`Engagement`] is a [`PairTable`] of 1296 codes: the rules run once per code
-//! in the constructor and sampling is two draws. The same [`resolve`] serves
+//! in the constructor and sampling is one draw of 1296 faces. The same [`resolve`] serves
 //! the multi-turn [`assault`](super::assault).
 
 use super::single::delegate_to_table;
@@ -146,7 +146,11 @@ impl Fighter {
         vec![
             quality_param(key("quality"), quality),
             Param::int(key("shifts"), "net Ups minus Downs not covered by the other keys", 0, -10, 10),
-            Param::boolean(key("disadvantaged"), "use the disadvantaged rating (flank, march column, blown ...)", false),
+            Param::boolean(
+                key("disadvantaged"),
+                "use the disadvantaged rating (flank, march column, blown ...)",
+                false,
+            ),
             Param::int(key("staggers"), "staggers before the engagement", 0, 0, 10),
             Param::int(key("kills"), "kills before the engagement", 0, 0, 10),
             Param::choice(key("arm"), "infantry, cavalry or artillery (an unlimbered battery)", Arm::Infantry),
@@ -239,7 +243,13 @@ pub struct Resolution {
 }
 
 /// Resolves one engagement from the two 2D6 pair indices (attacker's first).
-pub fn resolve(rules: &Rules, attacker: &Fighter, defender: &Fighter, attacker_pair: u32, defender_pair: u32) -> Resolution {
+pub fn resolve(
+    rules: &Rules,
+    attacker: &Fighter,
+    defender: &Fighter,
+    attacker_pair: u32,
+    defender_pair: u32,
+) -> Resolution {
     let rating = [engagement_rating(rules, attacker, defender), engagement_rating(rules, defender, attacker)];
     resolve_with_ratings(rules, [attacker, defender], rating, [attacker_pair, defender_pair])
 }
@@ -373,7 +383,12 @@ pub struct MultiResolution {
 /// a kill (where the controlling player would choose, the first listed unit
 /// takes them: interpretation). A Huzzah! inflicts a kill on every opposing
 /// unit and its own share of staggers is lost, not redistributed.
-pub fn resolve_multi(rules: &Rules, units: [&[Fighter]; 2], ratings: [&[i32]; 2], pairs: [&[u32]; 2]) -> MultiResolution {
+pub fn resolve_multi(
+    rules: &Rules,
+    units: [&[Fighter]; 2],
+    ratings: [&[i32]; 2],
+    pairs: [&[u32]; 2],
+) -> MultiResolution {
     let mut best: [Option<(i32, usize)>; 2] = [None, None];
     let mut results: [Vec<UnitResult>; 2] = [Vec::new(), Vec::new()];
     for side in 0..2 {
@@ -414,7 +429,8 @@ pub fn resolve_multi(rules: &Rules, units: [&[Fighter]; 2], ratings: [&[i32]; 2]
             }
         }
         for (result, unit) in results[side].iter_mut().zip(units[side]) {
-            result.broken = unit.staggers + unit.kills + result.staggers + result.kills >= rules.full_rating(unit.quality);
+            result.broken =
+                unit.staggers + unit.kills + result.staggers + result.kills >= rules.full_rating(unit.quality);
         }
     }
     let mut victor = match (best[0], best[1]) {

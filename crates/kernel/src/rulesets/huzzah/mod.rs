@@ -3,7 +3,9 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]), each with an exact solver.
+//! ([`bombardment`]), each with an exact solver. Scenarios: `test`, `orders`,
+//! `quality_roll`, `rearm`, `command_check`, `engagement`, `standoff`, `assault`, `skirmish`,
+//! `bombardment`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
 //! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
@@ -39,9 +41,28 @@
 //! - `standoff` and `assault` report staggers and kills as the totals on each
 //!   unit at the end (starting state included); `attacker_remaining` is
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
-//! - A routing unit is out of the fight in `standoff` and `assault`: the
-//!   scenario ends with the other side the winner (the rules' compulsory routs
-//!   take it away from the enemy; rallying routers is not modelled further).
+//! - A routing unit is out of the fight in `assault`: the scenario ends with
+//!   the other side the winner (the rules' compulsory routs take it away from
+//!   the enemy; rallying routers is not modelled further). A routed unit keeps
+//!   its staggers and kills in `*_remaining`. (`standoff` has no engagements,
+//!   so nobody routs there.)
+//! - Multi-unit engagements ([`engagement::resolve_multi`]): where the rules
+//!   let the controlling player place odd staggers (no unit, or several, took
+//!   a kill), the first listed unit takes them.
+//! - "Down 1 if more kills/staggers than opponent" compares the state before
+//!   the engagement, which the `staggers` and `kills` keys give.
+//! - The engagement's `shifts` key carries the modifiers the other keys do not
+//!   (renowned opponent, doctrinal deployment, open order in dense terrain).
+//! - Skirmisher superiority: a side cannot both have failed and won the
+//!   previous test; only one side can have won it, or be reinforced.
+//! - Bombardment: a square is always disadvantaged against artillery; a unit
+//!   split between ranges is at the closer; bounce-through hits a unit behind
+//!   the target only at short range and within the bounce-through distance.
+//! - The CinC's two extra command points stop at Excellent (10), and an
+//!   Excellent CinC stays at 10.
+//! - The `assault` lists its own modelling choices (bombardment timing, the
+//!   Huzzah! chain's limit of 8, forced orders, blown cavalry) in its docs; its
+//!   exact solver drops states less likely than 1e-15.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
@@ -52,9 +73,9 @@ use crate::scenario::Scenario;
 pub mod assault;
 pub mod bombardment;
 pub mod engagement;
+pub mod single;
 pub mod skirmish;
 pub mod standoff;
-pub mod single;
 
 crate::choice_enum! {
     /// The six descriptive qualities, best first ("Quality and morale").
@@ -290,6 +311,23 @@ crate::rule_book! {
         pub rally_inspirational_up: i32 = 1, range 0..=3;
         /// "Rally and reform", Compulsory casualties: kills taken by a unit with staggers left.
         pub compulsory_casualty_kills: i32 = 1, range 0..=3;
+
+        /// "Command integrity check", Procedure: Down 1 for each broken or routing sub-command.
+        pub command_check_broken_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 1 if failed last command check.
+        pub command_check_failed_last_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 1 for each difference in command level.
+        pub command_check_level_down: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Down 2 if isolated sub-command.
+        pub command_check_isolated_down: i32 = 2, range 0..=4;
+        /// "Command integrity check", Procedure: Up 1 for each sub-command in a favourable position.
+        pub command_check_favourable_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if passed last command check.
+        pub command_check_passed_last_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if the officer is inspirational.
+        pub command_check_inspirational_up: i32 = 1, range 0..=3;
+        /// "Command integrity check", Procedure: Up 1 if officer seizes the flag.
+        pub command_check_seize_flag_up: i32 = 1, range 0..=3;
 
         /// "Skirmisher superiority", Procedure: Down 1 if failed previous superiority test.
         pub skirmish_failed_previous_down: i32 = 1, range 0..=3;
@@ -544,18 +582,102 @@ impl Rules {
     /// Unit Quality Table); 0 where the class cannot have the quality.
     pub fn class_table(&self, class: UnitClass) -> [u32; 6] {
         match class {
-            UnitClass::ElitesA => [self.class_elites_a_veteran_max, self.class_elites_a_experienced_max, self.class_elites_a_trained_max, self.class_elites_a_green_max, self.class_elites_a_raw_max, self.class_elites_a_unreliable_max],
-            UnitClass::ElitesB => [self.class_elites_b_veteran_max, self.class_elites_b_experienced_max, self.class_elites_b_trained_max, self.class_elites_b_green_max, self.class_elites_b_raw_max, self.class_elites_b_unreliable_max],
-            UnitClass::ElitesC => [self.class_elites_c_veteran_max, self.class_elites_c_experienced_max, self.class_elites_c_trained_max, self.class_elites_c_green_max, self.class_elites_c_raw_max, self.class_elites_c_unreliable_max],
-            UnitClass::ElitesD => [self.class_elites_d_veteran_max, self.class_elites_d_experienced_max, self.class_elites_d_trained_max, self.class_elites_d_green_max, self.class_elites_d_raw_max, self.class_elites_d_unreliable_max],
-            UnitClass::RegularsA => [self.class_regulars_a_veteran_max, self.class_regulars_a_experienced_max, self.class_regulars_a_trained_max, self.class_regulars_a_green_max, self.class_regulars_a_raw_max, self.class_regulars_a_unreliable_max],
-            UnitClass::RegularsB => [self.class_regulars_b_veteran_max, self.class_regulars_b_experienced_max, self.class_regulars_b_trained_max, self.class_regulars_b_green_max, self.class_regulars_b_raw_max, self.class_regulars_b_unreliable_max],
-            UnitClass::RegularsC => [self.class_regulars_c_veteran_max, self.class_regulars_c_experienced_max, self.class_regulars_c_trained_max, self.class_regulars_c_green_max, self.class_regulars_c_raw_max, self.class_regulars_c_unreliable_max],
-            UnitClass::RegularsD => [self.class_regulars_d_veteran_max, self.class_regulars_d_experienced_max, self.class_regulars_d_trained_max, self.class_regulars_d_green_max, self.class_regulars_d_raw_max, self.class_regulars_d_unreliable_max],
-            UnitClass::MilitiaA => [self.class_militia_a_veteran_max, self.class_militia_a_experienced_max, self.class_militia_a_trained_max, self.class_militia_a_green_max, self.class_militia_a_raw_max, self.class_militia_a_unreliable_max],
-            UnitClass::MilitiaB => [self.class_militia_b_veteran_max, self.class_militia_b_experienced_max, self.class_militia_b_trained_max, self.class_militia_b_green_max, self.class_militia_b_raw_max, self.class_militia_b_unreliable_max],
-            UnitClass::MilitiaC => [self.class_militia_c_veteran_max, self.class_militia_c_experienced_max, self.class_militia_c_trained_max, self.class_militia_c_green_max, self.class_militia_c_raw_max, self.class_militia_c_unreliable_max],
-            UnitClass::MilitiaD => [self.class_militia_d_veteran_max, self.class_militia_d_experienced_max, self.class_militia_d_trained_max, self.class_militia_d_green_max, self.class_militia_d_raw_max, self.class_militia_d_unreliable_max],
+            UnitClass::ElitesA => [
+                self.class_elites_a_veteran_max,
+                self.class_elites_a_experienced_max,
+                self.class_elites_a_trained_max,
+                self.class_elites_a_green_max,
+                self.class_elites_a_raw_max,
+                self.class_elites_a_unreliable_max,
+            ],
+            UnitClass::ElitesB => [
+                self.class_elites_b_veteran_max,
+                self.class_elites_b_experienced_max,
+                self.class_elites_b_trained_max,
+                self.class_elites_b_green_max,
+                self.class_elites_b_raw_max,
+                self.class_elites_b_unreliable_max,
+            ],
+            UnitClass::ElitesC => [
+                self.class_elites_c_veteran_max,
+                self.class_elites_c_experienced_max,
+                self.class_elites_c_trained_max,
+                self.class_elites_c_green_max,
+                self.class_elites_c_raw_max,
+                self.class_elites_c_unreliable_max,
+            ],
+            UnitClass::ElitesD => [
+                self.class_elites_d_veteran_max,
+                self.class_elites_d_experienced_max,
+                self.class_elites_d_trained_max,
+                self.class_elites_d_green_max,
+                self.class_elites_d_raw_max,
+                self.class_elites_d_unreliable_max,
+            ],
+            UnitClass::RegularsA => [
+                self.class_regulars_a_veteran_max,
+                self.class_regulars_a_experienced_max,
+                self.class_regulars_a_trained_max,
+                self.class_regulars_a_green_max,
+                self.class_regulars_a_raw_max,
+                self.class_regulars_a_unreliable_max,
+            ],
+            UnitClass::RegularsB => [
+                self.class_regulars_b_veteran_max,
+                self.class_regulars_b_experienced_max,
+                self.class_regulars_b_trained_max,
+                self.class_regulars_b_green_max,
+                self.class_regulars_b_raw_max,
+                self.class_regulars_b_unreliable_max,
+            ],
+            UnitClass::RegularsC => [
+                self.class_regulars_c_veteran_max,
+                self.class_regulars_c_experienced_max,
+                self.class_regulars_c_trained_max,
+                self.class_regulars_c_green_max,
+                self.class_regulars_c_raw_max,
+                self.class_regulars_c_unreliable_max,
+            ],
+            UnitClass::RegularsD => [
+                self.class_regulars_d_veteran_max,
+                self.class_regulars_d_experienced_max,
+                self.class_regulars_d_trained_max,
+                self.class_regulars_d_green_max,
+                self.class_regulars_d_raw_max,
+                self.class_regulars_d_unreliable_max,
+            ],
+            UnitClass::MilitiaA => [
+                self.class_militia_a_veteran_max,
+                self.class_militia_a_experienced_max,
+                self.class_militia_a_trained_max,
+                self.class_militia_a_green_max,
+                self.class_militia_a_raw_max,
+                self.class_militia_a_unreliable_max,
+            ],
+            UnitClass::MilitiaB => [
+                self.class_militia_b_veteran_max,
+                self.class_militia_b_experienced_max,
+                self.class_militia_b_trained_max,
+                self.class_militia_b_green_max,
+                self.class_militia_b_raw_max,
+                self.class_militia_b_unreliable_max,
+            ],
+            UnitClass::MilitiaC => [
+                self.class_militia_c_veteran_max,
+                self.class_militia_c_experienced_max,
+                self.class_militia_c_trained_max,
+                self.class_militia_c_green_max,
+                self.class_militia_c_raw_max,
+                self.class_militia_c_unreliable_max,
+            ],
+            UnitClass::MilitiaD => [
+                self.class_militia_d_veteran_max,
+                self.class_militia_d_experienced_max,
+                self.class_militia_d_trained_max,
+                self.class_militia_d_green_max,
+                self.class_militia_d_raw_max,
+                self.class_militia_d_unreliable_max,
+            ],
         }
     }
 
@@ -633,8 +755,13 @@ pub(crate) fn quality_param(name: String, default: Quality) -> Param {
 
 /// A scenario whose whole outcome is `PAIRS` rolls of 2D6: the code is the
 /// pairs' indices in base 36 and every code's metric values are worked out
-/// once, in the constructor, so sampling is two table-free draws and decoding
-/// one table read. Its exact answer is every code at `36^-PAIRS`.
+/// once, in the constructor, so sampling is one draw and decoding one table
+/// read. Its exact answer is every code at `36^-PAIRS`.
+///
+/// One pair is drawn batched (`two_d6_index`, ten to a word); two or more
+/// pairs are one exactly uniform draw of `36^PAIRS` faces (`below`), which
+/// measured 2.5 times faster than two batched pairs on this machine
+/// (about 500 against 200 million engagements a second on one thread).
 #[derive(Clone, Debug)]
 pub struct PairTable<const PAIRS: u32> {
     layout: Layout,
@@ -679,11 +806,13 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
 
     #[inline(always)]
     fn sample(&self, dice: &mut Dice) -> u64 {
-        let mut code = 0u64;
-        for _ in 0..PAIRS {
-            code = code * 36 + u64::from(dice.two_d6_index());
+        if PAIRS == 1 {
+            return u64::from(dice.two_d6_index());
         }
-        code
+        // Several pairs at once are one uniform draw of 36^PAIRS faces: the
+        // same code as the pairs in base 36, from one word and one multiply
+        // (exactly unbiased: `below` rejects the short biased stretch).
+        dice.below(Self::SPACE)
     }
 
     fn code_space(&self) -> u64 {
@@ -713,6 +842,11 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
 pub fn summing_to_one(mut pairs: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
     pairs.sort_unstable_by_key(|&(code, _)| code);
     pairs.retain(|&(_, p)| p > 0.0);
+    let total = pairs.iter().fold(0.0, |sum: f64, &(_, p)| sum + p);
+    // Only rounding is corrected: mass a solver dropped on purpose stays dropped.
+    if (total - 1.0).abs() > 1e-12 {
+        return pairs;
+    }
     if let Some((last, rest)) = pairs.split_last_mut() {
         let before = rest.iter().fold(0.0, |sum: f64, &(_, p)| sum + p);
         let mut p = 1.0 - before;

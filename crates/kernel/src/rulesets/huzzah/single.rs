@@ -1,5 +1,5 @@
-//! Single 2D6 rolls of Huzzah!: a quality (threat) test, an order, and the
-//! Unit Quality Table. Each outcome depends on one pair of dice only, so each
+//! Single 2D6 rolls of Huzzah!: a quality (threat) test, an order, the
+//! Unit Quality Table, a rearm order and a command integrity check. Each outcome depends on one pair of dice only, so each
 //! scenario is a [`PairTable`] of 36 codes, exact by enumeration.
 
 use super::{PairTable, Quality, Rules, UnitClass, invalid, pair_is_huzzah, pair_total, quality_param};
@@ -68,7 +68,8 @@ impl OrderRoll {
         }
         // Playsheet, Command modifiers: "The CinC has a command rating two
         // higher than rolled, up to a maximum of Excellent".
-        let base = if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
+        let base =
+            if cinc { (rating + rules.command_cinc_bonus).min(rules.command_cinc_maximum.max(rating)) } else { rating };
         // "Modifiers: Ups and Downs": for tests that do not involve unit
         // quality, the Ups and Downs are a simple plus or minus.
         let effective = base + shifts;
@@ -119,6 +120,136 @@ impl QualityRoll {
     }
 }
 
+/// One rearm order by the CinC ("Artillery bombardment", Rearm): 2D6 at or
+/// under the army's modified bombardment factor rearms every battery; a
+/// Huzzah! also raises the factor by one.
+#[derive(Clone, Debug)]
+pub struct RearmRoll {
+    factor: i32,
+    table: PairTable<1>,
+}
+
+impl RearmRoll {
+    /// An army of bombardment `factor` (1-6) with the majority or all of its
+    /// batteries depleted.
+    pub fn new(rules: &Rules, factor: i32, majority_depleted: bool, all_depleted: bool) -> Result<Self, ParamError> {
+        if !(1..=6).contains(&factor) {
+            return Err(invalid("factor", "bombardment factors run from 1 to 6"));
+        }
+        if all_depleted && !majority_depleted {
+            return Err(invalid("majority_depleted", "when all batteries are depleted, so is the majority"));
+        }
+        // "Up 1 if the majority of batteries are depleted"; "Up 1 if all batteries are depleted".
+        let effective = factor
+            + if majority_depleted { rules.rearm_majority_depleted_up } else { 0 }
+            + if all_depleted { rules.rearm_all_depleted_up } else { 0 };
+        let metrics = vec![
+            Metric::boolean("succeeded", "whether the batteries rearm"),
+            Metric::boolean("huzzah", "whether the roll is double one (the factor rises by one)"),
+        ];
+        let table = PairTable::new(metrics, |pairs| {
+            let total = pair_total(pairs[0]);
+            vec![i64::from(rules.passes(total, effective)), i64::from(pair_is_huzzah(pairs[0]))]
+        });
+        Ok(RearmRoll { factor: effective, table })
+    }
+
+    /// The modified bombardment factor.
+    pub fn factor(&self) -> i32 {
+        self.factor
+    }
+}
+
+/// The state of a command taking a command integrity check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Command {
+    /// The officer's command rating, 6 to 10.
+    pub rating: i32,
+    /// Broken or routing sub-commands.
+    pub broken: i32,
+    /// Sub-commands in a favourable position.
+    pub favourable: i32,
+    /// The last command check: failed (-1), none (0) or passed (1).
+    pub last_check: i32,
+    /// Levels of command between the testing officer and the command's own.
+    pub levels_removed: i32,
+    /// The command is an isolated sub-command.
+    pub isolated: bool,
+    /// The officer is inspirational.
+    pub inspirational: bool,
+    /// The officer seizes the flag.
+    pub seize_flag: bool,
+}
+
+/// One command integrity check ("Command integrity check"): pass at or under
+/// the officer's modified rating; on failure every unit takes a stagger for
+/// each broken or routing sub-command and non-routing units retire, and an
+/// officer who seized the flag is killed.
+#[derive(Clone, Debug)]
+pub struct CommandCheck {
+    rating: i32,
+    table: PairTable<1>,
+}
+
+impl CommandCheck {
+    /// A check for `command`.
+    pub fn new(rules: &Rules, command: Command) -> Result<Self, ParamError> {
+        if !(6..=10).contains(&command.rating) {
+            return Err(invalid("rating", "command ratings run from 6 to 10"));
+        }
+        if !(0..=10).contains(&command.broken) || !(0..=10).contains(&command.favourable) {
+            return Err(invalid("broken", "sub-command counts run from 0 to 10"));
+        }
+        if !(-1..=1).contains(&command.last_check) || !(0..=3).contains(&command.levels_removed) {
+            return Err(invalid("last_check", "last_check is -1, 0 or 1; levels_removed 0 to 3"));
+        }
+        // A simple plus and minus: the test is of the officer, not of quality.
+        let mut rating = command.rating - command.broken * rules.command_check_broken_down
+            + command.favourable * rules.command_check_favourable_up
+            - command.levels_removed * rules.command_check_level_down;
+        rating += match command.last_check {
+            -1 => -rules.command_check_failed_last_down,
+            1 => rules.command_check_passed_last_up,
+            _ => 0,
+        };
+        if command.isolated {
+            rating -= rules.command_check_isolated_down;
+        }
+        if command.inspirational {
+            rating += rules.command_check_inspirational_up;
+        }
+        if command.seize_flag {
+            rating += rules.command_check_seize_flag_up;
+        }
+        let metrics = vec![
+            Metric::boolean("passed", "whether the command passes"),
+            Metric::boolean(
+                "huzzah",
+                "whether the roll is double one (no further checks until another sub-command breaks)",
+            ),
+            Metric::integer("staggers", "staggers each unit of the command takes", 0, 10),
+            Metric::boolean("retires", "whether the non-routing units retire one full move"),
+            Metric::boolean("officer_killed", "whether an officer who seized the flag is killed"),
+        ];
+        let table = PairTable::new(metrics, |pairs| {
+            let passed = rules.passes(pair_total(pairs[0]), rating);
+            vec![
+                i64::from(passed),
+                i64::from(pair_is_huzzah(pairs[0])),
+                if passed { 0 } else { i64::from(command.broken) },
+                i64::from(!passed),
+                i64::from(!passed && command.seize_flag),
+            ]
+        });
+        Ok(CommandCheck { rating, table })
+    }
+
+    /// The effective command rating.
+    pub fn rating(&self) -> i32 {
+        self.rating
+    }
+}
+
 macro_rules! delegate_to_table {
     ($($name:ty),*) => {$(
         impl Scenario for $name {
@@ -144,7 +275,7 @@ macro_rules! delegate_to_table {
 #[allow(unused_imports)]
 pub(crate) use delegate_to_table;
 
-delegate_to_table!(QualityTest, OrderRoll, QualityRoll);
+delegate_to_table!(QualityTest, OrderRoll, QualityRoll, RearmRoll, CommandCheck);
 
 fn build_test(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let rules = rules_of::<Rules>(rules);
@@ -170,7 +301,30 @@ fn build_quality_roll(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
     Ok(Box::new(QualityRoll::new(rules_of::<Rules>(rules), settings.choice("class"))?))
 }
 
-/// The `test`, `orders` and `quality_roll` scenarios.
+fn build_rearm(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(RearmRoll::new(
+        rules_of::<Rules>(rules),
+        settings.int("factor") as i32,
+        settings.bool("majority_depleted"),
+        settings.bool("all_depleted"),
+    )?))
+}
+
+fn build_command_check(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let command = Command {
+        rating: settings.int("rating") as i32,
+        broken: settings.int("broken") as i32,
+        favourable: settings.int("favourable") as i32,
+        last_check: settings.int("last_check") as i32,
+        levels_removed: settings.int("levels_removed") as i32,
+        isolated: settings.bool("isolated"),
+        inspirational: settings.bool("inspirational"),
+        seize_flag: settings.bool("seize_flag"),
+    };
+    Ok(Box::new(CommandCheck::new(rules_of::<Rules>(rules), command)?))
+}
+
+/// The `test`, `orders`, `quality_roll`, `rearm` and `command_check` scenarios.
 pub fn entries() -> Vec<ScenarioEntry> {
     vec![
         ScenarioEntry {
@@ -198,6 +352,37 @@ pub fn entries() -> Vec<ScenarioEntry> {
             summary: "One roll on the Unit Quality Table: a class's descriptive quality.",
             params: vec![Param::choice("class", "grade and class, elites_a to militia_d", UnitClass::RegularsB)],
             build: build_quality_roll,
+        },
+        ScenarioEntry {
+            name: "rearm",
+            summary: "One rearm order against the army's bombardment factor.",
+            params: vec![
+                Param::int("factor", "the army's bombardment factor", 3, 1, 6),
+                Param::boolean("majority_depleted", "more batteries depleted than not (Up 1)", true),
+                Param::boolean("all_depleted", "every battery depleted (Up 1 more)", false),
+            ],
+            build: build_rearm,
+        },
+        ScenarioEntry {
+            name: "command_check",
+            summary: "One command integrity check: staggers and retirement on failure.",
+            params: vec![
+                Param::int("rating", "the officer's command rating, 6 to 10", 8, 6, 10),
+                Param::int("broken", "broken or routing sub-commands (Down 1 each)", 1, 0, 10),
+                Param::int("favourable", "sub-commands in a favourable position (Up 1 each)", 0, 0, 10),
+                Param::int("last_check", "last command check: -1 failed, 0 none, 1 passed", 0, -1, 1),
+                Param::int(
+                    "levels_removed",
+                    "levels between the testing officer and the command's own (Down 1 each)",
+                    0,
+                    0,
+                    3,
+                ),
+                Param::boolean("isolated", "an isolated sub-command (Down 2)", false),
+                Param::boolean("inspirational", "an inspirational officer (Up 1)", false),
+                Param::boolean("seize_flag", "the officer seizes the flag (Up 1; killed if it fails)", false),
+            ],
+            build: build_command_check,
         },
     ]
 }

@@ -87,7 +87,10 @@ impl Skirmish {
                 return Err(invalid(side_key(prefix, "rating"), "skirmish ratings run from 6 to 10"));
             }
             if line.failed_previous && line.won_previous {
-                return Err(invalid(side_key(prefix, "won_previous"), "a side that failed the previous test cannot have won it"));
+                return Err(invalid(
+                    side_key(prefix, "won_previous"),
+                    "a side that failed the previous test cannot have won it",
+                ));
             }
         }
         if attacker.won_previous && defender.won_previous {
@@ -102,8 +105,14 @@ impl Skirmish {
             Metric::categories("result", "who wins superiority: attacker, defender or tie (neither)", SIDES),
             Metric::boolean("attacker_passed", "whether the attacker's skirmish line is effective"),
             Metric::boolean("defender_passed", "whether the defender's skirmish line is effective"),
-            Metric::boolean("attacker_huzzah", "the attacker rolled Huzzah!: the defender's rating falls for the battle"),
-            Metric::boolean("defender_huzzah", "the defender rolled Huzzah!: the attacker's rating falls for the battle"),
+            Metric::boolean(
+                "attacker_huzzah",
+                "the attacker rolled Huzzah!: the defender's rating falls for the battle",
+            ),
+            Metric::boolean(
+                "defender_huzzah",
+                "the defender rolled Huzzah!: the attacker's rating falls for the battle",
+            ),
             Metric::integer("threat_zone_bonus", "bands the winner adds to its infantry threat zones this turn", 0, 3),
         ];
         let table = PairTable::new(metrics, |pairs| {

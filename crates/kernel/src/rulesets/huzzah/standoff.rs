@@ -188,7 +188,11 @@ pub struct Standoff {
 /// The metrics every multi-turn Huzzah! duel reports, in order.
 pub fn duel_metrics(turns: u32) -> Vec<Metric> {
     vec![
-        Metric::categories("winner", "whose enemy broke or routed: attacker, defender or none by the turn limit", WINNERS),
+        Metric::categories(
+            "winner",
+            "whose enemy broke or routed: attacker, defender or none by the turn limit",
+            WINNERS,
+        ),
         Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),
         Metric::integer("attacker_staggers", "the attacker's staggers at the end", 0, 30),
         Metric::integer("attacker_kills", "the attacker's kills at the end", 0, 15),
@@ -275,7 +279,13 @@ impl Standoff {
             return Err(invalid("turns", "the turn limit must be 1 to 200"));
         }
         let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
-        Ok(Standoff { rules: rules.clone(), units: [attacker, defender], full, turns, layout: Layout::new(duel_metrics(turns)) })
+        Ok(Standoff {
+            rules: rules.clone(),
+            units: [attacker, defender],
+            full,
+            turns,
+            layout: Layout::new(duel_metrics(turns)),
+        })
     }
 
     fn start(&self) -> Strength {
@@ -331,7 +341,9 @@ impl Standoff {
     fn threat_phase(&self, s: Strength, side: usize, turn: u32) -> Vec<(Node<Strength>, f64)> {
         let h = 1.0 / 36.0;
         let outcomes = |tester: usize, weight: f64| {
-            TOTALS[1..].iter().map(move |&(total, ways)| (self.threat_result(s, tester, total, turn), weight * f64::from(ways) / 36.0))
+            TOTALS[1..].iter().map(move |&(total, ways)| {
+                (self.threat_result(s, tester, total, turn), weight * f64::from(ways) / 36.0)
+            })
         };
         match self.rules.huzzah_threat_chain {
             // "Threat tests", Huzzah! results: each Huzzah! (a pass, changing
@@ -353,7 +365,10 @@ impl Standoff {
         if s[2 * side] == 0 {
             return vec![(Node::Live(s), 1.0)];
         }
-        TOTALS.iter().map(|&(total, ways)| (self.reform_result(s, side, total, total == 2, turn), f64::from(ways) / 36.0)).collect()
+        TOTALS
+            .iter()
+            .map(|&(total, ways)| (self.reform_result(s, side, total, total == 2, turn), f64::from(ways) / 36.0))
+            .collect()
     }
 
     fn sample_threat(&self, s: Strength, side: usize, turn: u32, dice: &mut Dice) -> Node<Strength> {
@@ -410,8 +425,8 @@ impl Scenario for Standoff {
         // (as turn 1) and its end codes moved along by the turn's stride.
         let start = self.start();
         let turn_stride = self.code(0, 2.min(self.turns), &start) - self.code(0, 1, &start);
-        let mut cache: HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>> =
-            HashMap::default();
+        type Laws = HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>>;
+        let mut cache: Laws = HashMap::default();
         Some(super::summing_to_one(markov::absorb(
             start,
             self.turns,
