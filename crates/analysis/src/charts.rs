@@ -516,7 +516,10 @@ impl Chart {
             } else if (x - x.round()).abs() < 1e-6 {
                 format!("{}", x.round())
             } else {
-                format!("{x}")
+                // Ticks land on sums of floating steps (0.30000000000000004):
+                // print three decimals at most, trailing zeros trimmed.
+                let text = format!("{x:.3}");
+                text.trim_end_matches('0').trim_end_matches('.').to_string()
             }
         };
         let x_tick_count = if log_x { (x_max.floor() - x_min.ceil()) as usize + 1 } else { 10 };

@@ -395,7 +395,7 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
     }
     let finding = match best {
         Some((a, d, value)) => format!(
-            "{} is highest for a {} attacker against a {} defender ({}); between equal qualities it runs from {} to {}.",
+            "{} is highest with attacker {} against defender {} ({}); between equal qualities it runs from {} to {}.",
             ladder.measure.label(),
             ladder.qualities[a],
             ladder.qualities[d],

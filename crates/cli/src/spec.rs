@@ -65,6 +65,10 @@ pub struct Spec {
     pub confidence: Option<Spanned<f64>>,
     /// What to measure, as `metric=value` (a probability) or `mean:metric`.
     pub measure: Option<Spanned<String>>,
+    /// For `sweep`: the x axis's title (default: the key).
+    pub x_label: Option<String>,
+    /// For `sweep`: the y axis's title (default: the measure).
+    pub y_label: Option<String>,
     /// The runs: one per ruleset in a comparison.
     #[serde(rename = "run")]
     pub runs: Vec<RunSpec>,
@@ -97,6 +101,12 @@ pub struct RunSpec {
     /// This run's measure, when it differs from the spec's (a scenario with
     /// `result` rather than `winner`, say).
     pub measure: Option<Spanned<String>>,
+    /// For `sweep`: where each value sits on a shared numeric x axis (range
+    /// as a fraction of the weapon's longest, say), one per value.
+    pub x: Option<Spanned<Vec<f64>>>,
+    /// For `sweep`: a factor on the measure (100 / a standard unit's
+    /// strength turns hits into percent of a unit).
+    pub y_scale: Option<f64>,
 }
 
 /// Sweep values: a list or an integer range.

@@ -32,6 +32,14 @@ pub trait Scenario: Send + Sync {
         self.layout().decode(code, values);
     }
 
+    /// Whether [`exact`](Scenario::exact) answers for these settings, known
+    /// without solving: a solver may refuse states too large to enumerate.
+    /// `volley list` and `--exact` ask this first; it must agree with
+    /// `exact().is_some()`, which the catalogue tests check.
+    fn has_exact(&self) -> bool {
+        false
+    }
+
     /// The exact distribution over codes, where a solver exists.
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         None
@@ -46,6 +54,8 @@ pub trait DynScenario: Send + Sync {
     fn metrics(&self) -> Vec<Metric>;
     /// A Monte Carlo distribution.
     fn simulate(&self, options: &RunOptions) -> Result<Distribution, RunError>;
+    /// Whether the scenario has an exact solver for its settings (cheap).
+    fn has_exact(&self) -> bool;
     /// The exact distribution, or `None` when this scenario has no solver.
     fn exact_distribution(&self) -> Option<Distribution>;
 }
@@ -60,7 +70,14 @@ impl<S: Scenario> DynScenario for S {
         Ok(Distribution::from_tally(self.metrics(), &tally, |code, values| self.decode(code, values)))
     }
 
+    fn has_exact(&self) -> bool {
+        Scenario::has_exact(self)
+    }
+
     fn exact_distribution(&self) -> Option<Distribution> {
+        if !Scenario::has_exact(self) {
+            return None;
+        }
         let probabilities = self.exact()?;
         Some(Distribution::from_exact(self.metrics(), probabilities, |code, values| self.decode(code, values)))
     }

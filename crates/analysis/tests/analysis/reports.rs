@@ -145,7 +145,7 @@ mod written_up {
         let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
         assert!(
             markdown.contains(
-                "**Finding.** P(winner = attacker) is highest for a veteran attacker against a green defender"
+                "**Finding.** P(winner = attacker) is highest with attacker veteran against defender green"
             ),
             "{markdown}"
         );

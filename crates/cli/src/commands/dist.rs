@@ -66,7 +66,7 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
     let distribution = if request.exact {
         scenario.exact_distribution().ok_or_else(|| {
             bad_input(format!(
-                "{} {} has no exact solver; drop --exact to sample it (see `volley list {}`)",
+                "{} {} has no exact solver for these settings; drop --exact to sample it (see `volley list {}`)",
                 ruleset.name, entry.name, ruleset.name
             ))
         })?

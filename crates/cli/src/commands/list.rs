@@ -40,7 +40,7 @@ fn describe(ruleset: &RulesetEntry, scenario: &ScenarioEntry) -> anyhow::Result<
     let built = scenario
         .build_from_text(rules.as_ref(), [])
         .map_err(|e| anyhow::anyhow!("{} {} does not build at its defaults: {e}", ruleset.name, scenario.name))?;
-    let exact = if built.exact_distribution().is_some() { "exact and Monte Carlo" } else { "Monte Carlo only" };
+    let exact = if built.has_exact() { "exact and Monte Carlo" } else { "Monte Carlo only" };
     let mut out = format!("{} {}: {} ({exact})\n", ruleset.name, scenario.name, scenario.summary);
     out.push_str("  keys:\n");
     if scenario.params.is_empty() {

@@ -95,11 +95,21 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
             fixed.extend(expanded);
         }
         let experiment = Experiment::from_parts(ruleset.name, entry, rules, RunOptions::default()).with_fixed(fixed);
+        check_kind_fields(loaded, run, spec.analysis)?;
+        // A sweep's fixed keys may only make sense with a swept value in
+        // place (a gun's range band), so the check builds with the first.
+        let mut first = Vec::new();
+        if let (AnalysisKind::Sweep, Some(key), Some(values)) = (spec.analysis, &run.key, &run.values) {
+            let texts = values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
+            if let Some(value) = texts.first() {
+                first = canonical::expand(ruleset.name, key.get_ref(), value, &overrides)
+                    .map_err(|why| loaded.error_at(key.span(), why))?;
+            }
+        }
         experiment
-            .build(experiment.rules.as_ref(), &[])
+            .build(experiment.rules.as_ref(), &first)
             .map_err(|e| loaded.error_at(run.scenario.span(), format!("{} {}: {e}", ruleset.name, entry.name)))?;
         let label = run.label.clone().unwrap_or_else(|| ruleset.name.to_string());
-        check_kind_fields(loaded, run, spec.analysis)?;
         experiments.push((run.clone(), experiment, label));
     }
     for measure in spec.measure.iter().chain(spec.runs.iter().filter_map(|r| r.measure.as_ref())) {
@@ -119,7 +129,12 @@ fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> 
             .values
             .as_ref()
             .ok_or_else(|| loaded.error_at(run.scenario.span(), "a sweep needs `values` in each [[run]]"))?;
-        values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
+        let texts = values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
+        if let Some(x) = &run.x
+            && x.get_ref().len() != texts.len()
+        {
+            return Err(loaded.error_at(x.span(), format!("`x` has {} positions for {} values", x.get_ref().len(), texts.len())));
+        }
     }
     Ok(())
 }
@@ -380,10 +395,39 @@ fn analyse(
                 let values =
                     run_spec.values.as_ref().expect("checked in prepare").get_ref().texts().map_err(bad_input)?;
                 x_label = key.strip_prefix(canonical::PREFIX).unwrap_or(key).to_string();
-                sweeps.push(sweep(experiment, key, &values, &m, label, &prepared.overrides)?);
+                let mut found = sweep(experiment, key, &values, &m, label, &prepared.overrides)?;
+                if let Some(x) = &run_spec.x {
+                    for ((position, _), at) in found.points.iter_mut().zip(x.get_ref()) {
+                        *position = at.to_string();
+                    }
+                }
+                if let Some(factor) = run_spec.y_scale {
+                    for (_, e) in &mut found.points {
+                        e.value *= factor;
+                        e.ci_low *= factor;
+                        e.ci_high *= factor;
+                        e.standard_error *= factor;
+                    }
+                }
+                sweeps.push(found);
             }
-            let (report, _) =
+            let x_label = spec.x_label.clone().unwrap_or(x_label);
+            let (mut report, _) =
                 report::sweep_report(&spec.title, &spec.question, &x_label, &sweeps, confidence).map_err(internal)?;
+            if let Some(y_label) = &spec.y_label {
+                for chart in report.sections.iter_mut().flat_map(|s| s.charts.iter_mut()) {
+                    chart.y_label = y_label.clone();
+                }
+                // The finding speaks in the scaled unit too.
+                report.finding = sweeps
+                    .iter()
+                    .filter_map(|s| {
+                        let (first, last) = (s.points.first()?, s.points.last()?);
+                        Some(format!("{}: {y_label} from {:.1} to {:.1}", s.ruleset, first.1.value, last.1.value))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+            }
             runs.extend(sweeps.into_iter().flat_map(|s| s.runs));
             parts.push((String::new(), report));
         }

@@ -51,6 +51,10 @@ impl Scenario for Sum {
         u64::from(dice.sum(self.count, self.sides) - self.count)
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         let pmf = Pmf::dice(self.count, self.sides);
         Some(pmf.iter().map(|(v, p)| ((v - i64::from(self.count)) as u64, p)).collect())
@@ -90,6 +94,10 @@ impl Scenario for AtLeast {
     #[inline]
     fn sample(&self, dice: &mut Dice) -> u64 {
         u64::from(dice.count_at_least(self.count, self.sides, self.target))
+    }
+
+    fn has_exact(&self) -> bool {
+        true
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {

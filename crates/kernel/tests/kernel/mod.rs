@@ -1,5 +1,6 @@
 //! Tests of the kernel's foundation: dice, the runner and the accumulators.
 
+mod catalogue_exact;
 mod determinism;
 mod dice_frequencies;
 mod tally_merge;

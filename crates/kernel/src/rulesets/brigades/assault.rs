@@ -923,6 +923,10 @@ impl Scenario for Assault {
         self.code(self.turns, &state, Self::limit_fate(&state))
     }
 
+    fn has_exact(&self) -> bool {
+        self.charger.figures <= EXACT_MAX_FIGURES && self.holder.figures <= EXACT_MAX_FIGURES
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // Each state's turn is enumerated path by path; 36 against 36 takes
         // seconds, more takes long: Monte Carlo only.

@@ -156,6 +156,10 @@ impl Scenario for Combat {
         self.code(on_attacker, on_defender)
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         let on_defender = Pmf::binomial(self.attacker_dice, self.attacker_chance);
         let on_attacker = Pmf::binomial(self.defender_dice, self.defender_chance);

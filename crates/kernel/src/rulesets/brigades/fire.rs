@@ -121,6 +121,10 @@ impl Scenario for Fire {
         hits
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // Each die hits independently with the chance of its faces: a binomial.
         Some(Pmf::binomial(self.dice, self.chance).iter().map(|(v, p)| (v as u64, p)).collect())
@@ -232,6 +236,10 @@ impl Scenario for Counterbattery {
             }
         }
         self.layout.encode(&[hits, gunners, guns])
+    }
+
+    fn has_exact(&self) -> bool {
+        true
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {

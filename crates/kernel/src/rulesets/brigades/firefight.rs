@@ -693,6 +693,10 @@ impl Scenario for Firefight {
         self.end_code(self.turns, states, [Out::In, Out::In])
     }
 
+    fn has_exact(&self) -> bool {
+        !self.sides.iter().any(|side| side.figures > EXACT_MAX_FIGURES)
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // The chain grows with both strengths: 24 against 24 takes seconds,
         // 36 against 36 over a minute; beyond this, Monte Carlo only.

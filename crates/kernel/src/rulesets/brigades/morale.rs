@@ -116,6 +116,10 @@ impl Scenario for Morale {
         self.code(roll_test(&self.rules, dice, self.pass, self.modifier, self.rout_modifier))
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(
             test_distribution(&self.rules, self.pass, self.modifier, self.rout_modifier)

@@ -302,6 +302,10 @@ impl Scenario for Artillery {
         self.encode(self.gun.fire(dice, self.roof_intact))
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(normalized(self.gun.exact(self.roof_intact).into_iter().map(|(shot, p)| (self.encode(shot), p)).collect()))
     }

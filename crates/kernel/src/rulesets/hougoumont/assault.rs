@@ -496,6 +496,10 @@ impl Scenario for Assault {
         &self.layout
     }
 
+    fn has_exact(&self) -> bool {
+        self.setup.attacker_figures * self.setup.defender_figures <= EXACT_FIGURES_PRODUCT
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         self.exact_chain()
     }

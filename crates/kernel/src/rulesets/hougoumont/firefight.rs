@@ -245,6 +245,10 @@ impl Scenario for Firefight {
         self.encode(2, self.turns, &state)
     }
 
+    fn has_exact(&self) -> bool {
+        self.sides[0].start * self.sides[1].start <= EXACT_FIGURES_PRODUCT
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         if self.sides[0].start * self.sides[1].start > EXACT_FIGURES_PRODUCT {
             return None;

@@ -151,6 +151,10 @@ impl Scenario for Melee {
         self.encode(resolve(self.rule, self.attacker, a, self.defender, b))
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // 4.2: each total is the sum of its figures' D20s (a convolution) plus
         // figures times the modifier; every pair of totals is one result.

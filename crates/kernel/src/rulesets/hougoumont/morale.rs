@@ -41,6 +41,10 @@ impl Scenario for Morale {
         u64::from(dice.d20() as i32 >= self.need)
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         let p = self.pass_chance();
         Some(vec![(0, 1.0 - p), (1, p)])

@@ -62,6 +62,10 @@ impl Scenario for SmallArms {
         hits
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(normalized(Pmf::binomial(self.figures, self.hit_chance()).iter().map(|(v, p)| (v as u64, p)).collect()))
     }

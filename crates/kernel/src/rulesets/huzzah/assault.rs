@@ -868,6 +868,10 @@ impl Scenario for Assault {
         self.code(2, self.turns, &s)
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // The absorbing chain propagated forward a roll at a time for all
         // states together (as `markov::absorb` does a turn at a time): the

@@ -823,6 +823,10 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
         values.copy_from_slice(self.row(code));
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // Codes with the same metric values are counted together (exactly, as
         // integers) under the first such code.

@@ -266,6 +266,10 @@ macro_rules! delegate_to_table {
             fn decode(&self, code: u64, values: &mut [i64]) {
                 self.table.decode(code, values)
             }
+            fn has_exact(&self) -> bool {
+                true
+            }
+
             fn exact(&self) -> Option<Vec<(u64, f64)>> {
                 self.table.exact()
             }

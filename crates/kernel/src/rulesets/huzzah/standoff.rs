@@ -419,6 +419,10 @@ impl Scenario for Standoff {
         self.code(2, self.turns, &s)
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // A turn's law does not depend on the turn number except through the
         // `turns` metric of an ending, so each state's turn is worked out once

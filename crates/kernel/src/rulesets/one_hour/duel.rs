@@ -548,6 +548,10 @@ impl Scenario for Duel {
         }
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         // One Markov step per side turn; each state's law comes from running the
         // side turn under every branch of its chances, once per state.

@@ -160,6 +160,10 @@ impl Scenario for Shoot {
         self.code(self.attack.roll(dice))
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(self.attack.law().iter().map(|&(hits, p)| (self.code(hits), p)).collect())
     }
@@ -217,6 +221,10 @@ impl Scenario for Charge {
     #[inline]
     fn sample(&self, dice: &mut Dice) -> u64 {
         u64::from(self.attack.roll(dice))
+    }
+
+    fn has_exact(&self) -> bool {
+        true
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
