@@ -144,9 +144,8 @@ mod written_up {
         let ladder = quality_ladder(&experiment, None, None).unwrap();
         let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
         assert!(
-            markdown.contains(
-                "**Finding.** P(winner = attacker) is highest with attacker veteran against defender green"
-            ),
+            markdown
+                .contains("**Finding.** P(winner = attacker) is highest with attacker veteran against defender green"),
             "{markdown}"
         );
         assert_eq!(markdown.matches("| P(winner = attacker) |").count(), 9, "{markdown}");

@@ -133,7 +133,8 @@ fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> 
         if let Some(x) = &run.x
             && x.get_ref().len() != texts.len()
         {
-            return Err(loaded.error_at(x.span(), format!("`x` has {} positions for {} values", x.get_ref().len(), texts.len())));
+            return Err(loaded
+                .error_at(x.span(), format!("`x` has {} positions for {} values", x.get_ref().len(), texts.len())));
         }
     }
     Ok(())
