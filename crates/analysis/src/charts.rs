@@ -961,15 +961,13 @@ pub fn sweep_chart(name: &str, title: &str, x_label: &str, sweeps: &[Sweep]) -> 
             points: s
                 .points
                 .iter()
-                .map(|(v, e)| LinePoint {
-                    x: if numeric {
+                .map(|(v, e)| {
+                    let x = if numeric {
                         v.parse().unwrap_or(0.0)
                     } else {
                         categories.iter().position(|c| c == v).unwrap_or(0) as f64
-                    },
-                    y: e.value,
-                    ci_low: e.ci_low,
-                    ci_high: e.ci_high,
+                    };
+                    line_point(x, e)
                 })
                 .collect(),
         })
@@ -1020,17 +1018,17 @@ pub fn ladder_heatmap(name: &str, title: &str, ladder: &Ladder) -> Chart {
     )
 }
 
+/// An estimate drawn at `x`: its value with its interval as the band.
+fn line_point(x: f64, estimate: &crate::balance::Estimate) -> LinePoint {
+    LinePoint { x, y: estimate.value, ci_low: estimate.ci_low, ci_high: estimate.ci_high }
+}
+
 /// The equivalence search's probes as a line with its band and even odds marked.
 pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> Chart {
     let points = equivalence
         .points
         .iter()
-        .map(|p| LinePoint {
-            x: p.value as f64,
-            y: p.estimate.value,
-            ci_low: p.estimate.ci_low,
-            ci_high: p.estimate.ci_high,
-        })
+        .map(|p| line_point(p.value as f64, &p.estimate))
         .collect();
     Chart::new(
         name,
@@ -1077,12 +1075,7 @@ pub fn convergence_chart(name: &str, title: &str, convergence: &Convergence) -> 
     let points = convergence
         .points
         .iter()
-        .map(|p| LinePoint {
-            x: p.samples as f64,
-            y: p.estimate.value,
-            ci_low: p.estimate.ci_low,
-            ci_high: p.estimate.ci_high,
-        })
+        .map(|p| line_point(p.samples as f64, &p.estimate))
         .collect();
     Chart::new(
         name,
