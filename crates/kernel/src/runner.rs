@@ -81,9 +81,7 @@ pub fn chunk_len(samples: u64, index: u64) -> u64 {
 #[inline]
 pub fn run_chunk<S: Scenario + ?Sized>(scenario: &S, seed: u64, index: u64, samples: u64, tally: &mut Tally) {
     let mut dice = Dice::from_generator(chunk_generator(seed, index));
-    for _ in 0..samples {
-        tally.record(scenario.sample(&mut dice));
-    }
+    tally.record_each(samples, || scenario.sample(&mut dice));
 }
 
 /// Runs a scenario: the merged counts of its outcome codes.
