@@ -65,7 +65,9 @@ impl<const SIDES: u64> Batch<SIDES> {
         (wide >> 64) as u32
     }
 
-    #[inline(never)]
+    // Inlined so the running word can live in a register: a call here would
+    // let the batch's address escape and send every die through memory.
+    #[inline(always)]
     fn refill(&mut self, rng: &mut Generator) {
         let mut word = next_u64(rng);
         while word.wrapping_mul(Self::PRODUCT) < Self::THRESHOLD {
