@@ -1025,11 +1025,7 @@ fn line_point(x: f64, estimate: &crate::balance::Estimate) -> LinePoint {
 
 /// The equivalence search's probes as a line with its band and even odds marked.
 pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> Chart {
-    let points = equivalence
-        .points
-        .iter()
-        .map(|p| line_point(p.value as f64, &p.estimate))
-        .collect();
+    let points = equivalence.points.iter().map(|p| line_point(p.value as f64, &p.estimate)).collect();
     Chart::new(
         name,
         title,
@@ -1072,11 +1068,7 @@ pub fn sensitivity_tornado(name: &str, title: &str, sensitivity: &Sensitivity) -
 /// The estimate and its band as samples grow, on a log axis, with the exact
 /// value marked where known.
 pub fn convergence_chart(name: &str, title: &str, convergence: &Convergence) -> Chart {
-    let points = convergence
-        .points
-        .iter()
-        .map(|p| line_point(p.samples as f64, &p.estimate))
-        .collect();
+    let points = convergence.points.iter().map(|p| line_point(p.samples as f64, &p.estimate)).collect();
     Chart::new(
         name,
         title,

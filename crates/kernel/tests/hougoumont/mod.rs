@@ -32,3 +32,4 @@ pub fn exact(scenario: &dyn DynScenario) -> Distribution {
 pub fn close(actual: f64, expected: f64) {
     assert!((actual - expected).abs() < 1e-12, "got {actual}, expected {expected}");
 }
+mod flanked;

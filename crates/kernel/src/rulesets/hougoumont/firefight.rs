@@ -35,6 +35,9 @@ pub struct FirefightSide {
     pub troops: Troops,
     /// What this unit stands in or behind (the other side's penalty).
     pub cover: Cover,
+    /// The enemy stands on its flank: 5 makes it test morale, which it does
+    /// at the first Morale Check (as well as on losses).
+    pub flanked: bool,
 }
 
 /// The largest product of the two sides' figures the exact solver takes on.
@@ -48,6 +51,8 @@ struct Shooter {
     need_base: i32,
     /// The D20 it needs to pass morale or rally.
     morale_need: i32,
+    /// It tests at the first Morale Check because it is flanked (5).
+    flanked: bool,
 }
 
 /// The state between turns.
@@ -99,6 +104,7 @@ impl Firefight {
             start: me.figures,
             need_base: rules.small_arms_need(me.troops, them.cover, 0),
             morale_need: rules.morale_need(me.quality, 0),
+            flanked: me.flanked,
         };
         let layout = Layout::new(vec![
             Metric::categories("winner", "the side left on the field (none: both gone or the turn limit)", WINNERS),
@@ -178,14 +184,17 @@ impl Firefight {
     }
 
     /// 5: whether side `i` must test after going from `before` to `after` figures in a phase.
-    fn must_test(&self, i: usize, before: u32, after: u32) -> bool {
+    /// 5: a unit tests when it lost 25% in the phase, fell below half
+    /// strength, or (at the first Morale Check) stands flanked.
+    fn must_test(&self, i: usize, turn: u32, before: u32, after: u32) -> bool {
+        let flanked = turn == 1 && self.sides[i].flanked;
         let start = self.sides[i].start;
         let lost = before - after;
         let heavy = lost > 0 && lost * 100 >= self.loss_percent * before;
         let below = after * 100 < self.half_percent * start;
         let was_below = before * 100 < self.half_percent * start;
         let half = below && (self.half_rule == HalfStrengthTest::EveryTurn || !was_below);
-        heavy || half
+        heavy || half || flanked
     }
 }
 
@@ -231,7 +240,7 @@ impl Scenario for Firefight {
             // 5: Morale Check; a failure retreats 8 inches.
             for i in 0..2 {
                 if !state.routed[i]
-                    && self.must_test(i, before[i], state.figures[i])
+                    && self.must_test(i, turn, before[i], state.figures[i])
                     && (dice.d20() as i32) < self.sides[i].morale_need
                 {
                     state.routed[i] = true;
@@ -303,7 +312,7 @@ impl Scenario for Firefight {
                         }
                         let mut after = vec![(fired, q)];
                         for i in 0..2 {
-                            if !fired.routed[i] && self.must_test(i, before[i], fired.figures[i]) {
+                            if !fired.routed[i] && self.must_test(i, turn, before[i], fired.figures[i]) {
                                 let pass = d20_at_least(self.sides[i].morale_need);
                                 after = after
                                     .into_iter()

@@ -68,7 +68,9 @@
 //! are casualties as rolled (`figures_per_hit` scales only small-arms and
 //! flat-trajectory hits). Artillery has no woods modifier but canister's D6
 //! (3.2 prints none). In an assault the attackers do not fire: they close.
-//! No scenario flanks a unit, so the "flanked" trigger of 5 never arises.
+//! The "flanked" trigger of 5 is the firefight's `SIDE.flanked` key: a
+//! flanked unit tests at the first Morale Check, whatever its losses; the
+//! assaults close from the front, so there it never arises.
 
 mod artillery;
 mod assault;
@@ -534,6 +536,7 @@ fn firefight_side(settings: &Settings, side: &str) -> FirefightSide {
         quality: settings.choice(&format!("{side}.quality")),
         troops: settings.choice(&format!("{side}.troops")),
         cover: settings.choice(&format!("{side}.cover")),
+        flanked: settings.bool(&format!("{side}.flanked")),
     }
 }
 
@@ -620,6 +623,11 @@ pub fn entry() -> RulesetEntry {
             format!("{side}.cover"),
             "what the unit stands in or behind (3.1)",
             Cover::Open,
+        ));
+        firefight_params.push(Param::boolean(
+            format!("{side}.flanked"),
+            "the enemy is on its flank: it tests morale at the first Morale Check (5)",
+            false,
         ));
     }
     firefight_params.push(Param::int("distance", "inches between the units at the start", 15, 1, 100));
