@@ -71,6 +71,10 @@ impl Scenario for OneWord {
     fn sample(&self, dice: &mut Dice) -> u64 {
         dice.word() & 7
     }
+
+    fn has_exact(&self) -> bool {
+        false
+    }
 }
 
 /// What the runner adds per sample: the one-word scenario through the runner

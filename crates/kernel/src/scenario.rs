@@ -35,10 +35,9 @@ pub trait Scenario: Send + Sync {
     /// Whether [`exact`](Scenario::exact) answers for these settings, known
     /// without solving: a solver may refuse states too large to enumerate.
     /// `volley list` and `--exact` ask this first; it must agree with
-    /// `exact().is_some()`, which the catalogue tests check.
-    fn has_exact(&self) -> bool {
-        false
-    }
+    /// `exact().is_some()`, which the catalogue tests check. It has no default
+    /// so that no scenario's solver can be switched off by forgetting it.
+    fn has_exact(&self) -> bool;
 
     /// The exact distribution over codes, where a solver exists.
     fn exact(&self) -> Option<Vec<(u64, f64)>> {

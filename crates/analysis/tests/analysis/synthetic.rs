@@ -54,6 +54,10 @@ impl Scenario for Duel {
         self.layout.encode(&[if attacker_wins { 0 } else { 1 }])
     }
 
+    fn has_exact(&self) -> bool {
+        true
+    }
+
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         let p = Duel::attacker_wins(self.attacker, self.defender);
         Some(vec![(0, p), (1, 1.0 - p)])
@@ -98,6 +102,10 @@ impl Scenario for Shot {
 
     fn sample(&self, dice: &mut Dice) -> u64 {
         u64::from(dice.d12() >= self.target)
+    }
+
+    fn has_exact(&self) -> bool {
+        true
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
