@@ -32,3 +32,4 @@ pub fn assert_agrees(scenario: &dyn DynScenario, samples: u64, seed: u64) {
         .collect();
     assert!(real.is_empty(), "Monte Carlo disagrees with the exact solver:\n{}", real.join("\n"));
 }
+mod multi;

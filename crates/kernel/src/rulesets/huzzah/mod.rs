@@ -46,9 +46,12 @@
 //!   the enemy; rallying routers is not modelled further). A routed unit keeps
 //!   its staggers and kills in `*_remaining`. (`standoff` has no engagements,
 //!   so nobody routs there.)
-//! - Multi-unit engagements ([`engagement::resolve_multi`]): where the rules
-//!   let the controlling player place odd staggers (no unit, or several, took
-//!   a kill), the first listed unit takes them.
+//! - Multi-unit engagements ([`engagement::resolve_multi`], the
+//!   `multi_engagement` scenario): where the rules let the controlling player
+//!   place odd staggers (no unit, or several, took a kill), the first listed
+//!   unit takes them. The scenario's units on a side are alike, so each takes
+//!   its Ups and Downs against its like opponent; it offers two against one
+//!   and one against two (the rules split two against two into one-on-ones).
 //! - "Down 1 if more kills/staggers than opponent" compares the state before
 //!   the engagement, which the `staggers` and `kills` keys give.
 //! - The engagement's `shifts` key carries the modifiers the other keys do not
@@ -73,6 +76,7 @@ use crate::scenario::Scenario;
 pub mod assault;
 pub mod bombardment;
 pub mod engagement;
+pub mod multi;
 pub mod single;
 pub mod skirmish;
 pub mod standoff;
@@ -735,6 +739,7 @@ pub fn entry() -> RulesetEntry {
     let mut scenarios: Vec<ScenarioEntry> = Vec::new();
     scenarios.extend(single::entries());
     scenarios.push(engagement::entry());
+    scenarios.push(multi::entry());
     scenarios.push(standoff::entry());
     scenarios.push(assault::entry());
     scenarios.push(skirmish::entry());
