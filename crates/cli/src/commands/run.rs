@@ -217,8 +217,8 @@ pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) 
         let mut round = 0;
         loop {
             round += 1;
-            let (report, data) =
-                execute_once(loaded, prepared, samples, seed, confidence, overrides.threads, &progress)?;
+            let (report, data) = analyse(loaded, prepared, samples, seed, confidence, overrides.threads, &progress)
+                .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))?;
             let widest = widest_half_width(&data);
             match precision {
                 Some(p) if widest > p && round < MAX_ROUNDS => {
@@ -279,20 +279,6 @@ fn widest_half_width(data: &DataFrame) -> f64 {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn execute_once(
-    loaded: &LoadedSpec,
-    prepared: &Prepared,
-    samples: u64,
-    seed: u64,
-    confidence: f64,
-    threads: usize,
-    progress: &Arc<AtomicU64>,
-) -> anyhow::Result<(Report, DataFrame)> {
-    analyse(loaded, prepared, samples, seed, confidence, threads, progress)
-        .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))
-}
-
-#[allow(clippy::too_many_arguments)]
 fn analyse(
     loaded: &LoadedSpec,
     prepared: &Prepared,
@@ -303,7 +289,12 @@ fn analyse(
     progress: &Arc<AtomicU64>,
 ) -> anyhow::Result<(Report, DataFrame)> {
     let spec = &loaded.spec;
-    let measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+    let spec_measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+    // A run's own measure, else the spec's (None: the analysis's default).
+    let measure_of = |run: &RunSpec| -> anyhow::Result<Option<Measure>> {
+        let own = run.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
+        Ok(own.or_else(|| spec_measure.clone()))
+    };
     let experiments: Vec<(&RunSpec, Experiment, &str)> = prepared
         .experiments
         .iter()
@@ -316,9 +307,8 @@ fn analyse(
         })
         .collect();
     let default_measure = |run: &RunSpec, e: &Experiment| -> anyhow::Result<Measure> {
-        let own = run.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
-        match own.as_ref().or(measure.as_ref()) {
-            Some(m) => Ok(m.clone()),
+        match measure_of(run)? {
+            Some(m) => Ok(m),
             None => Measure::attacker_wins(&e.metrics().map_err(internal)?).ok_or_else(|| {
                 bad_input(format!(
                     "{}: scenario `{}` has no winner or result metric; set `measure`",
@@ -342,7 +332,7 @@ fn analyse(
         }
         AnalysisKind::Ladder => {
             for (run_spec, experiment, label) in &experiments {
-                let ladder = balance::quality_ladder(experiment, run_spec.qualities.as_deref(), measure.clone())
+                let ladder = balance::quality_ladder(experiment, run_spec.qualities.as_deref(), measure_of(run_spec)?)
                     .map_err(internal)?;
                 let (report, _) = report::ladder_report(experiment, &ladder).map_err(internal)?;
                 runs.extend(ladder.runs);
@@ -353,10 +343,8 @@ fn analyse(
             for (run_spec, experiment, label) in &experiments {
                 let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
                 let range = run_spec.range.as_ref().map(|r| (r.get_ref()[0], r.get_ref()[1]));
-                let own =
-                    run_spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
                 let found =
-                    balance::quality_equivalence(experiment, key, own.or(measure.clone()), range).map_err(internal)?;
+                    balance::quality_equivalence(experiment, key, measure_of(run_spec)?, range).map_err(internal)?;
                 let (report, _) = report::equivalence_report(experiment, &found).map_err(internal)?;
                 runs.extend(found.runs);
                 parts.push((label.to_string(), report));

@@ -138,3 +138,30 @@ fn a_bad_spec_exits_2_with_file_line_and_column_and_writes_nothing() {
     let e = volley_bad_input(&["report", "--analyses", path(&dir.0.join("nowhere")), "--out", path(&out)]);
     assert!(e.contains("cannot read analyses directory"), "{e}");
 }
+
+#[test]
+fn a_runs_own_measure_is_the_one_every_analysis_reports() {
+    // The spec measures the attacker's win; the run asks for the defender's.
+    let dir = TempDir::new("measure");
+    let spec = dir.write(
+        "ladder.toml",
+        r#"
+title = "Melee ladder"
+question = "How often does the defender win a melee?"
+analysis = "ladder"
+measure = "winner=attacker"
+samples = 2000
+
+[[run]]
+ruleset = "hougoumont"
+scenario = "melee"
+qualities = ["veteran", "experienced"]
+measure = "winner=defender"
+"#,
+    );
+    let out = dir.0.join("out");
+    volley_ok(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+    let md = std::fs::read_to_string(out.join("ladder").join("report.md")).unwrap();
+    assert!(md.contains("P(winner = defender)"), "{md}");
+    assert!(!md.contains("P(winner = attacker)"), "{md}");
+}
