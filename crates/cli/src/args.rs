@@ -1,6 +1,6 @@
 //! The command line, as DESIGN.md's CLI contract states it.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 /// Probability and balance analysis of Napoleonic miniatures rules.
@@ -23,6 +23,27 @@ pub enum Format {
     Json,
 }
 
+/// How `report` and `run` run their specs.
+#[derive(Clone, Debug, Default, Args)]
+pub struct SpecRunArgs {
+    /// Samples per point, instead of a precision target.
+    #[arg(long, conflicts_with = "precision")]
+    pub samples: Option<u64>,
+    /// Run in rounds until every probability's interval half-width is at most
+    /// this (default 0.005 unless a spec says otherwise).
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// The seed of every run.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// No progress bars or per-analysis lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -34,22 +55,9 @@ pub enum Command {
         /// Where the reports go.
         #[arg(long, default_value = "reports")]
         out: PathBuf,
-        /// Samples per point, instead of a precision target.
-        #[arg(long, conflicts_with = "precision")]
-        samples: Option<u64>,
-        /// Run in rounds until every probability's interval half-width is at
-        /// most this (default 0.005 unless a spec says otherwise).
-        #[arg(long)]
-        precision: Option<f64>,
-        /// The seed of every run.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (0: one per core).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// No progress bars or per-analysis lines.
-        #[arg(long)]
-        quiet: bool,
+        /// How to run the analyses.
+        #[command(flatten)]
+        how: SpecRunArgs,
     },
     /// Runs one analysis spec and writes its report folder.
     Run {
@@ -58,21 +66,9 @@ pub enum Command {
         /// Where the report folder goes.
         #[arg(long, default_value = "reports")]
         out: PathBuf,
-        /// Samples per point, instead of a precision target.
-        #[arg(long, conflicts_with = "precision")]
-        samples: Option<u64>,
-        /// Run in rounds until every probability's interval half-width is at most this.
-        #[arg(long)]
-        precision: Option<f64>,
-        /// The seed of every run.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (0: one per core).
-        #[arg(long, default_value_t = 0)]
-        threads: usize,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
+        /// How to run the analysis.
+        #[command(flatten)]
+        how: SpecRunArgs,
     },
     /// Rulesets, scenarios, their keys with defaults, and their metrics.
     List {

@@ -7,7 +7,7 @@ mod report;
 mod rules;
 mod run;
 
-use crate::args::{Cli, Command};
+use crate::args::{Cli, Command, SpecRunArgs};
 use crate::error::bad_input;
 use crate::rules_file;
 use std::path::Path;
@@ -17,14 +17,8 @@ use volley_kernel::params::RuleBook;
 /// Runs one subcommand.
 pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        Command::Report { analyses, out, samples, precision, seed, threads, quiet } => {
-            let overrides = checked_overrides(samples, precision, seed, threads, quiet)?;
-            report::run(&analyses, &out, &overrides)
-        }
-        Command::Run { spec, out, samples, precision, seed, threads, quiet } => {
-            let overrides = checked_overrides(samples, precision, seed, threads, quiet)?;
-            run::run(&spec, &out, &overrides)
-        }
+        Command::Report { analyses, out, how } => report::run(&analyses, &out, &checked_overrides(how)?),
+        Command::Run { spec, out, how } => run::run(&spec, &out, &checked_overrides(how)?),
         Command::List { ruleset, scenario } => list::run(ruleset.as_deref(), scenario.as_deref()),
         Command::Dist { ruleset, scenario, set, rules, exact, samples, seed, threads, confidence, format, quiet } => {
             dist::run(dist::DistRequest {
@@ -48,22 +42,16 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
-fn checked_overrides(
-    samples: Option<u64>,
-    precision: Option<f64>,
-    seed: Option<u64>,
-    threads: usize,
-    quiet: bool,
-) -> anyhow::Result<run::Overrides> {
-    if samples == Some(0) {
+fn checked_overrides(how: SpecRunArgs) -> anyhow::Result<run::Overrides> {
+    if how.samples == Some(0) {
         return Err(bad_input("--samples must be at least 1"));
     }
-    if let Some(p) = precision
+    if let Some(p) = how.precision
         && !(p > 0.0 && p < 0.5)
     {
         return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
     }
-    Ok(run::Overrides { samples, precision, seed, threads, quiet })
+    Ok(how)
 }
 
 /// A ruleset by name, or bad input naming the valid ones.

@@ -20,20 +20,8 @@ use volley_analysis::stats::samples_for_half_width;
 use volley_kernel::catalogue;
 use volley_kernel::runner::RunOptions;
 
-/// Command-line settings that override a spec's.
-#[derive(Clone, Debug, Default)]
-pub struct Overrides {
-    /// Samples per point.
-    pub samples: Option<u64>,
-    /// Interval half-width target.
-    pub precision: Option<f64>,
-    /// Seed.
-    pub seed: Option<u64>,
-    /// Worker threads (0: all cores).
-    pub threads: usize,
-    /// No progress bar.
-    pub quiet: bool,
-}
+/// Command-line settings that override a spec's (validated by the caller).
+pub use crate::args::SpecRunArgs as Overrides;
 
 /// The precision `volley report` aims for when neither the spec nor the
 /// command line says otherwise.
