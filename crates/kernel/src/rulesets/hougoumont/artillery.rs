@@ -3,7 +3,7 @@
 //! adjusting towards it) or canister (D8, D6 against cover), with the roof and
 //! fire rules of buildings.
 
-use super::{ArtilleryKind, BuildingHits, Crew, FireAfter, RoofHit, Rules, Target, normalized};
+use super::{ArtilleryKind, BuildingHits, Crew, FireAfter, RoofHit, Rules, Target};
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::ParamError;
@@ -307,6 +307,6 @@ impl Scenario for Artillery {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        Some(normalized(self.gun.exact(self.roof_intact).into_iter().map(|(shot, p)| (self.encode(shot), p)).collect()))
+        Some(self.gun.exact(self.roof_intact).into_iter().map(|(shot, p)| (self.encode(shot), p)).collect())
     }
 }

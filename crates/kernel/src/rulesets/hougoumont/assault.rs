@@ -29,7 +29,7 @@ use super::artillery::{Gun, Shot};
 use super::melee::{MeleeSide, resolve};
 use super::{
     Arm, ArtilleryKind, BurningBuilding, ClosingVolley, Cover, Crew, Ground, HalfStrengthTest, Quality, Rules, Target,
-    Troops, d20_at_least, normalized, percent,
+    Troops, d20_at_least, percent,
 };
 use crate::dice::Dice;
 use crate::markov::{self, Step};
@@ -480,7 +480,7 @@ impl Assault {
             out
         };
         let at_limit = |p: &Position| self.end(NONE, self.setup.turns, p);
-        Some(normalized(markov::absorb(initial, self.setup.turns, step, at_limit)))
+        Some(markov::absorb(initial, self.setup.turns, step, at_limit))
     }
 }
 

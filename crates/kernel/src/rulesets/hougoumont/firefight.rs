@@ -15,7 +15,7 @@
 
 #![allow(clippy::needless_range_loop)] // Sides are indexed 0 (attacker) and 1 (defender) throughout: clearer than zips.
 
-use super::{Cover, HalfStrengthTest, Quality, RalliedUnits, Rules, Troops, d20_at_least, normalized, percent};
+use super::{Cover, HalfStrengthTest, Quality, RalliedUnits, Rules, Troops, d20_at_least, percent};
 use crate::dice::Dice;
 use crate::markov::{self, Step};
 use crate::outcome::{Layout, Metric, WINNERS};
@@ -336,6 +336,6 @@ impl Scenario for Firefight {
             }
             out
         };
-        Some(normalized(markov::absorb(self.start(), self.turns, step, |s| self.encode(2, self.turns, s))))
+        Some(markov::absorb(self.start(), self.turns, step, |s| self.encode(2, self.turns, s)))
     }
 }

@@ -2,7 +2,7 @@
 //! the side with the lower total loses figures in proportion to the
 //! difference. The exact solver convolves each side's D20s.
 
-use super::{MeleeCasualties, Quality, Rules, normalized};
+use super::{MeleeCasualties, Quality, Rules};
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric, SIDES};
 use crate::params::ParamError;
@@ -176,6 +176,6 @@ impl Scenario for Melee {
             }
         }
         out.extend(by_code);
-        Some(normalized(out))
+        Some(out)
     }
 }

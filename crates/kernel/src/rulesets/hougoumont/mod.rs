@@ -473,18 +473,6 @@ pub fn d20_at_least(need: i32) -> f64 {
     f64::from((21 - need).clamp(0, 20)) / 20.0
 }
 
-/// Exact probabilities scaled to sum a hair below 1. Rounding can leave a
-/// certain event's summed probability a few ulps above 1, which
-/// `check::compare` would read as an impossible miss of a certainty; scaling by
-/// (1 - 1e-14) / total keeps every marginal at or below 1 whatever the order of
-/// summation.
-pub(crate) fn normalized(mut probabilities: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
-    let total: f64 = probabilities.iter().map(|&(_, p)| p).sum();
-    let scale = (1.0 - 1e-14) / total;
-    probabilities.iter_mut().for_each(|(_, p)| *p *= scale);
-    probabilities
-}
-
 /// The integer percent (rounded down) of `now` out of `start`.
 pub fn percent(now: u32, start: u32) -> i64 {
     i64::from(now * 100 / start.max(1))

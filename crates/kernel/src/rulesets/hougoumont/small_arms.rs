@@ -1,7 +1,7 @@
 //! One volley of small arms (3.1): each figure rolls a D20 and hits on the
 //! distance in inches or more, after the troops' bonus and the target's cover.
 
-use super::{Cover, Rules, Troops, d20_at_least, normalized};
+use super::{Cover, Rules, Troops, d20_at_least};
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::ParamError;
@@ -67,6 +67,6 @@ impl Scenario for SmallArms {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        Some(normalized(Pmf::binomial(self.figures, self.hit_chance()).iter().map(|(v, p)| (v as u64, p)).collect()))
+        Some(Pmf::binomial(self.figures, self.hit_chance()).iter().map(|(v, p)| (v as u64, p)).collect())
     }
 }

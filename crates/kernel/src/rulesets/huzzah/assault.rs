@@ -910,7 +910,7 @@ impl Scenario for Assault {
         for (s, p) in current {
             *ended.entry(self.code(2, self.turns, &s)).or_insert(0.0) += p;
         }
-        Some(super::summing_to_one(ended.into_iter().collect()))
+        Some(ended.into_iter().collect())
     }
 }
 

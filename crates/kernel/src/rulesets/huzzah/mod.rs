@@ -840,35 +840,6 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
             first_of_row.entry(self.row(code)).or_insert((code, 0)).1 += 1;
         }
         let space = Self::SPACE as f64;
-        Some(summing_to_one(first_of_row.into_values().map(|(code, count)| (code, count as f64 / space)).collect()))
+        Some(first_of_row.into_values().map(|(code, count)| (code, count as f64 / space)).collect())
     }
-}
-
-/// Exact (code, probability) pairs in code order, the last probability set so
-/// that adding them up in code order gives exactly 1: a metric that is
-/// certain then has probability exactly 1, as its Monte Carlo count says,
-/// rather than 1 plus a rounding error.
-pub fn summing_to_one(mut pairs: Vec<(u64, f64)>) -> Vec<(u64, f64)> {
-    pairs.sort_unstable_by_key(|&(code, _)| code);
-    pairs.retain(|&(_, p)| p > 0.0);
-    let total = pairs.iter().fold(0.0, |sum: f64, &(_, p)| sum + p);
-    // Only rounding is corrected: mass a solver dropped on purpose stays dropped.
-    if (total - 1.0).abs() > 1e-12 {
-        return pairs;
-    }
-    if let Some((last, rest)) = pairs.split_last_mut() {
-        let before = rest.iter().fold(0.0, |sum: f64, &(_, p)| sum + p);
-        let mut p = 1.0 - before;
-        // Rounding may leave the sum an ulp off; step the last term until the
-        // sum, added in the same order, is exactly 1.
-        for _ in 0..8 {
-            let total = before + p;
-            if total == 1.0 {
-                break;
-            }
-            p = if total > 1.0 { p.next_down() } else { p.next_up() };
-        }
-        last.1 = p;
-    }
-    pairs
 }

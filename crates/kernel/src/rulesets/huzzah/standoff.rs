@@ -431,7 +431,7 @@ impl Scenario for Standoff {
         let turn_stride = self.code(0, 2.min(self.turns), &start) - self.code(0, 1, &start);
         type Laws = HashMap<Strength, Vec<(Node<Strength>, f64)>, BuildHasherDefault<StateHasher>>;
         let mut cache: Laws = HashMap::default();
-        Some(super::summing_to_one(markov::absorb(
+        Some(markov::absorb(
             start,
             self.turns,
             |&s, turn| {
@@ -451,7 +451,7 @@ impl Scenario for Standoff {
                     .collect()
             },
             |s| self.code(2, self.turns, s),
-        )))
+        ))
     }
 }
 
