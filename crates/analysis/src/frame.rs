@@ -43,9 +43,7 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
         }
     }
 
-    let mut ruleset = Vec::new();
-    let mut scenario = Vec::new();
-    let mut keys: Vec<Vec<Option<String>>> = vec![Vec::new(); key_names.len()];
+    let mut identity = Identity::new(key_names);
     let mut metric = Vec::new();
     let mut value = Vec::new();
     let mut count: Vec<Option<u64>> = Vec::new();
@@ -59,11 +57,7 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
         let samples = dist.samples();
         for (index, m) in dist.metrics.iter().enumerate() {
             for row in dist.marginal(index) {
-                ruleset.push(run.ruleset.clone());
-                scenario.push(run.scenario.clone());
-                for (column, name) in keys.iter_mut().zip(&key_names) {
-                    column.push(run.keys.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
-                }
+                identity.push(run);
                 metric.push(m.name.to_string());
                 value.push(m.domain.format(row.value));
                 match samples {
@@ -90,12 +84,7 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
         }
     }
 
-    let height = metric.len();
-    let mut columns = vec![Column::new("ruleset".into(), ruleset), Column::new("scenario".into(), scenario)];
-    for (name, column) in key_names.iter().zip(keys) {
-        columns.push(Column::new((*name).into(), column));
-    }
-    columns.extend([
+    identity.frame([
         Column::new("metric".into(), metric),
         Column::new("value".into(), value),
         Column::new("count".into(), count),
@@ -103,8 +92,45 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
         Column::new("ci_low".into(), ci_low),
         Column::new("ci_high".into(), ci_high),
         Column::new("exact".into(), exact),
-    ]);
-    DataFrame::new(height, columns)
+    ])
+}
+
+/// The leading columns of a frame's rows: which run (ruleset, scenario and
+/// the value of each key in the union of the runs' keys) each row is about.
+struct Identity<'a> {
+    key_names: Vec<&'a str>,
+    ruleset: Vec<String>,
+    scenario: Vec<String>,
+    keys: Vec<Vec<Option<String>>>,
+}
+
+impl<'a> Identity<'a> {
+    fn new(key_names: Vec<&'a str>) -> Self {
+        let keys = vec![Vec::new(); key_names.len()];
+        Identity { key_names, ruleset: Vec::new(), scenario: Vec::new(), keys }
+    }
+
+    /// One more row about `run` (a run without a key has null there).
+    fn push(&mut self, run: &Run) {
+        self.ruleset.push(run.ruleset.clone());
+        self.scenario.push(run.scenario.clone());
+        for (column, name) in self.keys.iter_mut().zip(&self.key_names) {
+            column.push(run.keys.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
+        }
+    }
+
+    /// The frame of these leading columns followed by `trailing`, which must
+    /// have one value per pushed row.
+    fn frame<const N: usize>(self, trailing: [Column; N]) -> PolarsResult<DataFrame> {
+        let height = self.ruleset.len();
+        let mut columns =
+            vec![Column::new("ruleset".into(), self.ruleset), Column::new("scenario".into(), self.scenario)];
+        for (name, column) in self.key_names.iter().zip(self.keys) {
+            columns.push(Column::new((*name).into(), column));
+        }
+        columns.extend(trailing);
+        DataFrame::new(height, columns)
+    }
 }
 
 /// The union of the runs' keys, in order of first appearance.
@@ -126,18 +152,14 @@ fn key_union(runs: &[Run]) -> Vec<&str> {
 pub fn means_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
     let key_names = key_union(runs);
     let z = z_for_confidence(confidence);
-    let (mut ruleset, mut scenario, mut metric) = (Vec::new(), Vec::new(), Vec::new());
-    let mut keys: Vec<Vec<Option<String>>> = vec![Vec::new(); key_names.len()];
+    let mut identity = Identity::new(key_names);
+    let mut metric = Vec::new();
     let (mut mean, mut error, mut low, mut high, mut exact) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for run in runs {
         for m in run.distribution.metrics.iter().filter(|m| m.domain.is_numeric()) {
             let (value, standard_error) = mean_with_standard_error(&run.distribution, m.name);
-            ruleset.push(run.ruleset.clone());
-            scenario.push(run.scenario.clone());
-            for (column, name) in keys.iter_mut().zip(&key_names) {
-                column.push(run.keys.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone()));
-            }
+            identity.push(run);
             metric.push(m.name.to_string());
             mean.push(value);
             error.push(standard_error);
@@ -146,20 +168,14 @@ pub fn means_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
             exact.push(run.distribution.samples().is_none());
         }
     }
-    let height = metric.len();
-    let mut columns = vec![Column::new("ruleset".into(), ruleset), Column::new("scenario".into(), scenario)];
-    for (name, column) in key_names.iter().zip(keys) {
-        columns.push(Column::new((*name).into(), column));
-    }
-    columns.extend([
+    identity.frame([
         Column::new("metric".into(), metric),
         Column::new("mean".into(), mean),
         Column::new("standard_error".into(), error),
         Column::new("ci_low".into(), low),
         Column::new("ci_high".into(), high),
         Column::new("exact".into(), exact),
-    ]);
-    DataFrame::new(height, columns)
+    ])
 }
 
 /// Monte Carlo against exact agreement, one row per (ruleset, scenario):
