@@ -152,6 +152,23 @@ fn a_second_line_in_column_of_route_must_leave_it_before_it_shoots() {
 }
 
 #[test]
+fn the_side_turn_that_breaks_the_first_line_ends_with_wellingtons_rally() {
+    // The first line (one hit) fires first: 3D6 on a steadfast three-hit line
+    // with Wellington, which keeps 3, 2 or 1 hits (1/27, 6/27, 12/27) or routs.
+    // Its 3D6 reply routs the first line or not; either way its side turn ends
+    // with the rally, capped at 2 hits ("1st hit cannot be rallied off"): from
+    // 1 hit a 2-6 (5/6) regains one. The second line, three boxes off, is out
+    // of range. Two hits left (66%): 6/27 + 12/27 * 5/6 = 16/27.
+    let wellington = SideSetup { commander: Commander::Wellington, ..side(UnitType::LineInfantry, 3) };
+    let attacker = SideSetup { steadfast: true, ..wellington };
+    let sides = [attacker, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::LineInfantry)];
+    let lines = LinesSetup { first: FirstSide::Defender, ..setup(1, 3, 1) };
+    let dist = exact(&Rules::default(), sides, lines);
+    assert_p(&dist, "attacker_remaining", 66, 16.0 / 27.0);
+    assert_p(&dist, "lines_broken", 1, 19.0 / 27.0 * 26.0 / 27.0);
+}
+
+#[test]
 fn a_second_line_has_no_leader_of_its_own() {
     let error = SecondLine::new(
         &Rules::default(),

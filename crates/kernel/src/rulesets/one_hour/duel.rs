@@ -127,6 +127,31 @@ pub enum DuelKind {
     SecondLine,
 }
 
+/// The metrics a fight of this ruleset opens with: `winner`, `turns`,
+/// `attacker_remaining` and `defender_remaining` (whose docs differ by scenario).
+pub(super) fn fight_metrics(turns: u32, winner_doc: &'static str, defender_remaining_doc: &'static str) -> Vec<Metric> {
+    vec![
+        Metric::categories("winner", winner_doc, WINNERS),
+        Metric::integer(
+            "turns",
+            "the game turn the fight ended (each side has one side turn a game turn)",
+            1,
+            i64::from(turns),
+        ),
+        Metric::integer(
+            "attacker_remaining",
+            "the attacker's hits left, percent of its starting hits (rounded down)",
+            0,
+            100,
+        ),
+        Metric::integer("defender_remaining", defender_remaining_doc, 0, 100),
+    ]
+}
+
+/// Whether the attacker's attached leader was lost (only where he is there to lose).
+pub(super) const ATTACKER_LEADER_LOST: Metric =
+    Metric::boolean("attacker_leader_lost", "whether the attacker's attached leader was lost");
+
 /// One side, ready to fight: its attacks precomputed.
 #[derive(Clone, Debug)]
 struct Side {
@@ -258,36 +283,16 @@ impl Duel {
             room: [UNLIMITED_ROOM; 2],
             next: ATTACKER,
         };
-        let mut metrics = vec![
-            Metric::categories(
-                "winner",
-                "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
-                WINNERS,
-            ),
-            Metric::integer(
-                "turns",
-                "the game turn the fight ended (each side has one side turn a game turn)",
-                1,
-                i64::from(turns),
-            ),
-            Metric::integer(
-                "attacker_remaining",
-                "the attacker's hits left, percent of its starting hits (rounded down)",
-                0,
-                100,
-            ),
-            Metric::integer(
-                "defender_remaining",
-                "the defender's hits left, percent of its starting hits (rounded down)",
-                0,
-                100,
-            ),
-        ];
+        let mut metrics = fight_metrics(
+            turns,
+            "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
+            "the defender's hits left, percent of its starting hits (rounded down)",
+        );
         // A leader-lost metric only where there is a leader to lose: a metric
         // that can never vary says nothing (and Monte Carlo's sum of its
         // probabilities is 1 only to rounding).
         if attacker.leader {
-            metrics.push(Metric::boolean("attacker_leader_lost", "whether the attacker's attached leader was lost"));
+            metrics.push(ATTACKER_LEADER_LOST);
         }
         if defender.leader {
             metrics.push(Metric::boolean("defender_leader_lost", "whether the defender's attached leader was lost"));

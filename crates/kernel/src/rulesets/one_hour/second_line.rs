@@ -36,7 +36,7 @@ use super::fate::{self, ATTACKER, Fate, Rolling};
 use super::{Quality, Rules, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
-use crate::outcome::{Layout, Metric, WINNERS};
+use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
 
@@ -151,35 +151,15 @@ impl SecondLine {
                 .map_err(second_keys)
         };
         let second_duels = [against_second(false)?, against_second(true)?];
-        let mut metrics = vec![
-            Metric::categories(
-                "winner",
-                "attacker: both lines routed; defender: the attacker routed; none: the turn limit, or cavalry broke off",
-                WINNERS,
-            ),
-            Metric::integer(
-                "turns",
-                "the game turn the fight ended (each side has one side turn a game turn)",
-                1,
-                i64::from(setup.turns),
-            ),
-            Metric::integer(
-                "attacker_remaining",
-                "the attacker's hits left, percent of its starting hits (rounded down)",
-                0,
-                100,
-            ),
-            Metric::integer(
-                "defender_remaining",
-                "both lines' hits left, percent of both lines' starting hits (the first line's leader's counted \
-                 once, with whichever line has him; rounded down)",
-                0,
-                100,
-            ),
-            Metric::integer("lines_broken", "how many of the two lines routed", 0, 2),
-        ];
+        let mut metrics = duel::fight_metrics(
+            setup.turns,
+            "attacker: both lines routed; defender: the attacker routed; none: the turn limit, or cavalry broke off",
+            "both lines' hits left, percent of both lines' starting hits (the first line's leader's counted once, \
+             with whichever line has him; rounded down)",
+        );
+        metrics.push(Metric::integer("lines_broken", "how many of the two lines routed", 0, 2));
         if attacker.leader {
-            metrics.push(Metric::boolean("attacker_leader_lost", "whether the attacker's attached leader was lost"));
+            metrics.push(duel::ATTACKER_LEADER_LOST);
         }
         if defender.leader {
             metrics.push(Metric::categories(
