@@ -25,7 +25,8 @@
 //!   with the phase in the state.
 //!
 //! For example `volley dist one_hour firefight --set attacker.quality=old_guard
-//! --set defender.type=rifles --set range=2 --exact`.
+//! --set defender.type=rifles --set range=2 --exact`, or `volley dist one_hour
+//! second_line --set depth=2 --set second.column=true --exact`.
 //!
 //! # Ruleset note
 //!
@@ -72,7 +73,8 @@
 //!   1D6 roll, not two. In `second_line` a surviving overrun leader "retires 1
 //!   box" (`leader_retire_boxes`); whether he joins the second line is field
 //!   `surviving_leader`: `joins_if_reached` (default: only if the retirement
-//!   brings him to its box), `always_joins` or `never_joins`. A joining leader
+//!   brings him to its box; a leader not overrun does not retire and stays
+//!   detached), `always_joins` or `never_joins`. A joining leader
 //!   brings his extra hit and his leader risk; the second line has no leader of
 //!   its own.
 //! - Turns: side turns alternate ("at the end of any Allied turn", "at the
