@@ -52,6 +52,8 @@ fn every_interpretation_is_a_documented_field() {
         "leader_loss",
         "leader_risk",
         "doubling",
+        "column_exit",
+        "surviving_leader",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -61,6 +63,7 @@ fn every_interpretation_is_a_documented_field() {
     assert_eq!((rules.score_full, rules.score_half, rules.score_quarter), (3, 5, 6));
     assert_eq!((rules.hits_excellent, rules.hits_good, rules.hits_poor, rules.hits_old_guard), (7, 6, 5, 8));
     assert_eq!((rules.retreat_hits, rules.conscript_retreat_hits), (3, 2));
+    assert_eq!((rules.leader_risk_rout_roll, rules.leader_retire_boxes), (1, 1));
 }
 
 #[test]
@@ -124,6 +127,50 @@ fn duels_build_from_the_keys_users_type() {
     );
 }
 
+#[test]
+fn second_line_builds_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let entry = one_hour.scenario("second_line").unwrap();
+    let scenario = entry
+        .build_from_text(
+            rules.as_ref(),
+            [
+                ("attacker.type", "heavy_cavalry"),
+                ("attacker.leader", "true"),
+                ("depth", "3"),
+                ("second.column", "true"),
+                ("second.type", "artillery"),
+                ("bayonet_advance", "false"),
+                ("turns", "10"),
+            ],
+        )
+        .unwrap();
+    let names: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
+    assert_eq!(
+        names,
+        [
+            "winner",
+            "turns",
+            "attacker_remaining",
+            "defender_remaining",
+            "lines_broken",
+            "attacker_leader_lost",
+            "defender_leader"
+        ]
+    );
+    let exact = scenario.exact_distribution().unwrap();
+    let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    // Without a first-line leader there is no leader metric; the second line has no leader key.
+    let scenario = entry.build_from_text(rules.as_ref(), [("defender.leader", "false")]).unwrap();
+    assert_eq!(scenario.metrics().len(), 5);
+    let error = entry.build_from_text(rules.as_ref(), [("second.leader", "true")]).err().unwrap();
+    assert!(error.to_string().contains("unknown key `second.leader`"), "{error}");
+    let error = entry.build_from_text(rules.as_ref(), [("depth", "9")]).err().unwrap();
+    assert!(error.to_string().contains("depth"), "{error}");
+}
+
 /// The exact answers of the multi-turn scenarios at their defaults, pinned:
 /// a change to any rule's code shows up here (Monte Carlo agreement with the
 /// same solver is checked in `duel`).
@@ -132,7 +179,7 @@ fn default_duels_are_pinned() {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
     let mut lines = Vec::new();
-    for name in ["firefight", "cavalry_charge", "grand_battery"] {
+    for name in ["firefight", "cavalry_charge", "grand_battery", "second_line"] {
         let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
         let exact = scenario.exact_distribution().unwrap();
         lines.push(format!(
@@ -145,10 +192,22 @@ fn default_duels_are_pinned() {
             exact.mean("defender_remaining"),
         ));
     }
+    let second_line = one_hour.scenario("second_line").unwrap().build_from_text(rules.as_ref(), []).unwrap();
+    let exact = second_line.exact_distribution().unwrap();
+    let shares = |metric: &str, values: std::ops::Range<i64>| -> String {
+        values.map(|v| format!("{:.6}", exact.probability(metric, v))).collect::<Vec<_>>().join(" ")
+    };
+    lines.push(format!(
+        "second_line: lines_broken {}; defender_leader {}",
+        shares("lines_broken", 0..3),
+        shares("defender_leader", 0..4)
+    ));
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
         cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
-        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319"#]]
+        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319
+        second_line: attacker 0.005536 defender 0.994464 none 0.000000; turns 4.3708; remaining 0.099 / 62.321
+        second_line: lines_broken 0.592183 0.402281 0.005536; defender_leader 0.574763 0.125104 0.000000 0.300133"#]]
     .assert_eq(&lines.join("\n"));
 }
 

@@ -6,7 +6,8 @@ use volley_kernel::check::assert_agrees;
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
 use volley_kernel::rulesets::one_hour::{
-    ChargeScores, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk, LightInfantryCharged, Quality, Rules, UnitType,
+    ChargeScores, ColumnExit, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk, LightInfantryCharged, Quality,
+    Rules, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 
@@ -289,14 +290,17 @@ fn a_grand_battery_fires_as_the_infantry_closes() {
     let limbered = SideSetup { column: true, advances: true, ..side(UnitType::Artillery, 1) };
     let dist = exact(DuelKind::Firefight, limbered, SideSetup::new(UnitType::Artillery), 1, 1);
     assert_p(&dist, "winner", DEFENDER, 26.0 / 27.0);
-    let dist = exact(
-        DuelKind::Firefight,
-        SideSetup { column: true, ..side(UnitType::LineInfantry, 6) },
-        SideSetup::new(UnitType::Artillery),
-        1,
-        1,
-    );
+    // A line holding its ground in column of route spends its first side turn
+    // leaving it: fired on first, it is still in column (6D6); fired on after
+    // its side turn, it is deployed (3D6 cannot rout six hits).
+    let column_line = SideSetup { column: true, ..side(UnitType::LineInfantry, 6) };
+    let battery = SideSetup::new(UnitType::Artillery);
+    let duel = Duel::new(&Rules::default(), DuelKind::Firefight, column_line, battery, 1, 1).unwrap();
+    let dist = duel.defender_first().exact_distribution().unwrap();
     assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
+    let dist = exact(DuelKind::Firefight, column_line, battery, 1, 1);
+    assert_p(&dist, "winner", DEFENDER, 0.0);
+    assert_p(&dist, "defender_remaining", 100, 1.0);
     // Cavalry from 6 boxes: moves 3 and takes 2D6; then charges guns not in
     // cover with 6D6: a one-hit battery routs unless all six miss.
     let cavalry = SideSetup { advances: true, ..SideSetup::new(UnitType::Cavalry) };
@@ -402,4 +406,44 @@ fn a_unit_holding_a_town_does_not_advance() {
     let town = SideSetup { in_town: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
     let dist = exact(DuelKind::Firefight, town, SideSetup::new(UnitType::LineInfantry), 3, 2);
     assert_p(&dist, "winner", NONE, 1.0);
+}
+
+#[test]
+fn a_unit_leaves_column_of_route_with_a_move_before_it_shoots() {
+    // Steadfast line infantry in column of route, 6 hits, advancing on a battery
+    // from 3 boxes; two game turns.
+    let column = SideSetup { column: true, advances: true, steadfast: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let battery = SideSetup::new(UnitType::Artillery);
+    // spend_move: turn 1 it marches in column (1 box + 1 cross country) to 2
+    // boxes and takes 2D6 doubled against a column (4D6); turn 2 it spends its
+    // move leaving column (no fire) and takes 2D6. No hit in six dice: 1/729;
+    // all six rout it in turn 2: 64/729; the battery is never hit.
+    let dist = exact(DuelKind::Firefight, column, battery, 3, 2);
+    assert_p(&dist, "attacker_remaining", 100, 1.0 / 729.0);
+    assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
+    assert_p(&dist, "defender_remaining", 100, 1.0);
+    // normal_move: turn 1 it deploys while moving its normal box to 2 boxes
+    // and takes 2D6 undoubled; turn 2 it shoots 1D6 (2/3 to hit the battery,
+    // 5 of 6 hits left: 83%) and takes 2D6. No hit in four dice: 1/81.
+    let normal = Rules { column_exit: ColumnExit::NormalMove, ..Rules::default() };
+    let dist = exact_with(&normal, DuelKind::Firefight, column, battery, 3, 2);
+    assert_p(&dist, "attacker_remaining", 100, 1.0 / 81.0);
+    assert_p(&dist, "winner", DEFENDER, 0.0);
+    assert_p(&dist, "defender_remaining", 83, 2.0 / 3.0);
+    // Cavalry may fight in column of route: it stays in it and charges at half
+    // effect (5+): 3D6 on a one-hit line routs it unless all miss, (2/3)^3.
+    let cavalry = SideSetup { column: true, impetuous: true, ..SideSetup::new(UnitType::Cavalry) };
+    let dist = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LineInfantry, 1), 2, 1);
+    assert_p(&dist, "winner", ATTACKER, 1.0 - 8.0 / 27.0);
+}
+
+#[test]
+fn monte_carlo_agrees_when_units_leave_column_of_route() {
+    for (seed, column_exit) in [ColumnExit::SpendMove, ColumnExit::NormalMove].into_iter().enumerate() {
+        let rules = Rules { column_exit, ..Rules::default() };
+        let attacker = SideSetup { column: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
+        let defender = SideSetup { column: true, leader: true, ..SideSetup::new(UnitType::Artillery) };
+        let duel = Duel::new(&rules, DuelKind::Firefight, attacker, defender, 5, 12).unwrap();
+        assert_agrees(&duel, 1_000_000, 950 + seed as u64);
+    }
 }

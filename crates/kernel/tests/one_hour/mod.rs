@@ -3,4 +3,5 @@
 
 mod catalogue;
 mod duel;
+mod second_line;
 mod single;

@@ -9,21 +9,23 @@
 //! the range the unit fights at, otherwise a move: a charge when cavalry can
 //! reach the enemy, else an advance ("Units move OR shoot").
 //!
+//! A unit in column of route that may not fight in it (all but cavalry)
+//! leaves it with a move (interpretation `column_exit`): at once if it holds
+//! its ground, or, advancing, when the enemy is within the range it fights at.
+//!
 //! The exact solver is an absorbing Markov chain over (hits left, range,
-//! leaders present, whose side turn), one step per side turn, whose law per
-//! state comes from running the very same side-turn code under
-//! [`Replay`].
+//! leaders present, column of route, whose side turn), one step per side
+//! turn, whose law per state comes from running the very same side-turn code
+//! under [`Replay`](super::fate::Replay) ([`fate::solve`]).
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
-use super::fate::{self, Fate, Replay, Rolling};
-use super::{Commander, Effect, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
+use super::fate::{self, ATTACKER, Fate, NONE, Rolling};
+use super::{ColumnExit, Commander, Effect, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
-use crate::markov::{self, Step};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
-use std::collections::HashMap;
 
 /// The farthest range tracked; retreats beyond it stop here.
 pub const MAX_RANGE: u32 = 15;
@@ -32,8 +34,8 @@ pub const MAX_HITS: u32 = 12;
 /// The longest turn limit.
 pub const MAX_TURNS: u32 = 100;
 
-const ATTACKER: u8 = 0;
-const NONE: u8 = 2;
+/// The retreat room of a side with open ground behind it (never counted down).
+const UNLIMITED_ROOM: u8 = u8::MAX;
 
 /// One side's unit and its situation, as the keys give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,7 +69,8 @@ pub struct SideSetup {
     pub in_town: bool,
     /// In square: no move, no fire, no charges against it; artillery doubles against it.
     pub square: bool,
-    /// In column of route: treated as flanked, may not fight unless cavalry.
+    /// Starts in column of route: treated as flanked, may not fight unless
+    /// cavalry; others leave it with a move (interpretation `column_exit`).
     pub column: bool,
     /// The effect of its attacks (half or quarter against towns and the like).
     pub effect: Effect,
@@ -120,7 +123,34 @@ pub enum DuelKind {
     CavalryCharge,
     /// Artillery on a unit advancing on it.
     GrandBattery,
+    /// One of the fights of `second_line` (any two types).
+    SecondLine,
 }
+
+/// The metrics a fight of this ruleset opens with: `winner`, `turns`,
+/// `attacker_remaining` and `defender_remaining` (whose docs differ by scenario).
+pub(super) fn fight_metrics(turns: u32, winner_doc: &'static str, defender_remaining_doc: &'static str) -> Vec<Metric> {
+    vec![
+        Metric::categories("winner", winner_doc, WINNERS),
+        Metric::integer(
+            "turns",
+            "the game turn the fight ended (each side has one side turn a game turn)",
+            1,
+            i64::from(turns),
+        ),
+        Metric::integer(
+            "attacker_remaining",
+            "the attacker's hits left, percent of its starting hits (rounded down)",
+            0,
+            100,
+        ),
+        Metric::integer("defender_remaining", defender_remaining_doc, 0, 100),
+    ]
+}
+
+/// Whether the attacker's attached leader was lost (only where he is there to lose).
+pub(super) const ATTACKER_LEADER_LOST: Metric =
+    Metric::boolean("attacker_leader_lost", "whether the attacker's attached leader was lost");
 
 /// One side, ready to fight: its attacks precomputed.
 #[derive(Clone, Debug)]
@@ -130,29 +160,35 @@ struct Side {
     start_hits: u32,
     /// Hits without the leader's.
     base_hits: u32,
-    /// Its fire at each range 0..=MAX_RANGE (None: cannot shoot there).
-    fire: Vec<Option<Attack>>,
-    /// Its charge, for cavalry.
-    charge: Option<Attack>,
+    /// Its fire at each range 0..=MAX_RANGE (None: cannot shoot there),
+    /// against the enemy deployed (index 0) or in column of route (index 1).
+    fire: [Vec<Option<Attack>>; 2],
+    /// Its charge, for cavalry, against the enemy deployed or in column of route.
+    charge: Option<[Attack; 2]>,
     /// It shoots when the enemy is this close or closer.
     fire_at: u32,
-    /// Its move in boxes (cavalry: also its charge reach).
-    move_boxes: u32,
+    /// Its move in boxes (cavalry: also its charge reach), deployed (index 0)
+    /// or in column of route (index 1).
+    move_boxes: [u32; 2],
     /// The hits of enemy fire at which it retreats (u32::MAX: never).
     retreat_at: u32,
 }
 
-/// One side turn's law from a state: where it goes, or who won and how it ended.
-type SideTurnLaw = Vec<(Result<State, (u8, State)>, f64)>;
-
 /// The state between side turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct State {
-    hits: [u8; 2],
-    range: u8,
-    leader: [bool; 2],
+pub(super) struct State {
+    /// Each side's hits left.
+    pub(super) hits: [u8; 2],
+    /// The range in boxes.
+    pub(super) range: u8,
+    /// Each side's attached leader is still with it.
+    pub(super) leader: [bool; 2],
+    /// Each side is in column of route.
+    pub(super) column: [bool; 2],
+    /// The boxes each side may still retreat ([`UNLIMITED_ROOM`]: open ground).
+    pub(super) room: [u8; 2],
     /// Whose side turn comes next.
-    next: u8,
+    pub(super) next: u8,
 }
 
 /// Two units fighting side turn by side turn until one routs or the turn limit.
@@ -235,6 +271,7 @@ impl Duel {
                     return invalid("defender.type", "the grand battery is artillery");
                 }
             }
+            DuelKind::SecondLine => {}
         }
         let sides =
             [Self::side(rules, kind, &attacker, &defender, true), Self::side(rules, kind, &defender, &attacker, false)];
@@ -242,38 +279,20 @@ impl Duel {
             hits: [sides[0].start_hits as u8, sides[1].start_hits as u8],
             range: range as u8,
             leader: [attacker.leader, defender.leader],
+            column: [attacker.column, defender.column],
+            room: [UNLIMITED_ROOM; 2],
             next: ATTACKER,
         };
-        let mut metrics = vec![
-            Metric::categories(
-                "winner",
-                "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
-                WINNERS,
-            ),
-            Metric::integer(
-                "turns",
-                "the game turn the fight ended (each side has one side turn a game turn)",
-                1,
-                i64::from(turns),
-            ),
-            Metric::integer(
-                "attacker_remaining",
-                "the attacker's hits left, percent of its starting hits (rounded down)",
-                0,
-                100,
-            ),
-            Metric::integer(
-                "defender_remaining",
-                "the defender's hits left, percent of its starting hits (rounded down)",
-                0,
-                100,
-            ),
-        ];
+        let mut metrics = fight_metrics(
+            turns,
+            "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
+            "the defender's hits left, percent of its starting hits (rounded down)",
+        );
         // A leader-lost metric only where there is a leader to lose: a metric
         // that can never vary says nothing (and Monte Carlo's sum of its
         // probabilities is 1 only to rounding).
         if attacker.leader {
-            metrics.push(Metric::boolean("attacker_leader_lost", "whether the attacker's attached leader was lost"));
+            metrics.push(ATTACKER_LEADER_LOST);
         }
         if defender.leader {
             metrics.push(Metric::boolean("defender_leader_lost", "whether the defender's attached leader was lost"));
@@ -288,6 +307,23 @@ impl Duel {
         self
     }
 
+    /// The same duel with side `s` able to retreat only `boxes` boxes in all
+    /// (ground behind it that is not open: a second line).
+    pub(super) fn with_retreat_room(mut self, s: u8, boxes: u32) -> Duel {
+        self.start.room[s as usize] = boxes.min(u32::from(UNLIMITED_ROOM) - 1) as u8;
+        self
+    }
+
+    /// The state the duel starts in.
+    pub(super) fn start(&self) -> State {
+        self.start
+    }
+
+    /// Side `s`'s hits at the start, its leader's included.
+    pub(super) fn start_hits(&self, s: u8) -> u32 {
+        self.sides[s as usize].start_hits
+    }
+
     fn side(rules: &Rules, kind: DuelKind, me: &SideSetup, enemy: &SideSetup, is_attacker: bool) -> Side {
         let base_hits = if me.hits > 0 { me.hits } else { rules.quality_hits(me.quality) };
         // Rout: "Attached Leader +1".
@@ -296,29 +332,32 @@ impl Duel {
         // Column of Route: "Treat units as flanked for all combat"; Light Infantry:
         // "No flanks"; artillery doubles only against "flanks of infantry or cavalry".
         // Towns: occupied towns "cannot be charged/shot in the flank/rear".
-        let enemy_flanked =
-            (me.flank || enemy.column) && !enemy_light && enemy.unit != UnitType::Artillery && !enemy.in_town;
+        let enemy_flanked = |enemy_column: bool| {
+            (me.flank || enemy_column) && !enemy_light && enemy.unit != UnitType::Artillery && !enemy.in_town
+        };
         let rerolls_fire = Rerolls {
             // Hill: "British and infantry within 1 box may re-roll 1 missed die when shooting".
             miss: me.commander == Commander::Hill && me.unit.is_infantry(),
             // Orange and Reille: the enemy re-rolls one successful hit from fire.
             forced_hit: matches!(enemy.commander, Commander::Orange | Commander::Reille),
         };
-        let fire = (0..=MAX_RANGE)
-            .map(|range| {
-                // Picton: "+1 D6 for shooting at 1 box range for any British infantry".
-                let picton = if me.commander == Commander::Picton && me.unit.is_infantry() && range == 1 {
-                    rules.picton_extra_dice
-                } else {
-                    0
-                };
-                // Artillery: "2 x dice vs flanks of infantry or cavalry, or vs Squares".
-                let double = me.unit == UnitType::Artillery && (enemy.square || enemy_flanked);
-                let target = FireTarget { light: enemy_light, double, in_town: enemy.in_town };
-                attack::fire(rules, me.unit, range, me.effect, target, me.extra_dice + picton, rerolls_fire)
-            })
-            .collect();
-        let charge = me.unit.is_cavalry().then(|| {
+        let fire_against = |enemy_column: bool| -> Vec<Option<Attack>> {
+            (0..=MAX_RANGE)
+                .map(|range| {
+                    // Picton: "+1 D6 for shooting at 1 box range for any British infantry".
+                    let picton = if me.commander == Commander::Picton && me.unit.is_infantry() && range == 1 {
+                        rules.picton_extra_dice
+                    } else {
+                        0
+                    };
+                    // Artillery: "2 x dice vs flanks of infantry or cavalry, or vs Squares".
+                    let double = me.unit == UnitType::Artillery && (enemy.square || enemy_flanked(enemy_column));
+                    let target = FireTarget { light: enemy_light, double, in_town: enemy.in_town };
+                    attack::fire(rules, me.unit, range, me.effect, target, me.extra_dice + picton, rerolls_fire)
+                })
+                .collect()
+        };
+        let charge_against = |enemy_column: bool| -> Attack {
             let commander_dice = match me.commander {
                 Commander::Ney => rules.ney_attached_dice,
                 Commander::NeyAdjacent => rules.ney_adjacent_dice,
@@ -327,7 +366,7 @@ impl Duel {
             };
             let situation = ChargeSituation {
                 flank: me.flank,
-                target_column: enemy.column,
+                target_column: enemy_column,
                 shock: me.shock,
                 target_shock: enemy.shock && enemy.unit.is_cavalry(),
                 target_in_cover: enemy.in_cover,
@@ -343,7 +382,7 @@ impl Duel {
                 forced_hit: enemy.commander == Commander::Orange,
             };
             attack::charge(rules, me.unit, enemy.unit, situation, rerolls)
-        });
+        };
         // Where it wants to fight: line infantry advancing on a battery closes to
         // massed musketry (1 box, 3D6); everyone else shoots as soon as in range.
         let fire_at = if me.close_to > 0 {
@@ -364,63 +403,112 @@ impl Duel {
             setup: *me,
             start_hits,
             base_hits,
-            fire,
-            charge,
+            fire: [fire_against(false), fire_against(true)],
+            charge: me.unit.is_cavalry().then(|| [charge_against(false), charge_against(true)]),
             fire_at,
-            move_boxes: rules.move_boxes(me.unit, me.column),
+            move_boxes: [rules.move_boxes(me.unit, false), rules.move_boxes(me.unit, true)],
             retreat_at,
         }
     }
 
     /// One side turn of the side `state.next`; `Some(winner)` when the fight ends.
-    fn side_turn(&self, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
+    pub(super) fn side_turn(&self, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
         let s = state.next;
         state.next = 1 - s;
+        // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
+        if self.sides[s as usize].setup.commander == Commander::Napoleon {
+            self.rally(s, state, fate);
+        }
+        let ended = self.act(s, state, fate);
+        if ended.is_none() {
+            self.end_of_side_turn(s, state, fate);
+        }
+        ended
+    }
+
+    /// What closes side `s`'s turn once it has acted: Wellington's rally.
+    pub(super) fn end_of_side_turn(&self, s: u8, state: &mut State, fate: &mut impl Fate) {
+        // WATERLOO: "Wellington – at the end of any Allied turn, may ... attempt to rally 1 unit."
+        if self.sides[s as usize].setup.commander == Commander::Wellington {
+            self.rally(s, state, fate);
+        }
+    }
+
+    /// Side `s` shoots, or moves (leaving column of route, advancing or
+    /// charging); `Some(winner)` when the fight ends.
+    fn act(&self, s: u8, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
         let me = &self.sides[s as usize];
         let enemy = &self.sides[1 - s as usize];
-        // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
-        if me.setup.commander == Commander::Napoleon {
-            self.rally(s, state, fate);
-        }
+        let column = state.column[s as usize];
+        let enemy_column = usize::from(state.column[1 - s as usize]);
         let range = u32::from(state.range);
-        // Shoot: a unit in square or column of route does not shoot; cavalry "do NOT shoot".
-        let may_shoot = !me.setup.square && !me.setup.column;
-        if let Some(fire) = me.fire[range as usize].as_ref().filter(|_| may_shoot && range <= me.fire_at) {
+        // Shoot: a unit in square does not shoot, nor one in column of route ("may
+        // not fight in column of route apart from cavalry"); cavalry "do NOT shoot".
+        let may_shoot = !me.setup.square && !column;
+        if let Some(fire) = me.fire[enemy_column][range as usize].as_ref().filter(|_| may_shoot && range <= me.fire_at)
+        {
             let hits = fate.hits(fire);
-            if let Some(winner) = self.take_hits(s, hits, true, state, fate) {
-                return Some(winner);
-            }
-        } else if !me.setup.square && !me.setup.in_town {
-            // A unit holding a town holds it: it neither advances nor charges out.
-            // Move ("Units move OR shoot"), resolving cavalry charges.
-            if let Some(charge) = &me.charge {
-                // Square: "may NOT be charged by cavalry while in Square".
-                if range <= me.move_boxes && !enemy.setup.square {
-                    // Impetuous units "MUST continue to charge"; others may break off.
-                    if !me.setup.impetuous && u32::from(state.hits[s as usize]) <= me.setup.break_off {
-                        return Some(NONE);
-                    }
-                    if self.willing(s, state, fate) {
-                        let hits = fate.hits(charge);
-                        // "If the charge routs the enemy, occupy the target box,
-                        // otherwise cavalry remains next to the target unit."
-                        state.range = 1;
-                        if let Some(winner) = self.take_hits(s, hits, false, state, fate) {
-                            return Some(winner);
-                        }
-                    }
-                } else if me.setup.advances && range > me.move_boxes && self.willing(s, state, fate) {
-                    state.range = (range - me.move_boxes).max(1) as u8;
-                }
-            } else if me.setup.advances && range > me.fire_at.max(1) && self.willing(s, state, fate) {
-                state.range = range.saturating_sub(me.move_boxes).max(me.fire_at).max(1) as u8;
-            }
+            return self.take_hits(s, hits, true, state, fate);
         }
-        // WATERLOO: "Wellington – at the end of any Allied turn, may ... attempt to rally 1 unit."
-        if me.setup.commander == Commander::Wellington {
-            self.rally(s, state, fate);
+        // A unit in square stands; a unit holding a town holds it: it neither
+        // advances nor charges out.
+        if me.setup.square || me.setup.in_town {
+            return None;
+        }
+        // Move ("Units move OR shoot"), resolving cavalry charges.
+        if column && !me.setup.unit.is_cavalry() && self.deploys(me, range) {
+            // Column of Route: "To exit formation, move a normal move next turn"
+            // (interpretation `column_exit`).
+            state.column[s as usize] = false;
+            if self.rules.column_exit == ColumnExit::NormalMove {
+                self.advance(s, me.move_boxes[0], state, fate);
+            }
+            return None;
+        }
+        let moves = me.move_boxes[usize::from(column)];
+        let Some(charge) = &me.charge else {
+            self.advance(s, moves, state, fate);
+            return None;
+        };
+        // Square: "may NOT be charged by cavalry while in Square".
+        if range <= moves && !enemy.setup.square {
+            // Impetuous units "MUST continue to charge"; others may break off.
+            if !me.setup.impetuous && u32::from(state.hits[s as usize]) <= me.setup.break_off {
+                return Some(NONE);
+            }
+            if self.willing(s, state, fate) {
+                let hits = fate.hits(&charge[enemy_column]);
+                // "If the charge routs the enemy, occupy the target box,
+                // otherwise cavalry remains next to the target unit."
+                state.range = 1;
+                return self.take_hits(s, hits, false, state, fate);
+            }
+        } else if me.setup.advances && range > moves && self.willing(s, state, fate) {
+            state.range = (range - moves).max(1) as u8;
         }
         None
+    }
+
+    /// A shooter that advances moves `moves` boxes towards the enemy, stopping
+    /// at the range it fights at.
+    fn advance(&self, s: u8, moves: u32, state: &mut State, fate: &mut impl Fate) {
+        let me = &self.sides[s as usize];
+        let range = u32::from(state.range);
+        if me.setup.advances && range > me.fire_at.max(1) && self.willing(s, state, fate) {
+            state.range = range.saturating_sub(moves).max(me.fire_at).max(1) as u8;
+        }
+    }
+
+    /// Whether a unit in column of route that may not fight in it leaves it
+    /// now: at once if it holds its ground; advancing, when the enemy is
+    /// within the range it fights at (after its normal move, when the exit
+    /// comes with one), so that it marches at column's pace until then.
+    fn deploys(&self, me: &Side, range: u32) -> bool {
+        let with_exit = match self.rules.column_exit {
+            ColumnExit::SpendMove => 0,
+            ColumnExit::NormalMove => me.move_boxes[0],
+        };
+        !me.setup.advances || range.saturating_sub(with_exit) <= me.fire_at
     }
 
     /// Reluctant units: "must roll a D6 and score less than their remaining hits to advance or charge".
@@ -462,7 +550,13 @@ impl Duel {
         // Shooting: "Targets that suffer 3 (or more) hits from shooting from a
         // single source = retreat 1 box directly away from source."
         if shooting && hits >= self.sides[o].retreat_at {
-            state.range = (u32::from(state.range) + self.rules.retreat_boxes).min(MAX_RANGE) as u8;
+            let mut boxes = self.rules.retreat_boxes;
+            if state.room[o] != UNLIMITED_ROOM {
+                // No room behind (the second line's box): it retreats as far as it can.
+                boxes = boxes.min(u32::from(state.room[o]));
+                state.room[o] -= boxes as u8;
+            }
+            state.range = (u32::from(state.range) + boxes).min(MAX_RANGE) as u8;
         }
         None
     }
@@ -499,16 +593,6 @@ impl Duel {
         code = code * u64::from(self.turns) + u64::from(turn - 1);
         code * 3 + u64::from(winner)
     }
-
-    fn sample_fight(&self, fate: &mut impl Fate) -> u64 {
-        let mut state = self.start;
-        for step in 1..=2 * self.turns {
-            if let Some(winner) = self.side_turn(&mut state, fate) {
-                return self.code(winner, step.div_ceil(2), &state);
-            }
-        }
-        self.code(NONE, self.turns, &state)
-    }
 }
 
 impl Scenario for Duel {
@@ -517,7 +601,13 @@ impl Scenario for Duel {
     }
 
     fn sample(&self, dice: &mut Dice) -> u64 {
-        self.sample_fight(&mut Rolling(dice))
+        fate::play(
+            self.start,
+            self.turns,
+            &mut Rolling(dice),
+            |state, fate| self.side_turn(state, fate),
+            |winner, turn, state| self.code(winner, turn, state),
+        )
     }
 
     fn code_space(&self) -> u64 {
@@ -553,41 +643,17 @@ impl Scenario for Duel {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // One Markov step per side turn; each state's law comes from running the
-        // side turn under every branch of its chances, once per state.
-        let mut cache: HashMap<State, SideTurnLaw> = HashMap::new();
-        let step = |state: &State, step: u32| -> Vec<(Step<State>, f64)> {
-            let law = cache.entry(*state).or_insert_with(|| {
-                let branches = fate::enumerate(|replay: &mut Replay| {
-                    let mut next = *state;
-                    match self.side_turn(&mut next, replay) {
-                        Some(winner) => Err((winner, next)),
-                        None => Ok(next),
-                    }
-                });
-                let mut merged: SideTurnLaw = Vec::new();
-                for (outcome, p) in branches {
-                    match merged.iter_mut().find(|(o, _)| *o == outcome) {
-                        Some(slot) => slot.1 += p,
-                        None => merged.push((outcome, p)),
-                    }
-                }
-                merged
-            });
-            let turn = step.div_ceil(2);
-            law.iter()
-                .map(|&(outcome, p)| match outcome {
-                    Ok(next) => (Step::Continue(next), p),
-                    Err((winner, end)) => (Step::End(self.code(winner, turn, &end)), p),
-                })
-                .collect()
-        };
-        Some(markov::absorb(self.start, 2 * self.turns, step, |state| self.code(NONE, self.turns, state)))
+        Some(fate::solve(
+            self.start,
+            self.turns,
+            |state, replay| self.side_turn(state, replay),
+            |winner, turn, state| self.code(winner, turn, state),
+        ))
     }
 }
 
 /// The per-side keys of a duel, with this side's defaults.
-fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
+pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
     let key = |name: &str| format!("{prefix}.{name}");
     vec![
         Param::choice(key("type"), "the unit type", defaults.unit),
@@ -632,7 +698,8 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         ),
         Param::boolean(
             key("column"),
-            "in column of route: treated as flanked, no fire (cavalry charge at half effect)",
+            "in column of route: treated as flanked, no fire until it leaves it with a move (cavalry stay in it and \
+             charge at half effect)",
             defaults.column,
         ),
         Param::choice(
@@ -640,7 +707,7 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             "the effect of its attacks: full, half or quarter (e.g. against a town)",
             defaults.effect,
         ),
-        Param::int(key("extra_dice"), "extra D6 on each of its attacks", 0, 0, 12),
+        Param::int(key("extra_dice"), "extra D6 on each of its attacks", i64::from(defaults.extra_dice), 0, 12),
         Param::boolean(key("advances"), "it moves towards the enemy when it cannot attack", defaults.advances),
         Param::int(
             key("break_off"),
@@ -653,14 +720,14 @@ fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             key("close_to"),
             "a shooter holds its fire until the enemy is this close, advancing if it may (0: its longest range; \
              line infantry assaulting a grand battery closes to 1)",
-            0,
+            i64::from(defaults.close_to),
             0,
             i64::from(MAX_RANGE),
         ),
     ]
 }
 
-fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
+pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
     let key = |name: &str| format!("{prefix}.{name}");
     SideSetup {
         unit: settings.choice(&key("type")),
@@ -668,7 +735,9 @@ fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
         hits: settings.int(&key("hits")) as u32,
         conscript: settings.bool(&key("conscript")),
         steadfast: settings.bool(&key("steadfast")),
-        leader: settings.bool(&key("leader")),
+        // `second_line`'s second line has no leader key: its leader is the
+        // first line's, if he joins it.
+        leader: settings.iter().any(|(name, _)| name == key("leader")) && settings.bool(&key("leader")),
         commander: settings.choice(&key("commander")),
         impetuous: settings.bool(&key("impetuous")),
         reluctant: settings.bool(&key("reluctant")),
@@ -686,7 +755,7 @@ fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
     }
 }
 
-fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
+pub(super) fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
     let mut params = vec![
         Param::int("range", "the starting range in boxes", range, 1, i64::from(MAX_RANGE)),
         Param::int("turns", "the turn limit (game turns, each both side turns)", 30, 1, i64::from(MAX_TURNS)),
@@ -767,6 +836,7 @@ impl DuelKind {
             DuelKind::Firefight => "firefight",
             DuelKind::CavalryCharge => "cavalry_charge",
             DuelKind::GrandBattery => "grand_battery",
+            DuelKind::SecondLine => "second_line",
         }
     }
 }

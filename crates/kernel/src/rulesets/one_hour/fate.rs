@@ -7,9 +7,23 @@
 //! again by [`enumerate`], walks every branch in depth-first order: the same
 //! code gives both the Monte Carlo outcome and the exact law of one turn, so
 //! the two cannot drift apart (the tests check the dice side by Monte Carlo).
+//!
+//! [`play`] and [`solve`] run any fight made of side turns this way: the
+//! sampler plays one fight with real dice, the solver propagates the exact law
+//! of its states side turn by side turn as an absorbing Markov chain.
 
 use super::attack::Attack;
 use crate::dice::Dice;
+use crate::markov::{self, Step};
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The winner code of the attacker (the order of [`WINNERS`](crate::outcome::WINNERS)).
+pub const ATTACKER: u8 = 0;
+/// The winner code of the defender.
+pub const DEFENDER: u8 = 1;
+/// The winner code of a fight that nobody won (the turn limit, or cavalry broke off).
+pub const NONE: u8 = 2;
 
 /// The chances a turn of One Hour Napoleonic needs.
 pub trait Fate {
@@ -120,6 +134,65 @@ pub fn enumerate<R>(mut run: impl FnMut(&mut Replay) -> R) -> Vec<(R, f64)> {
             }
         }
     }
+}
+
+/// Plays one fight: side turns from `start` until `side_turn` names a winner or
+/// `turns` game turns (two side turns each) have passed; the outcome code
+/// `code(winner, game turn, final state)`.
+pub fn play<S: Copy, F: Fate>(
+    start: S,
+    turns: u32,
+    fate: &mut F,
+    side_turn: impl Fn(&mut S, &mut F) -> Option<u8>,
+    code: impl Fn(u8, u32, &S) -> u64,
+) -> u64 {
+    let mut state = start;
+    for step in 1..=2 * turns {
+        if let Some(winner) = side_turn(&mut state, fate) {
+            return code(winner, step.div_ceil(2), &state);
+        }
+    }
+    code(NONE, turns, &state)
+}
+
+/// The exact law of the outcome codes [`play`] gives: one Markov step per side
+/// turn, each state's law from running `side_turn` under every branch of its
+/// chances (once per state, cached).
+pub fn solve<S: Copy + Eq + Hash>(
+    start: S,
+    turns: u32,
+    side_turn: impl Fn(&mut S, &mut Replay) -> Option<u8>,
+    code: impl Fn(u8, u32, &S) -> u64,
+) -> Vec<(u64, f64)> {
+    type SideTurnLaw<S> = Vec<(Result<S, (u8, S)>, f64)>;
+    let mut cache: HashMap<S, SideTurnLaw<S>> = HashMap::new();
+    let step = |state: &S, step: u32| -> Vec<(Step<S>, f64)> {
+        let law = cache.entry(*state).or_insert_with(|| {
+            let branches = enumerate(|replay: &mut Replay| {
+                let mut next = *state;
+                match side_turn(&mut next, replay) {
+                    Some(winner) => Err((winner, next)),
+                    None => Ok(next),
+                }
+            });
+            let mut merged: SideTurnLaw<S> = Vec::new();
+            for (outcome, p) in branches {
+                match merged.iter_mut().find(|(o, _)| *o == outcome) {
+                    Some(slot) => slot.1 += p,
+                    None => merged.push((outcome, p)),
+                }
+            }
+            merged
+        });
+        let turn = step.div_ceil(2);
+        law.iter()
+            .map(|&(outcome, p)| match outcome {
+                Ok(next) => (Step::Continue(next), p),
+                Err((winner, end)) => (Step::End(code(winner, turn, &end)), p),
+            })
+            .collect()
+    };
+    markov::absorb(start, 2 * turns, step, |state| code(NONE, turns, state))
 }
 
 #[cfg(test)]

@@ -15,11 +15,18 @@
 //! - `firefight`, `cavalry_charge` and `grand_battery` ([`duel`]): two units
 //!   taking side turns (the acting side shoots, or moves and charges) until one
 //!   routs or the turn limit; exact as absorbing Markov chains over (hits left,
-//!   range, leaders present), from one game-turn logic that both the sampler
-//!   and the exact solver run (see [`fate`]).
+//!   range, leaders present, column of route), from one game-turn logic that
+//!   both the sampler and the exact solver run (see [`fate`]).
+//! - `second_line` ([`second_line`]): an attack on a position held in two
+//!   lines: the duel against the first line, then its rout played out (the
+//!   leader's 1D6, the bayonet advance or cavalry occupying the box, the
+//!   leader retiring and perhaps joining the second line), then the duel
+//!   against the second line `depth` boxes behind; exact by the same chain
+//!   with the phase in the state.
 //!
 //! For example `volley dist one_hour firefight --set attacker.quality=old_guard
-//! --set defender.type=rifles --set range=2 --exact`.
+//! --set defender.type=rifles --set range=2 --exact`, or `volley dist one_hour
+//! second_line --set depth=2 --set second.column=true --exact`.
 //!
 //! # Ruleset note
 //!
@@ -60,6 +67,16 @@
 //!   Napoleon at the start of the French turn) is tried whenever the unit has
 //!   a hit it may regain; "the 1st hit cannot be rallied off" caps the unit
 //!   one below its starting hits.
+//! - "If the leader is in a box where the unit routs, or if they are overrun":
+//!   when the enemy enters the box of a unit that has just routed (cavalry
+//!   occupying it, line infantry's bayonet advance) that is one event and one
+//!   1D6 roll, not two. In `second_line` a surviving overrun leader "retires 1
+//!   box" (`leader_retire_boxes`); whether he joins the second line is field
+//!   `surviving_leader`: `joins_if_reached` (default: only if the retirement
+//!   brings him to its box; a leader not overrun does not retire and stays
+//!   detached), `always_joins` or `never_joins`. A joining leader
+//!   brings his extra hit and his leader risk; the second line has no leader of
+//!   its own.
 //! - Turns: side turns alternate ("at the end of any Allied turn", "at the
 //!   start of any French turn"), the attacker's first unless the `first` key
 //!   says otherwise; one game turn is both.
@@ -69,17 +86,35 @@
 //!   its longest range unless its `close_to` key says otherwise; line
 //!   infantry assaulting a grand battery closes to 1 box (3D6) by default.
 //! - Squares stand: they neither move nor shoot and cannot be charged, and
-//!   artillery doubles against them; a retreat still opens the range. A unit
-//!   in column of route stays in it (leaving it takes a turn's move, which a
-//!   duel never spends). A reluctant unit rolls its D6 each time it would
-//!   advance or charge and, failing, stands.
+//!   artillery doubles against them; a retreat still opens the range. A
+//!   reluctant unit rolls its D6 each time it would advance or charge and,
+//!   failing, stands.
+//! - Column of route: a unit that may not fight in it (all but cavalry) leaves
+//!   it with a move, "To exit formation, move a normal move next turn"; field
+//!   `column_exit`: `spend_move` (default: the exit is the side turn's move,
+//!   made where the unit stands) or `normal_move` (it deploys while moving its
+//!   normal, deployed, rate). It does not shoot in that side turn ("Units
+//!   move OR shoot"). A unit holding its ground leaves column at once; one
+//!   that advances marches in column (at its faster rate) until the enemy is
+//!   within the range it fights at (after the normal move, under
+//!   `normal_move`). Cavalry stay in column of route and charge at half effect.
 //! - Moves go straight at the enemy, so the 1.5-box moves (artillery, line
 //!   infantry) cover one box: the half box pays for a diagonal ("moves on the
 //!   diagonal cost 1.5"). Column of route adds its cross-country bonus.
 //! - A retreat ("3 (or more) hits from shooting from a single source") opens
 //!   the range by one box; charges never cause retreats. A routed unit never
-//!   retreats or recovers. Line infantry's advance after routing a unit at one
-//!   box ends nothing in a duel (the fight is over), so it is not modelled.
+//!   retreats or recovers. In `second_line` the first line retreats towards
+//!   the second line but never into its box (with no room left it stands).
+//! - Bayonet Charge: line infantry that routs a unit with massed (1 box)
+//!   musketry "may advance into the vacant hex": in `second_line` it does
+//!   unless the key `bayonet_advance` says not; cavalry whose charge routs a
+//!   unit always occupies its box. In the duels the fight is over at the rout,
+//!   so neither advance (nor the leader's retirement) changes their outcome.
+//! - `second_line`: the second line stands behind the first, which blocks its
+//!   line of sight, and does nothing (keeping the formation it was given,
+//!   column of route included) until the first line routs; then the side
+//!   turn that routed it ends as any other (Wellington's rally) and the second
+//!   line has the next side turn.
 //! - Non-impetuous cavalry may stop charging: in `cavalry_charge` it breaks
 //!   off (the fight ends, winner none) when it has `attacker.break_off` hits
 //!   or fewer left; impetuous cavalry "MUST continue to charge".
@@ -101,15 +136,15 @@
 //! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
 //!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
 //!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
-//! - Not modelled: chance cards (their deck is not in the text), terrain and
-//!   line of sight beyond the `effect`, `in_cover` and `flank` keys, and
-//!   leaders retiring a box after surviving an overrun (the fight is over).
+//! - Not modelled: chance cards (their deck is not in the text), and terrain
+//!   and line of sight beyond the `effect`, `in_cover` and `flank` keys.
 
 use crate::catalogue::RulesetEntry;
 
 pub mod attack;
 pub mod duel;
 pub mod fate;
+pub mod second_line;
 pub mod single;
 
 crate::choice_enum! {
@@ -286,6 +321,29 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation: what leaving column of route costs ("To exit formation,
+    /// move a normal move next turn").
+    pub enum ColumnExit {
+        /// The exit is the side turn's move: the unit deploys where it stands.
+        SpendMove = "spend_move",
+        /// The unit deploys while moving its normal (deployed) rate.
+        NormalMove = "normal_move",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether the surviving leader of a routed first line joins the second line.
+    pub enum SurvivingLeader {
+        /// Only if his retirement ("the leader retires 1 box", when overrun) brings him to it.
+        JoinsIfReached = "joins_if_reached",
+        /// Always: he rides back to it ("Leaders move with units or as cavalry").
+        AlwaysJoins = "always_joins",
+        /// Never: he takes no further part.
+        NeverJoins = "never_joins",
+    }
+}
+
 crate::rule_book! {
     /// One Hour Napoleonic's numbers and readings, at their printed values.
     pub struct Rules {
@@ -364,6 +422,8 @@ crate::rule_book! {
         pub leader_risk_hit_total: u32 = 2, range 1..=12;
         /// Leader Risk: lost "on a 1D6 roll of '1'" when the unit routs or is overrun (this or less).
         pub leader_risk_rout_roll: u32 = 1, range 0..=6;
+        /// Leader Risk: "If they are overrun and survive, the leader retires 1 box."
+        pub leader_retire_boxes: u32 = 1, range 0..=4;
         /// Rally by C-in-C: "2,3,4 Regain 1 hit" (the least D6 that regains one).
         pub rally_one_hit_roll: u32 = 2, range 1..=7;
         /// Rally by C-in-C: "5,6 Regain 2 hits" (the least D6 that regains two).
@@ -403,6 +463,17 @@ crate::rule_book! {
         /// Interpretation: leader risk when the box "takes a hit": per_attack
         /// (default: one roll per attack that hits) or per_hit.
         pub leader_risk: LeaderRisk = LeaderRisk::PerAttack;
+        /// Interpretation: leaving column of route ("To exit formation, move a
+        /// normal move next turn"): spend_move (default: the exit is the side
+        /// turn's move, made where the unit stands) or normal_move (the unit
+        /// deploys while moving its normal, deployed, rate). It may not shoot
+        /// in the turn it leaves column either way ("Units move OR shoot").
+        pub column_exit: ColumnExit = ColumnExit::SpendMove;
+        /// Interpretation: the surviving leader of a routed first line
+        /// (`second_line`): joins_if_reached (default: he joins the second line
+        /// only if his retirement when overrun, `leader_retire_boxes`, brings
+        /// him to its box), always_joins (he rides back to it) or never_joins.
+        pub surviving_leader: SurvivingLeader = SurvivingLeader::JoinsIfReached;
     }
 }
 
@@ -513,6 +584,7 @@ pub fn entry() -> RulesetEntry {
             duel::firefight_entry(),
             duel::cavalry_charge_entry(),
             duel::grand_battery_entry(),
+            second_line::second_line_entry(),
         ],
     }
 }

@@ -1,0 +1,379 @@
+//! `second_line`: an attack on a position held in two lines.
+//!
+//! The attacker fights the first line exactly as in the duels ([`Duel`]);
+//! when the first line routs, what the rules say happens in that box is
+//! played out, and the fight goes on against the second line, `depth` boxes
+//! behind the first, with the same side-turn code:
+//!
+//! - Leader Risk: the first line's attached leader is lost on a 1D6 roll of
+//!   '1' when his unit routs (rolled where the duel rolls it). If the enemy
+//!   enters the box he is overrun too: one roll covers both (the rout and the
+//!   overrun are one event), and if he survives he "retires 1 box"
+//!   (`leader_retire_boxes`). Whether he then joins the second line, giving it
+//!   his extra hit and taking leader risk with it, is interpretation
+//!   `surviving_leader`.
+//! - The enemy enters the box when cavalry routs it ("If the charge routs the
+//!   enemy, occupy the target box") or line infantry routs it with massed (1
+//!   box) musketry and makes its bayonet advance ("it may advance into the
+//!   vacant hex", key `bayonet_advance`, default true). Then the range to the
+//!   second line is the gap between the lines; otherwise the attacker stays
+//!   where it stood and the range is its range to the first line plus the gap.
+//! - The gap is `depth` less the boxes the first line retreated: it retreats
+//!   from fire as in the duels, but not into the second line's box (with no
+//!   room left it stands).
+//! - The second line stands behind the first, out of the fight (the first
+//!   line blocks its line of sight), and keeps the formation it was given
+//!   until the first line breaks; in column of route it must then leave it
+//!   before it can shoot (interpretation `column_exit`). The attacker's side
+//!   turn that broke the first line ends as any other (Wellington's rally).
+//!
+//! The exact solver is the duels' absorbing Markov chain ([`fate::solve`])
+//! over the duel's state and the phase (first line standing, or the second
+//! line with the first line's leader's fate).
+
+use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, SideSetup, State};
+use super::fate::{self, ATTACKER, Fate, Rolling};
+use super::{Quality, Rules, SurvivingLeader, UnitType};
+use crate::catalogue::ScenarioEntry;
+use crate::dice::Dice;
+use crate::outcome::{Layout, Metric};
+use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
+use crate::scenario::{DynScenario, Scenario};
+
+/// The deepest second line, in boxes behind the first.
+pub const MAX_DEPTH: u32 = 8;
+
+/// The labels of the `defender_leader` metric, in order.
+pub const DEFENDER_LEADER: &[&str] = &["with_first_line", "lost", "detached", "with_second_line"];
+
+const WITH_FIRST_LINE: i64 = 0;
+const LOST: i64 = 1;
+const DETACHED: i64 = 2;
+const WITH_SECOND_LINE: i64 = 3;
+
+/// What became of the first line's leader when it routed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum LeaderAfterRout {
+    /// The first line had no leader.
+    Absent,
+    /// Lost (to a hit's 2D6, or to the rout's 1D6).
+    Lost,
+    /// Survived, with no unit: he takes no further part.
+    Detached,
+    /// Joined the second line (the duel state says whether he is still with it).
+    Joined,
+}
+
+/// Which line the attacker is fighting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Phase {
+    /// The first line stands.
+    First,
+    /// The first line has routed; the second line fights.
+    Second(LeaderAfterRout),
+}
+
+/// The state between side turns: the duel being fought and which one it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Lines {
+    duel: State,
+    phase: Phase,
+}
+
+/// An attack on two lines, side turn by side turn, until the attacker or the
+/// second line routs or the turn limit.
+#[derive(Clone, Debug)]
+pub struct SecondLine {
+    rules: Rules,
+    /// The attacker against the first line.
+    first: Duel,
+    /// The attacker against the second line, without (index 0) and with
+    /// (index 1) the first line's leader.
+    second: [Duel; 2],
+    attacker: UnitType,
+    bayonet_advance: bool,
+    attacker_leader: bool,
+    defender_leader: bool,
+    /// Both lines' hits at the start (the first line's leader's included).
+    defender_start_hits: u32,
+    start: Lines,
+    turns: u32,
+    layout: Layout,
+}
+
+/// The keys of `second_line` that are not a unit's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinesSetup {
+    /// The attacker's starting range to the first line.
+    pub range: u32,
+    /// The boxes from the first line to the second.
+    pub depth: u32,
+    /// Line infantry that routs the first line with massed (1 box) musketry advances into its box.
+    pub bayonet_advance: bool,
+    /// The turn limit (game turns).
+    pub turns: u32,
+    /// Whose side turn comes first in each game turn.
+    pub first: FirstSide,
+}
+
+impl SecondLine {
+    /// The attack; fails on a combination the rules or the scenario do not
+    /// allow (errors about the second line name its `second.` keys).
+    pub fn new(
+        rules: &Rules,
+        attacker: SideSetup,
+        defender: SideSetup,
+        second: SideSetup,
+        setup: LinesSetup,
+    ) -> Result<SecondLine, ParamError> {
+        if !(1..=MAX_DEPTH).contains(&setup.depth) {
+            return Err(ParamError::OutOfRange {
+                key: "depth".into(),
+                value: i64::from(setup.depth),
+                min: 1,
+                max: i64::from(MAX_DEPTH),
+            });
+        }
+        if second.leader {
+            return Err(ParamError::Invalid {
+                key: "second.leader".into(),
+                reason: "the second line's leader is the first line's, if he joins it".into(),
+            });
+        }
+        let first = Duel::new(rules, DuelKind::SecondLine, attacker, defender, setup.range, setup.turns)?
+            .with_retreat_room(1, setup.depth - 1);
+        let first = match setup.first {
+            FirstSide::Attacker => first,
+            FirstSide::Defender => first.defender_first(),
+        };
+        let against_second = |leader: bool| {
+            Duel::new(rules, DuelKind::SecondLine, attacker, SideSetup { leader, ..second }, 1, setup.turns)
+                .map_err(second_keys)
+        };
+        let second_duels = [against_second(false)?, against_second(true)?];
+        let mut metrics = duel::fight_metrics(
+            setup.turns,
+            "attacker: both lines routed; defender: the attacker routed; none: the turn limit, or cavalry broke off",
+            "both lines' hits left, percent of both lines' starting hits (the first line's leader's counted once, \
+             with whichever line has him; rounded down)",
+        );
+        metrics.push(Metric::integer("lines_broken", "how many of the two lines routed", 0, 2));
+        if attacker.leader {
+            metrics.push(duel::ATTACKER_LEADER_LOST);
+        }
+        if defender.leader {
+            metrics.push(Metric::categories(
+                "defender_leader",
+                "the first line's leader at the end: with_first_line (it stands), lost, detached (survived its \
+                 rout without joining the second line) or with_second_line",
+                DEFENDER_LEADER,
+            ));
+        }
+        Ok(SecondLine {
+            rules: rules.clone(),
+            defender_start_hits: first.start_hits(1) + second_duels[0].start_hits(1),
+            start: Lines { duel: first.start(), phase: Phase::First },
+            first,
+            second: second_duels,
+            attacker: attacker.unit,
+            bayonet_advance: setup.bayonet_advance,
+            attacker_leader: attacker.leader,
+            defender_leader: defender.leader,
+            turns: setup.turns,
+            layout: Layout::new(metrics),
+        })
+    }
+
+    /// The duel against the second line, as the first line's leader left it.
+    fn second_duel(&self, leader: LeaderAfterRout) -> &Duel {
+        &self.second[usize::from(leader == LeaderAfterRout::Joined)]
+    }
+
+    /// One side turn; `Some(winner)` when the fight ends.
+    fn side_turn(&self, lines: &mut Lines, fate: &mut impl Fate) -> Option<u8> {
+        match lines.phase {
+            Phase::First => {
+                let winner = self.first.side_turn(&mut lines.duel, fate)?;
+                if winner != ATTACKER {
+                    return Some(winner);
+                }
+                self.break_first_line(lines, fate);
+                None
+            }
+            Phase::Second(leader) => self.second_duel(leader).side_turn(&mut lines.duel, fate),
+        }
+    }
+
+    /// The attacker has just routed the first line: the overrun, the leader,
+    /// and the second line's fight set up from where everyone stands.
+    fn break_first_line(&self, lines: &mut Lines, fate: &mut impl Fate) {
+        let routed = lines.duel;
+        let range = u32::from(routed.range);
+        // Cavalry Charges: "If the charge routs the enemy, occupy the target box"
+        // (cavalry rout only by charging); Bayonet Charge: "If a Line Infantry unit
+        // routs an enemy with massed (1 box) musketry, it may advance into the vacant hex".
+        let overrun = self.attacker.is_cavalry()
+            || (self.bayonet_advance && self.attacker == UnitType::LineInfantry && range == 1);
+        // From the first line's box to the second's: `depth` less its retreats.
+        let gap = u32::from(routed.room[1]) + 1;
+        // Leader Risk: the rout's 1D6 was rolled as the unit routed (the duel
+        // rolls it); an overrun in the same box is the same event, not a second
+        // roll. "If they are overrun and survive, the leader retires 1 box."
+        let leader = if !self.defender_leader {
+            LeaderAfterRout::Absent
+        } else if !routed.leader[1] {
+            LeaderAfterRout::Lost
+        } else {
+            let joins = match self.rules.surviving_leader {
+                SurvivingLeader::JoinsIfReached => overrun && self.rules.leader_retire_boxes >= gap,
+                SurvivingLeader::AlwaysJoins => true,
+                SurvivingLeader::NeverJoins => false,
+            };
+            if joins { LeaderAfterRout::Joined } else { LeaderAfterRout::Detached }
+        };
+        let second = self.second_duel(leader);
+        let mut duel = second.start();
+        duel.hits[0] = routed.hits[0];
+        duel.leader[0] = routed.leader[0];
+        duel.column[0] = routed.column[0];
+        duel.room[0] = routed.room[0];
+        duel.range = (if overrun { gap } else { range + gap }).min(MAX_RANGE) as u8;
+        duel.next = routed.next;
+        lines.duel = duel;
+        lines.phase = Phase::Second(leader);
+        // The attacker's side turn goes on to its end.
+        second.end_of_side_turn(ATTACKER, &mut lines.duel, fate);
+    }
+
+    /// The outcome code: the metric values through the layout.
+    fn code(&self, winner: u8, turn: u32, lines: &Lines) -> u64 {
+        let duel = &lines.duel;
+        let (defender_hits, broken, leader) = match lines.phase {
+            Phase::First => {
+                let leader = if duel.leader[1] { WITH_FIRST_LINE } else { LOST };
+                (u32::from(duel.hits[1]) + self.second[0].start_hits(1), 0, leader)
+            }
+            Phase::Second(after) => {
+                let leader = match after {
+                    LeaderAfterRout::Joined if duel.leader[1] => WITH_SECOND_LINE,
+                    LeaderAfterRout::Detached => DETACHED,
+                    _ => LOST,
+                };
+                (u32::from(duel.hits[1]), 1 + i64::from(winner == ATTACKER), leader)
+            }
+        };
+        let percent = |hits: u32, of: u32| i64::from(hits * 100 / of);
+        let mut values = [
+            i64::from(winner),
+            i64::from(turn),
+            percent(u32::from(duel.hits[0]), self.first.start_hits(0)),
+            percent(defender_hits, self.defender_start_hits),
+            broken,
+            0,
+            0,
+        ];
+        let mut len = 5;
+        if self.attacker_leader {
+            values[len] = i64::from(!duel.leader[0]);
+            len += 1;
+        }
+        if self.defender_leader {
+            values[len] = leader;
+            len += 1;
+        }
+        self.layout.encode(&values[..len])
+    }
+}
+
+impl Scenario for SecondLine {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        fate::play(
+            self.start,
+            self.turns,
+            &mut Rolling(dice),
+            |lines, fate| self.side_turn(lines, fate),
+            |winner, turn, lines| self.code(winner, turn, lines),
+        )
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        Some(fate::solve(
+            self.start,
+            self.turns,
+            |lines, replay| self.side_turn(lines, replay),
+            |winner, turn, lines| self.code(winner, turn, lines),
+        ))
+    }
+}
+
+/// A duel's error about its defender, renamed to the second line's keys.
+fn second_keys(error: ParamError) -> ParamError {
+    let rename = |key: String| key.replacen("defender.", "second.", 1);
+    match error {
+        ParamError::Invalid { key, reason } => ParamError::Invalid { key: rename(key), reason },
+        ParamError::OutOfRange { key, value, min, max } => ParamError::OutOfRange { key: rename(key), value, min, max },
+        other => other,
+    }
+}
+
+/// The default units of `second_line`: Old Guard line infantry that closes
+/// to massed musketry, against a poor first line with a leader and a good
+/// second line.
+pub fn second_line_defaults() -> (SideSetup, SideSetup, SideSetup) {
+    (
+        SideSetup { advances: true, close_to: 1, quality: Quality::OldGuard, ..SideSetup::new(UnitType::LineInfantry) },
+        SideSetup { quality: Quality::Poor, leader: true, ..SideSetup::new(UnitType::LineInfantry) },
+        SideSetup::new(UnitType::LineInfantry),
+    )
+}
+
+fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let setup = LinesSetup {
+        range: settings.int("range") as u32,
+        depth: settings.int("depth") as u32,
+        bayonet_advance: settings.bool("bayonet_advance"),
+        turns: settings.int("turns") as u32,
+        first: settings.choice("first"),
+    };
+    Ok(Box::new(SecondLine::new(
+        rules_of::<Rules>(rules),
+        duel::side_from(settings, "attacker"),
+        duel::side_from(settings, "defender"),
+        duel::side_from(settings, "second"),
+        setup,
+    )?))
+}
+
+/// The `second_line` scenario for the catalogue.
+pub fn second_line_entry() -> ScenarioEntry {
+    let (attacker, defender, second) = second_line_defaults();
+    let mut params = duel::duel_params(2, attacker, defender);
+    params.push(Param::int(
+        "depth",
+        "the boxes from the first line (the defender.* keys) to the second (second.*)",
+        1,
+        1,
+        i64::from(MAX_DEPTH),
+    ));
+    params.push(Param::boolean(
+        "bayonet_advance",
+        "line infantry that routs the first line with massed (1 box) musketry advances into its box",
+        true,
+    ));
+    params.extend(duel::side_params("second", second).into_iter().filter(|param| param.name != "second.leader"));
+    ScenarioEntry {
+        name: "second_line",
+        summary: "An attack on a position held in two lines: the first line's rout, its leader's risk, the bayonet \
+                  advance or cavalry's occupation of its box, then the second line, until one side is broken.",
+        params,
+        build,
+    }
+}

@@ -1,0 +1,230 @@
+//! `second_line`: the first line's rout worked by hand (the bayonet advance,
+//! cavalry occupying the box, the leader's 1D6 and where he goes, the second
+//! line leaving column of route), and Monte Carlo against the Markov solver.
+
+use volley_kernel::check::assert_agrees;
+use volley_kernel::outcome::Distribution;
+use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
+use volley_kernel::rulesets::one_hour::second_line::{LinesSetup, SecondLine};
+use volley_kernel::rulesets::one_hour::{ColumnExit, Commander, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType};
+use volley_kernel::scenario::DynScenario;
+
+const TOLERANCE: f64 = 1e-12;
+const ATTACKER: i64 = 0;
+const WITH_FIRST_LINE: i64 = 0;
+const LOST: i64 = 1;
+const DETACHED: i64 = 2;
+const WITH_SECOND_LINE: i64 = 3;
+
+fn side(unit: UnitType, hits: u32) -> SideSetup {
+    SideSetup { hits, ..SideSetup::new(unit) }
+}
+
+fn setup(range: u32, depth: u32, turns: u32) -> LinesSetup {
+    LinesSetup { range, depth, bayonet_advance: true, turns, first: FirstSide::Attacker }
+}
+
+fn exact(rules: &Rules, sides: [SideSetup; 3], lines: LinesSetup) -> Distribution {
+    SecondLine::new(rules, sides[0], sides[1], sides[2], lines).unwrap().exact_distribution().unwrap()
+}
+
+#[track_caller]
+fn assert_p(dist: &Distribution, metric: &str, value: i64, expected: f64) {
+    let got = dist.probability(metric, value);
+    assert!((got - expected).abs() < TOLERANCE, "P({metric} = {value}) = {got}, expected {expected}");
+}
+
+/// Steadfast (no retreats) line infantry of six hits.
+fn steady_line() -> SideSetup {
+    SideSetup { steadfast: true, ..SideSetup::new(UnitType::LineInfantry) }
+}
+
+#[test]
+fn the_bayonet_advance_brings_the_second_line_within_range() {
+    // Line infantry routs a one-hit first line at one box with 3D6 (26/27) and
+    // advances into its box: one box (the depth) from a battery, which fires
+    // 3D6; all three hit (8/27) leaves it 3 of 6 hits (50%). Not routed (1/27),
+    // the first line fires 3D6 back: 1/27 * 8/27.
+    let rules = Rules::default();
+    let sides = [steady_line(), side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::Artillery)];
+    let dist = exact(&rules, sides, setup(1, 1, 1));
+    assert_p(&dist, "attacker_remaining", 50, 8.0 / 27.0);
+    assert_p(&dist, "lines_broken", 1, 26.0 / 27.0);
+    // Both lines' hits: 6 of 7 left once the first has routed (85%).
+    assert_p(&dist, "defender_remaining", 85, 26.0 / 27.0);
+    assert_p(&dist, "winner", 2, 1.0);
+    // Without the advance it stays at one box from the vacant box, two from
+    // the battery, which fires 2D6: three hits only from the first line's reply.
+    // Two hits are as likely from 2D6 as from 3D6 (4/9).
+    let holding = LinesSetup { bayonet_advance: false, ..setup(1, 1, 1) };
+    let dist = exact(&rules, sides, holding);
+    assert_p(&dist, "attacker_remaining", 50, 1.0 / 27.0 * 8.0 / 27.0);
+    assert_p(&dist, "attacker_remaining", 66, 4.0 / 9.0);
+    assert_p(&dist, "attacker_remaining", 83, 26.0 / 27.0 * 4.0 / 9.0 + 1.0 / 27.0 * 6.0 / 27.0);
+}
+
+#[test]
+fn both_lines_broken_in_two_turns() {
+    // One-hit lines one behind the other: the attacker routs each with 3D6 at one
+    // box (26/27 each, advancing into the first line's box in between). Nothing
+    // can rout its six hits in two turns.
+    let rules = Rules::default();
+    let one = side(UnitType::LineInfantry, 1);
+    let dist = exact(&rules, [steady_line(), one, one], setup(1, 1, 2));
+    let p = 26.0 / 27.0;
+    assert_p(&dist, "winner", ATTACKER, p * p);
+    assert_p(&dist, "turns", 2, 1.0);
+    assert_p(&dist, "lines_broken", 2, p * p);
+    assert_p(&dist, "lines_broken", 1, 2.0 * p / 27.0);
+    assert_p(&dist, "lines_broken", 0, 1.0 / 729.0);
+    assert_p(&dist, "defender_remaining", 0, p * p);
+}
+
+#[test]
+fn the_first_lines_retreats_stop_at_the_second_line() {
+    // Three hits of 3D6 (8/27) make a four-hit first line retreat to two boxes,
+    // whence it replies with 1D6, if it has room: with the second line two boxes
+    // behind it has; one box behind it has not, and replies with 3D6. The
+    // attacker keeps all six hits with 8/27 * 1/3 + 19/27 * 1/27 = 91/729 or
+    // 1/27.
+    let rules = Rules::default();
+    let sides = [SideSetup::new(UnitType::LineInfantry), side(UnitType::LineInfantry, 4), steady_line()];
+    assert_p(&exact(&rules, sides, setup(1, 2, 1)), "attacker_remaining", 100, 91.0 / 729.0);
+    assert_p(&exact(&rules, sides, setup(1, 1, 1)), "attacker_remaining", 100, 1.0 / 27.0);
+}
+
+#[test]
+fn the_first_lines_leader_is_lost_on_a_one_or_retires_to_the_second_line() {
+    // Cavalry charges a one-hit first line with a leader (two hits), 3D6. Any
+    // hit (26/27) risks the leader on 2D6 (1/36), who takes his extra hit: the
+    // line routs. Surviving that, two or more hits (20/27) rout it; the leader
+    // is lost on a 1D6 '1' (1/6), else, overrun by the cavalry occupying the
+    // box, he retires one box, which is the second line's at depth 1: he joins
+    // it, and his hit with him (two hits + 1 of the four both lines started
+    // with: 75%). One turn: only the attacker's charge touches him.
+    let rules = Rules::default();
+    let cavalry = SideSetup::new(UnitType::Cavalry);
+    let led = SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) };
+    let sides = [cavalry, led, side(UnitType::LineInfantry, 2)];
+    let snake_eyes = 26.0 / 27.0 / 36.0;
+    let routs = 20.0 / 27.0 * 35.0 / 36.0;
+    let dist = exact(&rules, sides, setup(2, 1, 1));
+    assert_p(&dist, "lines_broken", 1, snake_eyes + routs);
+    assert_p(&dist, "defender_leader", LOST, snake_eyes + routs / 6.0);
+    assert_p(&dist, "defender_leader", WITH_SECOND_LINE, routs * 5.0 / 6.0);
+    assert_p(&dist, "defender_leader", WITH_FIRST_LINE, 1.0 / 27.0 + 6.0 / 27.0 * 35.0 / 36.0);
+    assert_p(&dist, "defender_remaining", 50, snake_eyes + routs / 6.0);
+    // 75%: the first line standing at one hit (6/27 * 35/36), or the leader with the second.
+    assert_p(&dist, "defender_remaining", 75, 6.0 / 27.0 * 35.0 / 36.0 + routs * 5.0 / 6.0);
+    // Two boxes deep, one box of retirement does not reach the second line.
+    let deep = exact(&rules, sides, setup(2, 2, 1));
+    assert_p(&deep, "defender_leader", DETACHED, routs * 5.0 / 6.0);
+    assert_p(&deep, "defender_leader", WITH_SECOND_LINE, 0.0);
+    // The other readings: he always joins, or never does.
+    let always = Rules { surviving_leader: SurvivingLeader::AlwaysJoins, ..Rules::default() };
+    assert_p(&exact(&always, sides, setup(2, 2, 1)), "defender_leader", WITH_SECOND_LINE, routs * 5.0 / 6.0);
+    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..Rules::default() };
+    assert_p(&exact(&never, sides, setup(2, 1, 1)), "defender_leader", DETACHED, routs * 5.0 / 6.0);
+    // Line infantry's 3D6 at one box has the same law; its bayonet advance
+    // overruns him as the cavalry did, and without it he is not overrun and
+    // does not retire (detached).
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let sides = [line, led, side(UnitType::LineInfantry, 2)];
+    assert_p(&exact(&rules, sides, setup(1, 1, 1)), "defender_leader", WITH_SECOND_LINE, routs * 5.0 / 6.0);
+    let holding = LinesSetup { bayonet_advance: false, ..setup(1, 1, 1) };
+    assert_p(&exact(&rules, sides, holding), "defender_leader", DETACHED, routs * 5.0 / 6.0);
+}
+
+#[test]
+fn a_second_line_in_column_of_route_must_leave_it_before_it_shoots() {
+    // The attacker routs a one-hit first line (26/27) and advances to one box
+    // from the second line, which spends its side turn leaving column of route:
+    // the attacker is hit only by the first line's reply if it stood (1/27,
+    // then 3D6). Deployed, the second line fires 3D6 at once.
+    let rules = Rules::default();
+    let column = SideSetup { column: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let one = side(UnitType::LineInfantry, 1);
+    let dist = exact(&rules, [steady_line(), one, column], setup(1, 1, 1));
+    assert_p(&dist, "attacker_remaining", 100, 26.0 / 27.0 + 1.0 / 729.0);
+    let deployed = SideSetup::new(UnitType::LineInfantry);
+    let dist = exact(&rules, [steady_line(), one, deployed], setup(1, 1, 1));
+    assert_p(&dist, "attacker_remaining", 100, 1.0 / 27.0);
+}
+
+#[test]
+fn the_side_turn_that_breaks_the_first_line_ends_with_wellingtons_rally() {
+    // The first line (one hit) fires first: 3D6 on a steadfast three-hit line
+    // with Wellington, which keeps 3, 2 or 1 hits (1/27, 6/27, 12/27) or routs.
+    // Its 3D6 reply routs the first line or not; either way its side turn ends
+    // with the rally, capped at 2 hits ("1st hit cannot be rallied off"): from
+    // 1 hit a 2-6 (5/6) regains one. The second line, three boxes off, is out
+    // of range. Two hits left (66%): 6/27 + 12/27 * 5/6 = 16/27.
+    let wellington = SideSetup { commander: Commander::Wellington, ..side(UnitType::LineInfantry, 3) };
+    let attacker = SideSetup { steadfast: true, ..wellington };
+    let sides = [attacker, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::LineInfantry)];
+    let lines = LinesSetup { first: FirstSide::Defender, ..setup(1, 3, 1) };
+    let dist = exact(&Rules::default(), sides, lines);
+    assert_p(&dist, "attacker_remaining", 66, 16.0 / 27.0);
+    assert_p(&dist, "lines_broken", 1, 19.0 / 27.0 * 26.0 / 27.0);
+}
+
+#[test]
+fn a_second_line_has_no_leader_of_its_own() {
+    let error = SecondLine::new(
+        &Rules::default(),
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup { leader: true, ..SideSetup::new(UnitType::LineInfantry) },
+        setup(2, 1, 5),
+    )
+    .err()
+    .unwrap();
+    assert!(error.to_string().contains("second.leader"), "{error}");
+    // The duel's checks name the second line's keys.
+    let error = SecondLine::new(
+        &Rules::default(),
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup { square: true, ..SideSetup::new(UnitType::Cavalry) },
+        setup(2, 1, 5),
+    )
+    .err()
+    .unwrap();
+    assert!(error.to_string().contains("second.square"), "{error}");
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_markov_solver() {
+    let default_rules = Rules::default();
+    let other_rules = Rules {
+        column_exit: ColumnExit::NormalMove,
+        surviving_leader: SurvivingLeader::AlwaysJoins,
+        leader_loss: LeaderLoss::KeepHits,
+        ..Rules::default()
+    };
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let closing = SideSetup { advances: true, close_to: 1, ..line };
+    let poor_led = SideSetup { quality: Quality::Poor, leader: true, ..line };
+    let cavalry = SideSetup { advances: true, leader: true, ..SideSetup::new(UnitType::Cavalry) };
+    let cases = [
+        (&default_rules, [closing, poor_led, line], setup(2, 1, 12)),
+        (
+            &default_rules,
+            [cavalry, poor_led, SideSetup { column: true, commander: Commander::Wellington, ..line }],
+            LinesSetup { first: FirstSide::Defender, ..setup(4, 2, 12) },
+        ),
+        (
+            &other_rules,
+            [
+                SideSetup { advances: true, column: true, ..SideSetup::new(UnitType::Artillery) },
+                SideSetup { leader: true, ..SideSetup::new(UnitType::LightInfantry) },
+                SideSetup { column: true, advances: true, ..SideSetup::new(UnitType::Rifles) },
+            ],
+            setup(6, 3, 12),
+        ),
+    ];
+    for (seed, (rules, sides, lines)) in cases.into_iter().enumerate() {
+        let scenario = SecondLine::new(rules, sides[0], sides[1], sides[2], lines).unwrap();
+        assert_agrees(&scenario, 1_000_000, 700 + seed as u64);
+    }
+}
