@@ -100,10 +100,20 @@
 //!   The cavalry bounce (7.1) ends a charge whose cavalry did not inflict
 //!   more hits than it took, with no one routed, as undecided (`none`): the
 //!   cavalry recoils 4" and the defender holds (no renewed charge is played).
-//!   Pass-through fire, pinning, carry-through and first rout off-table are
+//!   Pass-through fire, pinning and first rout off-table are
 //!   recorded but have no effect:
 //!   the scenarios have one target each, no formation changes in contact, and
 //!   end at the first rout off (or first rout, in combat).
+//! - Carry-through (7.8, `optional_carry_through`; the `rear` keys of `fire`):
+//!   a rearward target within the fire's carry-through range behind the first
+//!   (small arms and canister 4", ballshot 6"/8"/10" for light/field/heavy
+//!   guns) is hit by the dice that missed the first target, rolled again on
+//!   the same row of the shooting table (the carry-through range stands in
+//!   for the range table), with the shooter's modifiers and the rear target's
+//!   type and density. "Dice that miss" are every die that did not hit: a
+//!   natural 1 too (`carry_through_natural_ones`: carry, or spent), and every
+//!   die fired at a NIL first target (`carry_through_nil`: carry, as 3.12
+//!   lets ballshot pass skirmishers, or stopped).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
 //!   exception; `square_charged_test`), and fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
@@ -642,8 +652,20 @@ crate::rule_book! {
         pub optional_cavalry_bounce: bool = false;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
-        /// 7.8 Optional carry-through: recorded; the scenarios have one target in the line of fire.
+        /// 7.8 Optional carry-through: dice that miss the first target roll again at a rearward target within the carry-through range (the `rear` keys of `fire`).
         pub optional_carry_through: bool = false;
+        /// 7.8 Carry-through range of small arms and canister (inches behind the first target).
+        pub carry_through_small_arms_and_canister: u32 = 4, range 0..=60;
+        /// 7.8 Carry-through range of light gun ballshot (inches behind the first target).
+        pub carry_through_light_ballshot: u32 = 6, range 0..=60;
+        /// 7.8 Carry-through range of field gun ballshot (inches behind the first target).
+        pub carry_through_field_ballshot: u32 = 8, range 0..=60;
+        /// 7.8 Carry-through range of heavy gun ballshot (inches behind the first target).
+        pub carry_through_heavy_ballshot: u32 = 10, range 0..=60;
+        /// Interpretation: whether a natural 1 that missed the first target carries through (carry: it is a die that missed, 1.12; spent: it goes nowhere).
+        pub carry_through_natural_ones: fire::CarryNaturalOnes = fire::CarryNaturalOnes::Carry;
+        /// Interpretation: whether fire at a first target it cannot hit (NIL) carries through (carry: every die missed it; stopped: the target stops the fire).
+        pub carry_through_nil: fire::CarryThroughNil = fire::CarryThroughNil::Carry;
         /// 7.9 Optional two-rank line: allows the `two_rank` keys (1 die per 3 figures in fire, -1 in combat).
         pub optional_two_rank_line: bool = false;
         /// 7.11 Optional national modifiers: enables the `nation` keys.
