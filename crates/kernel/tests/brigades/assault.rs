@@ -270,3 +270,172 @@ fn the_cavalry_bounce_ends_an_unwon_round() {
     close(one(&bounce), one(&rules()));
     assert_agrees(build("cavalry_charge", &bounce, &pairs).as_ref(), 1_000_000, 57);
 }
+
+/// The chance a grade D unit of 12 fails its test after losing a round in
+/// which it took `hits` (-3, -1 per 2 hits, -2 per quarter lost; passes on 3).
+fn fails_losing_twelve(hits: u32) -> f64 {
+    let modifier = -3 - (hits / 2) as i32 - 2 * (hits * 4 / 12) as i32;
+    (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0
+}
+
+const CAVALRY_DUEL: [(&str, &str); 3] =
+    [("defender.arm", "cavalry"), ("attacker.figures", "12"), ("defender.figures", "12")];
+
+#[test]
+fn cavalry_against_cavalry_by_hand() {
+    // 12 heavy cavalry charge 12 light cavalry standing still, both grade D
+    // and fresh. No fire (3.1), no tests to charge home or on being charged
+    // (5.4). Both strike with all their figures (two ranks of a one-rank
+    // line), one die per 3: 4 dice each. The heavies +1 (4.3), hitting on
+    // 5-10 (0.6); the lights -1 and -2 caught stationary (4.4), 9-10 (0.2).
+    // Both fresh: no fresh bonus. The loser tests at -3 (5.4 (4)).
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("defender.heaviness", "light"), ("turns", "1")]);
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    let routed = |p_attacker: f64, p_defender: f64| {
+        let (mut attacker, mut defender) = (0.0, 0.0);
+        for a in 0..=4 {
+            for d in 0..=4 {
+                let p = binomial(4, p_attacker, a) * binomial(4, p_defender, d);
+                if a > d {
+                    defender += p * fails_losing_twelve(a);
+                } else if d > a {
+                    attacker += p * fails_losing_twelve(d);
+                }
+            }
+        }
+        (attacker, defender)
+    };
+    let (attacker, defender) = routed(0.6, 0.2);
+    close(dist.probability("defender_routed", 1), defender);
+    close(dist.probability("attacker_routed", 1), attacker);
+    // Lancers, steady, +2 in the first round: the lights hit on 7-10 (0.4).
+    let mut lancers = pairs.clone();
+    lancers.push(("defender.lancers", "true"));
+    let dist = exact(build("cavalry_charge", &rules(), &lancers).as_ref());
+    close(dist.probability("defender_routed", 1), routed(0.6, 0.4).1);
+    // Moving, not caught stationary: 7-10 (0.4) too.
+    let mut moving = pairs.clone();
+    moving.push(("defender.moved", "true"));
+    let dist = exact(build("cavalry_charge", &rules(), &moving).as_ref());
+    close(dist.probability("attacker_routed", 1), routed(0.6, 0.4).0);
+    // Not fresh: the fresh heavies +2 more, 3-10 (0.8).
+    let mut tired = pairs.clone();
+    tired.push(("defender.fresh", "false"));
+    let dist = exact(build("cavalry_charge", &rules(), &tired).as_ref());
+    close(dist.probability("defender_routed", 1), routed(0.8, 0.2).1);
+    // Nothing was shot: nobody lost a figure before the combat.
+    close(dist.probability("attacker_remaining", 100), binomial(4, 0.2, 0));
+}
+
+#[test]
+fn the_bounce_between_cavalry_follows_up_or_ends() {
+    // Two alike heavy regiments, the defender having moved: 4 dice each at
+    // 6-10 (0.5). With the bounce (7.1), equal hits send both back: over,
+    // no winner. The loser of a round that passes its test recoils; the
+    // winner follows up on a D10 of 1-4 (fails to resist pursuit, 7.4), and
+    // the combat goes on next turn; else it is over.
+    let bounce = volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, ..rules() };
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("defender.moved", "true"), ("turns", "2")]);
+    let mut equal = 0.0;
+    let (mut routs, mut held) = (0.0, 0.0);
+    for a in 0..=4 {
+        for d in 0..=4 {
+            let p = binomial(4, 0.5, a) * binomial(4, 0.5, d);
+            if a == d {
+                equal += p;
+            } else if a > d {
+                // Twice: either side may win the round.
+                routs += 2.0 * p * fails_losing_twelve(a);
+                held += 2.0 * p * (1.0 - fails_losing_twelve(a));
+            }
+        }
+    }
+    close(equal, 70.0 / 256.0);
+    let dist = exact(build("cavalry_charge", &bounce, &pairs).as_ref());
+    close(dist.probability("turns", 1), equal + routs + held * 0.6);
+    let holds = volley_kernel::rulesets::brigades::Rules {
+        bounce_follow_up: volley_kernel::rulesets::brigades::assault::BounceFollowUp::Holds,
+        ..bounce.clone()
+    };
+    let dist = exact(build("cavalry_charge", &holds, &pairs).as_ref());
+    close(dist.probability("turns", 1), equal + routs + held);
+    // Without the bounce, only routs end the first turn.
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    close(dist.probability("turns", 1), routs);
+    // Heavies never follow up faster light cavalry (7.4): against lights
+    // that moved (4 dice at 5-10 for the heavies, 7-10 for the lights), a
+    // heavy win that does not rout ends the combat.
+    let mut lights = CAVALRY_DUEL.to_vec();
+    lights.extend([("defender.moved", "true"), ("defender.heaviness", "light"), ("turns", "2")]);
+    let (mut ends, mut goes) = (0.0, 0.0);
+    for a in 0..=4 {
+        for d in 0..=4 {
+            let p = binomial(4, 0.6, a) * binomial(4, 0.4, d);
+            if a >= d {
+                // Both recoil, or the heavies win and may not follow up.
+                ends += p;
+            } else {
+                // The lights win: they follow up the heavies on 1-4.
+                ends += p * (fails_losing_twelve(d) + (1.0 - fails_losing_twelve(d)) * 0.6);
+                goes += p * (1.0 - fails_losing_twelve(d)) * 0.4;
+            }
+        }
+    }
+    close(ends + goes, 1.0);
+    let dist = exact(build("cavalry_charge", &bounce, &lights).as_ref());
+    close(dist.probability("turns", 1), ends);
+}
+
+#[test]
+fn cavalry_melees_agree_with_monte_carlo() {
+    // Round after round with the bounce and pursuit: the lights may follow up
+    // and pursue the heavies; the heavies neither, against faster cavalry.
+    let both =
+        volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, optional_pursuit: true, ..rules() };
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("attacker.heaviness", "light"), ("attacker.quality", "c"), ("attacker.lancers", "true")]);
+    assert_agrees(build("cavalry_charge", &both, &pairs).as_ref(), 1_000_000, 58);
+    // Without the switches the melee goes on until a rout or shattering.
+    let mut plain = CAVALRY_DUEL.to_vec();
+    plain.extend([("defender.heaviness", "cuirassier"), ("defender.quality", "e"), ("distance", "30")]);
+    let dist = exact(build("cavalry_charge", &rules(), &plain).as_ref());
+    close(dist.probability("winner", 2), dist.probability("turns", 10));
+    assert_agrees(build("cavalry_charge", &rules(), &plain).as_ref(), 1_000_000, 59);
+}
+
+#[test]
+fn pursuit_between_cavalry_by_speed() {
+    // 7.4: cavalry never pursues faster cavalry: heavies routing lights do
+    // not pursue, so the pursuit rule changes nothing where the lights rout;
+    // lights routing heavies do, and the routed heavies lose more.
+    let pursuit = volley_kernel::rulesets::brigades::Rules { optional_pursuit: true, ..rules() };
+    let mut heavy_on_light = CAVALRY_DUEL.to_vec();
+    heavy_on_light.extend([("defender.heaviness", "light"), ("attacker.quality", "b")]);
+    let with = exact(build("cavalry_charge", &pursuit, &heavy_on_light).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &heavy_on_light).as_ref());
+    // The outcomes where the defender routed (metric 5), and only it.
+    let lights_routed = |d: &volley_kernel::outcome::Distribution| {
+        d.joint.iter().filter(|j| j.values[5] == 1 && j.values[4] == 0).cloned().collect::<Vec<_>>()
+    };
+    let (with_routed, without_routed) = (lights_routed(&with), lights_routed(&without));
+    assert!(!with_routed.is_empty());
+    assert_eq!(with_routed.len(), without_routed.len());
+    for (a, b) in with_routed.iter().zip(&without_routed) {
+        assert_eq!(a.values, b.values);
+        close(a.probability, b.probability);
+    }
+    // The lights as defenders pursue the heavies they rout.
+    let mut light_on_heavy = CAVALRY_DUEL.to_vec();
+    light_on_heavy.extend([("attacker.quality", "e"), ("defender.heaviness", "light")]);
+    let with = exact(build("cavalry_charge", &pursuit, &light_on_heavy).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &light_on_heavy).as_ref());
+    close(with.probability("attacker_routed", 1), without.probability("attacker_routed", 1));
+    assert!(with.mean("attacker_remaining") < without.mean("attacker_remaining") - 1.0);
+    // Cavalry cannot be a square, nor a two-rank line.
+    let brigades = ruleset("brigades").unwrap();
+    let charge = brigades.scenario("cavalry_charge").unwrap();
+    assert!(charge.build_from_text(&rules(), [("defender.arm", "cavalry"), ("defender.formation", "square")]).is_err());
+    assert!(charge.build_from_text(&rules(), [("defender.arm", "gunners")]).is_err());
+}

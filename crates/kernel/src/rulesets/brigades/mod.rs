@@ -6,7 +6,7 @@
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
 //! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
 //! turn), [`assault`] (a charge through defensive fire into combat: `assault`
-//! and `cavalry_charge`), and [`roll`], which runs one turn's logic either on
+//! and `cavalry_charge`, whose defender may be cavalry), and [`roll`], which runs one turn's logic either on
 //! dice or by enumerating every branch, so Monte Carlo and the exact solvers
 //! of the assaults share one description of the rules.
 //!
@@ -97,9 +97,25 @@
 //!   without a test (rolling for rout hits), and the cavalry may pursue again
 //!   at the cost of one rout hit; a pursuer losing a pursuit round does not
 //!   test, the pursuit just ends. Infantry never chooses to pursue.
-//!   The cavalry bounce (7.1) ends a charge whose cavalry did not inflict
-//!   more hits than it took, with no one routed, as undecided (`none`): the
-//!   cavalry recoils 4" and the defender holds (no renewed charge is played).
+//!   The cavalry bounce (7.1): cavalry that did not inflict more hits than it
+//!   took, with no one routed, recoils 4". Against infantry that ends the
+//!   charge as undecided (`none`): infantry never pursues cavalry (7.4) and no
+//!   renewed charge is played. Between cavalry (`defender.arm`), the winner
+//!   rolls 7.4's roll to resist pursuit even without the pursuit rule, and on
+//!   a failure follows up: the combat goes on next turn, without double hits
+//!   (`bounce_follow_up`: roll, or holds); a winner that holds, a winner that
+//!   may not pursue faster cavalry, or equal hits (both recoil) end it as
+//!   undecided. Either side's cavalry may pursue the other (7.4), never
+//!   faster cavalry (the faster has the larger 2.11 move).
+//! - Cavalry charged by cavalry: no fire (3.1), no test to charge home or on
+//!   being charged (5.4: "cavalry charging other cavalry does not test"
+//!   unless shot, and 5.4 (3) names infantry); there are no countercharges
+//!   (2.6), so the defender is caught stationary (-2, 4.4) in the first round
+//!   unless it advanced 2" in its last move (`defender.moved`). Both count
+//!   all their figures (4.1's two ranks hold the one-rank line of 1.10
+//!   stands), fresh cavalry gets +2 only against a non-fresh enemy
+//!   (`defender.fresh`), lancers +2 in the first round if steady, and
+//!   heaviness +1 a level in every round (4.3).
 //!   Pass-through fire, pinning and first rout off-table are
 //!   recorded but have no effect:
 //!   the scenarios have one target each, no formation changes in contact, and
@@ -648,8 +664,10 @@ crate::rule_book! {
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
-        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4", ending the charge with no winner.
+        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4"; a cavalry winner rolls to resist pursuit or follows up, else the combat ends with no winner.
         pub optional_cavalry_bounce: bool = false;
+        /// Interpretation: whether the winner of a bounce (7.1) rolls to resist pursuit and follows up on a failure, the combat going on (roll, even without the pursuit rule: the bounce rule calls for the roll), or always holds, ending the combat (holds).
+        pub bounce_follow_up: assault::BounceFollowUp = assault::BounceFollowUp::Roll;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
         /// 7.8 Optional carry-through: dice that miss the first target roll again at a rearward target within the carry-through range (the `rear` keys of `fire`).
@@ -1027,7 +1045,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "cavalry_charge",
-                summary: "Cavalry charges infantry in line or in square: defensive fire, charge-home tests and combat rounds.",
+                summary: "Cavalry charges infantry in line or in square (defensive fire, charge-home tests and combat rounds), or cavalry (a melee round after round, with the bounce and follow-ups).",
                 params: assault::cavalry_charge_params(),
                 build: build_cavalry_charge,
             },
