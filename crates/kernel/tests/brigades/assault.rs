@@ -439,3 +439,66 @@ fn pursuit_between_cavalry_by_speed() {
     assert!(charge.build_from_text(&rules(), [("defender.arm", "cavalry"), ("defender.formation", "square")]).is_err());
     assert!(charge.build_from_text(&rules(), [("defender.arm", "gunners")]).is_err());
 }
+
+#[test]
+fn a_square_formed_within_four_inches_is_pinned() {
+    // 7.3: 24 grade D infantry in line form square in their own move with 18
+    // heavy cavalry 4" away, then the cavalry charges. Pinned, the square is
+    // shaken: not steady (2.3).
+    let pinning = volley_kernel::rulesets::brigades::Rules { optional_pinning: true, ..rules() };
+    let pairs = [("defender.formation", "forms_square"), ("distance", "4"), ("turns", "1")];
+    let dist = exact(build("cavalry_charge", &pinning, &pairs).as_ref());
+    // Fire: one face, 6 figures, 1 die at 7 with -1 (square), -2 (moving:
+    // it formed square this turn), -2 (shaken): only the natural 10, 0.1.
+    // One hit makes no test, and against an unsteady square the cavalry need
+    // not test to charge home. The square, charged by steady cavalry, tests
+    // at -4 and -2 (shaken): 9-10 pass, 0.2.
+    // Combat: the cavalry, 6 dice at -3 (vs square) +2 (fresh), not
+    // disordered by an unsteady square: 7-10, 0.4. The square, all four
+    // faces, 6 dice at +3, -3 (shaken), -2 (disordered by steady cavalry, not
+    // being a steady square, vs steady): 8-10, 0.3. It loses when a > d, and
+    // tests at -3, -2 (shaken), -1 per 2 hits, -2 per quarter lost (6 of 24).
+    let mut loses_and_routs = 0.0;
+    for a in 0..=6 {
+        for d in 0..a {
+            let modifier = -5 - (a / 2) as i32 - 2 * (a * 4 / 24) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            loses_and_routs += binomial(6, 0.4, a) * binomial(6, 0.3, d) * fail;
+        }
+    }
+    close(dist.probability("defender_routed", 1), 0.8 + 0.2 * loses_and_routs);
+    // At 5" it is not pinned: a steady square, as in cavalry_on_a_square_by_hand
+    // (the cavalry tests at -4, 0.4; the square at -4, 0.4; then combat at
+    // 0.1 against 0.8), only its fire is worse for moving.
+    let mut steady = 0.0;
+    for a in 0..=6 {
+        for d in (a + 1)..=6 {
+            let modifier = -3 - (d / 2) as i32 - 2 * (d * 4 / 24) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            steady += binomial(6, 0.8, a) * binomial(6, 0.1, d) * fail;
+        }
+    }
+    let far = [("defender.formation", "forms_square"), ("distance", "5"), ("turns", "1")];
+    let dist = exact(build("cavalry_charge", &pinning, &far).as_ref());
+    close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
+    // Without the optional rule, no pinning at 4" either.
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
+    // Fire as moving: at 12" the square formed the same turn fires at -3
+    // (10 only) instead of -1 (8-10): the cavalry loses a figure less often.
+    let formed = exact(build("cavalry_charge", &rules(), &[("defender.formation", "forms_square")]).as_ref());
+    let standing = exact(build("cavalry_charge", &rules(), &[("defender.formation", "square")]).as_ref());
+    assert!(formed.mean("attacker_remaining") > standing.mean("attacker_remaining"));
+    let free = volley_kernel::rulesets::brigades::Rules {
+        formation_change_fire: volley_kernel::rulesets::brigades::assault::FormationChangeFire::Free,
+        ..rules()
+    };
+    let formed_free = exact(build("cavalry_charge", &free, &[("defender.formation", "forms_square")]).as_ref());
+    for (a, b) in formed_free.joint.iter().zip(&standing.joint) {
+        assert_eq!(a.values, b.values);
+        close(a.probability, b.probability);
+    }
+    // Monte Carlo agrees over the whole charge.
+    let pinned = [("defender.formation", "forms_square"), ("distance", "3"), ("defender.figures", "16")];
+    assert_agrees(build("cavalry_charge", &pinning, &pinned).as_ref(), 1_000_000, 60);
+}

@@ -14,9 +14,11 @@
 //! home frontally at steady infantry or hard cover); a pass brings contact,
 //! and the defender tests if the charger is steady; combat follows in the same
 //! turn. In the first round the charger is steady (grade A-E) and cavalry
-//! fresh; infantry contacted by steady cavalry are disordered (2.3), and so
-//! are cavalry contacting a steady square and a square contacted by steady
-//! infantry. After one round both are disordered (2.3) and stay so.
+//! fresh; infantry not in a steady square contacted by steady cavalry are
+//! disordered (2.3), and so are cavalry contacting a steady square and a
+//! square contacted by steady infantry. After one round both are disordered
+//! (2.3) and stay so. A line may form square in the first turn
+//! (`forms_square`), pinned (7.3) if the cavalry is within 4".
 //!
 //! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
 //! the defender cannot shoot (3.1), the charger does not test to charge home
@@ -75,6 +77,22 @@ choice_enum! {
         Line = "line",
         /// A square.
         Square = "square",
+        /// A line that forms square in its own movement phase of the first
+        /// turn, before the cavalry moves (2.12: no emergency square), with
+        /// the cavalry `distance` away: it shoots that turn as moving, and
+        /// under pinning (7.3) within 4" it is shaken.
+        FormsSquare = "forms_square",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: how a unit that changed formation this turn shoots.
+    pub enum FormationChangeFire {
+        /// As moving (-2, 3.3): a formation change costs half a move (2.12),
+        /// and 3.1 lets infantry make half a move and fire at a penalty. Default.
+        Moving = "moving",
+        /// Without penalty: a formation change is not movement.
+        Free = "free",
     }
 }
 
@@ -232,7 +250,11 @@ fn params(cavalry: bool) -> Vec<Param> {
         ));
     }
     if cavalry {
-        params.push(Param::choice("defender.formation", "infantry: line or square", DefenderFormation::Line));
+        params.push(Param::choice(
+            "defender.formation",
+            "infantry: line, square, or forms_square (a line forming square in its own move of the first turn, with the cavalry `distance` away: fires as moving; shaken if within 4\" under pinning, 7.3)",
+            DefenderFormation::Line,
+        ));
         params.push(Param::choice(
             "defender.heaviness",
             "cavalry: light, heavy or cuirassier (4.3: +1 per level heavier)",
@@ -291,6 +313,8 @@ pub struct AssaultState {
     pub general: [bool; 2],
     /// The side (0 the charger, 1 the defender) pursuing the other, routed (7.4).
     pub pursuer: Option<u8>,
+    /// The defender changed formation this turn (it formed square).
+    pub holder_reformed: bool,
 }
 
 /// How one turn ends.
@@ -338,10 +362,10 @@ impl Assault {
                 return Err(invalid("defender.two_rank", "a two-rank line is foot (7.9)"));
             }
         }
-        if charger.flank && holder.formation == DefenderFormation::Square {
+        if charger.flank && holder.formation != DefenderFormation::Line {
             return Err(invalid("attacker.flank", "a square faces out in all directions (1.8): it has no flank"));
         }
-        if holder.formation == DefenderFormation::Square
+        if holder.formation != DefenderFormation::Line
             && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
         {
             return Err(invalid("defender.formation", "only close-order infantry forms square"));
@@ -353,7 +377,7 @@ impl Assault {
         if holder.two_rank && !rules.optional_two_rank_line {
             return Err(invalid("defender.two_rank", "needs the optional rule optional_two_rank_line (7.9)"));
         }
-        if holder.formation == DefenderFormation::Square && charger.arm == Arm::Infantry && charger.figures == 0 {
+        if holder.formation != DefenderFormation::Line && charger.arm == Arm::Infantry && charger.figures == 0 {
             return Err(invalid("defender.formation", "nothing charges"));
         }
         if charger.figures > 60 || holder.figures > 60 {
@@ -390,6 +414,7 @@ impl Assault {
             figures: [self.charger.figures as u8, self.holder.figures as u8],
             general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
             pursuer: None,
+            holder_reformed: self.holder.formation == DefenderFormation::FormsSquare,
         }
     }
 
@@ -548,7 +573,16 @@ impl Assault {
     }
 
     fn square(&self) -> bool {
-        self.holder.formation == DefenderFormation::Square
+        self.holder.formation != DefenderFormation::Line
+    }
+
+    /// 7.3 Pinning: the defender formed square within 4" of the cavalry, and
+    /// is shaken at once; it cannot recover (2.4) before contact, nor while
+    /// it fights, so it stays shaken.
+    fn pinned(&self) -> bool {
+        self.rules.optional_pinning
+            && self.holder.formation == DefenderFormation::FormsSquare
+            && self.distance <= self.rules.pinning_distance
     }
 
     /// 2.3: steady if in good morale, close order, not disordered, grade E or better.
@@ -557,8 +591,8 @@ impl Assault {
     }
 
     fn holder_steady(&self) -> bool {
-        // 2.3: skirmishers and gunners are unsteady.
-        self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
+        // 2.3: skirmishers, gunners and shaken units are unsteady.
+        !self.pinned() && self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
     }
 
     fn battery(&self) -> bool {
@@ -605,11 +639,19 @@ impl Assault {
     }
 
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
-    fn defender_fire(&self, figures: u32, band: RangeBand) -> ([bool; 10], f64, u32) {
+    fn defender_fire(&self, figures: u32, band: RangeBand, reformed: bool) -> ([bool; 10], f64, u32) {
         let rules = &self.rules;
         let band = self.holder_band(band);
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
+        if reformed && rules.formation_change_fire == FormationChangeFire::Moving {
+            // 2.12, 3.1: it used half a move to form square: moving, -2 (3.3).
+            modifier += rules.fire_moving;
+        }
+        if self.pinned() {
+            // 7.3, 3.3: shaken, -2.
+            modifier += rules.fire_shaken;
+        }
         if self.national(1) {
             // 7.11: steady British infantry +1 with musketry; Russians -1.
             modifier += match self.holder.nation {
@@ -660,6 +702,10 @@ impl Assault {
         let now = u32::from(state.figures[s]);
         let mut modifier = (hits / 2) as i32 * rules.morale_per_two_hits;
         modifier += Rules::quarters_lost(start, start - now) * rules.morale_per_quarter_losses;
+        if s == 1 && self.pinned() {
+            // 5.6: the unit is shaken (pinned, 7.3).
+            modifier += rules.morale_shaken;
+        }
         let mut rout = rules.rout_grade(grade);
         if now * 2 <= start {
             rout += rules.rout_half_strength;
@@ -700,6 +746,8 @@ impl Assault {
     fn turn<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let mut state = before;
+        // A formation change counts in the turn it is made only.
+        state.holder_reformed = false;
         // Per side: (out, routed, shattered).
         let mut fate = [(false, false, false); 2];
         if let Some(p) = state.pursuer {
@@ -736,7 +784,8 @@ impl Assault {
             };
             let mut hits = 0;
             if let Some(band) = band {
-                let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band);
+                let (faces, chance, dice) =
+                    self.defender_fire(u32::from(state.figures[1]), band, before.holder_reformed);
                 hits = roller.hits(dice, &faces, chance);
             }
             if self.take_hits(0, &mut state, hits) {
@@ -788,7 +837,10 @@ impl Assault {
                 return Ending::Over(state, fate);
             }
             // 5.4 (3): infantry charged successfully by a steady enemy test.
-            let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            let mut exempt = self.square()
+                && self.cavalry()
+                && self.holder_steady()
+                && rules.square_charged_test == SquareChargedTest::Exempt;
             // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
             exempt |= self.cavalry()
                 && self.national(1)
@@ -934,6 +986,10 @@ impl Assault {
             charger_mod += rules.combat_flank_attack;
             holder_mod += rules.combat_striking_to_flank;
         }
+        if self.pinned() {
+            // 4.2: the unit is shaken (pinned, 7.3), every round.
+            holder_mod += rules.combat_shaken;
+        }
         let charger_steady = first && self.charger_steady();
         let holder_steady_now = first && self.holder_steady();
         // 2.3: who is disordered in the first round.
@@ -943,7 +999,9 @@ impl Assault {
             if cavalry && square && self.holder_steady() {
                 charger_disordered = true;
             }
-            if cavalry && !square && charger_steady && !self.battery() && !self.holder_cavalry() {
+            // 2.3: infantry not in a steady square contacted by steady cavalry.
+            let steady_square = square && self.holder_steady();
+            if cavalry && !steady_square && charger_steady && !self.battery() && !self.holder_cavalry() {
                 holder_disordered = true;
             }
             if !cavalry && square && charger_steady {

@@ -116,10 +116,24 @@
 //!   stands), fresh cavalry gets +2 only against a non-fresh enemy
 //!   (`defender.fresh`), lancers +2 in the first round if steady, and
 //!   heaviness +1 a level in every round (4.3).
-//!   Pass-through fire, pinning and first rout off-table are
+//!   Pass-through fire and first rout off-table are
 //!   recorded but have no effect:
-//!   the scenarios have one target each, no formation changes in contact, and
+//!   the scenarios have one target each, and
 //!   end at the first rout off (or first rout, in combat).
+//! - Pinning (7.3, `optional_pinning`): the one formation change the
+//!   scenarios play is `cavalry_charge`'s `defender.formation = forms_square`,
+//!   a line forming square in its own movement phase of the first turn, before
+//!   the cavalry moves (2.12: there is no emergency square), with the cavalry
+//!   `distance` away. Within `pinning_distance` (4") the square is shaken at
+//!   once, and stays so (2.4: it cannot stand still a full turn before the
+//!   charge lands, nor while it fights): -2 to its fire (3.3) and morale
+//!   (5.6), -3 in combat (4.2), and unsteady (2.3), so the cavalry need not
+//!   test to charge home (5.4 (2)), is not disordered by it, and it is
+//!   disordered as "infantry not in a steady square" (2.3), though it keeps
+//!   its +3 as a square. Forming square costs half a move (2.12), so that
+//!   turn it fires as moving, -2 (`formation_change_fire`: moving, or free).
+//!   Pinning by skirmishers and artillery has no effect: the only enemy near
+//!   a formation change here is cavalry.
 //! - Carry-through (7.8, `optional_carry_through`; the `rear` keys of `fire`):
 //!   a rearward target within the fire's carry-through range behind the first
 //!   (small arms and canister 4", ballshot 6"/8"/10" for light/field/heavy
@@ -658,8 +672,12 @@ crate::rule_book! {
         /// Interpretation: whether a square charged by steady cavalry tests morale (tests: 5.4 (3) names no exception for squares, -4 applies; exempt: a steady square holds).
         pub square_charged_test: SquareChargedTest = SquareChargedTest::Tests;
 
-        /// 7.3 Optional "pinning": recorded; the modelled scenarios have no formation changes within 4".
+        /// 7.3 Optional "pinning": a unit changing formation, facing or frontage within 4" of an enemy is shaken at once (`cavalry_charge`'s `forms_square`).
         pub optional_pinning: bool = false;
+        /// 7.3 Pinning: a unit changing formation within this many inches of an enemy unit becomes shaken.
+        pub pinning_distance: u32 = 4, range 0..=60;
+        /// Interpretation: how a unit that changed formation this turn shoots (moving: -2, a formation change costs half a move, 2.12 and 3.1; free).
+        pub formation_change_fire: assault::FormationChangeFire = assault::FormationChangeFire::Moving;
         /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
