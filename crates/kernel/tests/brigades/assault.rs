@@ -314,11 +314,14 @@ fn cavalry_against_cavalry_by_hand() {
     lancers.push(("defender.lancers", "true"));
     let dist = exact(build("cavalry_charge", &rules(), &lancers).as_ref());
     close(dist.probability("defender_routed", 1), routed(0.6, 0.4).1);
-    // Moving, not caught stationary: 7-10 (0.4) too.
-    let mut moving = pairs.clone();
-    moving.push(("defender.moved", "true"));
-    let dist = exact(build("cavalry_charge", &rules(), &moving).as_ref());
-    close(dist.probability("attacker_routed", 1), routed(0.6, 0.4).0);
+    // Having advanced 2", not caught stationary: 7-10 (0.4) too; 1" is not enough.
+    let advanced = |inches: &'static str| {
+        let mut moving = pairs.clone();
+        moving.push(("defender.advanced", inches));
+        exact(build("cavalry_charge", &rules(), &moving).as_ref()).probability("attacker_routed", 1)
+    };
+    close(advanced("2"), routed(0.6, 0.4).0);
+    close(advanced("1"), routed(0.6, 0.2).0);
     // Not fresh: the fresh heavies +2 more, 3-10 (0.8).
     let mut tired = pairs.clone();
     tired.push(("defender.fresh", "false"));
@@ -337,7 +340,7 @@ fn the_bounce_between_cavalry_follows_up_or_ends() {
     // the combat goes on next turn; else it is over.
     let bounce = volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, ..rules() };
     let mut pairs = CAVALRY_DUEL.to_vec();
-    pairs.extend([("defender.moved", "true"), ("turns", "2")]);
+    pairs.extend([("defender.advanced", "2"), ("turns", "2")]);
     let mut equal = 0.0;
     let (mut routs, mut held) = (0.0, 0.0);
     for a in 0..=4 {
@@ -368,7 +371,7 @@ fn the_bounce_between_cavalry_follows_up_or_ends() {
     // that moved (4 dice at 5-10 for the heavies, 7-10 for the lights), a
     // heavy win that does not rout ends the combat.
     let mut lights = CAVALRY_DUEL.to_vec();
-    lights.extend([("defender.moved", "true"), ("defender.heaviness", "light"), ("turns", "2")]);
+    lights.extend([("defender.advanced", "2"), ("defender.heaviness", "light"), ("turns", "2")]);
     let (mut ends, mut goes) = (0.0, 0.0);
     for a in 0..=4 {
         for d in 0..=4 {

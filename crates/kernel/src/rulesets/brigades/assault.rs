@@ -25,7 +25,7 @@
 //! and the defender does not test on being charged (5.4); both strike with
 //! all their figures (two ranks, 4.1, of a one-rank line), a die per three;
 //! heaviness counts every round (4.3); in the first round the defender is
-//! caught stationary unless it moved (4.4; there are no countercharges,
+//! caught stationary unless it advanced 2" (4.4; there are no countercharges,
 //! 2.6), steady lancers strike at +2, and fresh cavalry gets +2 only against
 //! an enemy that is not fresh. With the cavalry bounce (7.1) a loser that
 //! did not rout recoils, and the winner rolls to resist pursuit or follows
@@ -182,9 +182,9 @@ pub struct Holder {
     pub heaviness: Heaviness,
     /// Cavalry with lances (4.2: +2 in the first round if steady).
     pub lancers: bool,
-    /// Cavalry that advanced at least 2" straight forward in its last move
-    /// phase; otherwise it is caught stationary (4.4: -2 in the first round).
-    pub moved: bool,
+    /// Inches the cavalry advanced straight forward in its last move phase;
+    /// under 2" it is caught stationary (4.4: -2 in the first round).
+    pub advanced: u32,
     /// Cavalry that has fought no combat yet this game ("Fresh Cavalry").
     pub fresh: bool,
 }
@@ -261,10 +261,12 @@ fn params(cavalry: bool) -> Vec<Param> {
             Heaviness::Heavy,
         ));
         params.push(Param::boolean("defender.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
-        params.push(Param::boolean(
-            "defender.moved",
-            "cavalry: advanced 2\" straight forward in its last move (4.4); if not, caught stationary, -2 in the first round",
-            false,
+        params.push(Param::int(
+            "defender.advanced",
+            "cavalry: inches it advanced straight forward in its last move (4.4: under 2\", caught stationary, -2 in the first round)",
+            0,
+            0,
+            40,
         ));
         params.push(Param::boolean(
             "defender.fresh",
@@ -1033,7 +1035,7 @@ impl Assault {
                 if first && self.holder_steady() && self.holder.lancers {
                     holder_mod += rules.combat_lancers_first_round;
                 }
-                if first && !self.holder.moved {
+                if first && self.holder.advanced < rules.cavalry_stationary_advance {
                     // 4.4: cavalry caught stationary, in the first round; there
                     // are no countercharges (2.6).
                     holder_mod += rules.combat_cavalry_stationary;
@@ -1135,7 +1137,7 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         arm: if cavalry_keys { settings.choice("defender.arm") } else { Arm::Infantry },
         heaviness: if cavalry_keys { settings.choice("defender.heaviness") } else { Heaviness::Heavy },
         lancers: cavalry_keys && settings.bool("defender.lancers"),
-        moved: cavalry_keys && settings.bool("defender.moved"),
+        advanced: if cavalry_keys { settings.int("defender.advanced") as u32 } else { 0 },
         fresh: !cavalry_keys || settings.bool("defender.fresh"),
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,

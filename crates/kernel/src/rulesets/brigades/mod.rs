@@ -111,7 +111,9 @@
 //!   being charged (5.4: "cavalry charging other cavalry does not test"
 //!   unless shot, and 5.4 (3) names infantry); there are no countercharges
 //!   (2.6), so the defender is caught stationary (-2, 4.4) in the first round
-//!   unless it advanced 2" in its last move (`defender.moved`). Both count
+//!   unless it advanced 2" in its last move (`defender.advanced`); the
+//!   charger, having charged, is never caught stationary (4.4's "special
+//!   case regarding short charges" is not in the text). Both count
 //!   all their figures (4.1's two ranks hold the one-rank line of 1.10
 //!   stands), fresh cavalry gets +2 only against a non-fresh enemy
 //!   (`defender.fresh`), lancers +2 in the first round if steady, and
@@ -522,6 +524,8 @@ crate::rule_book! {
         pub combat_cavalry_vs_two_rank: i32 = 1, range -10..=10;
         /// 4.2 and 4.4 Combat modifier: cavalry caught stationary (first round).
         pub combat_cavalry_stationary: i32 = -2, range -10..=10;
+        /// 4.4 Cavalry is caught stationary if it advanced less than this many inches straight forward in its last move phase.
+        pub cavalry_stationary_advance: u32 = 2, range 0..=20;
         /// 4.2 Combat modifier: vs. soft cover.
         pub combat_vs_soft_cover: i32 = -2, range -10..=10;
         /// 4.2 Combat modifier: vs. hard cover.
@@ -684,6 +688,8 @@ crate::rule_book! {
         pub optional_pursuit: bool = false;
         /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4"; a cavalry winner rolls to resist pursuit or follows up, else the combat ends with no winner.
         pub optional_cavalry_bounce: bool = false;
+        /// 7.1 Cavalry bounce: the recoil (inches); recorded: a winner that follows up closes it at once, one that holds ends the combat.
+        pub bounce_recoil: u32 = 4, range 0..=40;
         /// Interpretation: whether the winner of a bounce (7.1) rolls to resist pursuit and follows up on a failure, the combat going on (roll, even without the pursuit rule: the bounce rule calls for the roll), or always holds, ending the combat (holds).
         pub bounce_follow_up: assault::BounceFollowUp = assault::BounceFollowUp::Roll;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
