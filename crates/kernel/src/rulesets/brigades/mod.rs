@@ -90,7 +90,8 @@
 //!   rolled on 1D10 (1.11) unless a fixed value is given.
 //! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
 //!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
-//!   the scenarios, and so does pursuit (7.4) in assaults: cavalry that routs
+//!   the scenarios, and so do pinning (7.3) and carry-through (7.8), below,
+//!   and pursuit (7.4) in assaults: cavalry that routs
 //!   the defender in combat pursues on a D10 of 1-4 (-3 for grade E/F, so 1-7);
 //!   the next turn it strikes the shaken routers (-3) with double hits, and
 //!   neither side is steady; if the routers lose again they rout again
@@ -107,6 +108,10 @@
 //!   may not pursue faster cavalry, or equal hits (both recoil) end it as
 //!   undecided. Either side's cavalry may pursue the other (7.4), never
 //!   faster cavalry (the faster has the larger 2.11 move).
+//!   Pass-through fire and first rout off-table are
+//!   recorded but have no effect:
+//!   the scenarios have one target each, and
+//!   end at the first rout off (or first rout, in combat).
 //! - Cavalry charged by cavalry: no fire (3.1), no test to charge home or on
 //!   being charged (5.4: "cavalry charging other cavalry does not test"
 //!   unless shot, and 5.4 (3) names infantry); there are no countercharges
@@ -118,10 +123,6 @@
 //!   stands), fresh cavalry gets +2 only against a non-fresh enemy
 //!   (`defender.fresh`), lancers +2 in the first round if steady, and
 //!   heaviness +1 a level in every round (4.3).
-//!   Pass-through fire and first rout off-table are
-//!   recorded but have no effect:
-//!   the scenarios have one target each, and
-//!   end at the first rout off (or first rout, in combat).
 //! - Pinning (7.3, `optional_pinning`): the one formation change the
 //!   scenarios play is `cavalry_charge`'s `defender.formation = forms_square`,
 //!   a line forming square in its own movement phase of the first turn, before
