@@ -270,3 +270,238 @@ fn the_cavalry_bounce_ends_an_unwon_round() {
     close(one(&bounce), one(&rules()));
     assert_agrees(build("cavalry_charge", &bounce, &pairs).as_ref(), 1_000_000, 57);
 }
+
+/// The chance a grade D unit of 12 fails its test after losing a round in
+/// which it took `hits` (-3, -1 per 2 hits, -2 per quarter lost; passes on 3).
+fn fails_losing_twelve(hits: u32) -> f64 {
+    let modifier = -3 - (hits / 2) as i32 - 2 * (hits * 4 / 12) as i32;
+    (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0
+}
+
+const CAVALRY_DUEL: [(&str, &str); 3] =
+    [("defender.arm", "cavalry"), ("attacker.figures", "12"), ("defender.figures", "12")];
+
+#[test]
+fn cavalry_against_cavalry_by_hand() {
+    // 12 heavy cavalry charge 12 light cavalry standing still, both grade D
+    // and fresh. No fire (3.1), no tests to charge home or on being charged
+    // (5.4). Both strike with all their figures (two ranks of a one-rank
+    // line), one die per 3: 4 dice each. The heavies +1 (4.3), hitting on
+    // 5-10 (0.6); the lights -1 and -2 caught stationary (4.4), 9-10 (0.2).
+    // Both fresh: no fresh bonus. The loser tests at -3 (5.4 (4)).
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("defender.heaviness", "light"), ("turns", "1")]);
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    let routed = |p_attacker: f64, p_defender: f64| {
+        let (mut attacker, mut defender) = (0.0, 0.0);
+        for a in 0..=4 {
+            for d in 0..=4 {
+                let p = binomial(4, p_attacker, a) * binomial(4, p_defender, d);
+                if a > d {
+                    defender += p * fails_losing_twelve(a);
+                } else if d > a {
+                    attacker += p * fails_losing_twelve(d);
+                }
+            }
+        }
+        (attacker, defender)
+    };
+    let (attacker, defender) = routed(0.6, 0.2);
+    close(dist.probability("defender_routed", 1), defender);
+    close(dist.probability("attacker_routed", 1), attacker);
+    // Lancers, steady, +2 in the first round: the lights hit on 7-10 (0.4).
+    let mut lancers = pairs.clone();
+    lancers.push(("defender.lancers", "true"));
+    let dist = exact(build("cavalry_charge", &rules(), &lancers).as_ref());
+    close(dist.probability("defender_routed", 1), routed(0.6, 0.4).1);
+    // Having advanced 2", not caught stationary: 7-10 (0.4) too; 1" is not enough.
+    let advanced = |inches: &'static str| {
+        let mut moving = pairs.clone();
+        moving.push(("defender.advanced", inches));
+        exact(build("cavalry_charge", &rules(), &moving).as_ref()).probability("attacker_routed", 1)
+    };
+    close(advanced("2"), routed(0.6, 0.4).0);
+    close(advanced("1"), routed(0.6, 0.2).0);
+    // Not fresh: the fresh heavies +2 more, 3-10 (0.8).
+    let mut tired = pairs.clone();
+    tired.push(("defender.fresh", "false"));
+    let dist = exact(build("cavalry_charge", &rules(), &tired).as_ref());
+    close(dist.probability("defender_routed", 1), routed(0.8, 0.2).1);
+    // Nothing was shot: nobody lost a figure before the combat.
+    close(dist.probability("attacker_remaining", 100), binomial(4, 0.2, 0));
+}
+
+#[test]
+fn the_bounce_between_cavalry_follows_up_or_ends() {
+    // Two alike heavy regiments, the defender having moved: 4 dice each at
+    // 6-10 (0.5). With the bounce (7.1), equal hits send both back: over,
+    // no winner. The loser of a round that passes its test recoils; the
+    // winner follows up on a D10 of 1-4 (fails to resist pursuit, 7.4), and
+    // the combat goes on next turn; else it is over.
+    let bounce = volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, ..rules() };
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("defender.advanced", "2"), ("turns", "2")]);
+    let mut equal = 0.0;
+    let (mut routs, mut held) = (0.0, 0.0);
+    for a in 0..=4 {
+        for d in 0..=4 {
+            let p = binomial(4, 0.5, a) * binomial(4, 0.5, d);
+            if a == d {
+                equal += p;
+            } else if a > d {
+                // Twice: either side may win the round.
+                routs += 2.0 * p * fails_losing_twelve(a);
+                held += 2.0 * p * (1.0 - fails_losing_twelve(a));
+            }
+        }
+    }
+    close(equal, 70.0 / 256.0);
+    let dist = exact(build("cavalry_charge", &bounce, &pairs).as_ref());
+    close(dist.probability("turns", 1), equal + routs + held * 0.6);
+    let holds = volley_kernel::rulesets::brigades::Rules {
+        bounce_follow_up: volley_kernel::rulesets::brigades::assault::BounceFollowUp::Holds,
+        ..bounce.clone()
+    };
+    let dist = exact(build("cavalry_charge", &holds, &pairs).as_ref());
+    close(dist.probability("turns", 1), equal + routs + held);
+    // Without the bounce, only routs end the first turn.
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    close(dist.probability("turns", 1), routs);
+    // Heavies never follow up faster light cavalry (7.4): against lights
+    // that moved (4 dice at 5-10 for the heavies, 7-10 for the lights), a
+    // heavy win that does not rout ends the combat.
+    let mut lights = CAVALRY_DUEL.to_vec();
+    lights.extend([("defender.advanced", "2"), ("defender.heaviness", "light"), ("turns", "2")]);
+    let (mut ends, mut goes) = (0.0, 0.0);
+    for a in 0..=4 {
+        for d in 0..=4 {
+            let p = binomial(4, 0.6, a) * binomial(4, 0.4, d);
+            if a >= d {
+                // Both recoil, or the heavies win and may not follow up.
+                ends += p;
+            } else {
+                // The lights win: they follow up the heavies on 1-4.
+                ends += p * (fails_losing_twelve(d) + (1.0 - fails_losing_twelve(d)) * 0.6);
+                goes += p * (1.0 - fails_losing_twelve(d)) * 0.4;
+            }
+        }
+    }
+    close(ends + goes, 1.0);
+    let dist = exact(build("cavalry_charge", &bounce, &lights).as_ref());
+    close(dist.probability("turns", 1), ends);
+}
+
+#[test]
+fn cavalry_melees_agree_with_monte_carlo() {
+    // Round after round with the bounce and pursuit: the lights may follow up
+    // and pursue the heavies; the heavies neither, against faster cavalry.
+    let both =
+        volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, optional_pursuit: true, ..rules() };
+    let mut pairs = CAVALRY_DUEL.to_vec();
+    pairs.extend([("attacker.heaviness", "light"), ("attacker.quality", "c"), ("attacker.lancers", "true")]);
+    assert_agrees(build("cavalry_charge", &both, &pairs).as_ref(), 1_000_000, 58);
+    // Without the switches the melee goes on until a rout or shattering.
+    let mut plain = CAVALRY_DUEL.to_vec();
+    plain.extend([("defender.heaviness", "cuirassier"), ("defender.quality", "e"), ("distance", "30")]);
+    let dist = exact(build("cavalry_charge", &rules(), &plain).as_ref());
+    close(dist.probability("winner", 2), dist.probability("turns", 10));
+    assert_agrees(build("cavalry_charge", &rules(), &plain).as_ref(), 1_000_000, 59);
+}
+
+#[test]
+fn pursuit_between_cavalry_by_speed() {
+    // 7.4: cavalry never pursues faster cavalry: heavies routing lights do
+    // not pursue, so the pursuit rule changes nothing where the lights rout;
+    // lights routing heavies do, and the routed heavies lose more.
+    let pursuit = volley_kernel::rulesets::brigades::Rules { optional_pursuit: true, ..rules() };
+    let mut heavy_on_light = CAVALRY_DUEL.to_vec();
+    heavy_on_light.extend([("defender.heaviness", "light"), ("attacker.quality", "b")]);
+    let with = exact(build("cavalry_charge", &pursuit, &heavy_on_light).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &heavy_on_light).as_ref());
+    // The outcomes where the defender routed (metric 5), and only it.
+    let lights_routed = |d: &volley_kernel::outcome::Distribution| {
+        d.joint.iter().filter(|j| j.values[5] == 1 && j.values[4] == 0).cloned().collect::<Vec<_>>()
+    };
+    let (with_routed, without_routed) = (lights_routed(&with), lights_routed(&without));
+    assert!(!with_routed.is_empty());
+    assert_eq!(with_routed.len(), without_routed.len());
+    for (a, b) in with_routed.iter().zip(&without_routed) {
+        assert_eq!(a.values, b.values);
+        close(a.probability, b.probability);
+    }
+    // The lights as defenders pursue the heavies they rout.
+    let mut light_on_heavy = CAVALRY_DUEL.to_vec();
+    light_on_heavy.extend([("attacker.quality", "e"), ("defender.heaviness", "light")]);
+    let with = exact(build("cavalry_charge", &pursuit, &light_on_heavy).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &light_on_heavy).as_ref());
+    close(with.probability("attacker_routed", 1), without.probability("attacker_routed", 1));
+    assert!(with.mean("attacker_remaining") < without.mean("attacker_remaining") - 1.0);
+    // Cavalry cannot be a square, nor a two-rank line.
+    let brigades = ruleset("brigades").unwrap();
+    let charge = brigades.scenario("cavalry_charge").unwrap();
+    assert!(charge.build_from_text(&rules(), [("defender.arm", "cavalry"), ("defender.formation", "square")]).is_err());
+    assert!(charge.build_from_text(&rules(), [("defender.arm", "gunners")]).is_err());
+}
+
+#[test]
+fn a_square_formed_within_four_inches_is_pinned() {
+    // 7.3: 24 grade D infantry in line form square in their own move with 18
+    // heavy cavalry 4" away, then the cavalry charges. Pinned, the square is
+    // shaken: not steady (2.3).
+    let pinning = volley_kernel::rulesets::brigades::Rules { optional_pinning: true, ..rules() };
+    let pairs = [("defender.formation", "forms_square"), ("distance", "4"), ("turns", "1")];
+    let dist = exact(build("cavalry_charge", &pinning, &pairs).as_ref());
+    // Fire: one face, 6 figures, 1 die at 7 with -1 (square), -2 (moving:
+    // it formed square this turn), -2 (shaken): only the natural 10, 0.1.
+    // One hit makes no test, and against an unsteady square the cavalry need
+    // not test to charge home. The square, charged by steady cavalry, tests
+    // at -4 and -2 (shaken): 9-10 pass, 0.2.
+    // Combat: the cavalry, 6 dice at -3 (vs square) +2 (fresh), not
+    // disordered by an unsteady square: 7-10, 0.4. The square, all four
+    // faces, 6 dice at +3, -3 (shaken), -2 (disordered by steady cavalry, not
+    // being a steady square, vs steady): 8-10, 0.3. It loses when a > d, and
+    // tests at -3, -2 (shaken), -1 per 2 hits, -2 per quarter lost (6 of 24).
+    let mut loses_and_routs = 0.0;
+    for a in 0..=6 {
+        for d in 0..a {
+            let modifier = -5 - (a / 2) as i32 - 2 * (a * 4 / 24) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            loses_and_routs += binomial(6, 0.4, a) * binomial(6, 0.3, d) * fail;
+        }
+    }
+    close(dist.probability("defender_routed", 1), 0.8 + 0.2 * loses_and_routs);
+    // At 5" it is not pinned: a steady square, as in cavalry_on_a_square_by_hand
+    // (the cavalry tests at -4, 0.4; the square at -4, 0.4; then combat at
+    // 0.1 against 0.8), only its fire is worse for moving.
+    let mut steady = 0.0;
+    for a in 0..=6 {
+        for d in (a + 1)..=6 {
+            let modifier = -3 - (d / 2) as i32 - 2 * (d * 4 / 24) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            steady += binomial(6, 0.8, a) * binomial(6, 0.1, d) * fail;
+        }
+    }
+    let far = [("defender.formation", "forms_square"), ("distance", "5"), ("turns", "1")];
+    let dist = exact(build("cavalry_charge", &pinning, &far).as_ref());
+    close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
+    // Without the optional rule, no pinning at 4" either.
+    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
+    // Fire as moving: at 12" the square formed the same turn fires at -3
+    // (10 only) instead of -1 (8-10): the cavalry loses a figure less often.
+    let formed = exact(build("cavalry_charge", &rules(), &[("defender.formation", "forms_square")]).as_ref());
+    let standing = exact(build("cavalry_charge", &rules(), &[("defender.formation", "square")]).as_ref());
+    assert!(formed.mean("attacker_remaining") > standing.mean("attacker_remaining"));
+    let free = volley_kernel::rulesets::brigades::Rules {
+        formation_change_fire: volley_kernel::rulesets::brigades::assault::FormationChangeFire::Free,
+        ..rules()
+    };
+    let formed_free = exact(build("cavalry_charge", &free, &[("defender.formation", "forms_square")]).as_ref());
+    for (a, b) in formed_free.joint.iter().zip(&standing.joint) {
+        assert_eq!(a.values, b.values);
+        close(a.probability, b.probability);
+    }
+    // Monte Carlo agrees over the whole charge.
+    let pinned = [("defender.formation", "forms_square"), ("distance", "3"), ("defender.figures", "16")];
+    assert_agrees(build("cavalry_charge", &pinning, &pinned).as_ref(), 1_000_000, 60);
+}

@@ -31,7 +31,7 @@ fn has_all(have: &[impl AsRef<str>], want: &[&str]) {
 #[test]
 fn scenarios_keys_and_metrics_are_as_the_issue_lists() {
     has_all(&keys("fire"), &["weapon", "range", "target", "figures", "guns", "modifier", "dense", "two_rank"]);
-    assert_eq!(metrics("fire"), vec!["hits"]);
+    assert_eq!(metrics("fire"), vec!["hits", "rear_hits"]);
     has_all(&keys("morale"), &["grade", "modifier", "rout_modifier", "figures"]);
     assert_eq!(metrics("morale"), vec!["passed", "outcome", "rout_hits"]);
     has_all(

@@ -186,3 +186,125 @@ fn multi_unit_combats_split_dice_evenly() {
     assert_eq!(split_dice(5, &[2, 6, 4]), vec![1, 2, 2]);
     assert_eq!(split_dice(6, &[2, 6, 4]), vec![2, 2, 2]);
 }
+
+fn carry_through() -> volley_kernel::rulesets::brigades::Rules {
+    volley_kernel::rulesets::brigades::Rules { optional_carry_through: true, ..rules() }
+}
+
+fn build_fire(rules: &volley_kernel::rulesets::brigades::Rules, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
+    ruleset("brigades").unwrap().scenario("fire").unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+}
+
+fn joint(dist: &volley_kernel::outcome::Distribution, values: &[i64]) -> f64 {
+    dist.joint.iter().filter(|j| j.values == values).map(|j| j.probability).sum()
+}
+
+use volley_kernel::scenario::DynScenario;
+
+#[test]
+fn carry_through_rolls_the_misses_again_at_the_rear_target() {
+    // 7.8: 24 muskets at close range, 6 dice, hit a normal target on 7-10
+    // (0.4). The six missing faces 1-6 (0.6) roll again at a normal target
+    // 2" behind, 0.4: each die hits the rear with 0.6 * 0.4 = 0.24.
+    let rules = carry_through();
+    let dist = exact(build_fire(&rules, &[("rear", "true")]).as_ref());
+    close(dist.probability("hits", 0), 0.6f64.powi(6));
+    close(dist.probability("rear_hits", 0), 0.76f64.powi(6));
+    close(dist.mean("rear_hits"), 6.0 * 0.24);
+    // Joint: 2 hits, 1 rear hit, 3 dice lost: 6! / (2! 1! 3!) = 60 ways.
+    close(joint(&dist, &[2, 1]), 60.0 * 0.4f64.powi(2) * 0.24 * 0.36f64.powi(3));
+    // A natural 1 spent: faces 2-6 carry, 0.5 * 0.4 = 0.2 a die.
+    let spent = volley_kernel::rulesets::brigades::Rules {
+        carry_through_natural_ones: volley_kernel::rulesets::brigades::fire::CarryNaturalOnes::Spent,
+        ..carry_through()
+    };
+    let dist = exact(build_fire(&spent, &[("rear", "true"), ("figures", "4")]).as_ref());
+    close(dist.probability("rear_hits", 1), 0.2);
+    // A rear target in soft cover needs 9: 0.6 * 0.2.
+    let dist = exact(build_fire(&rules, &[("rear", "true"), ("figures", "4"), ("rear.target", "soft")]).as_ref());
+    close(dist.probability("rear_hits", 1), 0.12);
+    // The shooter's modifier counts again: at +1, the first needs 6 (0.5),
+    // the rear too: 0.5 * 0.5.
+    let dist = exact(build_fire(&rules, &[("rear", "true"), ("figures", "4"), ("modifier", "1")]).as_ref());
+    close(dist.probability("rear_hits", 1), 0.25);
+}
+
+#[test]
+fn carry_through_reaches_only_its_range() {
+    let carry = carry_through();
+    let rear = |pairs: &[(&str, &str)]| {
+        let mut all = vec![("rear", "true"), ("figures", "4")];
+        all.extend_from_slice(pairs);
+        exact(build_fire(&carry, &all).as_ref()).probability("rear_hits", 1)
+    };
+    // Small arms 4": 0.24 at 4", nothing at 5".
+    close(rear(&[("rear.distance", "4")]), 0.24);
+    close(rear(&[("rear.distance", "5")]), 0.0);
+    // Field gun ballshot 8", one gun of a 2-gun model with 2 crew: 1 die at
+    // 8+ (0.3); the misses 0.7, then a dense rear target at 6+ (0.5).
+    let gun = [("weapon", "field_gun"), ("range", "ballshot"), ("guns", "2"), ("crew", "2"), ("rear.dense", "true")];
+    let mut at = gun.to_vec();
+    at.push(("rear.distance", "8"));
+    close(rear(&at), 0.7 * 0.5);
+    at.push(("rear.distance", "9"));
+    close(rear(&at), 0.0);
+    // Light gun ballshot 6", heavy 10", canister 4.
+    close(
+        rear(&[("weapon", "light_gun"), ("range", "ballshot"), ("guns", "2"), ("crew", "2"), ("rear.distance", "6")]),
+        0.21,
+    );
+    close(
+        rear(&[("weapon", "light_gun"), ("range", "ballshot"), ("guns", "2"), ("crew", "2"), ("rear.distance", "7")]),
+        0.0,
+    );
+    close(
+        rear(&[("weapon", "heavy_gun"), ("range", "ballshot"), ("guns", "2"), ("crew", "2"), ("rear.distance", "10")]),
+        0.21,
+    );
+    close(
+        rear(&[("weapon", "heavy_gun"), ("range", "canister"), ("guns", "2"), ("crew", "2"), ("rear.distance", "5")]),
+        0.0,
+    );
+    // Without the optional rule, a rear target is refused.
+    let brigades = ruleset("brigades").unwrap();
+    assert!(brigades.scenario("fire").unwrap().build_from_text(&rules(), [("rear", "true")]).is_err());
+    // Skirmishers are never dense.
+    assert!(
+        brigades
+            .scenario("fire")
+            .unwrap()
+            .build_from_text(&carry, [("rear", "true"), ("rear.target", "skirmish"), ("rear.dense", "true")])
+            .is_err()
+    );
+}
+
+#[test]
+fn carry_through_past_a_nil_target() {
+    // Ballshot at skirmishers is NIL: every die misses them (3.12: "as if
+    // they were not there"), and carries to a normal target 8" behind at 8+.
+    let rules = carry_through();
+    let pairs = [
+        ("weapon", "field_gun"),
+        ("range", "ballshot"),
+        ("target", "skirmish"),
+        ("rear", "true"),
+        ("rear.distance", "8"),
+    ];
+    let dist = exact(build_fire(&rules, &pairs).as_ref());
+    close(dist.probability("hits", 0), 1.0);
+    close(dist.probability("rear_hits", 0), 0.7f64.powi(6));
+    let stopped = volley_kernel::rulesets::brigades::Rules {
+        carry_through_nil: volley_kernel::rulesets::brigades::fire::CarryThroughNil::Stopped,
+        ..carry_through()
+    };
+    close(exact(build_fire(&stopped, &pairs).as_ref()).probability("rear_hits", 0), 1.0);
+    // Monte Carlo agrees with the exact law, with natural 1s spent too.
+    assert_agrees(build_fire(&rules, &pairs).as_ref(), 1_000_000, 15);
+    let spent = volley_kernel::rulesets::brigades::Rules {
+        carry_through_natural_ones: volley_kernel::rulesets::brigades::fire::CarryNaturalOnes::Spent,
+        ..carry_through()
+    };
+    let musket = [("rear", "true"), ("modifier", "-1"), ("rear.target", "soft")];
+    assert_agrees(build_fire(&spent, &musket).as_ref(), 1_000_000, 16);
+    assert_agrees(build_fire(&rules, &[("rear", "true")]).as_ref(), 1_000_000, 17);
+}

@@ -14,9 +14,24 @@
 //! home frontally at steady infantry or hard cover); a pass brings contact,
 //! and the defender tests if the charger is steady; combat follows in the same
 //! turn. In the first round the charger is steady (grade A-E) and cavalry
-//! fresh; infantry contacted by steady cavalry are disordered (2.3), and so
-//! are cavalry contacting a steady square and a square contacted by steady
-//! infantry. After one round both are disordered (2.3) and stay so.
+//! fresh; infantry not in a steady square contacted by steady cavalry are
+//! disordered (2.3), and so are cavalry contacting a steady square and a
+//! square contacted by steady infantry. After one round both are disordered
+//! (2.3) and stay so. A line may form square in the first turn
+//! (`forms_square`), pinned (7.3) if the cavalry is within 4".
+//!
+//! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
+//! the defender cannot shoot (3.1), the charger does not test to charge home
+//! and the defender does not test on being charged (5.4); both strike with
+//! all their figures (two ranks, 4.1, of a one-rank line), a die per three;
+//! heaviness counts every round (4.3); in the first round the defender is
+//! caught stationary unless it advanced 2" (4.4; there are no countercharges,
+//! 2.6), steady lancers strike at +2, and fresh cavalry gets +2 only against
+//! an enemy that is not fresh. With the cavalry bounce (7.1) a loser that
+//! did not rout recoils, and the winner rolls to resist pursuit or follows
+//! up: the melee goes on next turn, round after round, until a rout, a
+//! shattering, a winner that holds, or a round of equal hits (both recoil).
+//! Pursuit (7.4) works either way round, but never after faster cavalry.
 
 use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{general_modifiers, multi_turn_metrics, percent};
@@ -32,6 +47,18 @@ use crate::outcome::Layout;
 use crate::params::{Param, ParamError, Settings};
 use crate::scenario::Scenario;
 use std::collections::HashMap;
+
+choice_enum! {
+    /// Interpretation: what the winner of a cavalry bounce (7.1) does.
+    pub enum BounceFollowUp {
+        /// It rolls 7.4's roll to resist pursuit, and on a failure follows
+        /// up: the combat goes on next turn, without double hits. Default:
+        /// the bounce rule's own text, whether or not 7.4 is in use.
+        Roll = "roll",
+        /// It always holds: the bounce ends the combat with no winner.
+        Holds = "holds",
+    }
+}
 
 choice_enum! {
     /// The formation of the charging infantry (1.8).
@@ -50,6 +77,22 @@ choice_enum! {
         Line = "line",
         /// A square.
         Square = "square",
+        /// A line that forms square in its own movement phase of the first
+        /// turn, before the cavalry moves (2.12: no emergency square), with
+        /// the cavalry `distance` away: it shoots that turn as moving, and
+        /// under pinning (7.3) within 4" it is shaken.
+        FormsSquare = "forms_square",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: how a unit that changed formation this turn shoots.
+    pub enum FormationChangeFire {
+        /// As moving (-2, 3.3): a formation change costs half a move (2.12),
+        /// and 3.1 lets infantry make half a move and fire at a penalty. Default.
+        Moving = "moving",
+        /// Without penalty: a formation change is not movement.
+        Free = "free",
     }
 }
 
@@ -103,9 +146,11 @@ pub struct Charger {
     pub nation: Nation,
 }
 
-/// The standing side: infantry.
+/// The standing side: infantry, a battery, or cavalry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Holder {
+    /// Infantry (a battery if `weapon` is a gun) or cavalry.
+    pub arm: Arm,
     /// Morale grade.
     pub grade: Grade,
     /// Starting figures.
@@ -133,6 +178,15 @@ pub struct Holder {
     pub two_rank: bool,
     /// Its nation (7.11).
     pub nation: Nation,
+    /// Cavalry heaviness (4.3).
+    pub heaviness: Heaviness,
+    /// Cavalry with lances (4.2: +2 in the first round if steady).
+    pub lancers: bool,
+    /// Inches the cavalry advanced straight forward in its last move phase;
+    /// under 2" it is caught stationary (4.4: -2 in the first round).
+    pub advanced: u32,
+    /// Cavalry that has fought no combat yet this game ("Fresh Cavalry").
+    pub fresh: bool,
 }
 
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
@@ -170,6 +224,11 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(grade_param("defender.quality", "morale grade a-f"));
     params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
     if cavalry {
+        params.push(Param::choice(
+            "defender.arm",
+            "infantry or cavalry: cavalry cannot shoot (3.1), does not test on being charged (5.4) and fights cavalry with two ranks (4.1)",
+            Arm::Infantry,
+        ));
         params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
     } else {
         params.push(Param::choice(
@@ -191,7 +250,29 @@ fn params(cavalry: bool) -> Vec<Param> {
         ));
     }
     if cavalry {
-        params.push(Param::choice("defender.formation", "line or square", DefenderFormation::Line));
+        params.push(Param::choice(
+            "defender.formation",
+            "infantry: line, square, or forms_square (a line forming square in its own move of the first turn, with the cavalry `distance` away: fires as moving; shaken if within 4\" under pinning, 7.3)",
+            DefenderFormation::Line,
+        ));
+        params.push(Param::choice(
+            "defender.heaviness",
+            "cavalry: light, heavy or cuirassier (4.3: +1 per level heavier)",
+            Heaviness::Heavy,
+        ));
+        params.push(Param::boolean("defender.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
+        params.push(Param::int(
+            "defender.advanced",
+            "cavalry: inches it advanced straight forward in its last move (4.4: under 2\", caught stationary, -2 in the first round)",
+            0,
+            0,
+            40,
+        ));
+        params.push(Param::boolean(
+            "defender.fresh",
+            "cavalry: has fought no combat this game (fresh: no +2 to fresh chargers against it)",
+            true,
+        ));
     }
     params.push(Param::choice("defender.cover", "cover against combat: none, soft or hard (4.2)", CombatCover::None));
     params.push(Param::int("defender.fire_modifier", "net of other shooting modifiers of its fire (3.3)", 0, -10, 10));
@@ -232,8 +313,10 @@ pub struct AssaultState {
     pub figures: [u8; 2],
     /// Attached generals still with their units.
     pub general: [bool; 2],
-    /// The charger is pursuing the routed defender (7.4).
-    pub pursuing: bool,
+    /// The side (0 the charger, 1 the defender) pursuing the other, routed (7.4).
+    pub pursuer: Option<u8>,
+    /// The defender changed formation this turn (it formed square).
+    pub holder_reformed: bool,
 }
 
 /// How one turn ends.
@@ -267,10 +350,24 @@ impl Assault {
         if charger.arm == Arm::Gunners {
             return Err(invalid("attacker.arm", "gunners cannot charge (2.6)"));
         }
-        if charger.flank && holder.formation == DefenderFormation::Square {
+        if holder.arm == Arm::Gunners {
+            return Err(invalid("defender.arm", "a battery is a defender with a gun weapon (assault)"));
+        }
+        if holder.arm == Arm::Cavalry {
+            if charger.arm != Arm::Cavalry {
+                return Err(invalid("defender.arm", "only cavalry charges cavalry here (cavalry_charge)"));
+            }
+            if holder.formation != DefenderFormation::Line {
+                return Err(invalid("defender.formation", "only infantry forms square (1.8)"));
+            }
+            if holder.two_rank {
+                return Err(invalid("defender.two_rank", "a two-rank line is foot (7.9)"));
+            }
+        }
+        if charger.flank && holder.formation != DefenderFormation::Line {
             return Err(invalid("attacker.flank", "a square faces out in all directions (1.8): it has no flank"));
         }
-        if holder.formation == DefenderFormation::Square
+        if holder.formation != DefenderFormation::Line
             && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
         {
             return Err(invalid("defender.formation", "only close-order infantry forms square"));
@@ -282,7 +379,7 @@ impl Assault {
         if holder.two_rank && !rules.optional_two_rank_line {
             return Err(invalid("defender.two_rank", "needs the optional rule optional_two_rank_line (7.9)"));
         }
-        if holder.formation == DefenderFormation::Square && charger.arm == Arm::Infantry && charger.figures == 0 {
+        if holder.formation != DefenderFormation::Line && charger.arm == Arm::Infantry && charger.figures == 0 {
             return Err(invalid("defender.formation", "nothing charges"));
         }
         if charger.figures > 60 || holder.figures > 60 {
@@ -318,90 +415,176 @@ impl Assault {
             rounds: 0,
             figures: [self.charger.figures as u8, self.holder.figures as u8],
             general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
-            pursuing: false,
+            pursuer: None,
+            holder_reformed: self.holder.formation == DefenderFormation::FormsSquare,
         }
     }
 
-    /// The fate of both sides when the turn limit comes: a pursued defender
-    /// has routed.
+    /// The fate of both sides when the turn limit comes: a pursued side has
+    /// routed.
     fn limit_fate(state: &AssaultState) -> [(bool, bool, bool); 2] {
-        [(false, false, false), (state.pursuing, state.pursuing, false)]
+        let mut fate = [(false, false, false); 2];
+        if let Some(p) = state.pursuer {
+            fate[1 - usize::from(p)] = (true, true, false);
+        }
+        fate
     }
 
-    /// 7.4: whether the charger enters pursuit of a defender it routed.
-    fn enters_pursuit<R: Roller + ?Sized>(&self, roller: &mut R) -> bool {
+    /// 7.4: whether side `p` may pursue the other: only cavalry rolls
+    /// (infantry never chooses to, interpretation; gunners never pursue), and
+    /// cavalry never pursues faster cavalry.
+    fn may_pursue(&self, p: usize) -> bool {
+        self.arm(p) == Arm::Cavalry
+            && (self.arm(1 - p) != Arm::Cavalry || self.cavalry_speed(1 - p) <= self.cavalry_speed(p))
+    }
+
+    /// 7.4: side `p`'s roll to enter pursuit (fails to resist it): a D10 of
+    /// 1-4, 1-7 for grade E/F.
+    fn pursuit_roll<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
         let rules = &self.rules;
-        // Only cavalry rolls; infantry never chooses to (interpretation).
-        if !rules.optional_pursuit || !self.cavalry() {
-            return false;
-        }
         let mut most = rules.pursuit_max_score;
-        if matches!(self.charger.grade, Grade::E | Grade::F) {
+        if matches!(self.grade(p), Grade::E | Grade::F) {
             // 7.4: -3 to the roll if grade E/F, so more often.
             most -= rules.pursuit_grade_e_f;
         }
-        if self.national(0) && self.charger.nation == Nation::Britain {
+        let nation = if p == 0 { self.charger.nation } else { self.holder.nation };
+        if self.national(p) && nation == Nation::Britain {
             // 7.11: British cavalry an additional -3 to resist pursuit.
             most += 3;
         }
         roller.d10_at_most(most.clamp(0, 10) as u32)
     }
 
+    /// 7.4: whether side `p` enters pursuit of the other, which it routed.
+    fn enters_pursuit<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
+        self.rules.optional_pursuit && self.may_pursue(p) && self.pursuit_roll(p, roller)
+    }
+
+    /// 7.1 Cavalry bounce: whether the winner `w` follows up the recoiling
+    /// enemy (it must roll to resist pursuit, or follow up).
+    fn follows_up<R: Roller + ?Sized>(&self, w: usize, roller: &mut R) -> bool {
+        self.rules.bounce_follow_up == BounceFollowUp::Roll && self.may_pursue(w) && self.pursuit_roll(w, roller)
+    }
+
     /// 7.4: a pursuit round: the pursuers, disordered, strike the shaken
     /// routers with double hits; if the routers lose again they rout again,
     /// and the pursuers may follow again at the cost of a rout hit.
-    fn pursuit_turn<R: Roller + ?Sized>(&self, mut state: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+    fn pursuit_turn<R: Roller + ?Sized>(
+        &self,
+        mut state: AssaultState,
+        p: usize,
+        charisma: [i32; 2],
+        roller: &mut R,
+    ) -> Ending {
         let rules = &self.rules;
-        let charger_figures = u32::from(state.figures[0]);
-        let holder_figures = u32::from(state.figures[1]);
+        let r = 1 - p;
         // The routers end their rout in the open, and a square in column (5.7.4).
-        let charger_dice = combat_dice(rules, self.charger.arm, charger_figures, Arm::Infantry, true);
-        let holder_dice = combat_dice(rules, Arm::Infantry, holder_figures, self.charger.arm, true);
-        let charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
-        let holder_mod =
-            self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade) + rules.combat_shaken;
+        let router_arm = if self.arm(r) == Arm::Cavalry { Arm::Cavalry } else { Arm::Infantry };
+        let pursuer_dice = combat_dice(rules, self.arm(p), u32::from(state.figures[p]), router_arm, true);
+        let router_dice = combat_dice(rules, router_arm, u32::from(state.figures[r]), self.arm(p), true);
+        let pursuer_mod = self.standing_modifier(p);
+        let router_mod = self.standing_modifier(r) + rules.combat_shaken;
         let base = rules.combat_base_to_hit;
         let struck =
-            roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
-        let on_charger =
-            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
-        let on_holder = struck * rules.pursuit_hit_multiplier;
+            roller.hits(pursuer_dice, &rules.hit_faces(base, pursuer_mod), rules.hit_chance(base, pursuer_mod));
+        let on_pursuer =
+            roller.hits(router_dice, &rules.hit_faces(base, router_mod), rules.hit_chance(base, router_mod));
+        let on_router = struck * rules.pursuit_hit_multiplier;
         state.rounds = state.rounds.saturating_add(1);
-        let shattered = [self.take_hits(0, &mut state, on_charger), self.take_hits(1, &mut state, on_holder)];
-        let mut fate = [(shattered[0], false, shattered[0]), (true, true, shattered[1])];
-        if shattered[0] || shattered[1] || on_holder <= on_charger {
+        let mut shattered = [false; 2];
+        shattered[p] = self.take_hits(p, &mut state, on_pursuer);
+        shattered[r] = self.take_hits(r, &mut state, on_router);
+        let mut fate = [(false, false, false); 2];
+        fate[p] = (shattered[p], false, shattered[p]);
+        fate[r] = (true, true, shattered[r]);
+        state.pursuer = None;
+        if shattered[0] || shattered[1] || on_router <= on_pursuer {
             // The pursuit ends: the routers got away or are gone.
-            state.pursuing = false;
             return Ending::Over(state, fate);
         }
         // Losing again, the routers rout again (no test), on the rout table.
-        let (_, _, rout_modifier) = self.base_test(1, &state, on_holder, charisma);
+        let (_, _, rout_modifier) = self.base_test(r, &state, on_router, charisma);
         if let TestResult::Rout(row) = roller.test(rules, i32::MAX / 2, 0, rout_modifier)
-            && self.rout(1, &mut state, row)
+            && self.rout(r, &mut state, row)
         {
-            fate[1].2 = true;
-            state.pursuing = false;
+            fate[r].2 = true;
             return Ending::Over(state, fate);
         }
-        if self.enters_pursuit(roller) {
+        if self.enters_pursuit(p, roller) {
             // Another rout hit to disorganization for pursuing again.
-            if self.take_hits(0, &mut state, rules.pursuit_rout_hits) {
-                fate[0] = (true, false, true);
-                state.pursuing = false;
+            if self.take_hits(p, &mut state, rules.pursuit_rout_hits) {
+                fate[p] = (true, false, true);
                 return Ending::Over(state, fate);
             }
+            state.pursuer = Some(p as u8);
             return Ending::Going(state);
         }
-        state.pursuing = false;
         Ending::Over(state, fate)
+    }
+
+    /// Side `s`'s combat modifiers that hold in every round: its own net
+    /// modifier, grades (4.2) and, cavalry against cavalry, heaviness (4.3).
+    fn standing_modifier(&self, s: usize) -> i32 {
+        let rules = &self.rules;
+        let (modifier, grade, enemy) = if s == 0 {
+            (self.charger.modifier, self.charger.grade, self.holder.grade)
+        } else {
+            (self.holder.modifier, self.holder.grade, self.charger.grade)
+        };
+        let mut total = modifier + grade_modifier(rules, grade, enemy);
+        if self.arm(0) == Arm::Cavalry && self.arm(1) == Arm::Cavalry {
+            let (own, other) = if s == 0 {
+                (self.charger.heaviness, self.holder.heaviness)
+            } else {
+                (self.holder.heaviness, self.charger.heaviness)
+            };
+            // 4.2, 4.3: heavier cavalry +1 per level, lighter -1.
+            total += (own as i32 - other as i32) * rules.combat_per_heaviness;
+        }
+        total
+    }
+
+    /// Side `s`'s arm in combat (4.1).
+    fn arm(&self, s: usize) -> Arm {
+        match s {
+            0 => self.charger.arm,
+            _ if self.battery() => Arm::Gunners,
+            _ => self.holder.arm,
+        }
+    }
+
+    fn grade(&self, s: usize) -> Grade {
+        if s == 0 { self.charger.grade } else { self.holder.grade }
+    }
+
+    /// 2.11: cavalry's normal move, by heaviness (which is faster, 7.4).
+    fn cavalry_speed(&self, s: usize) -> u32 {
+        let heaviness = if s == 0 { self.charger.heaviness } else { self.holder.heaviness };
+        match heaviness {
+            Heaviness::Light => self.rules.move_light_cavalry,
+            _ => self.rules.move_heavy_cavalry,
+        }
     }
 
     fn cavalry(&self) -> bool {
         self.charger.arm == Arm::Cavalry
     }
 
+    fn holder_cavalry(&self) -> bool {
+        self.holder.arm == Arm::Cavalry
+    }
+
     fn square(&self) -> bool {
-        self.holder.formation == DefenderFormation::Square
+        self.holder.formation != DefenderFormation::Line
+    }
+
+    /// 7.3 Pinning: the defender formed square within 4" of the cavalry, and
+    /// is shaken at once; it cannot recover (2.4) before contact, nor while
+    /// it fights, so it stays shaken.
+    fn pinned(&self) -> bool {
+        self.rules.optional_pinning
+            && self.holder.formation == DefenderFormation::FormsSquare
+            && self.distance <= self.rules.pinning_distance
     }
 
     /// 2.3: steady if in good morale, close order, not disordered, grade E or better.
@@ -410,8 +593,8 @@ impl Assault {
     }
 
     fn holder_steady(&self) -> bool {
-        // 2.3: skirmishers and gunners are unsteady.
-        self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
+        // 2.3: skirmishers, gunners and shaken units are unsteady.
+        !self.pinned() && self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
     }
 
     fn battery(&self) -> bool {
@@ -458,11 +641,19 @@ impl Assault {
     }
 
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
-    fn defender_fire(&self, figures: u32, band: RangeBand) -> ([bool; 10], f64, u32) {
+    fn defender_fire(&self, figures: u32, band: RangeBand, reformed: bool) -> ([bool; 10], f64, u32) {
         let rules = &self.rules;
         let band = self.holder_band(band);
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
+        if reformed && rules.formation_change_fire == FormationChangeFire::Moving {
+            // 2.12, 3.1: it used half a move to form square: moving, -2 (3.3).
+            modifier += rules.fire_moving;
+        }
+        if self.pinned() {
+            // 7.3, 3.3: shaken, -2.
+            modifier += rules.fire_shaken;
+        }
         if self.national(1) {
             // 7.11: steady British infantry +1 with musketry; Russians -1.
             modifier += match self.holder.nation {
@@ -513,6 +704,10 @@ impl Assault {
         let now = u32::from(state.figures[s]);
         let mut modifier = (hits / 2) as i32 * rules.morale_per_two_hits;
         modifier += Rules::quarters_lost(start, start - now) * rules.morale_per_quarter_losses;
+        if s == 1 && self.pinned() {
+            // 5.6: the unit is shaken (pinned, 7.3).
+            modifier += rules.morale_shaken;
+        }
         let mut rout = rules.rout_grade(grade);
         if now * 2 <= start {
             rout += rules.rout_half_strength;
@@ -553,16 +748,21 @@ impl Assault {
     fn turn<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let mut state = before;
+        // A formation change counts in the turn it is made only.
+        state.holder_reformed = false;
         // Per side: (out, routed, shattered).
         let mut fate = [(false, false, false); 2];
-        if state.pursuing {
-            return self.pursuit_turn(state, charisma, roller);
+        if let Some(p) = state.pursuer {
+            return self.pursuit_turn(state, usize::from(p), charisma, roller);
         }
         if state.distance > 0 {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
             let charging = distance <= reach;
-            let band = if charging && self.charger.flank {
+            let band = if self.holder_cavalry() {
+                // 3.1: cavalry cannot shoot.
+                None
+            } else if charging && self.charger.flank {
                 // 3.1: the arc of fire is 45 degrees either side of the front.
                 None
             } else if charging {
@@ -586,7 +786,8 @@ impl Assault {
             };
             let mut hits = 0;
             if let Some(band) = band {
-                let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band);
+                let (faces, chance, dice) =
+                    self.defender_fire(u32::from(state.figures[1]), band, before.holder_reformed);
                 hits = roller.hits(dice, &faces, chance);
             }
             if self.take_hits(0, &mut state, hits) {
@@ -594,10 +795,13 @@ impl Assault {
                 return Ending::Over(state, fate);
             }
             // 5.4 (2): charging home frontally against steady infantry or hard cover.
-            let against_steady_foot = self.holder_steady();
-            // A proper flank or rear charge need not test unless hit twice (5.4).
-            let home_test =
-                charging && !self.charger.flank && (against_steady_foot || self.holder.cover == CombatCover::Hard);
+            let against_steady_foot = self.holder_steady() && !self.holder_cavalry();
+            // A proper flank or rear charge need not test unless hit twice, nor
+            // does cavalry charging cavalry (5.4).
+            let home_test = charging
+                && !self.charger.flank
+                && !self.holder_cavalry()
+                && (against_steady_foot || self.holder.cover == CombatCover::Hard);
             if hits >= rules.morale_test_shooting_hits || home_test {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
                 if !charging && self.national(0) && !self.cavalry() {
@@ -635,13 +839,17 @@ impl Assault {
                 return Ending::Over(state, fate);
             }
             // 5.4 (3): infantry charged successfully by a steady enemy test.
-            let mut exempt = self.square() && self.cavalry() && rules.square_charged_test == SquareChargedTest::Exempt;
+            let mut exempt = self.square()
+                && self.cavalry()
+                && self.holder_steady()
+                && rules.square_charged_test == SquareChargedTest::Exempt;
             // 7.11: steady early Prussian infantry is immune to panic tests by cavalry.
             exempt |= self.cavalry()
                 && self.national(1)
                 && self.holder.nation == Nation::PrussiaEarly
                 && self.holder_steady();
-            if self.charger_steady() && !exempt {
+            // Cavalry charged does not test (5.4 (3) names infantry and artillery).
+            if self.charger_steady() && !exempt && !self.holder_cavalry() {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
                 modifier += if self.cavalry() {
                     rules.morale_meeting_cavalry_charge
@@ -681,7 +889,7 @@ impl Assault {
                 let russian = if s == 0 {
                     self.national(0) && !self.cavalry() && self.charger.nation == Nation::Russia
                 } else {
-                    self.national(1) && self.holder.nation == Nation::Russia
+                    self.national(1) && !self.holder_cavalry() && self.holder.nation == Nation::Russia
                 };
                 let modifier = modifier + if russian { 2 } else { 0 };
                 let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
@@ -689,8 +897,8 @@ impl Assault {
                 if let TestResult::Rout(row) = result {
                     let shattered = self.rout(s, &mut state, row);
                     fate[s] = (true, true, shattered);
-                    if s == 1 && !shattered && self.enters_pursuit(roller) {
-                        state.pursuing = true;
+                    if !shattered && self.enters_pursuit(1 - s, roller) {
+                        state.pursuer = Some((1 - s) as u8);
                         return Ending::Going(state);
                     }
                     return Ending::Over(state, fate);
@@ -699,11 +907,27 @@ impl Assault {
                 self.danger(s, &mut state, hits, roller);
             }
         }
-        if rules.optional_cavalry_bounce && self.cavalry() && hits_on_holder <= hits_on_charger {
+        if rules.optional_cavalry_bounce {
             // 7.1 Cavalry bounce: cavalry that fails to inflict more losses than
-            // it suffers, with nobody routed, recoils 4": the charge is over and
-            // nobody broke.
-            return Ending::Over(state, fate);
+            // it suffers, with nobody routed, recoils 4". A winner that is
+            // cavalry must roll to resist pursuit or follow up, and the combat
+            // goes on next turn (no double hits: nobody routed); otherwise, or
+            // if both recoil, the combat is over and nobody broke.
+            let recoils = [
+                self.cavalry() && hits_on_holder <= hits_on_charger,
+                self.holder_cavalry() && hits_on_charger <= hits_on_holder,
+            ];
+            if recoils[0] || recoils[1] {
+                let winner = match recoils {
+                    [true, false] => Some(1),
+                    [false, true] => Some(0),
+                    _ => None,
+                };
+                if winner.is_some_and(|w| self.follows_up(w, roller)) {
+                    return Ending::Going(state);
+                }
+                return Ending::Over(state, fate);
+            }
         }
         Ending::Going(state)
     }
@@ -751,18 +975,22 @@ impl Assault {
         if cavalry && square {
             charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, false);
         }
-        let holder_arm = if self.battery() { Arm::Gunners } else { Arm::Infantry };
+        let holder_arm = self.arm(1);
         if !square {
             charger_dice = combat_dice(rules, charger_arm, charger_front, holder_arm, open);
         }
         let holder_dice = combat_dice(rules, holder_arm, holder_front, charger_arm, open);
         // 4.2 modifiers.
-        let mut charger_mod = self.charger.modifier + grade_modifier(rules, self.charger.grade, self.holder.grade);
-        let mut holder_mod = self.holder.modifier + grade_modifier(rules, self.holder.grade, self.charger.grade);
+        let mut charger_mod = self.standing_modifier(0);
+        let mut holder_mod = self.standing_modifier(1);
         if self.charger.flank {
             // 4.6, 4.7: the flank bonus and penalty last the whole combat.
             charger_mod += rules.combat_flank_attack;
             holder_mod += rules.combat_striking_to_flank;
+        }
+        if self.pinned() {
+            // 4.2: the unit is shaken (pinned, 7.3), every round.
+            holder_mod += rules.combat_shaken;
         }
         let charger_steady = first && self.charger_steady();
         let holder_steady_now = first && self.holder_steady();
@@ -773,7 +1001,9 @@ impl Assault {
             if cavalry && square && self.holder_steady() {
                 charger_disordered = true;
             }
-            if cavalry && !square && charger_steady && !self.battery() {
+            // 2.3: infantry not in a steady square contacted by steady cavalry.
+            let steady_square = square && self.holder_steady();
+            if cavalry && !steady_square && charger_steady && !self.battery() && !self.holder_cavalry() {
                 holder_disordered = true;
             }
             if !cavalry && square && charger_steady {
@@ -784,15 +1014,31 @@ impl Assault {
             if square {
                 charger_mod += rules.combat_cavalry_vs_square;
                 holder_mod += rules.combat_square_vs_cavalry;
-            } else if charger_steady && !charger_disordered && !self.battery() {
+            } else if charger_steady && !charger_disordered && !self.battery() && !self.holder_cavalry() {
                 charger_mod += rules.combat_steady_cavalry_vs_unsquared;
                 holder_mod += rules.combat_unsquared_vs_steady_cavalry;
             }
-            if first && charger_steady && !charger_disordered {
-                // 4.2 and "Fresh Cavalry": fresh cavalry against the non-fresh infantry.
+            // 4.2 and "Fresh Cavalry": fresh (steady, in its first combat)
+            // cavalry against a non-fresh enemy; infantry is never fresh cavalry.
+            let charger_fresh = first && charger_steady && !charger_disordered;
+            let holder_fresh = first && self.holder_cavalry() && self.holder.fresh && self.holder_steady();
+            if charger_fresh && !holder_fresh {
                 charger_mod += rules.combat_fresh_cavalry;
-                if self.charger.lancers {
-                    charger_mod += rules.combat_lancers_first_round;
+            }
+            if charger_fresh && self.charger.lancers {
+                charger_mod += rules.combat_lancers_first_round;
+            }
+            if self.holder_cavalry() {
+                if holder_fresh && !charger_fresh {
+                    holder_mod += rules.combat_fresh_cavalry;
+                }
+                if first && self.holder_steady() && self.holder.lancers {
+                    holder_mod += rules.combat_lancers_first_round;
+                }
+                if first && self.holder.advanced < rules.cavalry_stationary_advance {
+                    // 4.4: cavalry caught stationary, in the first round; there
+                    // are no countercharges (2.6).
+                    holder_mod += rules.combat_cavalry_stationary;
                 }
             }
             if self.holder.two_rank && !square {
@@ -885,7 +1131,14 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
 }
 
 fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
+    // The cavalry keys are `cavalry_charge`'s only.
+    let cavalry_keys = settings.iter().any(|(k, _)| k == "defender.arm");
     Holder {
+        arm: if cavalry_keys { settings.choice("defender.arm") } else { Arm::Infantry },
+        heaviness: if cavalry_keys { settings.choice("defender.heaviness") } else { Heaviness::Heavy },
+        lancers: cavalry_keys && settings.bool("defender.lancers"),
+        advanced: if cavalry_keys { settings.int("defender.advanced") as u32 } else { 0 },
+        fresh: !cavalry_keys || settings.bool("defender.fresh"),
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,
         weapon: settings.choice("defender.weapon"),

@@ -1,6 +1,12 @@
 //! The `fire` scenario: one unit's fire (3.1-3.5). Each D10 hits on the
 //! shooting table's score after modifiers; a natural 1 always misses and a
 //! natural 10 always hits (1.12), except where the table says NIL.
+//!
+//! With the optional carry-through (7.8) a rearward target may stand in the
+//! line of fire behind the first: if it is within the fire's carry-through
+//! range of the first target, the dice that missed the first target are
+//! rolled again against it, on the same row of the shooting table with the
+//! same modifiers and its own target type (`rear_hits`).
 
 use super::{RangeBand, Rules, Target, Weapon, artillery_dice, dice_from_figures, invalid};
 use crate::dice::Dice;
@@ -8,6 +14,29 @@ use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
+
+crate::choice_enum! {
+    /// Interpretation: whether a natural 1 that missed the first target carries through (7.8).
+    pub enum CarryNaturalOnes {
+        /// It is a die that missed, and rolls again at the rearward target.
+        /// Default: 7.8 rolls "dice that miss", and 1.12 makes a natural 1 a miss.
+        Carry = "carry",
+        /// A natural 1 is spent: it goes nowhere, like a dud.
+        Spent = "spent",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether fire at a first target it cannot hit (NIL) carries through (7.8).
+    pub enum CarryThroughNil {
+        /// Every die misses the NIL target, so every die rolls at the rearward
+        /// target. Default: the text's "dice that miss", and 3.12 lets
+        /// ballshot pass skirmishers (its NIL target) "as if they were not there".
+        Carry = "carry",
+        /// A NIL target stops the fire: nothing carries through.
+        Stopped = "stopped",
+    }
+}
 
 /// The keys of `fire`.
 pub fn params() -> Vec<Param> {
@@ -21,23 +50,123 @@ pub fn params() -> Vec<Param> {
         Param::int("modifier", "net of the shooting modifiers (3.3), grade included", 0, -20, 20),
         Param::boolean("dense", "the target is dense (3.5: +2 for ballshot only)", false),
         Param::boolean("two_rank", "the firers are a two-rank line (7.9: one die per 3 figures)", false),
+        Param::boolean(
+            "rear",
+            "a rearward target in the line of fire behind the first (7.8 carry-through; needs optional_carry_through)",
+            false,
+        ),
+        Param::int(
+            "rear.distance",
+            "inches from the first target back to the rearward one: hit only within the carry-through range (7.8)",
+            2,
+            0,
+            60,
+        ),
+        Param::choice("rear.target", "the rearward target's type (3.2)", Target::Normal),
+        Param::boolean("rear.dense", "the rearward target is dense (3.5: +2 for ballshot only)", false),
     ]
 }
 
-/// One unit's fire: the number of hits.
+/// A rearward target in the line of fire (7.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RearTarget {
+    /// Inches behind the first target.
+    pub distance: u32,
+    /// Its target type.
+    pub target: Target,
+    /// Whether it is dense (3.5).
+    pub dense: bool,
+}
+
+/// 7.8 The carry-through range of a type of fire (inches behind the first target).
+pub fn carry_through_range(rules: &Rules, weapon: Weapon, band: RangeBand) -> u32 {
+    match (weapon, band) {
+        (Weapon::LightGun, RangeBand::Ballshot) => rules.carry_through_light_ballshot,
+        (Weapon::FieldGun, RangeBand::Ballshot) => rules.carry_through_field_ballshot,
+        (Weapon::HeavyGun, RangeBand::Ballshot) => rules.carry_through_heavy_ballshot,
+        // Small arms at either range, and canister.
+        _ => rules.carry_through_small_arms_and_canister,
+    }
+}
+
+/// One unit's fire: the number of hits, and with carry-through (7.8) the
+/// hits on a rearward target.
 #[derive(Clone, Debug)]
 pub struct Fire {
     dice: u32,
     faces: [bool; 10],
     chance: f64,
+    /// 7.8: the faces of a die that missed the first target and roll again at
+    /// the rearward one (none without a rearward target in range).
+    carries: [bool; 10],
+    /// The faces of that second roll that hit the rearward target.
+    rear_faces: [bool; 10],
+    rear_chance: f64,
     layout: Layout,
 }
 
 impl Fire {
     /// A volley of `dice` D10s needing `score` (0 = NIL) with a net `modifier`.
     pub fn from_dice(rules: &Rules, dice: u32, score: u32, modifier: i32) -> Fire {
-        let layout = Layout::new(vec![Metric::integer("hits", "figures (or gun hits) hit", 0, i64::from(dice))]);
-        Fire { dice, faces: rules.hit_faces(score, modifier), chance: rules.hit_chance(score, modifier), layout }
+        let n = i64::from(dice);
+        let layout = Layout::new(vec![
+            Metric::integer("hits", "figures (or gun hits) hit", 0, n),
+            Metric::integer(
+                "rear_hits",
+                "hits on the rearward target from dice that missed the first (7.8 carry-through; 0 without it)",
+                0,
+                n,
+            ),
+        ]);
+        Fire {
+            dice,
+            faces: rules.hit_faces(score, modifier),
+            chance: rules.hit_chance(score, modifier),
+            carries: [false; 10],
+            rear_faces: [false; 10],
+            rear_chance: 0.0,
+            layout,
+        }
+    }
+
+    /// 7.8 Carry-through: the dice of this volley (of `weapon` at `band`, net
+    /// `modifier` before any dense bonus) that miss the first target, a
+    /// `first_score` target, roll again at `rear`, if it stands within the
+    /// carry-through range behind the first target.
+    #[allow(clippy::too_many_arguments)]
+    pub fn with_rear(
+        mut self,
+        rules: &Rules,
+        weapon: Weapon,
+        band: RangeBand,
+        first_score: u32,
+        modifier: i32,
+        rear: RearTarget,
+    ) -> Result<Fire, ParamError> {
+        if !rules.optional_carry_through {
+            return Err(invalid("rear", "needs the optional rule optional_carry_through (7.8)"));
+        }
+        if rear.dense && rear.target == Target::Skirmish {
+            return Err(invalid("rear.dense", "skirmishers are never dense targets (3.5)"));
+        }
+        if rear.distance > carry_through_range(rules, weapon, band) {
+            // Beyond the carry-through range nothing reaches it.
+            return Ok(self);
+        }
+        if first_score == 0 && rules.carry_through_nil == CarryThroughNil::Stopped {
+            return Ok(self);
+        }
+        for (index, carries) in self.carries.iter_mut().enumerate() {
+            let face = index as u32 + 1;
+            let spent = face == rules.natural_miss_face && rules.carry_through_natural_ones == CarryNaturalOnes::Spent;
+            *carries = !self.faces[index] && !spent;
+        }
+        let score = rules.score_to_hit(weapon, band, rear.target).unwrap_or(0);
+        // 3.5: only ballshot gets the dense target bonus.
+        let dense_bonus = if rear.dense && band == RangeBand::Ballshot { rules.fire_ball_vs_dense } else { 0 };
+        self.rear_faces = rules.hit_faces(score, modifier + dense_bonus);
+        self.rear_chance = rules.hit_chance(score, modifier + dense_bonus);
+        Ok(self)
     }
 
     /// The fire of a unit, validated.
@@ -78,18 +207,30 @@ impl Fire {
 
     /// From the catalogue's settings.
     pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<Fire, ParamError> {
-        Fire::new(
+        let (weapon, band, target) = (settings.choice("weapon"), settings.choice("range"), settings.choice("target"));
+        let modifier = settings.int("modifier") as i32;
+        let fire = Fire::new(
             rules,
-            settings.choice("weapon"),
-            settings.choice("range"),
-            settings.choice("target"),
+            weapon,
+            band,
+            target,
             settings.int("figures") as u32,
             settings.int("guns") as u32,
             settings.int("crew") as u32,
-            settings.int("modifier") as i32,
+            modifier,
             settings.bool("dense"),
             settings.bool("two_rank"),
-        )
+        )?;
+        if !settings.bool("rear") {
+            return Ok(fire);
+        }
+        let rear = RearTarget {
+            distance: settings.int("rear.distance") as u32,
+            target: settings.choice("rear.target"),
+            dense: settings.bool("rear.dense"),
+        };
+        let first_score = rules.score_to_hit(weapon, band, target).unwrap_or(0);
+        fire.with_rear(rules, weapon, band, first_score, modifier, rear)
     }
 
     /// The number of dice rolled.
@@ -100,6 +241,13 @@ impl Fire {
     /// The chance one die hits.
     pub fn chance(&self) -> f64 {
         self.chance
+    }
+
+    /// 7.8 The chance one die misses the first target and then hits the
+    /// rearward one (0 without a rearward target in range).
+    pub fn rear_chance(&self) -> f64 {
+        let carried = self.carries.iter().filter(|&&c| c).count() as f64 / 10.0;
+        carried * self.rear_chance
     }
 }
 
@@ -114,11 +262,17 @@ impl Scenario for Fire {
 
     #[inline]
     fn sample(&self, dice: &mut Dice) -> u64 {
-        let mut hits = 0;
+        let (mut hits, mut rear_hits) = (0, 0);
         for _ in 0..self.dice {
-            hits += u64::from(self.faces[dice.d10() as usize - 1]);
+            let face = dice.d10() as usize - 1;
+            if self.faces[face] {
+                hits += 1;
+            } else if self.carries[face] {
+                // 7.8: a die that missed rolls again at the rearward target.
+                rear_hits += i64::from(self.rear_faces[dice.d10() as usize - 1]);
+            }
         }
-        hits
+        self.layout.encode(&[hits, rear_hits])
     }
 
     fn has_exact(&self) -> bool {
@@ -126,8 +280,22 @@ impl Scenario for Fire {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // Each die hits independently with the chance of its faces: a binomial.
-        Some(Pmf::binomial(self.dice, self.chance).iter().map(|(v, p)| (v as u64, p)).collect())
+        // Each die hits independently with the chance of its faces: a
+        // binomial. Given h hits, each of the other dice missed, and hits the
+        // rearward target with the conditional chance rear / (1 - chance): a
+        // binomial again.
+        let rear = self.rear_chance();
+        let mut law = Vec::new();
+        for (h, p) in Pmf::binomial(self.dice, self.chance).iter() {
+            let missed = self.dice - h as u32;
+            let given_miss = if self.chance < 1.0 { (rear / (1.0 - self.chance)).min(1.0) } else { 0.0 };
+            for (r, q) in Pmf::binomial(missed, given_miss).iter() {
+                if p * q > 0.0 {
+                    law.push((self.layout.encode(&[h, r]), p * q));
+                }
+            }
+        }
+        Some(law)
     }
 }
 

@@ -6,7 +6,7 @@
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
 //! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
 //! turn), [`assault`] (a charge through defensive fire into combat: `assault`
-//! and `cavalry_charge`), and [`roll`], which runs one turn's logic either on
+//! and `cavalry_charge`, whose defender may be cavalry), and [`roll`], which runs one turn's logic either on
 //! dice or by enumerating every branch, so Monte Carlo and the exact solvers
 //! of the assaults share one description of the rules.
 //!
@@ -90,20 +90,63 @@
 //!   rolled on 1D10 (1.11) unless a fixed value is given.
 //! - Optional rules (7) are switches in [`Rules`], all off by default. Danger
 //!   to generals (7.5), two-rank line (7.9) and national modifiers (7.11) change
-//!   the scenarios, and so does pursuit (7.4) in assaults: cavalry that routs
+//!   the scenarios, and so do pinning (7.3) and carry-through (7.8), below,
+//!   and pursuit (7.4) in assaults: cavalry that routs
 //!   the defender in combat pursues on a D10 of 1-4 (-3 for grade E/F, so 1-7);
 //!   the next turn it strikes the shaken routers (-3) with double hits, and
 //!   neither side is steady; if the routers lose again they rout again
 //!   without a test (rolling for rout hits), and the cavalry may pursue again
 //!   at the cost of one rout hit; a pursuer losing a pursuit round does not
 //!   test, the pursuit just ends. Infantry never chooses to pursue.
-//!   The cavalry bounce (7.1) ends a charge whose cavalry did not inflict
-//!   more hits than it took, with no one routed, as undecided (`none`): the
-//!   cavalry recoils 4" and the defender holds (no renewed charge is played).
-//!   Pass-through fire, pinning, carry-through and first rout off-table are
+//!   The cavalry bounce (7.1): cavalry that did not inflict more hits than it
+//!   took, with no one routed, recoils 4". Against infantry that ends the
+//!   charge as undecided (`none`): infantry never pursues cavalry (7.4) and no
+//!   renewed charge is played. Between cavalry (`defender.arm`), the winner
+//!   rolls 7.4's roll to resist pursuit even without the pursuit rule, and on
+//!   a failure follows up: the combat goes on next turn, without double hits
+//!   (`bounce_follow_up`: roll, or holds); a winner that holds, a winner that
+//!   may not pursue faster cavalry, or equal hits (both recoil) end it as
+//!   undecided. Either side's cavalry may pursue the other (7.4), never
+//!   faster cavalry (the faster has the larger 2.11 move).
+//!   Pass-through fire and first rout off-table are
 //!   recorded but have no effect:
-//!   the scenarios have one target each, no formation changes in contact, and
+//!   the scenarios have one target each, and
 //!   end at the first rout off (or first rout, in combat).
+//! - Cavalry charged by cavalry: no fire (3.1), no test to charge home or on
+//!   being charged (5.4: "cavalry charging other cavalry does not test"
+//!   unless shot, and 5.4 (3) names infantry); there are no countercharges
+//!   (2.6), so the defender is caught stationary (-2, 4.4) in the first round
+//!   unless it advanced 2" in its last move (`defender.advanced`); the
+//!   charger, having charged, is never caught stationary (4.4's "special
+//!   case regarding short charges" is not in the text). Both count
+//!   all their figures (4.1's two ranks hold the one-rank line of 1.10
+//!   stands), fresh cavalry gets +2 only against a non-fresh enemy
+//!   (`defender.fresh`), lancers +2 in the first round if steady, and
+//!   heaviness +1 a level in every round (4.3).
+//! - Pinning (7.3, `optional_pinning`): the one formation change the
+//!   scenarios play is `cavalry_charge`'s `defender.formation = forms_square`,
+//!   a line forming square in its own movement phase of the first turn, before
+//!   the cavalry moves (2.12: there is no emergency square), with the cavalry
+//!   `distance` away. Within `pinning_distance` (4") the square is shaken at
+//!   once, and stays so (2.4: it cannot stand still a full turn before the
+//!   charge lands, nor while it fights): -2 to its fire (3.3) and morale
+//!   (5.6), -3 in combat (4.2), and unsteady (2.3), so the cavalry need not
+//!   test to charge home (5.4 (2)), is not disordered by it, and it is
+//!   disordered as "infantry not in a steady square" (2.3), though it keeps
+//!   its +3 as a square. Forming square costs half a move (2.12), so that
+//!   turn it fires as moving, -2 (`formation_change_fire`: moving, or free).
+//!   Pinning by skirmishers and artillery has no effect: the only enemy near
+//!   a formation change here is cavalry.
+//! - Carry-through (7.8, `optional_carry_through`; the `rear` keys of `fire`):
+//!   a rearward target within the fire's carry-through range behind the first
+//!   (small arms and canister 4", ballshot 6"/8"/10" for light/field/heavy
+//!   guns) is hit by the dice that missed the first target, rolled again on
+//!   the same row of the shooting table (the carry-through range stands in
+//!   for the range table), with the shooter's modifiers and the rear target's
+//!   type and density. "Dice that miss" are every die that did not hit: a
+//!   natural 1 too (`carry_through_natural_ones`: carry, or spent), and every
+//!   die fired at a NIL first target (`carry_through_nil`: carry, as 3.12
+//!   lets ballshot pass skirmishers, or stopped).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
 //!   exception; `square_charged_test`), and fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
@@ -482,6 +525,8 @@ crate::rule_book! {
         pub combat_cavalry_vs_two_rank: i32 = 1, range -10..=10;
         /// 4.2 and 4.4 Combat modifier: cavalry caught stationary (first round).
         pub combat_cavalry_stationary: i32 = -2, range -10..=10;
+        /// 4.4 Cavalry is caught stationary if it advanced less than this many inches straight forward in its last move phase.
+        pub cavalry_stationary_advance: u32 = 2, range 0..=20;
         /// 4.2 Combat modifier: vs. soft cover.
         pub combat_vs_soft_cover: i32 = -2, range -10..=10;
         /// 4.2 Combat modifier: vs. hard cover.
@@ -632,18 +677,38 @@ crate::rule_book! {
         /// Interpretation: whether a square charged by steady cavalry tests morale (tests: 5.4 (3) names no exception for squares, -4 applies; exempt: a steady square holds).
         pub square_charged_test: SquareChargedTest = SquareChargedTest::Tests;
 
-        /// 7.3 Optional "pinning": recorded; the modelled scenarios have no formation changes within 4".
+        /// 7.3 Optional "pinning": a unit changing formation, facing or frontage within 4" of an enemy is shaken at once (`cavalry_charge`'s `forms_square`).
         pub optional_pinning: bool = false;
+        /// 7.3 Pinning: a unit changing formation within this many inches of an enemy unit becomes shaken.
+        pub pinning_distance: u32 = 4, range 0..=60;
+        /// Interpretation: how a unit that changed formation this turn shoots (moving: -2, a formation change costs half a move, 2.12 and 3.1; free).
+        pub formation_change_fire: assault::FormationChangeFire = assault::FormationChangeFire::Moving;
         /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
-        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4", ending the charge with no winner.
+        /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4"; a cavalry winner rolls to resist pursuit or follows up, else the combat ends with no winner.
         pub optional_cavalry_bounce: bool = false;
+        /// 7.1 Cavalry bounce: the recoil (inches); recorded: a winner that follows up closes it at once, one that holds ends the combat.
+        pub bounce_recoil: u32 = 4, range 0..=40;
+        /// Interpretation: whether the winner of a bounce (7.1) rolls to resist pursuit and follows up on a failure, the combat going on (roll, even without the pursuit rule: the bounce rule calls for the roll), or always holds, ending the combat (holds).
+        pub bounce_follow_up: assault::BounceFollowUp = assault::BounceFollowUp::Roll;
         /// 7.5 Optional danger to generals: an attached general may be lost when his unit suffers 2 hits.
         pub optional_danger_to_generals: bool = false;
-        /// 7.8 Optional carry-through: recorded; the scenarios have one target in the line of fire.
+        /// 7.8 Optional carry-through: dice that miss the first target roll again at a rearward target within the carry-through range (the `rear` keys of `fire`).
         pub optional_carry_through: bool = false;
+        /// 7.8 Carry-through range of small arms and canister (inches behind the first target).
+        pub carry_through_small_arms_and_canister: u32 = 4, range 0..=60;
+        /// 7.8 Carry-through range of light gun ballshot (inches behind the first target).
+        pub carry_through_light_ballshot: u32 = 6, range 0..=60;
+        /// 7.8 Carry-through range of field gun ballshot (inches behind the first target).
+        pub carry_through_field_ballshot: u32 = 8, range 0..=60;
+        /// 7.8 Carry-through range of heavy gun ballshot (inches behind the first target).
+        pub carry_through_heavy_ballshot: u32 = 10, range 0..=60;
+        /// Interpretation: whether a natural 1 that missed the first target carries through (carry: it is a die that missed, 1.12; spent: it goes nowhere).
+        pub carry_through_natural_ones: fire::CarryNaturalOnes = fire::CarryNaturalOnes::Carry;
+        /// Interpretation: whether fire at a first target it cannot hit (NIL) carries through (carry: every die missed it; stopped: the target stops the fire).
+        pub carry_through_nil: fire::CarryThroughNil = fire::CarryThroughNil::Carry;
         /// 7.9 Optional two-rank line: allows the `two_rank` keys (1 die per 3 figures in fire, -1 in combat).
         pub optional_two_rank_line: bool = false;
         /// 7.11 Optional national modifiers: enables the `nation` keys.
@@ -1005,7 +1070,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "cavalry_charge",
-                summary: "Cavalry charges infantry in line or in square: defensive fire, charge-home tests and combat rounds.",
+                summary: "Cavalry charges infantry in line or in square (defensive fire, charge-home tests and combat rounds), or cavalry (a melee round after round, with the bounce and follow-ups).",
                 params: assault::cavalry_charge_params(),
                 build: build_cavalry_charge,
             },
