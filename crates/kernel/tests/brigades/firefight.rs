@@ -269,7 +269,7 @@ fn batteries_agree_with_monte_carlo() {
     };
     let ff = Firefight::new(
         &rules,
-        battery(Grade::D, Weapon::HeavyGun, 4, 8),
+        battery(Grade::D, Weapon::HeavyGun, 2, 6),
         battery(Grade::B, Weapon::LightGun, 3, 7),
         14,
         30,
