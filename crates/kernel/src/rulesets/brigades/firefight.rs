@@ -21,7 +21,8 @@
 //! half strength, 3/4 shatters it, rout hits by its size); which hits count
 //! for its test is `battery_hits`. A routing battery falls back with its guns
 //! like any unit (5.7.3 makes no exception) and is met at the same range
-//! again, as infantry is. Guns are never dense (3.5); a battery cannot skirmish.
+//! again, as infantry is. Guns are never dense (3.5), nor is infantry in line,
+//! so ballshot gets no dense bonus here; a battery cannot skirmish.
 //!
 //! Order within a turn: a unit off the table (7.13) rolls to return at the
 //! start of movement; both units fire with the figures they had at the start
@@ -120,7 +121,7 @@ pub fn side_params(side: &str, figures: i64) -> Vec<Param> {
         ),
         Param::int(
             format!("{side}.room"),
-            "inches behind it to its baseline (if surrounded: to its centre point, 5.8): a rout this far or more routs it off",
+            "inches behind it to its baseline: a rout this far or more routs it off (if surrounded: to its centre point, which it routs past, 5.8)",
             24,
             1,
             100,
