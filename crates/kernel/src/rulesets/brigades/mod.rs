@@ -12,8 +12,9 @@
 //!
 //! Exact solvers: `fire`, `counterbattery`, `morale` and `combat` enumerate
 //! their dice (binomials, the two D10s of a test); `firefight` (up to 24
-//! figures a side) and `assault` / `cavalry_charge` (up to 36) are absorbing
-//! Markov chains turn by turn; larger units are Monte Carlo only.
+//! figures a side, batteries within a size bound: see [`firefight`]) and
+//! `assault` / `cavalry_charge` (up to 36) are absorbing Markov chains turn
+//! by turn; larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -53,6 +54,27 @@
 //!   (`FirefightRout::Ends`) ends the firefight at the first rout. A shaken
 //!   unit stands still and holds its fire for one turn to recover (2.4;
 //!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken.
+//! - A firefight side may be a battery (a gun `weapon`; `figures` its
+//!   gunners, `guns` its actual guns): canister within canister range, else
+//!   ballshot (3.2). Its gunners are spread evenly over its models for 3.1's
+//!   crew limits (`battery_crew`: `even`, or `best` for the most dice); a
+//!   destroyed gun costs a die (`battery_gun_loss`: `subtract`, 3.1's text,
+//!   or `cap`: the crews man the guns left). Hits on it roll on 3.4; the hits
+//!   that count for its morale and 7.5 are those that took a gunner
+//!   (`battery_hits`: `effects`; or `dice`, every die that hit). Its gunners
+//!   are its figures for 5.x; it routs with its guns and is met at the same
+//!   range again.
+//! - Army baselines (5.8): a `surrounded` side's room runs to its centre
+//!   point; it routs on past it, with 2 extra rout hits on the rout that
+//!   passes it (`surrounded_hits`: `crossing`, or `beyond` for every rout
+//!   ending past it), and surrenders when a rout ends `ring` inches or more
+//!   past it, in the arms of the enemy there (a shatter by rout hits first).
+//! - First rout off-table (7.13) in a firefight under `reengage`: the unit
+//!   leaves the table; from the next turn a D10 of 8-10 at the start of
+//!   movement brings it back at its edge, steady (7.4), with no room left;
+//!   the enemy, which closes on every router, stands at the firefight
+//!   distance from that edge, so fire resumes that turn; nobody fires while
+//!   it is away, and a unit still away at the end counts as routed off.
 //! - Assaults (see [`assault`]): while out of charge reach the charger moves
 //!   its move (2.11) and is shot where it stops; on the charge turn the
 //!   defender fires once at close range (canister for guns;
@@ -108,10 +130,11 @@
 //!   may not pursue faster cavalry, or equal hits (both recoil) end it as
 //!   undecided. Either side's cavalry may pursue the other (7.4), never
 //!   faster cavalry (the faster has the larger 2.11 move).
-//!   Pass-through fire and first rout off-table are
-//!   recorded but have no effect:
-//!   the scenarios have one target each, and
-//!   end at the first rout off (or first rout, in combat).
+//!   First rout off-table (7.13) changes the firefight (above). Pass-through
+//!   fire (7.1) is recorded but has no effect: a charged unit fires at its
+//!   charger anyway (3.8), and a firefight's only moves in the movement
+//!   phases close straight in, so what was in range for half a move still is
+//!   at its end (rout moves come after all fire, 2.1 phase 5).
 //! - Cavalry charged by cavalry: no fire (3.1), no test to charge home or on
 //!   being charged (5.4: "cavalry charging other cavalry does not test"
 //!   unless shot, and 5.4 (3) names infantry); there are no countercharges
@@ -311,6 +334,54 @@ crate::choice_enum! {
         Recover = "recover",
         /// Keeps firing at -2 (3.3) and stays shaken.
         Fire = "fire",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: how a battery's gunners are spread over its gun models
+    /// for the crew limits of 3.1 (3 crew for 2 dice, 2 for 1).
+    pub enum BatteryCrew {
+        /// As evenly as possible, the odd gunners to the first models. Default:
+        /// a battery's stands carry their own crews (1.10).
+        Even = "even",
+        /// However fires the most dice: the player moves gunners between models.
+        Best = "best",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what a destroyed actual gun (3.4) does to a battery's dice.
+    pub enum BatteryGunLoss {
+        /// One die less per gun destroyed, from what the crews could serve.
+        /// Default: 3.1 "reduce its fire by 1 die per actual gun destroyed".
+        Subtract = "subtract",
+        /// The crews man the guns left: the dice the crews could serve, at
+        /// most one per gun left.
+        Cap = "cap",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: which hits on a battery count for its morale (5.4 (1),
+    /// 5.6 "each 2 hits") and for danger to generals (7.5).
+    pub enum BatteryHits {
+        /// Hits whose effect roll (3.4) took a gunner. Default: 3.4 calls the
+        /// others a "miss".
+        Effects = "effects",
+        /// Every die that hit the guns, whatever its effect.
+        Dice = "dice",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: which routs of a surrounded force's unit suffer the two
+    /// extra rout hits of 5.8.
+    pub enum SurroundedHits {
+        /// The rout that carries it past its centre point. Default: "rout
+        /// past this point".
+        Crossing = "crossing",
+        /// Every rout that ends beyond its centre point.
+        Beyond = "beyond",
     }
 }
 
@@ -615,6 +686,8 @@ crate::rule_book! {
         pub rout_hits_small_6: u32 = 1, range 0..=20;
         /// 5.7.1 Rout hits, 16 or fewer figures: 4" row.
         pub rout_hits_small_4: u32 = 0, range 0..=20;
+        /// 5.8 Army baselines: extra rout hits of a surrounded force's unit routing past its centre point.
+        pub surrounded_extra_rout_hits: u32 = 2, range 0..=20;
         /// 5.7.2 Rout modifier: no general in command radius.
         pub rout_no_general: i32 = -1, range -10..=10;
         /// 5.7.2 Rout modifier: the unit is at or below half strength.
@@ -666,11 +739,21 @@ crate::rule_book! {
         pub pursuit_hit_multiplier: u32 = 2, range 1..=4;
         /// 7.4 Pursuit: rout hits a pursuer loses to disorganization when it pursues again.
         pub pursuit_rout_hits: u32 = 1, range 0..=6;
+        /// 7.4 and 7.13 A unit off the table returns at the start of movement on a D10 of this or more (8-10).
+        pub return_min_score: u32 = 8, range 1..=11;
 
         /// Interpretation: what a failed morale test does to a firefight (reengage: the firefight goes on at the same range; ends: the first rout ends it).
         pub firefight_rout: FirefightRout = FirefightRout::Reengage;
         /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
         pub shaken_policy: ShakenPolicy = ShakenPolicy::Recover;
+        /// Interpretation: a battery's gunners spread over its models for the crew limits of 3.1 (even: as evenly as possible; best: however fires the most dice).
+        pub battery_crew: BatteryCrew = BatteryCrew::Even;
+        /// Interpretation: a destroyed gun costs a die (subtract, 3.1), or the crews man the guns left (cap: at most a die per gun left).
+        pub battery_gun_loss: BatteryGunLoss = BatteryGunLoss::Subtract;
+        /// Interpretation: hits on a battery that count for morale and 7.5 (effects: those that took a gunner, 3.4; dice: every die that hit).
+        pub battery_hits: BatteryHits = BatteryHits::Effects;
+        /// Interpretation: the routs of a surrounded unit that take 5.8's extra rout hits (crossing: the one that passes the centre point; beyond: every rout ending past it).
+        pub surrounded_hits: SurroundedHits = SurroundedHits::Crossing;
         /// Interpretation: the range band of the defender's fire at a charge (close: canister, the charge ends in contact; far).
         pub defensive_fire_band: DefensiveFireBand = DefensiveFireBand::Close;
 
@@ -683,7 +766,7 @@ crate::rule_book! {
         pub pinning_distance: u32 = 4, range 0..=60;
         /// Interpretation: how a unit that changed formation this turn shoots (moving: -2, a formation change costs half a move, 2.12 and 3.1; free).
         pub formation_change_fire: assault::FormationChangeFire = assault::FormationChangeFire::Moving;
-        /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8).
+        /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8), and a firefight's units only close in (see `firefight`).
         pub optional_pass_through_fire: bool = false;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
@@ -713,7 +796,7 @@ crate::rule_book! {
         pub optional_two_rank_line: bool = false;
         /// 7.11 Optional national modifiers: enables the `nation` keys.
         pub optional_national_modifiers: bool = false;
-        /// 7.13 Optional first rout off-table: recorded; a unit that routs off is out of these scenarios.
+        /// 7.13 Optional first rout off-table: in a firefight a unit's first rout off the table may return (7.4: a D10 of 8-10 at the start of movement, steady).
         pub optional_first_rout_off_table: bool = false;
     }
 }
@@ -1058,7 +1141,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "firefight",
-                summary: "Two infantry units exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters or the turn limit.",
+                summary: "Two units (infantry or batteries) exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters, surrenders or the turn limit.",
                 params: firefight::params(),
                 build: build_firefight,
             },
