@@ -5,7 +5,7 @@ use super::{close, exact, rules};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
 use volley_kernel::params::RuleBook;
-use volley_kernel::rulesets::brigades::SquareChargedTest;
+use volley_kernel::rulesets::brigades::{BatteryCrew, SquareChargedTest};
 use volley_kernel::scenario::DynScenario;
 
 const ATTACKER: i64 = 0;
@@ -167,19 +167,28 @@ fn guns_and_skirmishers_are_overrun_on_contact() {
     let pairs =
         [("attacker.figures", "16"), ("defender.weapon", "field_gun"), ("defender.figures", "12"), ("turns", "1")];
     let dist = exact(build("assault", &rules(), &pairs).as_ref());
-    let mut attacker_wins = 0.0;
-    for h in 0..=6u32 {
-        let pass = if h < 2 {
+    let pass = |h: u32| {
+        if h < 2 {
             1.0
         } else {
             let modifier = -((h / 2) as i32) - 2 * (h * 4 / 16) as i32;
             (1..=10).filter(|&r| r + modifier >= 3).count() as f64 / 10.0
-        };
-        // 12 or more hits would shatter 16: impossible with 6 dice.
-        attacker_wins += binomial(6, 0.5, h) * pass;
-    }
+        }
+    };
+    // 12 or more hits would shatter 16: impossible with 6 dice.
+    let attacker_wins: f64 = (0..=6).map(|h| binomial(6, 0.5, h) * pass(h)).sum();
     close(dist.probability("winner", ATTACKER), attacker_wins);
     close(dist.probability("defender_remaining", 0), attacker_wins);
+    // The gunners are spread over the models as in the firefight
+    // (`battery_crew`): 5 gunners on 3 models are 2, 2 and 1 (a die each from
+    // the first two: 2 dice) evenly, or 3 and 2 (2 + 1 dice) at best.
+    for (crew, dice) in [(BatteryCrew::Even, 2), (BatteryCrew::Best, 3)] {
+        let mut variant = rules();
+        variant.battery_crew = crew;
+        let pairs = [pairs[0], pairs[1], ("defender.figures", "5"), pairs[3]];
+        let dist = exact(build("assault", &variant, &pairs).as_ref());
+        close(dist.probability("winner", ATTACKER), (0..=dice).map(|h| binomial(dice, 0.5, h) * pass(h)).sum());
+    }
     // Skirmishers in the open are overrun too; in cover they fight.
     let open = exact(build("assault", &rules(), &[("defender.order", "skirmish"), ("turns", "1")]).as_ref());
     let covered = exact(

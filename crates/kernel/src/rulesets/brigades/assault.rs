@@ -34,11 +34,11 @@
 //! Pursuit (7.4) works either way round, but never after faster cavalry.
 
 use super::combat::{combat_dice, grade_modifier};
-use super::firefight::{general_modifiers, multi_turn_metrics, percent};
+use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
     Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, Nation, RangeBand, RoutRow, Rules,
-    SquareChargedTest, Target, TestResult, Weapon, artillery_dice, dice_from_figures, grade_param, invalid,
+    SquareChargedTest, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -673,9 +673,9 @@ impl Assault {
             modifier += rules.fire_ball_vs_dense;
         }
         if self.battery() {
-            // 3.1: a die per actual gun, the gunners spread over the models.
-            let models = self.holder.guns.div_ceil(rules.guns_per_model.max(1)).max(1);
-            let dice = artillery_dice(rules, self.holder.guns, figures / models);
+            // 3.1: a die per actual gun, the gunners spread over the models
+            // as the firefight spreads them (`battery_crew`); no gun is lost to a charger's fire.
+            let dice = battery_dice(rules, self.holder.guns, self.holder.guns, figures);
             return (rules.hit_faces(score, modifier), rules.hit_chance(score, modifier), dice);
         }
         let mut firing = figures;

@@ -93,8 +93,8 @@
 //! - Gunners and skirmishers in the open are overrun on contact (4.11): they
 //!   are unsteady (2.3), so the charger tests only after 2 hits, and the
 //!   defender does not test; skirmishers stand rather than evade. In cover
-//!   they fight. A battery's figures are its gunners, spread evenly over its
-//!   models for the crew limits of 3.1.
+//!   they fight. A battery's figures are its gunners, spread over its models
+//!   for the crew limits of 3.1 as in the firefight (`battery_crew`).
 //! - National modifiers (7.11) apply to grade A-E troops: in assaults the
 //!   column's bonus vs. shooting hits (France +2, Spain, Austria and later
 //!   Prussia +1; -1 in line for Austria and later Prussia, +1 for Britain)
