@@ -541,21 +541,34 @@ pub fn sweep_report(
     confidence: f64,
 ) -> Result<(Report, DataFrame), AnalysisError> {
     let chart = sweep_chart("sweep", title, x_label, sweeps);
+    // A point's position is its key's value unless the spec placed it on a
+    // common scale (`x`); then the table shows both, the setting as `key = value`.
+    let setting = |s: &Sweep, i: usize| {
+        let run = s.runs.get(i)?;
+        run.keys.iter().find(|(k, _)| *k == s.key).map(|(_, v)| v.clone())
+    };
+    let placed =
+        sweeps.iter().any(|s| s.points.iter().enumerate().any(|(i, (at, _))| setting(s, i).is_some_and(|v| v != *at)));
     let mut rows = Vec::new();
     for s in sweeps {
-        for (value, e) in &s.points {
+        for (i, (at, e)) in s.points.iter().enumerate() {
             let p = s.measure.is_probability();
-            rows.push(vec![
-                s.ruleset.clone(),
-                value.clone(),
-                format_value(e.value, p),
-                format_value(e.ci_low, p),
-                format_value(e.ci_high, p),
-            ]);
+            let mut row = vec![s.ruleset.clone()];
+            if placed {
+                row.push(format!("{} = {}", s.key, setting(s, i).unwrap_or_else(|| at.clone())));
+            }
+            row.extend([at.clone(), format_value(e.value, p), format_value(e.ci_low, p), format_value(e.ci_high, p)]);
+            rows.push(row);
         }
     }
     let key = sweeps.first().map_or("value", |s| s.key.as_str());
-    let columns = ["ruleset", key, "estimate", "ci_low", "ci_high"].map(String::from).to_vec();
+    let mut columns = vec!["ruleset".to_string()];
+    if placed {
+        columns.extend(["setting".to_string(), x_label.to_string()]);
+    } else {
+        columns.push(key.to_string());
+    }
+    columns.extend(["estimate", "ci_low", "ci_high"].map(String::from));
     let finding = sweeps
         .iter()
         .filter_map(|s| {

@@ -189,6 +189,16 @@ mod written_up {
             &["sweep"],
         );
         assert!(markdown.contains("| synthetic | green |"), "{markdown}");
+
+        // Placed on a common scale (a spec's `x`), a point keeps its setting beside its position.
+        let mut placed = sweep(&duel(), "defender.quality", &values, &wins).unwrap();
+        for ((at, _), x) in placed.points.iter_mut().zip(["0.25", "0.5", "1"]) {
+            *at = x.to_string();
+        }
+        let (report, _) = sweep_report("Placed", "Where?", "fraction", &[placed], 0.95).unwrap();
+        let table = report.sections[0].table.as_ref().unwrap();
+        assert_eq!(table.columns, ["ruleset", "setting", "fraction", "estimate", "ci_low", "ci_high"]);
+        assert_eq!(table.rows[2][..3], ["synthetic", "defender.quality = green", "1"]);
     }
 
     #[test]
