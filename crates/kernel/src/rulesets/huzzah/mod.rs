@@ -3,7 +3,8 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]), each with an exact solver. Scenarios: `test`, `orders`,
+//! ([`bombardment`]), each with an exact solver (the assault's up to
+//! [`assault::EXACT_TURN_LIMIT`] turns). Scenarios: `test`, `orders`,
 //! `quality_roll`, `rearm`, `command_check`, `engagement`, `standoff`, `assault`, `skirmish`,
 //! `bombardment`.
 //!
@@ -41,11 +42,17 @@
 //! - `standoff` and `assault` report staggers and kills as the totals on each
 //!   unit at the end (starting state included); `attacker_remaining` is
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
-//! - A routing unit is out of the fight in `assault`: the scenario ends with
-//!   the other side the winner (the rules' compulsory routs take it away from
-//!   the enemy; rallying routers is not modelled further). A routed unit keeps
-//!   its staggers and kills in `*_remaining`. (`standoff` has no engagements,
-//!   so nobody routs there.)
+//! - `leave_table` (default `beyond`): "Any unit that routs from the
+//!   battlefield is immediately broken": in `assault` a rout or retirement
+//!   longer than the bands behind the unit (its `edge` key, default 8: a
+//!   24-band deep table with the units 8 bands apart in its middle) takes it
+//!   off the table; `reaching` also breaks a unit whose move ends at the edge.
+//! - In `assault` a routing unit rallies or makes its compulsory rout move in
+//!   its side's Rally phase and the assault goes on; while the defender
+//!   routs the attacker holds the ground it won, and a rallied unit takes its
+//!   starting formation (square for infantry facing cavalry). The scenario
+//!   ends only when a unit breaks. (`standoff` has no engagements, so nobody
+//!   routs there.)
 //! - Multi-unit engagements ([`engagement::resolve_multi`], the
 //!   `multi_engagement` scenario): where the rules let the controlling player
 //!   place odd staggers (no unit, or several, took a kill), the first listed
@@ -64,8 +71,9 @@
 //! - The CinC's two extra command points stop at Excellent (10), and an
 //!   Excellent CinC stays at 10.
 //! - The `assault` lists its own modelling choices (bombardment timing, the
-//!   Huzzah! chain's limit of 8, forced orders, blown cavalry) in its docs; its
-//!   exact solver drops states less likely than 1e-15.
+//!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
+//!   does while its enemy routs) in its docs; its exact solver drops states
+//!   less likely than 1e-15 and takes assaults of up to 4 turns.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
@@ -193,6 +201,17 @@ crate::choice_enum! {
         Chain = "chain",
         /// Only one answering test.
         Single = "single",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: when a move takes a unit off the table.
+    pub enum LeaveTable {
+        /// A move longer than the bands between the unit and its table edge
+        /// (a move that ends exactly at the edge stays on the table) (default).
+        Beyond = "beyond",
+        /// A move that reaches the edge: ending exactly at it leaves the table too.
+        Reaching = "reaching",
     }
 }
 
@@ -393,6 +412,14 @@ crate::rule_book! {
         pub move_cavalry_column: i32 = 6, range 1..=10;
         /// "Orders", Advance: a unit can engage an enemy outside its threat zone only within 5cm (1 band).
         pub engage_outside_threat_zone_bands: i32 = 1, range 0..=3;
+        /// Playsheet, Movement: infantry in march column, bands per move (the rate of a routing mob, "Mob").
+        pub move_infantry_march_column: i32 = 4, range 1..=10;
+        /// Playsheet, Movement: cavalry in march column, bands per move (the rate of a routing mob, "Mob").
+        pub move_cavalry_march_column: i32 = 6, range 1..=10;
+        /// Playsheet, Movement: foot guns in march column, bands per move.
+        pub move_foot_guns_march_column: i32 = 4, range 1..=10;
+        /// Interpretation: when a rout or retirement takes a unit off the table ("Any unit that routs from the battlefield is immediately broken"); `beyond` (default: a move longer than the bands behind it) or `reaching` (a move that reaches the edge).
+        pub leave_table: LeaveTable = LeaveTable::Beyond;
 
         /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Veteran (0: none).
         pub class_elites_a_veteran_max: u32 = 7, range 0..=12;
@@ -573,6 +600,18 @@ impl Rules {
     pub fn effective_rating(&self, quality: Quality, shifts: i32, disadvantaged: bool) -> i32 {
         let shifted = shift_quality(quality, shifts);
         if disadvantaged { self.disadvantaged_rating(shifted) } else { self.full_rating(shifted) }
+    }
+
+    /// Whether a move of `moved` bands takes a unit with `behind` bands to its
+    /// table edge off the table ("Compulsory movement: Rout": "Any unit that
+    /// routs from the battlefield is immediately broken"; "Engage the enemy":
+    /// "Any unit that leaves ... the battlefield, even if it only retires, is
+    /// broken"), as `leave_table` reads it.
+    pub fn leaves_table(&self, behind: i32, moved: i32) -> bool {
+        match self.leave_table {
+            LeaveTable::Beyond => moved > behind,
+            LeaveTable::Reaching => moved >= behind,
+        }
     }
 
     /// Whether a 2D6 total passes a rating: at or under it, and never on 11 or
