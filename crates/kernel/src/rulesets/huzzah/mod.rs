@@ -3,10 +3,11 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]), each with an exact solver (the assault's up to
+//! ([`bombardment`]) and reorganising a command off the table
+//! ([`reorganise`]), each with an exact solver (the assault's up to
 //! [`assault::EXACT_TURN_LIMIT`] turns). Scenarios: `test`, `orders`,
-//! `quality_roll`, `rearm`, `command_check`, `engagement`, `standoff`, `assault`, `skirmish`,
-//! `bombardment`.
+//! `quality_roll`, `rearm`, `command_check`, `engagement`, `multi_engagement`,
+//! `standoff`, `assault`, `skirmish`, `bombardment`, `reorganise`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
 //! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
@@ -68,6 +69,18 @@
 //! - Bombardment: a square is always disadvantaged against artillery; a unit
 //!   split between ranges is at the closer; bounce-through hits a unit behind
 //!   the target only at short range and within the bounce-through distance.
+//! - `command_check_huzzah` (default `passes`): "Command integrity check",
+//!   Huzzah! results assume the command passed, so a Huzzah! passes even at an
+//!   effective rating below 2; `rating` makes it pass only at 2 or more. A
+//!   command whose officer is dead fails without a roll unless a senior
+//!   officer stands in (`levels_removed`), and then reports no Huzzah!.
+//! - `reorganise`: the player's waiting is the scenario's policy (`first_wait`
+//!   turns, then `wait` after each failure); "each turn waited ... since the
+//!   previous (failed!) attempt" counts the turns between attempts, so the
+//!   Up for waiting restarts after each failure (the rules' example: Up 1,
+//!   then Up 2). The units' kills are one per attempt, the successful one
+//!   included (the example: two attempts, two kills); a unit is destroyed
+//!   when its kills alone reach its full rating (its staggers are removed).
 //! - The CinC's two extra command points stop at Excellent (10), and an
 //!   Excellent CinC stays at 10.
 //! - The `assault` lists its own modelling choices (bombardment timing, the
@@ -85,6 +98,7 @@ pub mod assault;
 pub mod bombardment;
 pub mod engagement;
 pub mod multi;
+pub mod reorganise;
 pub mod single;
 pub mod skirmish;
 pub mod standoff;
@@ -212,6 +226,17 @@ crate::choice_enum! {
         Beyond = "beyond",
         /// A move that reaches the edge: ending exactly at it leaves the table too.
         Reaching = "reaching",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a Huzzah! passes a command check whatever the rating.
+    pub enum CommandCheckHuzzah {
+        /// A Huzzah! passes ("the roll that gives you a chance no matter what
+        /// the odds are against you") (default).
+        Passes = "passes",
+        /// A Huzzah! passes only if 2 is at or under the effective rating.
+        Rating = "rating",
     }
 }
 
@@ -351,6 +376,22 @@ crate::rule_book! {
         pub command_check_inspirational_up: i32 = 1, range 0..=3;
         /// "Command integrity check", Procedure: Up 1 if officer seizes the flag.
         pub command_check_seize_flag_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Down 1 for each sub-command that broke or routed.
+        pub reorganise_broken_down: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Down 1 if the command is a division.
+        pub reorganise_division_down: i32 = 1, range 0..=4;
+        /// "Reorganise", Procedure: Down 3 if the command is a corps.
+        pub reorganise_corps_down: i32 = 3, range 0..=6;
+        /// "Reorganise", Procedure: Up 1 if more units retired than broke or routed.
+        pub reorganise_more_retired_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Up 1 for each turn waited.
+        pub reorganise_turn_waited_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Up 1 if the officer is inspirational.
+        pub reorganise_inspirational_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: kills each unit takes for each attempt made at reorganising (none on a Huzzah!).
+        pub reorganise_attempt_kills: i32 = 1, range 0..=3;
+        /// Interpretation: a Huzzah! in a command check whose effective rating is below 2; `passes` (default: "Huzzah! is the roll that gives you a chance no matter what the odds", and its result assumes a pass) or `rating`.
+        pub command_check_huzzah: CommandCheckHuzzah = CommandCheckHuzzah::Passes;
 
         /// "Skirmisher superiority", Procedure: Down 1 if failed previous superiority test.
         pub skirmish_failed_previous_down: i32 = 1, range 0..=3;
@@ -783,6 +824,7 @@ pub fn entry() -> RulesetEntry {
     scenarios.push(assault::entry());
     scenarios.push(skirmish::entry());
     scenarios.push(bombardment::entry());
+    scenarios.push(reorganise::entry());
     RulesetEntry {
         name: "huzzah",
         title: "Huzzah! (Ian Marsh, first edition v1.11)",
