@@ -89,7 +89,7 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     // The solver drops states below 1e-15 (a mass far below 1e-9).
     assert!((total - 1.0).abs() < 1e-9);
     // Past the exact solver's turn limit the assault is sampled only.
-    let long = entry.build_from_text(rules.as_ref(), [("turns", "5")]).unwrap();
+    let long = entry.build_from_text(rules.as_ref(), [("turns", "16")]).unwrap();
     assert!(!long.has_exact() && long.exact_distribution().is_none());
     assert!(
         entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
@@ -242,4 +242,27 @@ fn routed_units_come_back_and_assaults_last_longer() {
     assert!(exact.probability("defender_routs", 1) > 0.0 && exact.probability("attacker_routs", 1) > 0.0);
     assert!(exact.probability("winner", 2) > 0.1);
     assert_agrees(&assault, 1_000_000, 68);
+}
+
+#[test]
+fn an_advancing_attacker_leaves_its_table_edge_behind() {
+    // A column that starts at its table edge (edge 0) and advances 8 bands to
+    // engage has 8 bands behind it by then: in the first turn a rout (4) and
+    // a failed rally (4 more) cannot take it off the table, so its first turn
+    // is the same as with 40 bands behind it. Over three turns it can leave.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let winner = |column: AssaultUnit, turns: u32| {
+        let exact =
+            Assault::new(&rules, column, line, Guns::Medium, 0, 8, turns).unwrap().exact_distribution().unwrap();
+        [0, 1, 2].map(|w| exact.probability("winner", w))
+    };
+    column.edge = 0;
+    let (at_edge, at_edge_later) = (winner(column, 1), winner(column, 3));
+    column.edge = 40;
+    let (far, far_later) = (winner(column, 1), winner(column, 3));
+    assert!(at_edge.iter().zip(&far).all(|(a, b)| close(*a, *b)), "{at_edge:?} {far:?}");
+    assert!(at_edge[1] > 0.0);
+    assert!(at_edge_later[1] > far_later[1] + 1e-6, "{at_edge_later:?} {far_later:?}");
 }

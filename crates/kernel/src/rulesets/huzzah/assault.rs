@@ -28,9 +28,10 @@
 //! The turn is a small state machine in which every step consumes at most one
 //! roll of 2D6, so the Monte Carlo sampler and the exact solver run the very
 //! same steps: the sampler with dice, the solver over the eleven totals, turn
-//! by turn as an absorbing Markov chain, propagated forward roll by roll for
+//! by turn as an absorbing Markov chain, propagated forward step by step for
 //! all states together (the way [`markov::absorb`](crate::markov::absorb)
-//! propagates turns), merging equal states after every roll.
+//! propagates turns) in the order of the turn's phases, so that equal states
+//! merge however many rolls led to them.
 //!
 //! Modelling choices (beyond the interpretations of [`Rules`]):
 //! - The attacker always advances when it can; the defender stands.
@@ -45,9 +46,10 @@
 //!   wish"). A unit that routed in the attacker's Engagement phase tries to
 //!   rally in its side's next Rally phase: the attacker the same turn, the
 //!   defender in its own turn that follows.
-//! - `attacker_routs` and `defender_routs` count routs in engagements (a
-//!   unit that starts routing has not routed yet); `rallies` counts routing
-//!   units of either side that rallied.
+//! - `attacker_routs` and `defender_routs` count the times each unit broke
+//!   into rout in an engagement (a unit that starts routing has not routed
+//!   yet; a mob that loses again routs on, the same rout); `rallies` counts
+//!   routing units of either side that rallied.
 //! - A battery bombards once for each advance order the attacker acts on, at
 //!   the distance the move ends (at 1 band, short range, when it ends in
 //!   contact), while bombardments last ("Artillery bombardment": a target can
@@ -79,7 +81,7 @@ use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
 crate::choice_enum! {
@@ -227,11 +229,12 @@ const TURN_END: u8 = 10;
 const NEGLIGIBLE: f64 = 1e-15;
 
 /// The longest assault the exact solver takes on, in turns. Since routed
-/// units rally and come back, the chain's live states multiply about
-/// sevenfold a turn (positions, table edges, rout counts and both units'
-/// staggers and kills all spread): 3 turns take about 3 s, 4 about 20 s of
-/// one core here, and 15 would take hours. Longer assaults are sampled.
-pub const EXACT_TURN_LIMIT: u32 = 4;
+/// units rally and come back, assaults last longer and the chain's live
+/// states spread over positions, table edges, rout counts and both units'
+/// staggers and kills: the default assault's 15 turns take about a minute of
+/// one busy core here, each further turn a few seconds more. Longer assaults
+/// are sampled.
+pub const EXACT_TURN_LIMIT: u32 = 15;
 
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
@@ -270,10 +273,9 @@ pub struct State {
     routing: [bool; 2],
     /// Bands between each unit and its table edge.
     behind: [i8; 2],
-    /// Times each side has routed.
+    /// Times each side has broken into rout (the rallies follow from these,
+    /// the starting routers and who routs now, so they need no field).
     routs: [u8; 2],
-    /// Times a routing unit rallied.
-    rallies: u8,
 }
 
 impl std::hash::Hash for State {
@@ -313,7 +315,7 @@ impl std::hash::Hash for State {
             self.behind[0] as u8,
             self.behind[1] as u8,
         ]));
-        hasher.write_u64(bytes([self.routs[0], self.routs[1], self.rallies, 0, 0, 0, 0, 0]));
+        hasher.write_u64(bytes([self.routs[0], self.routs[1], 0, 0, 0, 0, 0, 0]));
     }
 }
 
@@ -420,7 +422,6 @@ impl Assault {
             routing: [a.routing, d.routing],
             behind: [a.edge as i8, d.edge as i8],
             routs: [0; 2],
-            rallies: 0,
         }
     }
 
@@ -440,8 +441,14 @@ impl Assault {
             i64::from(s.engaged),
             i64::from(s.routs[0]),
             i64::from(s.routs[1]),
-            i64::from(s.rallies),
+            i64::from(self.rallies(s)),
         ])
+    }
+
+    /// Routing units that rallied so far: each rout (and each unit routing
+    /// at the start) ends in a rally unless the unit routs still.
+    fn rallies(&self, s: &State) -> u8 {
+        (0..2).map(|side| s.routs[side] + u8::from(self.units[side].routing) - u8::from(s.routing[side])).sum()
     }
 
     fn officer_of(&self, s: &State, side: usize) -> Officer {
@@ -723,9 +730,16 @@ impl Assault {
         }
     }
 
+    /// The attacker moves up to `to` bands from the defender: its table edge
+    /// falls behind it by as much.
+    fn advance_to(s: &mut State, to: i32) {
+        s.behind[0] += s.distance - to as i8;
+        s.distance = to as i8;
+    }
+
     /// After a move: bombard if the battery can, else carry on ordering.
     fn after_move(&self, mut s: State, moved_to: i32) -> Node<State> {
-        s.distance = moved_to as i8;
+        Self::advance_to(&mut s, moved_to);
         let at = moved_to.max(1);
         if s.bombardments > 0 && self.bombard_band(at).is_some() {
             s.phase = BOMBARD;
@@ -836,7 +850,7 @@ impl Assault {
                         return Node::Live(s);
                     }
                     let to = self.advance(&s);
-                    s.distance = to as i8;
+                    Self::advance_to(&mut s, to);
                     return Node::Live(s);
                 }
                 if !r.passes(pair_total(pair), rating) {
@@ -881,7 +895,6 @@ impl Assault {
                         // "Routing troops that rally immediately halt facing
                         // the enemy and assume whichever allowable formation they wish."
                         s.routing[side] = false;
-                        s.rallies += 1;
                         s.formation[side] = self.rally_formation(side);
                     } else if let Some(end) = self.fall_back(&mut s, side, self.rout_move(side)) {
                         // "Routing units that fail to rally immediately make one
@@ -985,8 +998,12 @@ impl Assault {
         for (side, fate) in [(0, result.attacker.fate), (1, result.defender.fate)] {
             let moved = match fate {
                 Fate::Routs => {
+                    // A mob that loses again routs on: it has not rallied
+                    // in between, so it is still the same rout.
+                    if !s.routing[side] {
+                        s.routs[side] += 1;
+                    }
                     s.routing[side] = true;
-                    s.routs[side] = s.routs[side].saturating_add(1);
                     // A mob acts on no orders, forced ones included.
                     s.forced[side] = false;
                     self.rout_move(side)
@@ -1045,12 +1062,19 @@ impl Assault {
             }
             branches
         } else {
-            TOTALS
-                .iter()
-                .map(|&(total, ways)| {
-                    (self.quiet_steps(self.step(st, Some(representative(total)))), f64::from(ways) / 36.0)
-                })
-                .collect()
+            // Totals that lead to the same state (every pass of a threat
+            // test, say) are merged here, among eleven, rather than in the
+            // solver's large map.
+            let mut branches: Vec<(Node<State>, f64)> = Vec::with_capacity(TOTALS.len());
+            for &(total, ways) in &TOTALS {
+                let node = self.quiet_steps(self.step(st, Some(representative(total))));
+                let q = f64::from(ways) / 36.0;
+                match branches.iter_mut().find(|(seen, _)| *seen == node) {
+                    Some((_, p)) => *p += q,
+                    None => branches.push((node, q)),
+                }
+            }
+            branches
         }
     }
 
@@ -1058,13 +1082,38 @@ impl Assault {
     /// up to the next roll or the end of the turn: the solver then merges
     /// states only where they wait for dice.
     fn quiet_steps(&self, mut node: Node<State>) -> Node<State> {
-        while let Node::Live(s) = node {
+        while let Node::Live(mut s) = node {
+            if s.phase >= ENGAGE_ATTACKER_ROLL {
+                // The count of orders and a pending free order matter only
+                // in the orders phase (the next turn starts them afresh):
+                // forgetting them after it lets the solver merge states
+                // that differ in nothing else.
+                s.orders = 0;
+                s.free_order = false;
+                node = Node::Live(s);
+            }
             if s.phase == TURN_END || self.wants_roll(&s) {
                 break;
             }
             node = self.step(s, None);
         }
         node
+    }
+
+    /// How far into its turn a state is: every step of [`Assault::step`]
+    /// raises it (the orders phase and its bombardments by the count of
+    /// orders, a threat test by the length of its Huzzah! chain).
+    fn progress(s: &State) -> u32 {
+        let huzzahs = u32::from(s.huzzahs);
+        match s.phase {
+            ATTACKER_ORDERS | BOMBARD => {
+                (u32::from(ATTACKER_ORDERS) << 16)
+                    | (u32::from(s.orders) << 8)
+                    | (u32::from(s.phase == ATTACKER_ORDERS) << 4)
+                    | huzzahs
+            }
+            phase => (u32::from(phase) << 16) | huzzahs,
+        }
     }
 
     fn turn_stride(&self) -> u64 {
@@ -1098,21 +1147,22 @@ impl Scenario for Assault {
         if self.turns > EXACT_TURN_LIMIT {
             return None;
         }
-        // The absorbing chain propagated forward a roll at a time for all
-        // states together (as `markov::absorb` does a turn at a time): the
-        // states in the middle of a turn are shared by many states at its
-        // start, so merging after every roll keeps the work small. Endings
-        // and states that finished their turn leave the active set at once.
+        // The absorbing chain propagated forward for all states together (as
+        // `markov::absorb` does a turn at a time), a step at a time in the
+        // order of the turn's phases: every step leads to a later phase (or a
+        // later order, or a longer Huzzah! chain, by `progress`), so all the
+        // ways into a state have merged before it is expanded, however many
+        // rolls they took. Endings and states that finished their turn leave
+        // at once.
         type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
         let stride = self.turn_stride();
         let mut ended: Map<u64> = HashMap::default();
         let mut current: Map<State> = HashMap::default();
         current.insert(self.start(), 1.0);
         for turn in 1..=self.turns {
-            let mut active = current;
-            current = HashMap::default();
-            while !active.is_empty() {
-                let mut next: Map<State> = HashMap::default();
+            let mut pending: BTreeMap<u32, Map<State>> = BTreeMap::new();
+            pending.insert(0, std::mem::take(&mut current));
+            while let Some((rank, active)) = pending.pop_first() {
                 for (state, p) in active {
                     if p < NEGLIGIBLE {
                         continue;
@@ -1125,11 +1175,14 @@ impl Scenario for Assault {
                             Node::Live(s) if s.phase == TURN_END => {
                                 *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q
                             }
-                            Node::Live(s) => *next.entry(s).or_insert(0.0) += p * q,
+                            Node::Live(s) => {
+                                let later = Self::progress(&s);
+                                debug_assert!(later > rank, "a step must lead to a later phase");
+                                *pending.entry(later).or_default().entry(s).or_insert(0.0) += p * q
+                            }
                         }
                     }
                 }
-                active = next;
             }
         }
         for (s, p) in current {
@@ -1160,7 +1213,7 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int(
         "turns",
-        "the turn limit (the exact solver takes assaults of up to 4 turns: EXACT_TURN_LIMIT)",
+        "the turn limit (the exact solver takes assaults of up to 15 turns: EXACT_TURN_LIMIT)",
         30,
         1,
         100,
