@@ -41,6 +41,9 @@
 //!   wherever it rallied. A routing unit gives no orders (a mob acts on
 //!   none, forced orders included), has no threat zone and tests threats and
 //!   engages on its disadvantaged rating ("Mob").
+//! - A `favourable` position is the unit's starting place: a unit that
+//!   advances, retires or routs off it loses the Up (and regains it if it
+//!   comes back to the very place).
 //! - A routing unit that rallies takes its starting formation, or square for
 //!   infantry facing cavalry ("assume whichever allowable formation they
 //!   wish"). A unit that routed in the attacker's Engagement phase tries to
@@ -129,7 +132,8 @@ pub struct AssaultUnit {
     pub rating: i32,
     /// In command (Up 1 to orders and to rally).
     pub in_command: bool,
-    /// In a favourable position (the defender's ground).
+    /// In a favourable position where it starts (the defender's ground); a
+    /// unit that moves off its starting place leaves it.
     pub favourable: bool,
     /// Disadvantaged in threat tests and engagements.
     pub disadvantaged: bool,
@@ -191,7 +195,11 @@ impl AssaultUnit {
             Param::choice(key("officer"), "officer attached: none, attached or inspirational", Officer::None),
             Param::int(key("rating"), "command rating of its officer (6 Abysmal to 10 Excellent)", 8, 6, 10),
             Param::boolean(key("in_command"), "in command (Up 1 to orders and rallying)", true),
-            Param::boolean(key("favourable"), "in a favourable position", false),
+            Param::boolean(
+                key("favourable"),
+                "in a favourable position where it starts (lost once it moves off)",
+                false,
+            ),
             Param::boolean(key("disadvantaged"), "disadvantaged in threat tests and engagements", false),
             Param::int(
                 key("edge"),
@@ -451,6 +459,13 @@ impl Assault {
         (0..2).map(|side| s.routs[side] + u8::from(self.units[side].routing) - u8::from(s.routing[side])).sum()
     }
 
+    /// Whether `side` is in its favourable position: only at its starting
+    /// place (its table edge as far behind it as at the start), so a unit
+    /// driven off, or advancing off, its ground loses it.
+    fn favourable(&self, s: &State, side: usize) -> bool {
+        self.units[side].favourable && i32::from(s.behind[side]) == self.units[side].edge
+    }
+
     fn officer_of(&self, s: &State, side: usize) -> Officer {
         if s.officer[side] { self.units[side].officer } else { Officer::None }
     }
@@ -566,7 +581,7 @@ impl Assault {
         // infantry or artillery while in open terrain" are in a favourable
         // position; "a single Up 1 regardless of the number" of reasons.
         let open_order_battery = unit.arm == Arm::Artillery && enemy.arm == Arm::Infantry;
-        if (unit.favourable || open_order_battery) && !disadvantaged {
+        if (self.favourable(s, side) || open_order_battery) && !disadvantaged {
             shifts += r.threat_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
@@ -937,7 +952,7 @@ impl Assault {
         if unit.in_command {
             shifts += r.rally_in_command_up;
         }
-        if unit.favourable {
+        if self.favourable(s, side) {
             shifts += r.rally_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
@@ -964,7 +979,7 @@ impl Assault {
                 arm: unit.arm,
                 square: s.formation[side] == Formation::Square,
                 officer: self.officer_of(&s, side),
-                favourable: unit.favourable,
+                favourable: self.favourable(&s, side),
                 cavalry: CavalryKind::Regular,
                 small: false,
             }
