@@ -4,7 +4,7 @@
 use super::assert_agrees;
 use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
-use volley_kernel::rulesets::huzzah::{Arm, Quality, Rules};
+use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
 
 fn close(a: f64, b: f64) -> bool {
@@ -88,6 +88,13 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     let total: f64 = (0..3).map(|w| exact.probability("winner", w)).sum();
     // The solver drops states below 1e-15 (a mass far below 1e-9).
     assert!((total - 1.0).abs() < 1e-9);
+    // Past the exact solver's turn limit the assault is sampled only.
+    let long = entry.build_from_text(rules.as_ref(), [("turns", "16")]).unwrap();
+    assert!(!long.has_exact() && long.exact_distribution().is_none());
+    assert!(
+        entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
+    );
+    assert!(entry.build_from_text(rules.as_ref(), [("attacker.edge", "41")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
@@ -147,4 +154,121 @@ fn a_hand_worked_advance_through_a_bombardment() {
     // at least (1 - 15/36) + (15/36)(15/36) before any later test.
     assert!(exact.probability("attacker_staggers", 0) >= 21.0 / 36.0 + (15.0 / 36.0) * (15.0 / 36.0) - 1e-12);
     assert_agrees(&assault, 1_000_000, 65);
+}
+
+#[test]
+fn the_rules_rally_example_a_routing_raw_cavalry_regiment() {
+    // "Rally and reform", Example: Rally. A routing Raw cavalry regiment with
+    // two kills and two staggers, in command: Raw Up 1 (in command), Down 1
+    // (kills), Down 1 (routing) is Unreliable (5); out of command it stays
+    // Unreliable. 5 or less (10/36) rallies it; a 4 removes one stagger and
+    // it takes a compulsory kill; a 3 (or a Huzzah!) removes both. A failure
+    // routs it 6 bands (cavalry march column) and, staggered, it takes a
+    // kill. Ten bands out, nobody threatens anybody in the one turn.
+    let rules = Rules::default();
+    let mut cavalry = AssaultUnit::new(Quality::Raw, Arm::Cavalry, Formation::Line);
+    (cavalry.staggers, cavalry.kills, cavalry.routing) = (2, 2, true);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    for in_command in [true, false] {
+        cavalry.in_command = in_command;
+        let exact = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 10, 1).unwrap().exact_distribution().unwrap();
+        assert!(close(exact.probability("rallies", 1), 10.0 / 36.0));
+        assert!(close(exact.probability("attacker_staggers", 0), 3.0 / 36.0));
+        assert!(close(exact.probability("attacker_staggers", 1), 3.0 / 36.0));
+        assert!(close(exact.probability("attacker_staggers", 2), 30.0 / 36.0));
+        assert!(close(exact.probability("attacker_kills", 3), 33.0 / 36.0));
+        assert!(close(exact.probability("winner", 2), 1.0));
+        assert!(close(exact.probability("engaged", 0), 1.0));
+    }
+    // With 5 bands behind it the failed rally's 6-band rout leaves the table:
+    // broken. With 6 bands it ends at the edge: on the table unless
+    // `leave_table = reaching`.
+    cavalry.in_command = true;
+    cavalry.edge = 5;
+    let off = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 10, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(off.probability("winner", 1), 26.0 / 36.0));
+    assert!(close(off.probability("attacker_kills", 2), 26.0 / 36.0 + 3.0 / 36.0));
+    cavalry.edge = 6;
+    let at_edge = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 10, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(at_edge.probability("winner", 1), 0.0));
+    let reaching = Rules { leave_table: LeaveTable::Reaching, ..Rules::default() };
+    let left = Assault::new(&reaching, cavalry, line, Guns::Medium, 0, 10, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(left.probability("winner", 1), 26.0 / 36.0));
+    assert_agrees(&Assault::new(&rules, cavalry, line, Guns::Medium, 0, 10, 3).unwrap(), 1_000_000, 66);
+}
+
+#[test]
+fn the_attacker_holds_while_the_defender_routs_and_the_defender_rallies_in_its_turn() {
+    // A Trained line starts routing 6 bands from a Trained column (whose
+    // threat zone is 3): the attacker gives no order while it routs, and no
+    // one tests threats. In its Rally phase the line, Trained Down 1
+    // (routing) Up 1 (in command), rallies on 8 or less (26/36); otherwise
+    // it routs 4 bands (infantry march column), off the table when only 3
+    // bands lie behind it.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let mut line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    line.routing = true;
+    let exact = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(exact.probability("rallies", 1), 26.0 / 36.0));
+    assert!(close(exact.probability("engaged", 0), 1.0));
+    assert!(close(exact.probability("winner", 2), 1.0));
+    // Without the routing Down 1 the line rallies as Experienced (9): 30/36.
+    let no_routing_down = Rules { rally_routing_down: 0, ..Rules::default() };
+    let easier =
+        Assault::new(&no_routing_down, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(easier.probability("rallies", 1), 30.0 / 36.0));
+    // On favourable ground it rallies as Experienced (30/36), but a failed
+    // rally routs it off that ground: its second try is at Trained (26/36).
+    line.favourable = true;
+    let on_ground = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 2).unwrap().exact_distribution().unwrap();
+    assert!(close(on_ground.probability("rallies", 0), (6.0 / 36.0) * (10.0 / 36.0)));
+    line.favourable = false;
+    line.edge = 3;
+    let off = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
+    assert!(close(off.probability("winner", 0), 10.0 / 36.0));
+    // Once rallied, the assault goes on: the attacker advances again.
+    line.edge = 8;
+    let longer = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 3).unwrap();
+    assert!(longer.exact_distribution().unwrap().probability("engaged", 1) > 0.0);
+    assert_agrees(&longer, 1_000_000, 67);
+}
+
+#[test]
+fn routed_units_come_back_and_assaults_last_longer() {
+    // A column against a line at 4 bands: a rout no longer ends the assault,
+    // so by turn 2 some engagements have routed a unit that then rallied,
+    // and some units have routed twice or left the table.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 2, 3).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(exact.probability("rallies", 1) > 0.0);
+    assert!(exact.probability("defender_routs", 1) > 0.0 && exact.probability("attacker_routs", 1) > 0.0);
+    assert!(exact.probability("winner", 2) > 0.1);
+    assert_agrees(&assault, 1_000_000, 68);
+}
+
+#[test]
+fn an_advancing_attacker_leaves_its_table_edge_behind() {
+    // A column that starts at its table edge (edge 0) and advances 8 bands to
+    // engage has 8 bands behind it by then: in the first turn a rout (4) and
+    // a failed rally (4 more) cannot take it off the table, so its first turn
+    // is the same as with 40 bands behind it. Over three turns it can leave.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let winner = |column: AssaultUnit, turns: u32| {
+        let exact =
+            Assault::new(&rules, column, line, Guns::Medium, 0, 8, turns).unwrap().exact_distribution().unwrap();
+        [0, 1, 2].map(|w| exact.probability("winner", w))
+    };
+    column.edge = 0;
+    let (at_edge, at_edge_later) = (winner(column, 1), winner(column, 3));
+    column.edge = 40;
+    let (far, far_later) = (winner(column, 1), winner(column, 3));
+    assert!(at_edge.iter().zip(&far).all(|(a, b)| close(*a, *b)), "{at_edge:?} {far:?}");
+    assert!(at_edge[1] > 0.0);
+    assert!(at_edge_later[1] > far_later[1] + 1e-6, "{at_edge_later:?} {far_later:?}");
 }

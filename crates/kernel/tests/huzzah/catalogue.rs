@@ -18,9 +18,11 @@ fn every_scenario_runs_from_its_defaults() {
         assert!(scenario.metrics().iter().all(|m| !m.doc.is_empty()), "{}: an undocumented metric", entry.name);
         let estimate = scenario.simulate(&RunOptions::new(20_000, 5)).unwrap();
         assert_eq!(estimate.samples(), Some(20_000));
-        // The assault's default exact solution takes seconds; its solver is
-        // tested on shorter assaults.
-        if entry.name != "assault" {
+        // The assault's default 30 turns are past its exact solver's limit;
+        // the solver is tested on shorter assaults.
+        if entry.name == "assault" {
+            assert!(!scenario.has_exact());
+        } else {
             let exact = scenario.exact_distribution().unwrap();
             let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
             assert!((total - 1.0).abs() < 1e-12, "{}: exact total {total}", entry.name);
@@ -50,5 +52,5 @@ fn every_scenario_runs_from_its_defaults() {
         book.set(&field.name, &field.default).unwrap();
     }
     let interpretations = rules.fields().into_iter().filter(|f| f.doc.starts_with("Interpretation:")).count();
-    assert_eq!(interpretations, 3);
+    assert_eq!(interpretations, 5);
 }

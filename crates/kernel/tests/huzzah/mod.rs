@@ -13,3 +13,4 @@ mod standoff;
 pub use volley_kernel::check::assert_agrees;
 
 mod multi;
+mod reorganise;

@@ -223,6 +223,8 @@ fn command_checks_count_their_modifiers_and_cost_staggers_on_failure() {
         isolated: false,
         inspirational: true,
         seize_flag: true,
+        officer_dead: false,
+        cinc_in_person: false,
     };
     // 8 - 2 (broken) + 1 (favourable) - 1 (failed last) - 1 (a level removed)
     // + 1 (inspirational) + 1 (seizes the flag) = 7: passes on 21 of 36.
@@ -237,4 +239,57 @@ fn command_checks_count_their_modifiers_and_cost_staggers_on_failure() {
     let isolated = CommandCheck::new(&rules, Command { isolated: true, seize_flag: false, ..command }).unwrap();
     assert_eq!(isolated.rating(), 4);
     assert_agrees(&check, 1_000_000, 36);
+}
+
+#[test]
+fn a_dead_officers_command_fails_unless_a_senior_officer_stands_in() {
+    use volley_kernel::rulesets::huzzah::CommandCheckHuzzah;
+    use volley_kernel::rulesets::huzzah::single::{Command, CommandCheck};
+    let rules = Rules::default();
+    let command = Command {
+        rating: 8,
+        broken: 1,
+        favourable: 0,
+        last_check: 0,
+        levels_removed: 0,
+        isolated: false,
+        inspirational: false,
+        seize_flag: false,
+        officer_dead: true,
+        cinc_in_person: false,
+    };
+    // "If its officer has been killed, a command automatically fails": every
+    // unit takes a stagger (one broken sub-command) and retires, whatever the roll.
+    let alone = CommandCheck::new(&rules, command).unwrap().exact_distribution().unwrap();
+    assert!(close(alone.probability("passed", 0), 1.0));
+    assert!(close(alone.probability("staggers", 1), 1.0));
+    assert!(close(alone.probability("retires", 1), 1.0));
+    assert!(close(alone.probability("huzzah", 0), 1.0));
+    // A divisional officer stands in at Down 1: 8 - 1 - 1 = 6, 15/36.
+    let division = CommandCheck::new(&rules, Command { levels_removed: 1, ..command }).unwrap();
+    assert_eq!(division.rating(), 6);
+    assert!(close(division.exact_distribution().unwrap().probability("passed", 1), 15.0 / 36.0));
+    // The CinC, three levels removed, tests at Down 3 through his staff (4,
+    // 6/36) but at no Down in person (7, 21/36).
+    let staff = CommandCheck::new(&rules, Command { levels_removed: 3, ..command }).unwrap();
+    assert_eq!(staff.rating(), 4);
+    let in_person = CommandCheck::new(&rules, Command { levels_removed: 3, cinc_in_person: true, ..command }).unwrap();
+    assert_eq!(in_person.rating(), 7);
+    assert!(close(in_person.exact_distribution().unwrap().probability("passed", 1), 21.0 / 36.0));
+    // A dead officer cannot seize the flag, and the CinC supersedes only a junior.
+    assert!(CommandCheck::new(&rules, Command { seize_flag: true, ..command }).is_err());
+    assert!(CommandCheck::new(&rules, Command { officer_dead: false, cinc_in_person: true, ..command }).is_err());
+    // Seven broken sub-commands take an Average officer to 8 - 7 = 1: no
+    // roll is at or under it, and only a Huzzah! passes (by default).
+    let hopeless = Command { broken: 7, officer_dead: false, ..command };
+    let check = CommandCheck::new(&rules, hopeless).unwrap();
+    assert_eq!(check.rating(), 1);
+    let exact = check.exact_distribution().unwrap();
+    assert!(close(exact.probability("passed", 1), 1.0 / 36.0));
+    assert!(close(exact.probability("huzzah", 1), 1.0 / 36.0));
+    assert!(close(exact.probability("staggers", 7), 35.0 / 36.0));
+    let by_rating = Rules { command_check_huzzah: CommandCheckHuzzah::Rating, ..Rules::default() };
+    let strict = CommandCheck::new(&by_rating, hopeless).unwrap().exact_distribution().unwrap();
+    assert!(close(strict.probability("passed", 0), 1.0));
+    assert_agrees(&division, 1_000_000, 37);
 }

@@ -6,20 +6,53 @@
 //! orders (a forced order first, then advance orders until one fails, an order
 //! cannot be given, or it makes contact), each move answered by a bombardment
 //! while the battery has bombardments left; the engagement on contact; rally,
-//! reform and compulsory casualties. The defender's turn: threat tests if it is
-//! in the attacker's zone, its forced order (deploy to line or form square),
-//! rally, reform, compulsory casualties and smoke removal. It ends when a unit
-//! breaks or routs, or at the turn limit.
+//! reform and rout. The defender's turn: threat tests if it is in the
+//! attacker's zone, its forced order (deploy to line or form square), smoke
+//! removal and rally, reform and rout. It ends when a unit breaks (a routing
+//! unit that leaves the table is broken), or at the turn limit.
+//!
+//! "Rally, reform and rout" ("Rally and reform", "Compulsory movement: Rout",
+//! "Compulsory casualties"): one roll per unit at its full rating with the
+//! rally modifiers (Down 1 if routing). A routing unit that passes rallies,
+//! halts and takes a formation; one that fails makes one move at march column
+//! rate towards its table edge (its `edge` key: the bands behind it), and a
+//! move beyond the edge breaks it (`leave_table`). The same roll removes
+//! staggers (the margin; all on a Huzzah!), and a unit with staggers left
+//! takes a compulsory kill. The loser of an engagement routs at once, one
+//! march-column move away, and a tied attacker or a Huzzah! loser retires a
+//! move: each off the table if the move is longer than the bands behind it.
+//! A routed unit may rally and the assault goes on. Command checks and
+//! reorganising are the `command_check` and `reorganise` scenarios' (one
+//! unit is no command).
 //!
 //! The turn is a small state machine in which every step consumes at most one
 //! roll of 2D6, so the Monte Carlo sampler and the exact solver run the very
 //! same steps: the sampler with dice, the solver over the eleven totals, turn
-//! by turn as an absorbing Markov chain, propagated forward roll by roll for
+//! by turn as an absorbing Markov chain, propagated forward step by step for
 //! all states together (the way [`markov::absorb`](crate::markov::absorb)
-//! propagates turns), merging equal states after every roll.
+//! propagates turns) in the order of the turn's phases, so that equal states
+//! merge however many rolls led to them.
 //!
 //! Modelling choices (beyond the interpretations of [`Rules`]):
 //! - The attacker always advances when it can; the defender stands.
+//! - While the defender routs, the attacker holds the ground it won (it
+//!   gives no orders, but blown cavalry still takes its recall order) and
+//!   advances again once the defender has rallied; the defender stands
+//!   wherever it rallied. A routing unit gives no orders (a mob acts on
+//!   none, forced orders included), has no threat zone and tests threats and
+//!   engages on its disadvantaged rating ("Mob").
+//! - A `favourable` position is the unit's starting place: a unit that
+//!   advances, retires or routs off it loses the Up (and regains it if it
+//!   comes back to the very place).
+//! - A routing unit that rallies takes its starting formation, or square for
+//!   infantry facing cavalry ("assume whichever allowable formation they
+//!   wish"). A unit that routed in the attacker's Engagement phase tries to
+//!   rally in its side's next Rally phase: the attacker the same turn, the
+//!   defender in its own turn that follows.
+//! - `attacker_routs` and `defender_routs` count the times each unit broke
+//!   into rout in an engagement (a unit that starts routing has not routed
+//!   yet; a mob that loses again routs on, the same rout); `rallies` counts
+//!   routing units of either side that rallied.
 //! - A battery bombards once for each advance order the attacker acts on, at
 //!   the distance the move ends (at 1 band, short range, when it ends in
 //!   contact), while bombardments last ("Artillery bombardment": a target can
@@ -34,13 +67,13 @@
 //!   order troops threatened only by infantry, "Threat tests"); against
 //!   cavalry it tests on its full rating (the open-order disadvantage names
 //!   infantry).
-//! - A routed unit keeps its staggers and kills in `*_remaining` (it is out
-//!   of the fight, but the metric counts its breaking threshold).
+//! - A unit broken by leaving the table (or a battery broken by losing)
+//!   keeps its staggers and kills in `*_remaining`.
 //! - Blown cavalry that fails to rally takes the recall order in its next
 //!   orders phase; if that fails it advances one move out of control and
 //!   engages disadvantaged if it makes contact.
 
-use super::engagement::{Fighter, Victor, resolve};
+use super::engagement::{Fate, Fighter, resolve};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
 use super::{
     Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
@@ -51,7 +84,7 @@ use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
 crate::choice_enum! {
@@ -99,10 +132,16 @@ pub struct AssaultUnit {
     pub rating: i32,
     /// In command (Up 1 to orders and to rally).
     pub in_command: bool,
-    /// In a favourable position (the defender's ground).
+    /// In a favourable position where it starts (the defender's ground); a
+    /// unit that moves off its starting place leaves it.
     pub favourable: bool,
     /// Disadvantaged in threat tests and engagements.
     pub disadvantaged: bool,
+    /// Bands behind it to its table edge along its line of communication: a
+    /// rout or retirement longer than this takes it off the table, broken.
+    pub edge: i32,
+    /// Routing at the start (a mob that must rally in its Rally phase).
+    pub routing: bool,
 }
 
 impl AssaultUnit {
@@ -120,6 +159,8 @@ impl AssaultUnit {
             in_command: true,
             favourable: false,
             disadvantaged: false,
+            edge: DEFAULT_EDGE,
+            routing: false,
         }
     }
 
@@ -137,6 +178,8 @@ impl AssaultUnit {
             in_command: settings.bool(&key("in_command")),
             favourable: settings.bool(&key("favourable")),
             disadvantaged: settings.bool(&key("disadvantaged")),
+            edge: settings.int(&key("edge")) as i32,
+            routing: settings.bool(&key("routing")),
         }
     }
 
@@ -152,11 +195,27 @@ impl AssaultUnit {
             Param::choice(key("officer"), "officer attached: none, attached or inspirational", Officer::None),
             Param::int(key("rating"), "command rating of its officer (6 Abysmal to 10 Excellent)", 8, 6, 10),
             Param::boolean(key("in_command"), "in command (Up 1 to orders and rallying)", true),
-            Param::boolean(key("favourable"), "in a favourable position", false),
+            Param::boolean(
+                key("favourable"),
+                "in a favourable position where it starts (lost once it moves off)",
+                false,
+            ),
             Param::boolean(key("disadvantaged"), "disadvantaged in threat tests and engagements", false),
+            Param::int(
+                key("edge"),
+                "bands behind it to its table edge or line of communication (a rout or retirement beyond it breaks the unit)",
+                i64::from(DEFAULT_EDGE),
+                0,
+                40,
+            ),
+            Param::boolean(key("routing"), "routing at the start (it must rally in its Rally phase)", false),
         ]
     }
 }
+
+/// The default bands behind each unit to its table edge: a 120 cm (24-band)
+/// deep table with the two units 8 bands apart across its middle.
+pub const DEFAULT_EDGE: i32 = 8;
 
 // The phases of a turn, each consuming at most one roll.
 const ATTACKER_THREAT: u8 = 0;
@@ -177,11 +236,19 @@ const TURN_END: u8 = 10;
 /// prints. The dropped mass is below 1e-10 in the tests' assaults.
 const NEGLIGIBLE: f64 = 1e-15;
 
+/// The longest assault the exact solver takes on, in turns. Since routed
+/// units rally and come back, assaults last longer and the chain's live
+/// states spread over positions, table edges, rout counts and both units'
+/// staggers and kills: the default assault's 15 turns take about a minute of
+/// one busy core here, each further turn a few seconds more. Longer assaults
+/// are sampled.
+pub const EXACT_TURN_LIMIT: u32 = 15;
+
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
 
 /// Where an assault stands, between two rolls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     phase: u8,
     /// Bands between the units; 0 is contact.
@@ -210,6 +277,54 @@ pub struct State {
     free_order: bool,
     /// The attacker's engagement roll, while the defender's is awaited.
     engage_pair: u8,
+    /// Each side is routing (a mob).
+    routing: [bool; 2],
+    /// Bands between each unit and its table edge.
+    behind: [i8; 2],
+    /// Times each side has broken into rout (the rallies follow from these,
+    /// the starting routers and who routs now, so they need no field).
+    routs: [u8; 2],
+}
+
+impl std::hash::Hash for State {
+    /// The fields packed into three words (the exact solver hashes millions
+    /// of states; a field at a time is several times slower). Equal states
+    /// pack alike, which is all `Hash` needs.
+    fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
+        let bytes = |b: [u8; 8]| u64::from_le_bytes(b);
+        let flags = |bits: &[bool]| bits.iter().enumerate().fold(0u8, |acc, (i, &bit)| acc | (u8::from(bit) << i));
+        let [a, b, c, d] = self.strength.map(|v| v as u8);
+        hasher.write_u64(bytes([
+            self.phase,
+            self.distance as u8,
+            a,
+            b,
+            c,
+            d,
+            self.formation[0] as u8 | (self.formation[1] as u8) << 2,
+            self.bombardments,
+        ]));
+        hasher.write_u64(bytes([
+            self.smoke,
+            flags(&[
+                self.blown,
+                self.officer[0],
+                self.officer[1],
+                self.engaged,
+                self.forced[0],
+                self.forced[1],
+                self.free_order,
+                self.routing[0],
+            ]),
+            flags(&[self.routing[1]]) | self.tester << 1,
+            self.huzzahs,
+            self.orders,
+            self.engage_pair,
+            self.behind[0] as u8,
+            self.behind[1] as u8,
+        ]));
+        hasher.write_u64(bytes([self.routs[0], self.routs[1], 0, 0, 0, 0, 0, 0]));
+    }
 }
 
 /// One assault.
@@ -260,6 +375,12 @@ impl Assault {
             if !(-10..=10).contains(&unit.shifts) || !(6..=10).contains(&unit.rating) {
                 return Err(invalid(format!("{prefix}.shifts"), "shifts -10 to 10, ratings 6 to 10"));
             }
+            if unit.routing && unit.arm == Arm::Artillery {
+                return Err(invalid(format!("{prefix}.routing"), "a battery never routs: it breaks"));
+            }
+            if !(0..=40).contains(&unit.edge) {
+                return Err(invalid(format!("{prefix}.edge"), "the bands to the table edge must be 0 to 40"));
+            }
         }
         if !(1..=30).contains(&distance) {
             return Err(invalid("distance", "the distance must be 1 to 30 bands"));
@@ -272,6 +393,9 @@ impl Assault {
         }
         let mut metrics = duel_metrics(turns);
         metrics.push(Metric::boolean("engaged", "whether the units engaged at least once"));
+        metrics.push(Metric::integer("attacker_routs", "times the attacker routed", 0, i64::from(turns)));
+        metrics.push(Metric::integer("defender_routs", "times the defender routed", 0, i64::from(turns)));
+        metrics.push(Metric::integer("rallies", "times a routing unit rallied", 0, i64::from(turns)));
         let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
         Ok(Assault {
             rules: rules.clone(),
@@ -303,6 +427,9 @@ impl Assault {
             orders: 0,
             free_order: false,
             engage_pair: 0,
+            routing: [a.routing, d.routing],
+            behind: [a.edge as i8, d.edge as i8],
+            routs: [0; 2],
         }
     }
 
@@ -320,7 +447,23 @@ impl Assault {
             remaining_percent(self.full[0], st(0), st(1)),
             remaining_percent(self.full[1], st(2), st(3)),
             i64::from(s.engaged),
+            i64::from(s.routs[0]),
+            i64::from(s.routs[1]),
+            i64::from(self.rallies(s)),
         ])
+    }
+
+    /// Routing units that rallied so far: each rout (and each unit routing
+    /// at the start) ends in a rally unless the unit routs still.
+    fn rallies(&self, s: &State) -> u8 {
+        (0..2).map(|side| s.routs[side] + u8::from(self.units[side].routing) - u8::from(s.routing[side])).sum()
+    }
+
+    /// Whether `side` is in its favourable position: only at its starting
+    /// place (its table edge as far behind it as at the start), so a unit
+    /// driven off, or advancing off, its ground loses it.
+    fn favourable(&self, s: &State, side: usize) -> bool {
+        self.units[side].favourable && i32::from(s.behind[side]) == self.units[side].edge
     }
 
     fn officer_of(&self, s: &State, side: usize) -> Officer {
@@ -331,6 +474,8 @@ impl Assault {
     fn zone(&self, s: &State, side: usize) -> i32 {
         let r = &self.rules;
         match (self.units[side].arm, s.formation[side]) {
+            // "Mob": "Mobs ... have no threat zone".
+            _ if s.routing[side] => 0,
             // "Blown cavalry exerts no threat zone."
             (Arm::Cavalry, _) if s.blown => 0,
             (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line,
@@ -359,6 +504,48 @@ impl Assault {
         }
     }
 
+    /// A routing side's move: "one move at march column rate" in mob
+    /// formation ("Engage the enemy"; "Compulsory movement: Rout").
+    fn rout_move(&self, side: usize) -> i32 {
+        let r = &self.rules;
+        match self.units[side].arm {
+            Arm::Infantry => r.move_infantry_march_column,
+            Arm::Cavalry => r.move_cavalry_march_column,
+            Arm::Artillery => r.move_foot_guns_march_column,
+        }
+    }
+
+    /// `side` moves `moved` bands back towards its table edge: the end (the
+    /// unit is broken, the other side wins) if that takes it off the table.
+    fn fall_back(&self, s: &mut State, side: usize, moved: i32) -> Option<Node<State>> {
+        if self.rules.leaves_table(i32::from(s.behind[side]), moved) {
+            return Some(Node::End(self.code(1 - side as i64, 1, s)));
+        }
+        s.behind[side] -= moved as i8;
+        s.distance += moved as i8;
+        None
+    }
+
+    /// Whether the attacker acts on orders: not while it routs, and it holds
+    /// the ground it won while the defender routs (a blown cavalry's recall
+    /// order is still given).
+    fn may_order(&self, s: &State) -> bool {
+        !s.routing[0] && (!s.routing[1] || s.blown)
+    }
+
+    /// The formation a routing unit takes when it rallies ("Routing troops
+    /// that rally immediately halt facing the enemy and assume whichever
+    /// allowable formation they wish"): its starting formation, or square for
+    /// infantry facing cavalry.
+    fn rally_formation(&self, side: usize) -> Formation {
+        let unit = &self.units[side];
+        if unit.arm == Arm::Infantry && self.units[1 - side].arm == Arm::Cavalry {
+            Formation::Square
+        } else {
+            unit.formation
+        }
+    }
+
     fn in_zone_of(&self, s: &State, side: usize) -> bool {
         i32::from(s.distance) <= self.zone(s, side)
     }
@@ -379,6 +566,9 @@ impl Assault {
         let r = &self.rules;
         let unit = &self.units[side];
         let enemy = &self.units[1 - side];
+        // Playsheet, Threat tests: "Use disadvantaged rating ... if routing"
+        // ("Mob": mobs "use their disadvantaged morale rating if threatened").
+        let disadvantaged = unit.disadvantaged || s.routing[side];
         let mut shifts = unit.shifts;
         if s.strength[2 * side] > 0 {
             shifts -= r.threat_staggers_down;
@@ -391,7 +581,7 @@ impl Assault {
         // infantry or artillery while in open terrain" are in a favourable
         // position; "a single Up 1 regardless of the number" of reasons.
         let open_order_battery = unit.arm == Arm::Artillery && enemy.arm == Arm::Infantry;
-        if (unit.favourable || open_order_battery) && !unit.disadvantaged {
+        if (self.favourable(s, side) || open_order_battery) && !disadvantaged {
             shifts += r.threat_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
@@ -419,7 +609,7 @@ impl Assault {
         if s.formation[side] == Formation::Square && enemy.arm == Arm::Cavalry {
             shifts += r.threat_square_against_cavalry_up;
         }
-        r.effective_rating(unit.quality, shifts, unit.disadvantaged)
+        r.effective_rating(unit.quality, shifts, disadvantaged)
     }
 
     /// The range band of a bombardment at this distance, or `None` out of range.
@@ -451,13 +641,13 @@ impl Assault {
         match s.phase {
             ATTACKER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
             ATTACKER_FORCED => s.forced[0],
-            ATTACKER_ORDERS => !s.free_order && s.distance > 0 && self.order_rating(s).is_some(),
+            ATTACKER_ORDERS => !s.free_order && s.distance > 0 && self.may_order(s) && self.order_rating(s).is_some(),
             BOMBARD | ENGAGE_DEFENDER_ROLL => true,
             ENGAGE_ATTACKER_ROLL => s.distance == 0,
-            ATTACKER_REFORM => s.strength[0] > 0 || s.blown,
+            ATTACKER_REFORM => s.strength[0] > 0 || s.blown || s.routing[0],
             DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
             DEFENDER_FORCED => s.forced[1],
-            DEFENDER_REFORM => s.strength[2] > 0,
+            DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1],
             _ => false,
         }
     }
@@ -521,7 +711,8 @@ impl Assault {
                     && s.formation[other] == Formation::Line;
                 let open_against_cavalry =
                     me.arm == Arm::Infantry && s.formation[side] != Formation::Square && enemy.arm == Arm::Cavalry;
-                if column_against_line || open_against_cavalry {
+                // A mob takes no forced order: it cannot act on orders.
+                if (column_against_line || open_against_cavalry) && !s.routing[side] {
                     s.forced[side] = true;
                 }
                 if self.broken(&s, side) {
@@ -554,9 +745,16 @@ impl Assault {
         }
     }
 
+    /// The attacker moves up to `to` bands from the defender: its table edge
+    /// falls behind it by as much.
+    fn advance_to(s: &mut State, to: i32) {
+        s.behind[0] += s.distance - to as i8;
+        s.distance = to as i8;
+    }
+
     /// After a move: bombard if the battery can, else carry on ordering.
     fn after_move(&self, mut s: State, moved_to: i32) -> Node<State> {
-        s.distance = moved_to as i8;
+        Self::advance_to(&mut s, moved_to);
         let at = moved_to.max(1);
         if s.bombardments > 0 && self.bombard_band(at).is_some() {
             s.phase = BOMBARD;
@@ -645,7 +843,7 @@ impl Assault {
                     s.phase = ENGAGE_ATTACKER_ROLL;
                     return Node::Live(s);
                 }
-                if s.free_order {
+                if s.free_order && self.may_order(&s) {
                     // Huzzah! results: "automatically successfully issue another
                     // order"; then no other orders that turn.
                     s.free_order = false;
@@ -667,7 +865,7 @@ impl Assault {
                         return Node::Live(s);
                     }
                     let to = self.advance(&s);
-                    s.distance = to as i8;
+                    Self::advance_to(&mut s, to);
                     return Node::Live(s);
                 }
                 if !r.passes(pair_total(pair), rating) {
@@ -701,29 +899,25 @@ impl Assault {
                     s.smoke = s.smoke.saturating_sub(1);
                 }
                 let Some(pair) = pair else { return Node::Live(s) };
-                let unit = &self.units[side];
-                let mut shifts = 0;
-                if s.strength[2 * side + 1] > 0 {
-                    shifts -= r.rally_kills_down;
-                }
-                if self.in_zone_of(&s, 1 - side) {
-                    shifts -= r.rally_threat_zone_down;
-                }
-                if unit.in_command {
-                    shifts += r.rally_in_command_up;
-                }
-                if unit.favourable {
-                    shifts += r.rally_favourable_up;
-                }
-                shifts += match self.officer_of(&s, side) {
-                    Officer::None => 0,
-                    Officer::Attached => r.rally_officer_up,
-                    Officer::Inspirational => r.rally_officer_up + r.rally_inspirational_up,
-                };
-                // "Rallying or reforming always uses the full, not disadvantaged, quality rating."
-                let rating = r.effective_rating(unit.quality, shifts, false);
+                // "Rally, reform and rout", Procedure: rally routing units,
+                // compulsory movement of routing units, reform blown and
+                // non-routing units, compulsory casualties; one roll each.
+                let rating = self.rally_rating(&s, side);
                 let total = pair_total(pair);
-                if side == 0 && s.blown && (pair_is_huzzah(pair) || r.passes(total, rating)) {
+                let rallied = pair_is_huzzah(pair) || r.passes(total, rating);
+                if s.routing[side] {
+                    if rallied {
+                        // "Routing troops that rally immediately halt facing
+                        // the enemy and assume whichever allowable formation they wish."
+                        s.routing[side] = false;
+                        s.formation[side] = self.rally_formation(side);
+                    } else if let Some(end) = self.fall_back(&mut s, side, self.rout_move(side)) {
+                        // "Routing units that fail to rally immediately make one
+                        // move towards their line of communication at march column speed."
+                        return end;
+                    }
+                }
+                if side == 0 && s.blown && rallied {
                     // "Blown troops that rally immediately lose the blown status."
                     s.blown = false;
                 }
@@ -740,6 +934,36 @@ impl Assault {
         }
     }
 
+    /// The effective rating of `side` rallying or reforming ("Rally and
+    /// reform", Procedure).
+    fn rally_rating(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        let unit = &self.units[side];
+        let mut shifts = 0;
+        if s.strength[2 * side + 1] > 0 {
+            shifts -= r.rally_kills_down;
+        }
+        if s.routing[side] {
+            shifts -= r.rally_routing_down;
+        }
+        if self.in_zone_of(s, 1 - side) {
+            shifts -= r.rally_threat_zone_down;
+        }
+        if unit.in_command {
+            shifts += r.rally_in_command_up;
+        }
+        if self.favourable(s, side) {
+            shifts += r.rally_favourable_up;
+        }
+        shifts += match self.officer_of(s, side) {
+            Officer::None => 0,
+            Officer::Attached => r.rally_officer_up,
+            Officer::Inspirational => r.rally_officer_up + r.rally_inspirational_up,
+        };
+        // "Rallying or reforming always uses the full, not disadvantaged, quality rating."
+        r.effective_rating(unit.quality, shifts, false)
+    }
+
     /// The engagement on contact ("Engage the enemy").
     fn engage(&self, mut s: State, attacker_pair: u32, defender_pair: u32) -> Node<State> {
         let fighter = |side: usize| {
@@ -747,14 +971,15 @@ impl Assault {
             Fighter {
                 quality: unit.quality,
                 shifts: unit.shifts,
-                // "If engaged while blown, cavalry fights with its disadvantaged rating."
-                disadvantaged: unit.disadvantaged || (side == 0 && s.blown),
+                // "If engaged while blown, cavalry fights with its disadvantaged
+                // rating"; mobs "use their disadvantaged morale rating if ... engaged".
+                disadvantaged: unit.disadvantaged || (side == 0 && s.blown) || s.routing[side],
                 staggers: i32::from(s.strength[2 * side]),
                 kills: i32::from(s.strength[2 * side + 1]),
                 arm: unit.arm,
                 square: s.formation[side] == Formation::Square,
                 officer: self.officer_of(&s, side),
-                favourable: unit.favourable,
+                favourable: self.favourable(&s, side),
                 cavalry: CavalryKind::Regular,
                 small: false,
             }
@@ -769,10 +994,7 @@ impl Assault {
                 s.officer[side] = false;
             }
         }
-        use super::engagement::Fate;
-        let gone = |fate: Fate| matches!(fate, Fate::Routs | Fate::Broken);
-        let (attacker_gone, defender_gone) = (gone(result.attacker.fate), gone(result.defender.fate));
-        let winner = match (attacker_gone, defender_gone) {
+        let winner = match (result.attacker.fate == Fate::Broken, result.defender.fate == Fate::Broken) {
             (true, true) => Some(2),
             (true, false) => Some(1),
             (false, true) => Some(0),
@@ -781,16 +1003,33 @@ impl Assault {
         if let Some(winner) = winner {
             return Node::End(self.code(winner, 1, &s));
         }
-        // Nobody left the field: a tie (the attacker retires) or a Huzzah!
-        // loser retiring one move.
         s.blown = result.attacker.blown;
-        s.distance = if result.victor == Victor::Attacker {
-            self.move_of(&s, 1).max(1) as i8
-        } else {
-            self.move_of(&s, 0) as i8
-        };
         s.engage_pair = 0;
         s.phase = ATTACKER_REFORM;
+        // The loser routs ("forms a mob and then makes one move at march
+        // column rate directly away from the enemy"); on a tie the attacker,
+        // and a Huzzah! loser, retires one move. The side that holds stays
+        // where it is: an attacker that routed the defender occupies its ground.
+        for (side, fate) in [(0, result.attacker.fate), (1, result.defender.fate)] {
+            let moved = match fate {
+                Fate::Routs => {
+                    // A mob that loses again routs on: it has not rallied
+                    // in between, so it is still the same rout.
+                    if !s.routing[side] {
+                        s.routs[side] += 1;
+                    }
+                    s.routing[side] = true;
+                    // A mob acts on no orders, forced ones included.
+                    s.forced[side] = false;
+                    self.rout_move(side)
+                }
+                Fate::Retires => self.move_of(&s, side).max(1),
+                Fate::Holds | Fate::Broken => continue,
+            };
+            if let Some(end) = self.fall_back(&mut s, side, moved) {
+                return end;
+            }
+        }
         Node::Live(s)
     }
 
@@ -826,22 +1065,69 @@ impl Assault {
             6 * (first - 1) + (total as u32 - first - 1)
         };
         if !self.wants_roll(&st) {
-            vec![(self.step(st, None), 1.0)]
+            vec![(self.quiet_steps(self.step(st, None)), 1.0)]
         } else if st.phase == ENGAGE_ATTACKER_ROLL {
             // Both engagement rolls at once.
             let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
             for &(attacker_total, attacker_ways) in &TOTALS {
                 for &(defender_total, defender_ways) in &TOTALS {
                     let node = self.engage(st, representative(attacker_total), representative(defender_total));
-                    branches.push((node, f64::from(attacker_ways * defender_ways) / 1296.0));
+                    branches.push((self.quiet_steps(node), f64::from(attacker_ways * defender_ways) / 1296.0));
                 }
             }
             branches
         } else {
-            TOTALS
-                .iter()
-                .map(|&(total, ways)| (self.step(st, Some(representative(total))), f64::from(ways) / 36.0))
-                .collect()
+            // Totals that lead to the same state (every pass of a threat
+            // test, say) are merged here, among eleven, rather than in the
+            // solver's large map.
+            let mut branches: Vec<(Node<State>, f64)> = Vec::with_capacity(TOTALS.len());
+            for &(total, ways) in &TOTALS {
+                let node = self.quiet_steps(self.step(st, Some(representative(total))));
+                let q = f64::from(ways) / 36.0;
+                match branches.iter_mut().find(|(seen, _)| *seen == node) {
+                    Some((_, p)) => *p += q,
+                    None => branches.push((node, q)),
+                }
+            }
+            branches
+        }
+    }
+
+    /// Runs the steps that take no roll, as [`Assault::sample_turn`] does,
+    /// up to the next roll or the end of the turn: the solver then merges
+    /// states only where they wait for dice.
+    fn quiet_steps(&self, mut node: Node<State>) -> Node<State> {
+        while let Node::Live(mut s) = node {
+            if s.phase >= ENGAGE_ATTACKER_ROLL {
+                // The count of orders and a pending free order matter only
+                // in the orders phase (the next turn starts them afresh):
+                // forgetting them after it lets the solver merge states
+                // that differ in nothing else.
+                s.orders = 0;
+                s.free_order = false;
+                node = Node::Live(s);
+            }
+            if s.phase == TURN_END || self.wants_roll(&s) {
+                break;
+            }
+            node = self.step(s, None);
+        }
+        node
+    }
+
+    /// How far into its turn a state is: every step of [`Assault::step`]
+    /// raises it (the orders phase and its bombardments by the count of
+    /// orders, a threat test by the length of its Huzzah! chain).
+    fn progress(s: &State) -> u32 {
+        let huzzahs = u32::from(s.huzzahs);
+        match s.phase {
+            ATTACKER_ORDERS | BOMBARD => {
+                (u32::from(ATTACKER_ORDERS) << 16)
+                    | (u32::from(s.orders) << 8)
+                    | (u32::from(s.phase == ATTACKER_ORDERS) << 4)
+                    | huzzahs
+            }
+            phase => (u32::from(phase) << 16) | huzzahs,
         }
     }
 
@@ -869,25 +1155,29 @@ impl Scenario for Assault {
     }
 
     fn has_exact(&self) -> bool {
-        true
+        self.turns <= EXACT_TURN_LIMIT
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // The absorbing chain propagated forward a roll at a time for all
-        // states together (as `markov::absorb` does a turn at a time): the
-        // states in the middle of a turn are shared by many states at its
-        // start, so merging after every roll keeps the work small. Endings
-        // and states that finished their turn leave the active set at once.
+        if self.turns > EXACT_TURN_LIMIT {
+            return None;
+        }
+        // The absorbing chain propagated forward for all states together (as
+        // `markov::absorb` does a turn at a time), a step at a time in the
+        // order of the turn's phases: every step leads to a later phase (or a
+        // later order, or a longer Huzzah! chain, by `progress`), so all the
+        // ways into a state have merged before it is expanded, however many
+        // rolls they took. Endings and states that finished their turn leave
+        // at once.
         type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
         let stride = self.turn_stride();
         let mut ended: Map<u64> = HashMap::default();
         let mut current: Map<State> = HashMap::default();
         current.insert(self.start(), 1.0);
         for turn in 1..=self.turns {
-            let mut active = current;
-            current = HashMap::default();
-            while !active.is_empty() {
-                let mut next: Map<State> = HashMap::default();
+            let mut pending: BTreeMap<u32, Map<State>> = BTreeMap::new();
+            pending.insert(0, std::mem::take(&mut current));
+            while let Some((rank, active)) = pending.pop_first() {
                 for (state, p) in active {
                     if p < NEGLIGIBLE {
                         continue;
@@ -900,11 +1190,14 @@ impl Scenario for Assault {
                             Node::Live(s) if s.phase == TURN_END => {
                                 *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q
                             }
-                            Node::Live(s) => *next.entry(s).or_insert(0.0) += p * q,
+                            Node::Live(s) => {
+                                let later = Self::progress(&s);
+                                debug_assert!(later > rank, "a step must lead to a later phase");
+                                *pending.entry(later).or_default().entry(s).or_insert(0.0) += p * q
+                            }
                         }
                     }
                 }
-                active = next;
             }
         }
         for (s, p) in current {
@@ -933,7 +1226,13 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
     params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
-    params.push(Param::int("turns", "the turn limit", 30, 1, 100));
+    params.push(Param::int(
+        "turns",
+        "the turn limit (the exact solver takes assaults of up to 15 turns: EXACT_TURN_LIMIT)",
+        30,
+        1,
+        100,
+    ));
     ScenarioEntry {
         name: "assault",
         summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",

@@ -3,9 +3,11 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]), each with an exact solver. Scenarios: `test`, `orders`,
-//! `quality_roll`, `rearm`, `command_check`, `engagement`, `standoff`, `assault`, `skirmish`,
-//! `bombardment`.
+//! ([`bombardment`]) and reorganising a command off the table
+//! ([`reorganise`]), each with an exact solver (the assault's up to
+//! [`assault::EXACT_TURN_LIMIT`] turns). Scenarios: `test`, `orders`,
+//! `quality_roll`, `rearm`, `command_check`, `engagement`, `multi_engagement`,
+//! `standoff`, `assault`, `skirmish`, `bombardment`, `reorganise`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
 //! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
@@ -41,11 +43,17 @@
 //! - `standoff` and `assault` report staggers and kills as the totals on each
 //!   unit at the end (starting state included); `attacker_remaining` is
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
-//! - A routing unit is out of the fight in `assault`: the scenario ends with
-//!   the other side the winner (the rules' compulsory routs take it away from
-//!   the enemy; rallying routers is not modelled further). A routed unit keeps
-//!   its staggers and kills in `*_remaining`. (`standoff` has no engagements,
-//!   so nobody routs there.)
+//! - `leave_table` (default `beyond`): "Any unit that routs from the
+//!   battlefield is immediately broken": in `assault` a rout or retirement
+//!   longer than the bands behind the unit (its `edge` key, default 8: a
+//!   24-band deep table with the units 8 bands apart in its middle) takes it
+//!   off the table; `reaching` also breaks a unit whose move ends at the edge.
+//! - In `assault` a routing unit rallies or makes its compulsory rout move in
+//!   its side's Rally phase and the assault goes on; while the defender
+//!   routs the attacker holds the ground it won, and a rallied unit takes its
+//!   starting formation (square for infantry facing cavalry). The scenario
+//!   ends only when a unit breaks. (`standoff` has no engagements, so nobody
+//!   routs there.)
 //! - Multi-unit engagements ([`engagement::resolve_multi`], the
 //!   `multi_engagement` scenario): where the rules let the controlling player
 //!   place odd staggers (no unit, or several, took a kill), the first listed
@@ -61,11 +69,24 @@
 //! - Bombardment: a square is always disadvantaged against artillery; a unit
 //!   split between ranges is at the closer; bounce-through hits a unit behind
 //!   the target only at short range and within the bounce-through distance.
+//! - `command_check_huzzah` (default `passes`): "Command integrity check",
+//!   Huzzah! results assume the command passed, so a Huzzah! passes even at an
+//!   effective rating below 2; `rating` makes it pass only at 2 or more. A
+//!   command whose officer is dead fails without a roll unless a senior
+//!   officer stands in (`levels_removed`), and then reports no Huzzah!.
+//! - `reorganise`: the player's waiting is the scenario's policy (`first_wait`
+//!   turns, then `wait` after each failure); "each turn waited ... since the
+//!   previous (failed!) attempt" counts the turns between attempts, so the
+//!   Up for waiting restarts after each failure (the rules' example: Up 1,
+//!   then Up 2). The units' kills are one per attempt, the successful one
+//!   included (the example: two attempts, two kills); a unit is destroyed
+//!   when its kills alone reach its full rating (its staggers are removed).
 //! - The CinC's two extra command points stop at Excellent (10), and an
 //!   Excellent CinC stays at 10.
 //! - The `assault` lists its own modelling choices (bombardment timing, the
-//!   Huzzah! chain's limit of 8, forced orders, blown cavalry) in its docs; its
-//!   exact solver drops states less likely than 1e-15.
+//!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
+//!   does while its enemy routs) in its docs; its exact solver drops states
+//!   less likely than 1e-15 and takes assaults of up to 15 turns.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
@@ -77,6 +98,7 @@ pub mod assault;
 pub mod bombardment;
 pub mod engagement;
 pub mod multi;
+pub mod reorganise;
 pub mod single;
 pub mod skirmish;
 pub mod standoff;
@@ -193,6 +215,28 @@ crate::choice_enum! {
         Chain = "chain",
         /// Only one answering test.
         Single = "single",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: when a move takes a unit off the table.
+    pub enum LeaveTable {
+        /// A move longer than the bands between the unit and its table edge
+        /// (a move that ends exactly at the edge stays on the table) (default).
+        Beyond = "beyond",
+        /// A move that reaches the edge: ending exactly at it leaves the table too.
+        Reaching = "reaching",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a Huzzah! passes a command check whatever the rating.
+    pub enum CommandCheckHuzzah {
+        /// A Huzzah! passes ("the roll that gives you a chance no matter what
+        /// the odds are against you") (default).
+        Passes = "passes",
+        /// A Huzzah! passes only if 2 is at or under the effective rating.
+        Rating = "rating",
     }
 }
 
@@ -332,6 +376,22 @@ crate::rule_book! {
         pub command_check_inspirational_up: i32 = 1, range 0..=3;
         /// "Command integrity check", Procedure: Up 1 if officer seizes the flag.
         pub command_check_seize_flag_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Down 1 for each sub-command that broke or routed.
+        pub reorganise_broken_down: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Down 1 if the command is a division.
+        pub reorganise_division_down: i32 = 1, range 0..=4;
+        /// "Reorganise", Procedure: Down 3 if the command is a corps.
+        pub reorganise_corps_down: i32 = 3, range 0..=6;
+        /// "Reorganise", Procedure: Up 1 if more units retired than broke or routed.
+        pub reorganise_more_retired_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Up 1 for each turn waited.
+        pub reorganise_turn_waited_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: Up 1 if the officer is inspirational.
+        pub reorganise_inspirational_up: i32 = 1, range 0..=3;
+        /// "Reorganise", Procedure: kills each unit takes for each attempt made at reorganising (none on a Huzzah!).
+        pub reorganise_attempt_kills: i32 = 1, range 0..=3;
+        /// Interpretation: a Huzzah! in a command check whose effective rating is below 2; `passes` (default: "Huzzah! is the roll that gives you a chance no matter what the odds", and its result assumes a pass) or `rating`.
+        pub command_check_huzzah: CommandCheckHuzzah = CommandCheckHuzzah::Passes;
 
         /// "Skirmisher superiority", Procedure: Down 1 if failed previous superiority test.
         pub skirmish_failed_previous_down: i32 = 1, range 0..=3;
@@ -393,6 +453,14 @@ crate::rule_book! {
         pub move_cavalry_column: i32 = 6, range 1..=10;
         /// "Orders", Advance: a unit can engage an enemy outside its threat zone only within 5cm (1 band).
         pub engage_outside_threat_zone_bands: i32 = 1, range 0..=3;
+        /// Playsheet, Movement: infantry in march column, bands per move (the rate of a routing mob, "Mob").
+        pub move_infantry_march_column: i32 = 4, range 1..=10;
+        /// Playsheet, Movement: cavalry in march column, bands per move (the rate of a routing mob, "Mob").
+        pub move_cavalry_march_column: i32 = 6, range 1..=10;
+        /// Playsheet, Movement: foot guns in march column, bands per move.
+        pub move_foot_guns_march_column: i32 = 4, range 1..=10;
+        /// Interpretation: when a rout or retirement takes a unit off the table ("Any unit that routs from the battlefield is immediately broken"); `beyond` (default: a move longer than the bands behind it) or `reaching` (a move that reaches the edge).
+        pub leave_table: LeaveTable = LeaveTable::Beyond;
 
         /// Playsheet, Unit Quality Table: Elites - A Class, the highest 2D6 roll giving Veteran (0: none).
         pub class_elites_a_veteran_max: u32 = 7, range 0..=12;
@@ -575,6 +643,18 @@ impl Rules {
         if disadvantaged { self.disadvantaged_rating(shifted) } else { self.full_rating(shifted) }
     }
 
+    /// Whether a move of `moved` bands takes a unit with `behind` bands to its
+    /// table edge off the table ("Compulsory movement: Rout": "Any unit that
+    /// routs from the battlefield is immediately broken"; "Engage the enemy":
+    /// "Any unit that leaves ... the battlefield, even if it only retires, is
+    /// broken"), as `leave_table` reads it.
+    pub fn leaves_table(&self, behind: i32, moved: i32) -> bool {
+        match self.leave_table {
+            LeaveTable::Beyond => moved > behind,
+            LeaveTable::Reaching => moved >= behind,
+        }
+    }
+
     /// Whether a 2D6 total passes a rating: at or under it, and never on 11 or
     /// 12 ("Basic concepts", Dice: "a roll of 11 or 12 always fails").
     #[inline]
@@ -744,6 +824,7 @@ pub fn entry() -> RulesetEntry {
     scenarios.push(assault::entry());
     scenarios.push(skirmish::entry());
     scenarios.push(bombardment::entry());
+    scenarios.push(reorganise::entry());
     RulesetEntry {
         name: "huzzah",
         title: "Huzzah! (Ian Marsh, first edition v1.11)",

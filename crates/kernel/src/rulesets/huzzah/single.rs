@@ -2,7 +2,9 @@
 //! Unit Quality Table, a rearm order and a command integrity check. Each outcome depends on one pair of dice only, so each
 //! scenario is a [`PairTable`] of 36 codes, exact by enumeration.
 
-use super::{PairTable, Quality, Rules, UnitClass, invalid, pair_is_huzzah, pair_total, quality_param};
+use super::{
+    CommandCheckHuzzah, PairTable, Quality, Rules, UnitClass, invalid, pair_is_huzzah, pair_total, quality_param,
+};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -179,12 +181,21 @@ pub struct Command {
     pub inspirational: bool,
     /// The officer seizes the flag.
     pub seize_flag: bool,
+    /// The command's own officer is dead or captured: the command fails
+    /// unless a senior officer (`levels_removed` above 0, or the CinC in
+    /// person) takes the check.
+    pub officer_dead: bool,
+    /// The CinC has superseded the officer and takes the check in person: no
+    /// Down for the difference in command level.
+    pub cinc_in_person: bool,
 }
 
 /// One command integrity check ("Command integrity check"): pass at or under
 /// the officer's modified rating; on failure every unit takes a stagger for
 /// each broken or routing sub-command and non-routing units retire, and an
-/// officer who seized the flag is killed.
+/// officer who seized the flag is killed. A command whose officer is dead
+/// fails unless a senior officer stands in, at Down 1 for each level of
+/// command removed (none for the CinC in person).
 #[derive(Clone, Debug)]
 pub struct CommandCheck {
     rating: i32,
@@ -203,10 +214,29 @@ impl CommandCheck {
         if !(-1..=1).contains(&command.last_check) || !(0..=3).contains(&command.levels_removed) {
             return Err(invalid("last_check", "last_check is -1, 0 or 1; levels_removed 0 to 3"));
         }
+        if command.cinc_in_person && command.levels_removed == 0 {
+            return Err(invalid(
+                "cinc_in_person",
+                "the CinC supersedes a junior officer: set levels_removed to the levels between them (1 to 3)",
+            ));
+        }
+        // "If its officer has been killed, a command automatically fails the
+        // command check unless a senior officer takes the test."
+        let stand_in = command.levels_removed > 0;
+        let automatic_failure = command.officer_dead && !stand_in;
+        if automatic_failure && command.seize_flag {
+            return Err(invalid(
+                "seize_flag",
+                "a dead officer cannot seize the flag: set levels_removed for a stand-in",
+            ));
+        }
+        // "Difference in command level": Down 1 for each level removed; "A
+        // CinC who has superseded an officer ... receives no penalty".
+        let levels = if command.cinc_in_person { 0 } else { command.levels_removed };
         // A simple plus and minus: the test is of the officer, not of quality.
         let mut rating = command.rating - command.broken * rules.command_check_broken_down
             + command.favourable * rules.command_check_favourable_up
-            - command.levels_removed * rules.command_check_level_down;
+            - levels * rules.command_check_level_down;
         rating += match command.last_check {
             -1 => -rules.command_check_failed_last_down,
             1 => rules.command_check_passed_last_up,
@@ -225,17 +255,21 @@ impl CommandCheck {
             Metric::boolean("passed", "whether the command passes"),
             Metric::boolean(
                 "huzzah",
-                "whether the roll is double one (no further checks until another sub-command breaks)",
+                "whether the check passed on double one (no further checks until another sub-command breaks)",
             ),
             Metric::integer("staggers", "staggers each unit of the command takes", 0, 10),
             Metric::boolean("retires", "whether the non-routing units retire one full move"),
             Metric::boolean("officer_killed", "whether an officer who seized the flag is killed"),
         ];
         let table = PairTable::new(metrics, |pairs| {
-            let passed = rules.passes(pair_total(pairs[0]), rating);
+            let huzzah = !automatic_failure && pair_is_huzzah(pairs[0]);
+            // Huzzah! results: the command "need not take another command
+            // check"; whether that passes a rating below 2 is `command_check_huzzah`.
+            let huzzah_passes = huzzah && rules.command_check_huzzah == CommandCheckHuzzah::Passes;
+            let passed = !automatic_failure && (huzzah_passes || rules.passes(pair_total(pairs[0]), rating));
             vec![
                 i64::from(passed),
-                i64::from(pair_is_huzzah(pairs[0])),
+                i64::from(huzzah && passed),
                 if passed { 0 } else { i64::from(command.broken) },
                 i64::from(!passed),
                 i64::from(!passed && command.seize_flag),
@@ -324,6 +358,8 @@ fn build_command_check(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<
         isolated: settings.bool("isolated"),
         inspirational: settings.bool("inspirational"),
         seize_flag: settings.bool("seize_flag"),
+        officer_dead: settings.bool("officer_dead"),
+        cinc_in_person: settings.bool("cinc_in_person"),
     };
     Ok(Box::new(CommandCheck::new(rules_of::<Rules>(rules), command)?))
 }
@@ -369,7 +405,7 @@ pub fn entries() -> Vec<ScenarioEntry> {
         },
         ScenarioEntry {
             name: "command_check",
-            summary: "One command integrity check: staggers and retirement on failure.",
+            summary: "One command integrity check: staggers, retirement and a flag-seizing officer's death on failure.",
             params: vec![
                 Param::int("rating", "the officer's command rating, 6 to 10", 8, 6, 10),
                 Param::int("broken", "broken or routing sub-commands (Down 1 each)", 1, 0, 10),
@@ -385,6 +421,16 @@ pub fn entries() -> Vec<ScenarioEntry> {
                 Param::boolean("isolated", "an isolated sub-command (Down 2)", false),
                 Param::boolean("inspirational", "an inspirational officer (Up 1)", false),
                 Param::boolean("seize_flag", "the officer seizes the flag (Up 1; killed if it fails)", false),
+                Param::boolean(
+                    "officer_dead",
+                    "the command's officer is dead or captured: it fails unless a senior officer stands in (levels_removed)",
+                    false,
+                ),
+                Param::boolean(
+                    "cinc_in_person",
+                    "the CinC superseded the officer and tests in person (no Down for levels removed)",
+                    false,
+                ),
             ],
             build: build_command_check,
         },
