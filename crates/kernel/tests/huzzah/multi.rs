@@ -1,4 +1,4 @@
-//! "Multiple unit engagements": two alike units against one, exactly.
+//! "Multiple unit engagements": two to four alike units against one, exactly.
 
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
@@ -34,4 +34,51 @@ fn two_against_two_is_refused_and_monte_carlo_agrees() {
     assert!(error.to_string().contains("two one-on-one engagements"), "{error}");
     assert_agrees(multi(&[("defender.quality", "experienced")]).unwrap().as_ref(), 1_000_000, 21);
     assert_agrees(multi(&[("attacker.units", "1"), ("defender.units", "2")]).unwrap().as_ref(), 1_000_000, 22);
+}
+
+#[test]
+fn three_against_one_counts_only_the_best_roll() {
+    // Three Trained attackers (8) against one Trained defender (8). The
+    // defender escapes a kill only by passing (26/36) while no attacker rolls
+    // double one: 1 - (26/36)(35/36)^3.
+    let three = multi(&[("attacker.units", "3")]).unwrap();
+    let exact = three.exact_distribution().unwrap();
+    let no_kill = (26.0 / 36.0) * (35.0f64 / 36.0).powi(3);
+    assert!((exact.probability("defender_kills", 0) - no_kill).abs() < 1e-12);
+    // The most the defender can take: its own failure and three Huzzah!s.
+    let four_kills = (10.0 / 36.0) * (1.0f64 / 36.0).powi(3);
+    assert!((exact.probability("defender_kills", 4) - four_kills).abs() < 1e-15);
+    // The defender wins only if it passes and beats the best of three: with
+    // the defender's margin m = 8 - total, every attacker must fail or pass by
+    // less. P(an attacker's margin < m) = P(total > 8 - m) = P(total > t) for
+    // the defender's total t, and the defender must pass (t <= 8).
+    let ways = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+    let above = |t: usize| ways[t - 1..].iter().sum::<f64>() / 36.0; // P(total > t), t = 2..=12 at index t-2
+    let mut defender_wins = 0.0;
+    for t in 2..=8usize {
+        defender_wins += ways[t - 2] / 36.0 * above(t).powi(3);
+    }
+    assert!((exact.probability("result", 1) - defender_wins).abs() < 1e-12, "{defender_wins}");
+    assert_agrees(three.as_ref(), 1_000_000, 23);
+}
+
+#[test]
+fn a_losing_battery_breaks_in_a_multiple_engagement_too() {
+    // One Veteran battery (10, Down 1 as a small unit: 9) engaged by two
+    // Trained infantry (8): "Unlimbered artillery that loses an engagement is
+    // broken", whatever its staggers. So every defender loss is a break.
+    let fight = multi(&[("defender.arm", "artillery"), ("defender.quality", "veteran")]).unwrap();
+    let exact = fight.exact_distribution().unwrap();
+    assert!(exact.probability("result", 0) > 0.2);
+    // The defender is never routed without being broken.
+    assert!((exact.probability("defender_routed", 1) - exact.probability("defender_broken", 1)).abs() < 1e-12);
+    // Four cavalry against one Trained line: losing in the open breaks it.
+    let line = multi(&[("attacker.units", "4"), ("attacker.arm", "cavalry")]).unwrap();
+    let line = line.exact_distribution().unwrap();
+    assert!((line.probability("defender_routed", 1) - line.probability("defender_broken", 1)).abs() < 1e-12);
+    // Every attackers' win breaks it unless it rolled Huzzah! (1/36).
+    assert!(line.probability("defender_broken", 1) >= line.probability("result", 0) - 1.0 / 36.0);
+    assert_agrees(multi(&[("attacker.units", "4"), ("attacker.arm", "cavalry")]).unwrap().as_ref(), 1_000_000, 24);
+    let error = multi(&[("attacker.units", "5")]).err().expect("refused");
+    assert!(error.to_string().contains("attacker.units"), "{error}");
 }

@@ -309,17 +309,8 @@ pub fn resolve_with_ratings(rules: &Rules, units: [&Fighter; 2], rating: [i32; 2
             Victor::Defender => side == 0,
             Victor::Tie => false,
         };
-        if lost {
-            // "Unlimbered artillery that loses an engagement is broken."
-            let battery_breaks = me.arm == Arm::Artillery
-                && (!huzzah[side] || rules.artillery_huzzah_loss == ArtilleryHuzzahLoss::Breaks);
-            // "Infantry that is not in square ... and which loses an engagement
-            // in open terrain involving enemy cavalry is broken unless it gets a
-            // Huzzah! result."
-            let caught_by_cavalry = me.arm == Arm::Infantry && !me.square && enemy.arm == Arm::Cavalry && !huzzah[side];
-            if battery_breaks || caught_by_cavalry {
-                broken[side] = true;
-            }
+        if lost && loss_breaks(rules, me, enemy.arm == Arm::Cavalry, huzzah[side]) {
+            broken[side] = true;
         }
         fate[side] = if broken[side] {
             Fate::Broken
@@ -374,6 +365,22 @@ pub struct MultiResolution {
     pub attackers: Vec<UnitResult>,
     /// Each defending unit, in the order given.
     pub defenders: Vec<UnitResult>,
+}
+
+/// Whether a unit that loses an engagement is broken by it, whatever its
+/// staggers and kills: an unlimbered battery, or infantry not in square against
+/// cavalry in the open (one-on-one engagements are in the open), in either
+/// case unless its own roll is a Huzzah! where the rules or the
+/// `artillery_huzzah_loss` interpretation spare it.
+pub fn loss_breaks(rules: &Rules, me: &Fighter, enemy_has_cavalry: bool, huzzah: bool) -> bool {
+    // "Unlimbered artillery that loses an engagement is broken."
+    let battery_breaks =
+        me.arm == Arm::Artillery && (!huzzah || rules.artillery_huzzah_loss == ArtilleryHuzzahLoss::Breaks);
+    // "Infantry that is not in square ... and which loses an engagement in
+    // open terrain involving enemy cavalry is broken unless it gets a Huzzah!
+    // result."
+    let caught_by_cavalry = me.arm == Arm::Infantry && !me.square && enemy_has_cavalry && !huzzah;
+    battery_breaks || caught_by_cavalry
 }
 
 /// Resolves a multi-unit engagement ("Engage the enemy", Multiple unit
@@ -453,8 +460,15 @@ pub fn resolve_multi(
     }
     for side in 0..2 {
         let lost = (victor == Victor::Attacker && side == 1) || (victor == Victor::Defender && side == 0);
+        let enemy_has_cavalry = units[1 - side].iter().any(|unit| unit.arm == Arm::Cavalry);
         for (index, result) in results[side].iter_mut().enumerate() {
             let huzzah = pair_is_huzzah(pairs[side][index]);
+            // A losing battery, or infantry out of square against cavalry,
+            // breaks (as one-on-one: "All units obey the results for ties or
+            // losing, as for one-on-one engagements").
+            if lost && loss_breaks(rules, &units[side][index], enemy_has_cavalry, huzzah) {
+                result.broken = true;
+            }
             result.fate = if result.broken {
                 Fate::Broken
             } else if lost {

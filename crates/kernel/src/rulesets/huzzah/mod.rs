@@ -58,8 +58,11 @@
 //!   `multi_engagement` scenario): where the rules let the controlling player
 //!   place odd staggers (no unit, or several, took a kill), the first listed
 //!   unit takes them. The scenario's units on a side are alike, so each takes
-//!   its Ups and Downs against its like opponent; it offers two against one
-//!   and one against two (the rules split two against two into one-on-ones).
+//!   its Ups and Downs against its like opponent; it offers two to four
+//!   against one and one against two to four (the rules split two against
+//!   two into one-on-ones). A losing battery, or infantry out of square that
+//!   loses with cavalry among the enemy, breaks as one-on-one ("All units
+//!   obey the results for ties or losing, as for one-on-one engagements").
 //! - "Down 1 if more kills/staggers than opponent" compares the state before
 //!   the engagement, which the `staggers` and `kills` keys give.
 //! - The engagement's `shifts` key carries the modifiers the other keys do not
@@ -922,5 +925,109 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
         }
         let space = Self::SPACE as f64;
         Some(first_of_row.into_values().map(|(code, count)| (code, count as f64 / space)).collect())
+    }
+}
+
+/// The pair index standing for each 2D6 total, 2 to 12: double one for 2
+/// (the only way to roll it, so a total of 2 is always a Huzzah!), and a pair
+/// of that total otherwise.
+const TOTAL_PAIR: [u32; 11] = [0, 1, 2, 3, 4, 5, 31, 32, 33, 34, 35];
+
+/// The ways of rolling each 2D6 total, 2 to 12, out of 36.
+const TOTAL_WAYS: [u32; 11] = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
+
+/// The index (total - 2) of each 2D6 pair index.
+const PAIR_TOTAL_INDEX: [u8; 36] = {
+    let mut table = [0u8; 36];
+    let mut pair = 0;
+    while pair < 36 {
+        table[pair] = (pair / 6 + pair % 6) as u8;
+        pair += 1;
+    }
+    table
+};
+
+/// A scenario whose whole outcome is `rolls` rolls of 2D6 where only each
+/// roll's total matters (a Huzzah! is a total of 2): the code is the totals
+/// (less 2) in base 11, 11^rolls codes against [`PairTable`]'s 36^rolls, and
+/// every code's metric values are worked out once, in the constructor. Its
+/// exact answer weighs each code by the ways of rolling its totals.
+#[derive(Clone, Debug)]
+pub struct TotalTable {
+    layout: Layout,
+    rolls: u32,
+    width: usize,
+    values: Vec<i64>,
+}
+
+impl TotalTable {
+    /// The most rolls a table holds (11^6 codes).
+    pub const MAX_ROLLS: u32 = 6;
+
+    /// A table from the metric values of each code; `outcome` gets one pair
+    /// index of each roll's total, first roll first, and returns one value
+    /// per metric.
+    pub fn new(metrics: Vec<Metric>, rolls: u32, mut outcome: impl FnMut(&[u32]) -> Vec<i64>) -> Self {
+        assert!((1..=Self::MAX_ROLLS).contains(&rolls), "1 to {} rolls", Self::MAX_ROLLS);
+        let width = metrics.len();
+        let layout = Layout::new(metrics);
+        let space = 11u64.pow(rolls);
+        let mut values = Vec::with_capacity(space as usize * width);
+        let mut pairs = vec![0u32; rolls as usize];
+        for code in 0..space {
+            let mut rest = code;
+            for slot in pairs.iter_mut().rev() {
+                *slot = TOTAL_PAIR[(rest % 11) as usize];
+                rest /= 11;
+            }
+            let row = outcome(&pairs);
+            assert_eq!(row.len(), width, "one value per metric");
+            values.extend(row);
+        }
+        TotalTable { layout, rolls, width, values }
+    }
+
+    /// The metric values of a code.
+    pub fn row(&self, code: u64) -> &[i64] {
+        &self.values[code as usize * self.width..][..self.width]
+    }
+}
+
+impl Scenario for TotalTable {
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        (0..self.rolls).fold(0, |code, _| code * 11 + u64::from(PAIR_TOTAL_INDEX[dice.two_d6_index() as usize]))
+    }
+
+    fn code_space(&self) -> u64 {
+        11u64.pow(self.rolls)
+    }
+
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        values.copy_from_slice(self.row(code));
+    }
+
+    fn has_exact(&self) -> bool {
+        true
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        // Codes with the same metric values are summed (exactly, as integer
+        // ways out of 36^rolls) under the first such code.
+        let mut first_of_row: std::collections::HashMap<&[i64], (u64, u64)> = std::collections::HashMap::new();
+        for code in 0..self.code_space() {
+            let mut ways = 1u64;
+            let mut rest = code;
+            for _ in 0..self.rolls {
+                ways *= u64::from(TOTAL_WAYS[(rest % 11) as usize]);
+                rest /= 11;
+            }
+            first_of_row.entry(self.row(code)).or_insert((code, 0)).1 += ways;
+        }
+        let space = 36f64.powi(self.rolls as i32);
+        Some(first_of_row.into_values().map(|(code, ways)| (code, ways as f64 / space)).collect())
     }
 }

@@ -1,30 +1,39 @@
 //! One multiple-unit engagement ("Engage the enemy", Multiple unit
-//! engagements): two alike units against one, or one against two, resolved
-//! by [`resolve_multi`] over every roll of every unit, exactly.
+//! engagements): two to four alike units against one, or one against two to
+//! four, resolved by [`resolve_multi`] over every roll of every unit, exactly.
 //!
 //! The rules break larger fights into one-on-one engagements first ("two
 //! units against two always becomes two one-on-one engagements"), so a
-//! multiple-unit engagement is always several units against one. Two against
-//! one is the rules' own example; three against one would need a table of
-//! 36^4 = 1.7 million rows and is left to the one-on-one scenario.
+//! multiple-unit engagement is always several units against one. Only each
+//! roll's total matters (double one is the only 2), so the scenario is a
+//! [`TotalTable`] of 11^units codes: 161,051 for four against one, where a
+//! table of pairs would need 36^5 = 60 million.
 
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_multi};
-use super::{PairTable, Quality, Rules};
+use super::{Quality, Rules, TotalTable};
 use crate::catalogue::ScenarioEntry;
 use crate::outcome::{Metric, SIDES};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
 
+/// The most units on the larger side.
+pub const MAX_UNITS: usize = 4;
+
 /// The metrics of a multiple-unit engagement, in order; staggers and kills
-/// are totals over the side's units.
-pub fn metrics(units: [usize; 2]) -> Vec<Metric> {
+/// are totals over the side's units. A unit takes at most its own failure's
+/// kill and one for each enemy Huzzah!.
+pub fn metrics(rules: &Rules, units: [usize; 2]) -> Vec<Metric> {
     let most = |side: usize| units[side] as i64;
+    let kills = |side: usize| {
+        most(side)
+            * (i64::from(rules.engagement_failure_kills) + most(1 - side) * i64::from(rules.engagement_huzzah_kills))
+    };
     vec![
         Metric::categories("result", "who won: attacker, defender or tie", SIDES),
         Metric::integer("attacker_staggers", "staggers the attacking units took, in all", 0, 12),
-        Metric::integer("attacker_kills", "kills the attacking units took, in all", 0, 2 * most(0)),
+        Metric::integer("attacker_kills", "kills the attacking units took, in all", 0, kills(0)),
         Metric::integer("defender_staggers", "staggers the defending units took, in all", 0, 12),
-        Metric::integer("defender_kills", "kills the defending units took, in all", 0, 2 * most(1)),
+        Metric::integer("defender_kills", "kills the defending units took, in all", 0, kills(1)),
         Metric::integer("attacker_routed", "attacking units that rout or break", 0, most(0)),
         Metric::integer("defender_routed", "defending units that rout or break", 0, most(1)),
         Metric::integer("attacker_broken", "attacking units that break", 0, most(0)),
@@ -42,6 +51,14 @@ pub fn table(
 ) -> Result<Box<dyn DynScenario>, ParamError> {
     attacker.validate(rules, "attacker")?;
     defender.validate(rules, "defender")?;
+    for (side, key) in [(0, "attacker.units"), (1, "defender.units")] {
+        if !(1..=MAX_UNITS).contains(&units[side]) {
+            return Err(ParamError::Invalid {
+                key: key.into(),
+                reason: format!("{} is outside 1 to {MAX_UNITS} units", units[side]),
+            });
+        }
+    }
     if units[0] > 1 && units[1] > 1 {
         return Err(ParamError::Invalid {
             key: "defender.units".into(),
@@ -75,10 +92,7 @@ pub fn table(
             total(&r.defenders, &|u| i64::from(u.broken)),
         ]
     };
-    Ok(match units[0] + units[1] {
-        2 => Box::new(PairTable::<2>::new(metrics(units), row)),
-        _ => Box::new(PairTable::<3>::new(metrics(units), row)),
-    })
+    Ok(Box::new(TotalTable::new(metrics(rules, units), (units[0] + units[1]) as u32, row)))
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -94,14 +108,14 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
 /// The `multi_engagement` scenario.
 pub fn entry() -> ScenarioEntry {
     let mut params = vec![
-        Param::int("attacker.units", "attacking units, all alike (one side has a single unit)", 2, 1, 2),
-        Param::int("defender.units", "defending units, all alike (one side has a single unit)", 1, 1, 2),
+        Param::int("attacker.units", "attacking units, all alike (one side has a single unit)", 2, 1, MAX_UNITS as i64),
+        Param::int("defender.units", "defending units, all alike (one side has a single unit)", 1, 1, MAX_UNITS as i64),
     ];
     params.extend(Fighter::params("attacker", Quality::Trained));
     params.extend(Fighter::params("defender", Quality::Trained));
     ScenarioEntry {
         name: "multi_engagement",
-        summary: "Two alike units engage one (or one engages two): the best roll of a side counts, staggers are shared.",
+        summary: "Two to four alike units engage one (or one engages several): the best roll of a side counts, staggers are shared.",
         params,
         build,
     }
