@@ -13,4 +13,5 @@ mod standoff;
 pub use volley_kernel::check::assert_agrees;
 
 mod multi;
+mod orders;
 mod reorganise;

@@ -3,10 +3,11 @@
 //! ladder and the scenarios: single tests ([`single`]), one-on-one engagements
 //! ([`engagement`]), threat-test standoffs ([`standoff`]), assaults
 //! ([`assault`]), skirmisher superiority ([`skirmish`]) and bombardment
-//! ([`bombardment`]) and reorganising a command off the table
-//! ([`reorganise`]), each with an exact solver (the assault's up to
-//! [`assault::EXACT_TURN_LIMIT`] turns). Scenarios: `test`, `orders`,
-//! `quality_roll`, `rearm`, `command_check`, `engagement`, `multi_engagement`,
+//! ([`bombardment`]), reorganising a command off the table
+//! ([`reorganise`]) and chains of orders ([`orders`]), each with an exact
+//! solver (the assault's up to [`assault::EXACT_TURN_LIMIT`] turns).
+//! Scenarios: `test`, `orders`, `quality_roll`, `rearm`, `command_check`,
+//! `engagement`, `multi_engagement`, `order_chain`, `orders_phase`,
 //! `standoff`, `assault`, `skirmish`, `bombardment`, `reorganise`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
@@ -86,6 +87,17 @@
 //!   when its kills alone reach its full rating (its staggers are removed).
 //! - The CinC's two extra command points stop at Excellent (10), and an
 //!   Excellent CinC stays at 10.
+//! - Chains of orders ([`orders`]): the modifiers other than successive
+//!   orders stay the same through a chain (one unit or command, one kind of
+//!   order). Using a Huzzah!'s free order is the player's choice, the
+//!   `huzzah_order` key (`take`, `forgo`, or `best`: the most orders
+//!   expected); the free order is carried out even where the next order's
+//!   rating would be too low to roll. An order that cannot be issued (rating
+//!   1 or less) is not a failed roll, so it ends neither the officer's other
+//!   orders nor, for the CinC, the side's phase; any failed roll of the
+//!   CinC's ends the phase. Under "Scaling a game" (`scaled`) each
+//!   successive order after an advance or retire is Down 2 (the chain's
+//!   orders are all of one kind).
 //! - The `assault` lists its own modelling choices (bombardment timing, the
 //!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
 //!   does while its enemy routs) in its docs; its exact solver drops states
@@ -101,6 +113,7 @@ pub mod assault;
 pub mod bombardment;
 pub mod engagement;
 pub mod multi;
+pub mod orders;
 pub mod reorganise;
 pub mod single;
 pub mod skirmish;
@@ -291,6 +304,17 @@ crate::rule_book! {
         pub order_officer_attached_up: i32 = 1, range 0..=3;
         /// "Orders and movement", Procedure: Up 1 if the officer is inspirational and the order is to advance.
         pub order_inspirational_advance_up: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 1 for each broken sub-command.
+        pub order_broken_subcommand_down: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 1 if isolated sub-command.
+        pub order_isolated_down: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 1 if failed last command integrity check and ordered to advance.
+        pub order_failed_check_advance_down: i32 = 1, range 0..=3;
+        /// "Orders and movement", Procedure: Down 1 if any unit being ordered is in dense terrain.
+        pub order_dense_terrain_down: i32 = 1, range 0..=3;
+        /// "Scaling a game" (optional, with standard distances on reduced units):
+        /// Down 2 for each successive order after an advance or retire order.
+        pub order_scaled_move_down: i32 = 2, range 0..=4;
 
         /// "Threat tests", Procedure: Down 1 if any staggers.
         pub threat_staggers_down: i32 = 1, range 0..=3;
@@ -823,6 +847,7 @@ pub fn entry() -> RulesetEntry {
     scenarios.extend(single::entries());
     scenarios.push(engagement::entry());
     scenarios.push(multi::entry());
+    scenarios.extend(orders::entries());
     scenarios.push(standoff::entry());
     scenarios.push(assault::entry());
     scenarios.push(skirmish::entry());
