@@ -12,7 +12,10 @@
 //! included (a unit at exactly a weapon's range is in range). For a path `d`
 //! inches in front of the firer and a range `r`, a point of the path `x`
 //! inches to the side of the firer's centre is in arc while `|x| <= d` plus
-//! half the firer's frontage, and in range while `x^2 + d^2 <= r^2`.
+//! half the firer's frontage, and in range while `x^2 + d^2 <= r^2`. The
+//! mover's place on the path is one reference point of it (say its centre);
+//! measure the stretch as where that point leaves some of the unit in range
+//! and arc. 2.2 keeps the path 2" or more from the firer, unless charging.
 //!
 //! Each turn (2.1): the mover moves its full move (phases 2-3); in phase 5 the
 //! firer fires if the mover is an eligible target:
