@@ -292,8 +292,14 @@ impl Crossing {
         if mover.figures == 0 || mover.figures > 60 {
             return Err(invalid("mover.figures", "1 to 60 figures"));
         }
-        if path.start > 100 || path.exposed > 100 || path.step > 40 {
-            return Err(invalid("start", "start and exposed are at most 100 inches, move at most 40"));
+        if path.start > 100 {
+            return Err(invalid("start", "at most 100 inches"));
+        }
+        if path.exposed > 100 {
+            return Err(invalid("exposed", "at most 100 inches"));
+        }
+        if path.step > 40 {
+            return Err(invalid("move", "at most 40 inches a turn"));
         }
         let step = if path.step > 0 { path.step } else { mover_move(rules, mover.kind) };
         if step == 0 {
