@@ -60,6 +60,26 @@ fn scenarios_keys_and_metrics_are_as_the_issue_lists() {
         );
     }
     has_all(&keys("cavalry_charge"), &["defender.formation"]);
+    has_all(
+        &keys("crossing"),
+        &[
+            "firer.quality",
+            "firer.figures",
+            "firer.weapon",
+            "firer.guns",
+            "range",
+            "mover.quality",
+            "mover.figures",
+            "mover.type",
+            "move",
+            "start",
+            "exposed",
+        ],
+    );
+    assert_eq!(
+        metrics("crossing"),
+        vec!["hits", "rout_hits", "volleys", "turns", "arrived", "routed", "shattered", "remaining"]
+    );
 }
 
 #[test]

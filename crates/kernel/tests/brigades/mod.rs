@@ -4,6 +4,7 @@
 mod assault;
 mod combat;
 mod contract;
+mod crossing;
 mod fire;
 mod firefight;
 mod morale;

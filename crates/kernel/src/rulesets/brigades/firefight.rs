@@ -53,9 +53,10 @@
 //! point or more leaves it no choice but to retreat into their arms, and it
 //! surrenders (removed). A rout that shatters it shatters it first.
 //!
-//! 7.1 Pass-through fire changes nothing here, so the switch is only recorded:
-//! a stationary unit gains targets that were in range for half of their
-//! movement but not at its end. In this scenario the only movement in the
+//! 7.1 Pass-through fire changes nothing here (the [`super::crossing`]
+//! scenario is where it does: a unit marching across a stationary firer's
+//! front): a stationary unit gains targets that were in range for half of
+//! their movement but not at its end. In this scenario the only movement in the
 //! movement phases is the enemy closing back to the firefight distance after a
 //! rout (and, with 7.13, a unit reappearing at its edge, already at that
 //! distance): both approach in a straight line, so a target in range for half

@@ -5,8 +5,10 @@
 //! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
 //! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
-//! turn), [`assault`] (a charge through defensive fire into combat: `assault`
-//! and `cavalry_charge`, whose defender may be cavalry), and [`roll`], which runs one turn's logic either on
+//! turn), [`crossing`] (a unit marching across a stationary firer's front, for
+//! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
+//! combat: `assault` and `cavalry_charge`, whose defender may be cavalry), and
+//! [`roll`], which runs one turn's logic either on
 //! dice or by enumerating every branch, so Monte Carlo and the exact solvers
 //! of the assaults share one description of the rules.
 //!
@@ -14,7 +16,8 @@
 //! their dice (binomials, the two D10s of a test); `firefight` (up to 24
 //! figures a side, batteries within a size bound: see [`firefight`]) and
 //! `assault` / `cavalry_charge` (up to 36) are absorbing Markov chains turn
-//! by turn; larger units are Monte Carlo only.
+//! by turn; `crossing` is a chain over the mover's figures (the firer takes no
+//! losses); larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -131,10 +134,11 @@
 //!   undecided. Either side's cavalry may pursue the other (7.4), never
 //!   faster cavalry (the faster has the larger 2.11 move).
 //!   First rout off-table (7.13) changes the firefight (above). Pass-through
-//!   fire (7.1) is recorded but has no effect: a charged unit fires at its
-//!   charger anyway (3.8), and a firefight's only moves in the movement
-//!   phases close straight in, so what was in range for half a move still is
-//!   at its end (rout moves come after all fire, 2.1 phase 5).
+//!   fire (7.1, `optional_pass_through_fire`) changes the `crossing` scenario
+//!   (below); it changes no charge (a charged unit fires at its charger
+//!   anyway, 3.8) and no firefight (its only moves in the movement phases
+//!   close straight in, so what was in range for half a move still is at its
+//!   end; rout moves come after all fire, 2.1 phase 5).
 //! - Cavalry charged by cavalry: no fire (3.1), no test to charge home or on
 //!   being charged (5.4: "cavalry charging other cavalry does not test"
 //!   unless shot, and 5.4 (3) names infantry); there are no countercharges
@@ -170,12 +174,35 @@
 //!   natural 1 too (`carry_through_natural_ones`: carry, or spent), and every
 //!   die fired at a NIL first target (`carry_through_nil`: carry, as 3.12
 //!   lets ballshot pass skirmishers, or stopped).
+//! - Crossing (see [`crossing`]; 7.1, 3.8): the mover moves its whole move
+//!   each turn along a straight path, and the firer fires in phase 5 at a
+//!   mover eligible at the end of its move, or, with pass-through fire, one
+//!   eligible for at least `pass_through_percent` (50: "at least half",
+//!   exactly half counts) of that move, measured in inches along the path
+//!   (at one speed on a straight line, distance and time agree). Eligible
+//!   means within the `exposed` stretch of path, its ends included (in
+//!   range at exactly the range). 3.8 says a stationary unit "may shoot at
+//!   any target that passed through its range and arc of fire this turn",
+//!   which 7.1's "normally ... only ... at the end of movement" contradicts:
+//!   `stationary_fire_targets` is `end_of_move` (7.1, so that the optional
+//!   rule adds something) or `passed_through` (3.8 literally: any move that
+//!   touched the stretch). A unit that shot last turn is still stationary
+//!   (2.4 counts moving and shooting apart); a firer that makes half a move
+//!   to fire (`firer.moving`, -2, never a battery: 3.1) is not, and shoots
+//!   only what is eligible at the end of all movement (3.8). A mover that
+//!   fails morale routs out of the fight (5.7.3: back toward its baseline
+//!   after all fire, shaken, 5.7.4): its crossing has failed and it is not
+//!   followed further; one still in good order past the stretch has arrived.
+//!   An infantry column of more than two column widths (three ranks) is
+//!   dense for ballshot (3.5). The firer takes no fire, so its dice never
+//!   change; national modifiers are not played here.
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
 //!   exception; `square_charged_test`), and fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
 
 pub mod assault;
 pub mod combat;
+pub mod crossing;
 pub mod fire;
 pub mod firefight;
 pub mod morale;
@@ -403,6 +430,22 @@ crate::choice_enum! {
         Tests = "tests",
         /// A steady square does not test.
         Exempt = "exempt",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: which moving targets a stationary unit may shoot
+    /// without 7.1 (the `crossing` scenario).
+    pub enum StationaryFireTargets {
+        /// Only targets eligible at the end of movement. Default: 7.1 says so
+        /// of the basic rules ("Normally, units may only shoot at targets
+        /// eligible at the end of movement"), and an optional rule that widens
+        /// the targets would mean nothing if 3.8 already allowed them all.
+        EndOfMove = "end_of_move",
+        /// Any target that passed through its range and arc of fire this turn,
+        /// however briefly: 3.8's sentence for a stationary unit, read
+        /// literally (7.1 then adds nothing).
+        PassedThrough = "passed_through",
     }
 }
 
@@ -766,8 +809,12 @@ crate::rule_book! {
         pub pinning_distance: u32 = 4, range 0..=60;
         /// Interpretation: how a unit that changed formation this turn shoots (moving: -2, a formation change costs half a move, 2.12 and 3.1; free).
         pub formation_change_fire: assault::FormationChangeFire = assault::FormationChangeFire::Moving;
-        /// 7.1 Optional pass-through fire: recorded; a charged unit fires at its charger anyway (3.8), and a firefight's units only close in (see `firefight`).
+        /// 7.1 Optional pass-through fire: a stationary unit may shoot at an enemy eligible for at least half of its movement that turn (`crossing`; no effect on a charged unit, which fires at its charger anyway, 3.8, nor on a firefight, whose units only close in).
         pub optional_pass_through_fire: bool = false;
+        /// 7.1 Pass-through fire: the target must have been eligible for at least this percent of its movement ("at least half").
+        pub pass_through_percent: u32 = 50, range 1..=100;
+        /// Interpretation: which moving targets a stationary unit may shoot without 7.1 (end_of_move: 7.1's "normally"; passed_through: 3.8's "any target that passed through its range and arc of fire this turn").
+        pub stationary_fire_targets: StationaryFireTargets = StationaryFireTargets::EndOfMove;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
         pub optional_pursuit: bool = false;
         /// 7.1 Optional cavalry bounce rule: cavalry that fails to inflict more losses than it suffers recoils 4"; a cavalry winner rolls to resist pursuit or follows up, else the combat ends with no winner.
@@ -1146,6 +1193,12 @@ pub fn entry() -> RulesetEntry {
                 build: build_firefight,
             },
             ScenarioEntry {
+                name: "crossing",
+                summary: "An enemy unit marches across a stationary firer's front, turn by turn: volleys at the end of each move, or with pass-through fire (7.1) when it was in the field of fire for half its move; hits, morale tests and routs until it is past.",
+                params: crossing::params(),
+                build: build_crossing,
+            },
+            ScenarioEntry {
                 name: "assault",
                 summary: "An infantry column or cavalry charges through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
                 params: assault::assault_params(),
@@ -1167,6 +1220,10 @@ fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dy
 
 fn build_cavalry_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     Ok(Box::new(assault::Assault::from_cavalry_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(crossing::Crossing::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {

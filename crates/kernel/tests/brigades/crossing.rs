@@ -1,0 +1,210 @@
+//! `crossing`: a unit marching across a stationary firer's front, with and
+//! without pass-through fire (7.1): the volley schedule from the path, a
+//! hand-worked single volley, the switches, and the solver against Monte Carlo.
+
+use super::{close, exact, rules};
+use volley_kernel::catalogue::ruleset;
+use volley_kernel::check::assert_agrees;
+use volley_kernel::rulesets::brigades::crossing::{Crossing, Firer, Mover, MoverType, Path};
+use volley_kernel::rulesets::brigades::{
+    Charisma, GeneralPlace, Grade, RangeBand, Rules, StationaryFireTargets, Target, Weapon,
+};
+
+fn pass_through() -> Rules {
+    Rules { optional_pass_through_fire: true, ..Rules::default() }
+}
+
+fn column(figures: u32) -> Mover {
+    Mover::new(Grade::D, figures, MoverType::Column)
+}
+
+fn path(start: u32, exposed: u32) -> Path {
+    Path { start, exposed, step: 0 }
+}
+
+fn crossing(rules: &Rules, mover: Mover, path: Path) -> Crossing {
+    Crossing::new(rules, Firer::new(Grade::D, 24), RangeBand::Close, mover, path).unwrap()
+}
+
+fn binomial(n: u32, p: f64, k: u32) -> f64 {
+    let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
+    choose * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
+
+#[test]
+fn a_column_crossing_a_four_inch_stretch_in_one_move_by_hand() {
+    // The stretch runs from 2" to 6" along the path; a column moves 8" (2.11),
+    // so turn 1 takes it from 0" to 8": past the stretch at the end of the
+    // move (no fire normally), but inside it for 4" of its 8", exactly half.
+    let off = crossing(&rules(), column(24), path(2, 4));
+    assert_eq!(off.step(), 8);
+    assert!(off.volley_turns().is_empty());
+    let dist = exact(&off);
+    close(dist.probability("volleys", 0), 1.0);
+    close(dist.probability("arrived", 1), 1.0);
+    close(dist.probability("remaining", 100), 1.0);
+    close(dist.probability("turns", 1), 1.0);
+
+    // With pass-through fire, one volley: 24 muskets roll 6 dice (3.1) at
+    // close range, 7+ on a normal target (3.2): 0.4 a die.
+    let on = crossing(&pass_through(), column(24), path(2, 4));
+    assert_eq!(on.volley_turns(), vec![1]);
+    assert_eq!(on.volley(), (6, 0.4));
+    let dist = exact(&on);
+    close(dist.probability("volleys", 1), 1.0);
+    let b = |k: u32| binomial(6, 0.4, k);
+    for k in 0..=6 {
+        close(dist.probability("hits", i64::from(k)), b(k));
+    }
+    // 2+ hits test (5.4 (1)); grade D passes on 3 (5.5). 2-3 hits: -1 (one
+    // pair), no whole quarter of 24 lost: D10 4+ passes, 0.3 fails. 4-5
+    // hits: -2: 0.4 fails. 6 hits: -3 and -2 for a quarter lost: 8+ passes,
+    // 0.7 fails. Nothing shatters: 6 hits and 6 rout hits are 12 of 24.
+    let routed = (b(2) + b(3)) * 0.3 + (b(4) + b(5)) * 0.4 + b(6) * 0.7;
+    close(dist.probability("routed", 1), routed);
+    close(dist.probability("arrived", 1), 1.0 - routed);
+    close(dist.probability("shattered", 1), 0.0);
+    // 87% left (21 of 24): 3 hits passed, or 2 hits failed with a rout roll
+    // of 10 (D, +0; 22 figures: the large column's 4" row, 1 rout hit).
+    close(dist.probability("remaining", 87), b(3) * 0.7 + b(2) * 0.3 * 0.1);
+    // 75% (18 of 24): 6 hits passed; 4 hits and the 6" row (8-9, 2 rout
+    // hits); 5 hits and the 4" row (10, 1); 3 hits and the 8" row (5-7, 3).
+    let at_75 = b(6) * 0.3 + b(4) * 0.4 * 0.2 + b(5) * 0.4 * 0.1 + b(3) * 0.3 * 0.3;
+    close(dist.probability("remaining", 75), at_75);
+    // Rout hits of 6 (the 18" row, rolls 1-2) come only from a failed test.
+    close(dist.probability("rout_hits", 6), routed * 0.2);
+}
+
+#[test]
+fn exactly_half_counts_and_less_does_not() {
+    let fires =
+        |rules: &Rules, start: u32, exposed: u32| crossing(rules, column(24), path(start, exposed)).volley_turns();
+    // 4" of an 8" move is "at least half"; 3" is not.
+    assert_eq!(fires(&pass_through(), 2, 4), vec![1]);
+    assert!(fires(&pass_through(), 2, 3).is_empty());
+    // The fraction is a rule field: at 60%, 4.8" of 8" are needed.
+    let sixty = Rules { pass_through_percent: 60, ..pass_through() };
+    assert!(fires(&sixty, 2, 4).is_empty());
+    assert_eq!(fires(&sixty, 2, 5), vec![1]);
+    // 3.8 read literally: any move that touched the stretch, even a point.
+    let literal = Rules { stationary_fire_targets: StationaryFireTargets::PassedThrough, ..Rules::default() };
+    assert_eq!(fires(&literal, 2, 3), vec![1]);
+    assert_eq!(fires(&literal, 2, 0), vec![1]);
+    assert!(fires(&rules(), 2, 0).is_empty());
+    assert!(fires(&pass_through(), 2, 0).is_empty());
+    // A stretch ending exactly where a move ends is eligible at its end.
+    assert_eq!(fires(&rules(), 2, 6), vec![1]);
+}
+
+#[test]
+fn pass_through_fire_adds_the_volley_at_the_far_edge() {
+    // Defaults: the stretch is 4" to 12"; the column ends turn 1 at 8" (in
+    // it) and turn 2 at 16" (past it, after 4" of 8" inside it).
+    let off = crossing(&rules(), column(24), path(4, 8));
+    let on = crossing(&pass_through(), column(24), path(4, 8));
+    assert_eq!(off.volley_turns(), vec![1]);
+    assert_eq!(on.volley_turns(), vec![1, 2]);
+    let (off, on) = (exact(&off), exact(&on));
+    close(off.probability("volleys", 1), 1.0);
+    assert!(on.mean("hits") > off.mean("hits") + 1.0, "{} {}", on.mean("hits"), off.mean("hits"));
+    assert!(on.probability("routed", 1) > off.probability("routed", 1));
+    assert!(on.mean("remaining") < off.mean("remaining"));
+    // One volley of 6 dice at 0.4: 2.4 hits on average.
+    close(off.mean("hits"), 2.4);
+    // A routed mover leaves after the first volley: the second comes only
+    // to those that passed.
+    close(on.probability("volleys", 2), 1.0 - off.probability("routed", 1) - off.probability("shattered", 1));
+}
+
+#[test]
+fn a_line_whose_moves_end_inside_gains_nothing() {
+    // A line moves 4": it ends turns at 4", 8" and 12", all in the stretch;
+    // turn 4's move (12" to 16") meets it only at 12", none of its length.
+    let line = Mover::new(Grade::D, 24, MoverType::Line);
+    let off = crossing(&rules(), line, path(4, 8));
+    let on = crossing(&pass_through(), line, path(4, 8));
+    assert_eq!(off.step(), 4);
+    assert_eq!(off.volley_turns(), vec![1, 2, 3]);
+    assert_eq!(on.volley_turns(), vec![1, 2, 3]);
+    let (off, on) = (exact(&off), exact(&on));
+    for k in 0..=24 {
+        close(on.probability("hits", k), off.probability("hits", k));
+    }
+}
+
+#[test]
+fn a_moving_firer_is_not_stationary() {
+    // 3.1, 3.3, 3.8: half a move and fire at -2 (7+ becomes 9+: 0.2 a die),
+    // and only at targets eligible at the end of all movement.
+    let mut firer = Firer::new(Grade::D, 24);
+    firer.moving = true;
+    let scenario = Crossing::new(&pass_through(), firer, RangeBand::Close, column(24), path(4, 8)).unwrap();
+    assert_eq!(scenario.volley_turns(), vec![1]);
+    assert_eq!(scenario.volley(), (6, 0.2));
+    let battery = Firer { moving: true, ..Firer::battery(Grade::D, Weapon::FieldGun, 6, 24) };
+    assert!(Crossing::new(&rules(), battery, RangeBand::Canister, column(24), path(4, 8)).is_err());
+}
+
+#[test]
+fn a_battery_and_ballshot_at_a_dense_column() {
+    // 6 field guns with 24 gunners: 8 crew a model, 2 dice each (3.1).
+    // Canister at a normal target hits on 6+ (0.5); ballshot on 8+ (0.3),
+    // +2 at a column of three ranks (24 figures, 8 wide: 3.5), 6+ again.
+    let battery = Firer::battery(Grade::D, Weapon::FieldGun, 6, 24);
+    let at =
+        |band: RangeBand, mover: Mover| Crossing::new(&rules(), battery, band, mover, path(4, 8)).unwrap().volley();
+    assert_eq!(at(RangeBand::Canister, column(24)), (6, 0.5));
+    assert_eq!(at(RangeBand::Ballshot, column(24)), (6, 0.5));
+    assert_eq!(at(RangeBand::Ballshot, column(16)), (6, 0.3));
+    assert_eq!(at(RangeBand::Ballshot, Mover::new(Grade::D, 24, MoverType::HeavyCavalry)), (6, 0.3));
+    // A battery has no close range, a musket no canister (3.2).
+    assert!(Crossing::new(&rules(), battery, RangeBand::Close, column(24), path(4, 8)).is_err());
+    let muskets = Firer::new(Grade::D, 24);
+    assert!(Crossing::new(&rules(), muskets, RangeBand::Canister, column(24), path(4, 8)).is_err());
+}
+
+#[test]
+fn the_solver_agrees_with_monte_carlo() {
+    // The defaults with pass-through fire: two volleys.
+    let scenario = crossing(&pass_through(), column(24), path(4, 8));
+    assert_agrees(&scenario, 1_000_000, 71);
+    // A small, poor line under rifle fire for many turns, with an attached
+    // general of rolled charisma: tests, routs and shatters.
+    let mut mover = Mover::new(Grade::E, 10, MoverType::Line);
+    mover.general = GeneralPlace::Attached;
+    mover.charisma = Charisma::Rolled;
+    let firer = Firer { weapon: Weapon::Rifle, ..Firer::new(Grade::B, 20) };
+    let scenario =
+        Crossing::new(&pass_through(), firer, RangeBand::Far, mover, Path { start: 3, exposed: 14, step: 0 }).unwrap();
+    assert_agrees(&scenario, 1_000_000, 72);
+    // Light cavalry past a battery's canister, out of its general's radius,
+    // with 3.8's literal reading.
+    let rules = Rules { stationary_fire_targets: StationaryFireTargets::PassedThrough, ..Rules::default() };
+    let mut mover = Mover::new(Grade::C, 12, MoverType::LightCavalry);
+    mover.general = GeneralPlace::OutOfRadius;
+    mover.target = Target::Soft;
+    let battery = Firer::battery(Grade::C, Weapon::HeavyGun, 4, 12);
+    let scenario = Crossing::new(&rules, battery, RangeBand::Canister, mover, path(5, 20)).unwrap();
+    assert_eq!(scenario.volley_turns(), vec![1, 2, 3]);
+    assert_agrees(&scenario, 1_000_000, 73);
+}
+
+#[test]
+fn catalogue_keys_build_a_crossing() {
+    let brigades = ruleset("brigades").unwrap();
+    let rules = Rules { optional_pass_through_fire: true, ..Rules::default() };
+    let scenario = brigades.scenario("crossing").unwrap();
+    let built = scenario
+        .build_from_text(&rules, [("mover.type", "light_cavalry"), ("start", "6"), ("exposed", "4"), ("move", "0")])
+        .unwrap();
+    // 12" a turn: the stretch 6"-10" holds 4" of turn 1's move, under half.
+    let dist = built.exact_distribution().unwrap();
+    close(dist.probability("volleys", 0), 1.0);
+    let built = scenario.build_from_text(&rules, [("start", "2"), ("exposed", "4")]).unwrap();
+    close(built.exact_distribution().unwrap().probability("volleys", 1), 1.0);
+    assert!(scenario.build_from_text(&rules, [("range", "canister")]).is_err());
+    let metrics: Vec<&str> = built.metrics().iter().map(|m| m.name).collect();
+    for want in ["hits", "volleys", "arrived", "routed", "shattered", "remaining"] {
+        assert!(metrics.contains(&want), "{want} in {metrics:?}");
+    }
+}
