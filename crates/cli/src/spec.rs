@@ -17,6 +17,9 @@
 //! [rules.huzzah]        # the same TOML `volley rules huzzah` prints
 //! engagement_huzzah_kills = 1
 //! ```
+//!
+//! A run may also carry its own `rules = { ... }`, applied over the spec's
+//! `[rules.RULESET]` for that run alone.
 
 use crate::error::bad_input;
 use crate::rules_file::line_column;
@@ -107,6 +110,11 @@ pub struct RunSpec {
     /// For `sweep`: a factor on the measure (100 / a standard unit's
     /// strength turns hits into percent of a unit).
     pub y_scale: Option<f64>,
+    /// Rule overrides for this run only, applied over the spec's
+    /// `[rules.RULESET]`: two runs of one ruleset with an optional rule off
+    /// and on compare the rule in play.
+    #[serde(default)]
+    pub rules: BTreeMap<String, Spanned<toml::Value>>,
 }
 
 /// Sweep values: a list or an integer range.

@@ -65,13 +65,15 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
         let ruleset = catalogue::ruleset(run.ruleset.get_ref()).map_err(|e| loaded.error_at(run.ruleset.span(), e))?;
         let entry = ruleset.scenario(run.scenario.get_ref()).map_err(|e| loaded.error_at(run.scenario.span(), e))?;
         let mut rules = (ruleset.default_rules)();
-        if let Some(table) = spec.rules.get(ruleset.name) {
-            for (key, value) in table.get_ref() {
+        // The spec's [rules.RULESET] first, then the run's own `rules`.
+        let spec_rules = spec.rules.get(ruleset.name).map(|table| table.get_ref());
+        let layers =
+            [(format!("[rules.{}]", ruleset.name), spec_rules), ("[[run]] rules".to_string(), Some(&run.rules))];
+        for (origin, table) in layers {
+            for (key, value) in table.into_iter().flatten() {
                 let converted = rules_file::convert(value.get_ref())
-                    .map_err(|why| loaded.error_at(value.span(), format!("[rules.{}] {key}: {why}", ruleset.name)))?;
-                rules
-                    .set(key, &converted)
-                    .map_err(|e| loaded.error_at(value.span(), format!("[rules.{}] {e}", ruleset.name)))?;
+                    .map_err(|why| loaded.error_at(value.span(), format!("{origin} {key}: {why}")))?;
+                rules.set(key, &converted).map_err(|e| loaded.error_at(value.span(), format!("{origin} {e}")))?;
             }
         }
         let mut fixed = Vec::new();
@@ -308,13 +310,26 @@ fn analyse(
     let mut parts: Vec<(String, Report)> = Vec::new();
     let mut runs: Vec<Run> = Vec::new();
     let mut custom_frame: Option<DataFrame> = None;
+    // Where two runs share a ruleset and scenario (the same fight under two
+    // variants of the rules, say), the data names each row's run by its label.
+    let mut seen = std::collections::HashSet::new();
+    let shared = experiments.iter().any(|(_, e, _)| !seen.insert((e.ruleset.clone(), e.scenario.name)));
+    let tag = |runs: &mut [Run], label: &str| {
+        if shared {
+            for run in runs {
+                run.keys.insert(0, ("run".to_string(), label.to_string()));
+            }
+        }
+    };
     match spec.analysis {
         AnalysisKind::Distribution => {
             for (_, experiment, label) in &experiments {
                 let run = experiment.run(&[]).map_err(internal)?;
                 let exact = experiment.build(experiment.rules.as_ref(), &[]).map_err(internal)?.exact_distribution();
                 let (report, _) = report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
+                let start = runs.len();
                 runs.push(run);
+                tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }
@@ -323,7 +338,9 @@ fn analyse(
                 let ladder = balance::quality_ladder(experiment, run_spec.qualities.as_deref(), measure_of(run_spec)?)
                     .map_err(internal)?;
                 let (report, _) = report::ladder_report(experiment, &ladder).map_err(internal)?;
+                let start = runs.len();
                 runs.extend(ladder.runs);
+                tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }
@@ -334,7 +351,9 @@ fn analyse(
                 let found =
                     balance::quality_equivalence(experiment, key, measure_of(run_spec)?, range).map_err(internal)?;
                 let (report, _) = report::equivalence_report(experiment, &found).map_err(internal)?;
+                let start = runs.len();
                 runs.extend(found.runs);
+                tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }
@@ -343,7 +362,9 @@ fn analyse(
                 let m = default_measure(run_spec, experiment)?;
                 let found = balance::sensitivity(experiment, &m).map_err(internal)?;
                 let (report, _) = report::sensitivity_report(experiment, &found).map_err(internal)?;
+                let start = runs.len();
                 runs.extend(found.runs);
+                tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }
@@ -373,6 +394,7 @@ fn analyse(
                     run_spec.values.as_ref().expect("checked in prepare").get_ref().texts().map_err(bad_input)?;
                 x_label = key.strip_prefix(canonical::PREFIX).unwrap_or(key).to_string();
                 let mut found = sweep(experiment, key, &values, &m, label, &prepared.overrides)?;
+                tag(&mut found.runs, label);
                 if let Some(x) = &run_spec.x {
                     for ((position, _), at) in found.points.iter_mut().zip(x.get_ref()) {
                         *position = at.to_string();

@@ -165,3 +165,51 @@ measure = "winner=defender"
     assert!(md.contains("P(winner = defender)"), "{md}");
     assert!(!md.contains("P(winner = attacker)"), "{md}");
 }
+
+#[test]
+fn a_runs_own_rules_apply_to_it_alone_and_its_rows_carry_its_label() {
+    // An Excellent officer with two Ups: 12, so only the automatic failure
+    // of 11-12 stops him (33/36). The second run moves the automatic
+    // failure past 12 (13 disables it), so every order succeeds.
+    let dir = TempDir::new("variant");
+    let spec = dir.write(
+        "variant.toml",
+        r#"
+title = "Automatic failure"
+question = "What do 11 and 12 always failing cost an excellent officer?"
+analysis = "distribution"
+samples = 4000
+
+[[run]]
+ruleset = "huzzah"
+scenario = "orders"
+label = "printed"
+set = { rating = 10, shifts = 2 }
+
+[[run]]
+ruleset = "huzzah"
+scenario = "orders"
+label = "no automatic failure"
+set = { rating = 10, shifts = 2 }
+rules = { automatic_failure_roll = 13 }
+"#,
+    );
+    let out = dir.0.join("out");
+    volley_ok(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+    let csv = std::fs::read_to_string(out.join("variant").join("data.csv")).unwrap();
+    assert!(csv.starts_with("ruleset,scenario,run,metric,value,"), "{csv}");
+    let succeeded = |label: &str| -> f64 {
+        let row = csv
+            .lines()
+            .find(|l| l.starts_with(&format!("huzzah,orders,{label},succeeded,true,")))
+            .unwrap_or_else(|| panic!("no row for {label}:\n{csv}"));
+        row.split(',').nth(6).unwrap().parse().unwrap()
+    };
+    assert_eq!(succeeded("no automatic failure"), 1.0);
+    let printed = succeeded("printed");
+    assert!((printed - 33.0 / 36.0).abs() < 0.03, "{printed}");
+
+    let bad = dir.write("bad.toml", &std::fs::read_to_string(&spec).unwrap().replace("= 13 }", "= 14 }"));
+    let e = volley_bad_input(&["run", path(&bad), "--out", path(&out), "--quiet"]);
+    assert!(e.contains("bad.toml:18:36: [[run]] rules `automatic_failure_roll` = 14 is out of range"), "{e}");
+}
