@@ -114,3 +114,77 @@ fn catalogue_keys_and_monte_carlo() {
     let default = scenario.build_from_text(rules.as_ref(), []).unwrap();
     assert_agrees(default.as_ref(), 1_000_000, 32);
 }
+
+mod multi_unit {
+    //! 4.5 Multi-unit combats: the defender divides its dice between two attackers.
+    use super::{close, exact, rules, striker};
+    use volley_kernel::catalogue::ruleset;
+    use volley_kernel::check::assert_agrees;
+    use volley_kernel::rulesets::brigades::combat::{MultiCombat, SplitTowards};
+    use volley_kernel::rulesets::brigades::{Arm, Grade};
+
+    #[test]
+    fn the_odd_die_goes_towards_the_most_figures_in_combat() {
+        let foot = |figures| striker(Arm::Infantry, figures, Grade::D, 0);
+        // 12 defending infantry roll 3 dice: 2 and 1, the 2 towards the
+        // attacker it has the most figures in combat with.
+        let towards_first = MultiCombat::new(&rules(), foot(12), foot(8), foot(12), SplitTowards::Attacker, true);
+        assert_eq!(towards_first.unwrap().dice(), [3, 2, 2, 1]);
+        let towards_second = MultiCombat::new(&rules(), foot(12), foot(8), foot(12), SplitTowards::Second, true);
+        assert_eq!(towards_second.unwrap().dice(), [3, 2, 1, 2]);
+        // Cavalry on the defender's flank rolls a die per figure against
+        // unsquared infantry in the open (4.1), beside the infantry in front.
+        let cavalry = striker(Arm::Cavalry, 6, Grade::D, 0);
+        let mixed = MultiCombat::new(&rules(), foot(12), cavalry, foot(16), SplitTowards::Attacker, true).unwrap();
+        assert_eq!(mixed.dice(), [3, 6, 2, 2]);
+        // A cavalry defender's dice depend on its enemy's arm: refused.
+        let horse = striker(Arm::Cavalry, 12, Grade::D, 0);
+        let refused = MultiCombat::new(&rules(), foot(12), cavalry, horse, SplitTowards::Attacker, true);
+        assert!(refused.err().unwrap().to_string().contains("second.arm"));
+    }
+
+    #[test]
+    fn two_small_units_against_one_by_hand() {
+        // Two 4-figure infantry units (a die each) against 8 infantry (2
+        // dice, one at each), all grade D: every die hits on 6-10, 1/2.
+        let foot = |figures| striker(Arm::Infantry, figures, Grade::D, 0);
+        let round = MultiCombat::new(&rules(), foot(4), foot(4), foot(8), SplitTowards::Attacker, true).unwrap();
+        let d = exact(&round);
+        // The sides' totals are two Binomial(2, 1/2): the defender loses
+        // when the attackers score more: (1/4)(3/4) + (1/2)(1/4) = 5/16.
+        close(d.probability("loser", 1), 5.0 / 16.0);
+        close(d.probability("loser", 2), 6.0 / 16.0);
+        // The first attacker lost on its own account when the defender's die
+        // at it hit and its own missed: 1/4.
+        close(d.probability("attacker_lost", 1), 0.25);
+        close(d.probability("second_lost", 1), 0.25);
+        // Grades against each target: a B defender is +2 at a D attacker
+        // (hits on 4-10: 0.7) and +4 at an F one (2-10: 0.9, natural 1 misses).
+        let b = striker(Arm::Infantry, 8, Grade::B, 0);
+        let f = striker(Arm::Infantry, 4, Grade::F, 0);
+        let graded = MultiCombat::new(&rules(), foot(4), f, b, SplitTowards::Attacker, true).unwrap();
+        let [_, _, at_first, at_second] = graded.chances();
+        close(at_first, 0.7);
+        close(at_second, 0.9);
+        // The attackers strike at -2 and -4: 0.3 and 0.1 (natural 10).
+        let [first, second, _, _] = graded.chances();
+        close(first, 0.3);
+        close(second, 0.1);
+        close(exact(&graded).probability("hits_on_second", 1), 0.9);
+    }
+
+    #[test]
+    fn catalogue_and_monte_carlo() {
+        let entry = ruleset("brigades").unwrap();
+        let rules = (entry.default_rules)();
+        let keys = [
+            ("attacker.arm", "infantry"),
+            ("second.arm", "cavalry"),
+            ("second.figures", "8"),
+            ("second.modifier", "3"),
+            ("defender.split_towards", "second"),
+        ];
+        let built = entry.scenario("multi_combat").unwrap().build_from_text(rules.as_ref(), keys).unwrap();
+        assert_agrees(built.as_ref(), 1_000_000, 41);
+    }
+}

@@ -4,7 +4,7 @@
 //!
 //! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
-//! [`combat`] (4.1-4.2), [`firefight`] (two units shooting it out, turn after
+//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`firefight`] (two units shooting it out, turn after
 //! turn), [`crossing`] (a unit marching across a stationary firer's front, for
 //! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
 //! combat: `assault` and `cavalry_charge`, whose defender may be cavalry), and
@@ -12,7 +12,8 @@
 //! dice or by enumerating every branch, so Monte Carlo and the exact solvers
 //! of the assaults share one description of the rules.
 //!
-//! Exact solvers: `fire`, `counterbattery`, `morale` and `combat` enumerate
+//! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
+//! `multi_combat` enumerate
 //! their dice (binomials, the two D10s of a test); `firefight` (up to 24
 //! figures a side, batteries within a size bound: see [`firefight`]) and
 //! `assault` / `cavalry_charge` (up to 36) are absorbing Markov chains turn
@@ -196,6 +197,15 @@
 //!   An infantry column of more than two column widths (three ranks) is
 //!   dense for ballshot (3.5). The firer takes no fire, so its dice never
 //!   change; national modifiers are not played here.
+//! - Multi-unit combats (4.5, `multi_combat`): the defender's dice are
+//!   divided as evenly as possible, the odd die towards the attacker it has
+//!   the most figures in combat with (`defender.split_towards`); its grade
+//!   modifier is against each target's grade, its other modifiers against
+//!   both. Whether a unit of a side of two "loses a combat" (5.4 (4)) by its
+//!   side's hits or its own the rules do not say: `loser` compares the sides'
+//!   totals and `attacker_lost` / `second_lost` each attacker's own. A
+//!   cavalry defender facing two arms is refused (its dice depend on the
+//!   enemy's arm, 4.1, before they are divided).
 //! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
 //!   exception; `square_charged_test`), and fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
@@ -1187,6 +1197,12 @@ pub fn entry() -> RulesetEntry {
                 build: build_combat,
             },
             ScenarioEntry {
+                name: "multi_combat",
+                summary: "One round of a multi-unit combat (4.5): two units strike one, which divides its dice between them.",
+                params: combat::multi_params(),
+                build: build_multi_combat,
+            },
+            ScenarioEntry {
                 name: "firefight",
                 summary: "Two units (infantry or batteries) exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters, surrenders or the turn limit.",
                 params: firefight::params(),
@@ -1240,6 +1256,10 @@ fn build_counterbattery(rules: &dyn RuleBook, settings: &Settings) -> Result<Box
 
 fn build_morale(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     Ok(Box::new(morale::Morale::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+}
+
+fn build_multi_combat(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(combat::MultiCombat::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_combat(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
