@@ -640,15 +640,37 @@ impl SensitivityRow {
     }
 }
 
-/// A step of a rule field that was not run, and why.
+/// A step or reading of a rule field that was not run, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Skipped {
     /// The field.
     pub field: String,
     /// The value it would have had.
-    pub value: i64,
+    pub value: String,
     /// Why not: out of the field's range, or the scenario rejects it.
     pub reason: String,
+}
+
+/// One other reading of an interpretation, or an optional rule switched,
+/// and what it did to the measure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alternative {
+    /// The field's name.
+    pub field: String,
+    /// Its document (the interpretation and its readings, or the optional rule).
+    pub doc: String,
+    /// Its value in the baseline rules.
+    pub baseline: String,
+    /// The value in this run.
+    pub value: String,
+    /// The measure there.
+    pub estimate: Estimate,
+    /// The measure less the baseline.
+    pub change: f64,
+    /// The change's interval (normal, from both standard errors).
+    pub ci_low: f64,
+    /// The change's interval's upper end.
+    pub ci_high: f64,
 }
 
 /// How much each printed number moves a measure.
@@ -660,15 +682,20 @@ pub struct Sensitivity {
     pub baseline: Estimate,
     /// Every integer field with at least one step run, largest change first.
     pub rows: Vec<SensitivityRow>,
+    /// Every other value of every choice (interpretation) and switch
+    /// (optional rule) field that builds, largest change first.
+    pub alternatives: Vec<Alternative>,
     /// The steps not run.
     pub skipped: Vec<Skipped>,
-    /// Every run: the baseline (keys `rule` = `baseline`) and each step (keys
-    /// `rule` = field, `rule_value` = value).
+    /// Every run: the baseline (keys `rule` = `baseline`) and each step or
+    /// reading (keys `rule` = field, `rule_value` = value).
     pub runs: Vec<Run>,
 }
 
 /// Moves every integer rule field one step down and up (within its range),
-/// reruns the scenario, and ranks the fields by how far `measure` moves.
+/// reruns the scenario, and ranks the fields by how far `measure` moves; and
+/// runs every other reading of every interpretation (choice field) and every
+/// optional rule switched (boolean field), ranked the same way.
 ///
 /// The change's interval adds both runs' variances as if they were
 /// independent; the runs share their dice, which makes the true interval
@@ -681,7 +708,45 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     let mut runs = vec![base_run];
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
+    let mut alternatives = Vec::new();
     for field in experiment.rules.fields() {
+        let others: Vec<Value> = match (&field.kind, &field.default) {
+            (ParamKind::Bool, Value::Bool(current)) => vec![Value::Bool(!current)],
+            (ParamKind::Choice(names), Value::Choice(current)) => {
+                names.iter().filter(|&&name| name != current).map(|&name| Value::Choice(name.to_string())).collect()
+            }
+            _ => Vec::new(),
+        };
+        for value in others {
+            let mut rules = experiment.rules.clone_box();
+            let outcome = rules
+                .set(&field.name, &value)
+                .map_err(AnalysisError::from)
+                .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
+            match outcome {
+                Ok(mut run) => {
+                    run.keys = vec![pair("rule", &field.name), pair("rule_value", &value)];
+                    let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
+                    let change = estimate.value - baseline.value;
+                    let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
+                    alternatives.push(Alternative {
+                        field: field.name.clone(),
+                        doc: field.doc.clone(),
+                        baseline: field.default.to_string(),
+                        value: value.to_string(),
+                        estimate,
+                        change,
+                        ci_low: change - half,
+                        ci_high: change + half,
+                    });
+                    runs.push(run);
+                }
+                Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
+                Err(e) => {
+                    skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() })
+                }
+            }
+        }
         let (ParamKind::Int { .. }, Value::Int(current)) = (&field.kind, &field.default) else {
             continue;
         };
@@ -704,7 +769,9 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
                 }
                 // A cancelled run is not a property of the rule: stop.
                 Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
-                Err(e) => skipped.push(Skipped { field: field.name.clone(), value, reason: e.to_string() }),
+                Err(e) => {
+                    skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() })
+                }
             }
         }
         let [down, up] = steps;
@@ -720,7 +787,8 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     }
     // A stable sort keeps the rule book's order among equal changes.
     rows.sort_by(|a, b| b.largest_change().total_cmp(&a.largest_change()));
-    Ok(Sensitivity { measure: measure.clone(), baseline, rows, skipped, runs })
+    alternatives.sort_by(|a, b| b.change.abs().total_cmp(&a.change.abs()));
+    Ok(Sensitivity { measure: measure.clone(), baseline, rows, alternatives, skipped, runs })
 }
 
 impl Sensitivity {
@@ -758,8 +826,45 @@ impl Sensitivity {
         frame_of(columns)
     }
 
-    /// The finding in one line.
+    /// One row per interpretation's other reading or optional rule
+    /// switched, ranked as [`Sensitivity::alternatives`].
+    pub fn alternatives_frame(&self) -> PolarsResult<DataFrame> {
+        let texts = |f: &dyn Fn(&Alternative) -> String| self.alternatives.iter().map(f).collect::<Vec<String>>();
+        let numbers = |f: &dyn Fn(&Alternative) -> f64| self.alternatives.iter().map(f).collect::<Vec<f64>>();
+        let estimates: Vec<Estimate> = self.alternatives.iter().map(|a| a.estimate).collect();
+        let mut columns = vec![
+            Column::new("field".into(), texts(&|a| a.field.clone())),
+            Column::new("baseline_value".into(), texts(&|a| a.baseline.clone())),
+            Column::new("value".into(), texts(&|a| a.value.clone())),
+        ];
+        columns.extend(estimate_columns(&self.measure, &estimates));
+        columns.extend([
+            Column::new("change".into(), numbers(&|a| a.change)),
+            Column::new("change_ci_low".into(), numbers(&|a| a.ci_low)),
+            Column::new("change_ci_high".into(), numbers(&|a| a.ci_high)),
+        ]);
+        frame_of(columns)
+    }
+
+    /// The finding in one line, and a second sentence on the interpretation
+    /// or optional rule that moves the measure most, where one does.
     pub fn finding(&self) -> String {
+        let mut finding = self.steps_finding();
+        if let Some(top) = self.alternatives.first().filter(|a| a.change != 0.0) {
+            let size = if self.measure.is_probability() {
+                format!("{:+.1} percentage points", top.change * 100.0)
+            } else {
+                format!("{:+.3}", top.change)
+            };
+            finding.push_str(&format!(
+                " Of the interpretations and optional rules, {} = {} (default {}) moves it most: {size}.",
+                top.field, top.value, top.baseline
+            ));
+        }
+        finding
+    }
+
+    fn steps_finding(&self) -> String {
         let Some(top) = self.rows.first() else {
             return "No integer rule field could be moved.".to_string();
         };

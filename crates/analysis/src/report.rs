@@ -475,16 +475,28 @@ pub fn sensitivity_report(
             sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
         let _ = write!(skipped, "\n\nNot run: {}.", steps.join("; "));
     }
+    let mut sections = vec![
+        Section::text("Ranking", &skipped)
+            .with_chart(chart)
+            .with_table(Table::from_frame(&sensitivity.frame()?, usize::MAX)?),
+    ];
+    if !sensitivity.alternatives.is_empty() {
+        sections.push(
+            Section::text(
+                "Interpretations and optional rules",
+                "Every other reading of each interpretation, and each optional rule switched from its default, \
+                 all else held, ranked by how far it moves the measure. A reading this fight never consults \
+                 changes nothing.",
+            )
+            .with_table(Table::from_frame(&sensitivity.alternatives_frame()?, usize::MAX)?),
+        );
+    }
+    sections.push(Section::text("Method", &method_text(experiment)));
     let report = Report {
         title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
-        question: format!("Which printed numbers move {} most?", sensitivity.measure.label()),
+        question: format!("Which printed numbers and readings move {} most?", sensitivity.measure.label()),
         finding: sensitivity.finding(),
-        sections: vec![
-            Section::text("Ranking", &skipped)
-                .with_chart(chart)
-                .with_table(Table::from_frame(&sensitivity.frame()?, usize::MAX)?),
-            Section::text("Method", &method_text(experiment)),
-        ],
+        sections,
     };
     Ok((report, long_frame(&sensitivity.runs, experiment.confidence)?))
 }

@@ -100,8 +100,21 @@ fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
         }
     }
     assert_eq!(result.rows[2].largest_change(), 0.0);
-    let skipped: Vec<(&str, i64)> = result.skipped.iter().map(|s| (s.field.as_str(), s.value)).collect();
-    assert_eq!(skipped, [("limit", 6)]);
+    // The switch is the one other reading: on, it is one more step of bonus.
+    assert_eq!(result.alternatives.len(), 1);
+    let switched = &result.alternatives[0];
+    assert_eq!(
+        (switched.field.as_str(), switched.baseline.as_str(), switched.value.as_str()),
+        ("switch", "false", "true")
+    );
+    let mut rules = ShotRules::default();
+    rules.set("switch", &Value::Bool(true)).unwrap();
+    let truth = Shot::hit_chance(&rules) - baseline;
+    assert!((truth - 2.0 / 12.0).abs() < 1e-12);
+    assert!(switched.ci_low <= truth && truth <= switched.ci_high, "{switched:?} vs {truth}");
+    assert_eq!(result.alternatives_frame().unwrap().height(), 1);
+    let skipped: Vec<(&str, &str)> = result.skipped.iter().map(|s| (s.field.as_str(), s.value.as_str())).collect();
+    assert_eq!(skipped, [("limit", "6")]);
     assert!(result.skipped[0].reason.contains("at most 5"), "{}", result.skipped[0].reason);
     assert_eq!(result.frame().unwrap().height(), 7);
     assert!(
@@ -109,7 +122,14 @@ fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
         "{}",
         result.finding()
     );
-    assert!(result.finding().ends_with("; next is hit_target."), "{}", result.finding());
+    assert!(result.finding().contains("; next is hit_target."), "{}", result.finding());
+    assert!(
+        result.finding().ends_with(
+            "Of the interpretations and optional rules, switch = true (default false) moves it most: +16.7 percentage points."
+        ),
+        "{}",
+        result.finding()
+    );
 }
 
 #[test]
@@ -169,6 +189,18 @@ fn sensitivity_steps_or_skips_every_field_of_every_catalogue_scenario() {
                     .map_or(0, |r| usize::from(r.down.is_some()) + usize::from(r.up.is_some()));
                 let skipped = result.skipped.iter().filter(|s| s.field == field.name).count();
                 assert_eq!(stepped + skipped, 2, "{} {} {}", ruleset.name, scenario.name, field.name);
+            }
+            // Every other reading of every interpretation and optional rule
+            // is run or listed as skipped.
+            for field in rules.fields() {
+                let others = match field.kind {
+                    ParamKind::Bool => 1,
+                    ParamKind::Choice(names) => names.len() - 1,
+                    _ => continue,
+                };
+                let run = result.alternatives.iter().filter(|a| a.field == field.name).count();
+                let skipped = result.skipped.iter().filter(|s| s.field == field.name).count();
+                assert_eq!(run + skipped, others, "{} {} {}", ruleset.name, scenario.name, field.name);
             }
         }
     }

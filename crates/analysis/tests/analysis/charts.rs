@@ -255,6 +255,7 @@ fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
         measure: Measure::probability("winner", "attacker"),
         baseline: Estimate::exact(0.5),
         rows,
+        alternatives: Vec::new(),
         skipped: Vec::new(),
         runs: Vec::new(),
     };

@@ -168,6 +168,8 @@ mod written_up {
         let ranked = sensitivity(&shot, &hit).unwrap();
         let markdown = written("sensitivity", sensitivity_report(&shot, &ranked).unwrap(), &["sensitivity"]);
         assert!(markdown.contains("Not run: limit = 6"), "{markdown}");
+        assert!(markdown.contains("## Interpretations and optional rules"), "{markdown}");
+        assert!(markdown.contains("| switch | false | true |"), "{markdown}");
 
         let grown = convergence(&shot, &hit, &[1_000, 10_000]).unwrap();
         let markdown = written("convergence", convergence_report(&shot, &grown).unwrap(), &["convergence"]);

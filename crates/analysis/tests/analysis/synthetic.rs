@@ -75,7 +75,7 @@ volley_kernel::rule_book! {
         pub irrelevant: u32 = 3, range 0..=10;
         /// Changes nothing, and the scenario refuses values over 5.
         pub limit: u32 = 5, range 0..=10;
-        /// A switch, which sensitivity leaves alone.
+        /// A switch: on, it counts as one more step of bonus.
         pub switch: bool = false;
     }
 }
@@ -90,7 +90,7 @@ pub struct Shot {
 impl Shot {
     /// The exact chance of a hit under these rules.
     pub fn hit_chance(rules: &ShotRules) -> f64 {
-        let target = (rules.hit_target as i64 - 2 * rules.bonus as i64).clamp(1, 13);
+        let target = (rules.hit_target as i64 - 2 * (rules.bonus as i64 + i64::from(rules.switch))).clamp(1, 13);
         (13 - target) as f64 / 12.0
     }
 }
@@ -131,7 +131,7 @@ fn build_shot(rules: &dyn RuleBook, _: &Settings) -> Result<Box<dyn DynScenario>
     if rules.limit > 5 {
         return Err(ParamError::Invalid { key: "limit".into(), reason: "the shot allows at most 5".into() });
     }
-    let target = (rules.hit_target as i64 - 2 * rules.bonus as i64).clamp(1, 13) as u32;
+    let target = (rules.hit_target as i64 - 2 * (rules.bonus as i64 + i64::from(rules.switch))).clamp(1, 13) as u32;
     Ok(Box::new(Shot { target, layout: Layout::new(vec![Metric::boolean("hit", "whether the shot hit")]) }))
 }
 
