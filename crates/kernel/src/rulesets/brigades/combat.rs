@@ -46,6 +46,18 @@ pub struct Striker {
     pub modifier: i32,
 }
 
+impl Striker {
+    /// A side's keys `PREFIX.arm`, `.figures`, `.quality` and `.modifier`.
+    pub fn from_settings(settings: &Settings, prefix: &str) -> Striker {
+        Striker {
+            arm: settings.choice(&format!("{prefix}.arm")),
+            figures: settings.int(&format!("{prefix}.figures")) as u32,
+            grade: settings.choice(&format!("{prefix}.quality")),
+            modifier: settings.int(&format!("{prefix}.modifier")) as i32,
+        }
+    }
+}
+
 /// 4.1 The dice a striker rolls against an enemy of `enemy_arm`.
 pub fn combat_dice(rules: &Rules, striker: Arm, figures: u32, enemy_arm: Arm, open_ground: bool) -> u32 {
     match striker {
@@ -108,12 +120,7 @@ impl Combat {
 
     /// From the catalogue's settings.
     pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<Combat, ParamError> {
-        let side = |name: &str| Striker {
-            arm: settings.choice(&format!("{name}.arm")),
-            figures: settings.int(&format!("{name}.figures")) as u32,
-            grade: settings.choice(&format!("{name}.quality")),
-            modifier: settings.int(&format!("{name}.modifier")) as i32,
-        };
+        let side = |name| Striker::from_settings(settings, name);
         Combat::new(rules, side("attacker"), side("defender"), settings.bool("open_ground"))
     }
 
@@ -283,12 +290,7 @@ impl MultiCombat {
 
     /// From the catalogue's settings.
     pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<MultiCombat, ParamError> {
-        let side = |name: &str| Striker {
-            arm: settings.choice(&format!("{name}.arm")),
-            figures: settings.int(&format!("{name}.figures")) as u32,
-            grade: settings.choice(&format!("{name}.quality")),
-            modifier: settings.int(&format!("{name}.modifier")) as i32,
-        };
+        let side = |name| Striker::from_settings(settings, name);
         MultiCombat::new(
             rules,
             side("attacker"),

@@ -942,15 +942,19 @@ impl<const PAIRS: u32> Scenario for PairTable<PAIRS> {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // Codes with the same metric values are counted together (exactly, as
-        // integers) under the first such code.
-        let mut first_of_row: std::collections::HashMap<&[i64], (u64, u64)> = std::collections::HashMap::new();
-        for code in 0..Self::SPACE {
-            first_of_row.entry(self.row(code)).or_insert((code, 0)).1 += 1;
-        }
-        let space = Self::SPACE as f64;
-        Some(first_of_row.into_values().map(|(code, count)| (code, count as f64 / space)).collect())
+        Some(grouped_rows((0..Self::SPACE).map(|code| (code, self.row(code), 1)), Self::SPACE as f64))
     }
+}
+
+/// An exact answer from every code's metric values and its integer ways out
+/// of `space`: codes with the same values are summed (exactly, as integers)
+/// under the first such code.
+fn grouped_rows<'a>(rows: impl Iterator<Item = (u64, &'a [i64], u64)>, space: f64) -> Vec<(u64, f64)> {
+    let mut first_of_row: std::collections::HashMap<&[i64], (u64, u64)> = std::collections::HashMap::new();
+    for (code, row, ways) in rows {
+        first_of_row.entry(row).or_insert((code, 0)).1 += ways;
+    }
+    first_of_row.into_values().map(|(code, ways)| (code, ways as f64 / space)).collect()
 }
 
 /// The pair index standing for each 2D6 total, 2 to 12: double one for 2
@@ -1040,19 +1044,17 @@ impl Scenario for TotalTable {
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // Codes with the same metric values are summed (exactly, as integer
-        // ways out of 36^rolls) under the first such code.
-        let mut first_of_row: std::collections::HashMap<&[i64], (u64, u64)> = std::collections::HashMap::new();
-        for code in 0..self.code_space() {
-            let mut ways = 1u64;
-            let mut rest = code;
-            for _ in 0..self.rolls {
-                ways *= u64::from(TOTAL_WAYS[(rest % 11) as usize]);
-                rest /= 11;
-            }
-            first_of_row.entry(self.row(code)).or_insert((code, 0)).1 += ways;
-        }
-        let space = 36f64.powi(self.rolls as i32);
-        Some(first_of_row.into_values().map(|(code, ways)| (code, ways as f64 / space)).collect())
+        // Each code has as many ways out of 36^rolls as its totals.
+        let ways = |code: u64| {
+            (0..self.rolls)
+                .scan(code, |rest, _| {
+                    let total = *rest % 11;
+                    *rest /= 11;
+                    Some(u64::from(TOTAL_WAYS[total as usize]))
+                })
+                .product::<u64>()
+        };
+        let rows = (0..self.code_space()).map(|code| (code, self.row(code), ways(code)));
+        Some(grouped_rows(rows, 36f64.powi(self.rolls as i32)))
     }
 }
