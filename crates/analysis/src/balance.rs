@@ -40,6 +40,9 @@ pub struct Experiment {
     pub options: RunOptions,
     /// The confidence level of every interval.
     pub confidence: f64,
+    /// Solve each point exactly where the scenario has an exact solver
+    /// (a playsheet's numbers to print), sampling only where it has none.
+    pub exact: bool,
 }
 
 impl Experiment {
@@ -64,7 +67,14 @@ impl Experiment {
             fixed: Vec::new(),
             options,
             confidence: DEFAULT_CONFIDENCE,
+            exact: false,
         }
+    }
+
+    /// The same, solving exactly wherever the scenario can.
+    pub fn with_exact(mut self, exact: bool) -> Self {
+        self.exact = exact;
+        self
     }
 
     /// The same, with these keys set in every run.
@@ -102,12 +112,13 @@ impl Experiment {
         Ok(self.scenario.build_from_text(rules, pairs)?)
     }
 
-    /// A Monte Carlo run with the fixed keys and `extra`; the run's keys are `extra`.
+    /// A run with the fixed keys and `extra` (exact where [`Experiment::exact`]
+    /// asks and the scenario can, else Monte Carlo); the run's keys are `extra`.
     pub fn run(&self, extra: &[(String, String)]) -> Result<Run, AnalysisError> {
         self.run_under(self.rules.as_ref(), extra, self.options.samples)
     }
 
-    /// A Monte Carlo run under other rules and sample count.
+    /// A run under other rules and sample count (exact as [`Experiment::run`]).
     pub fn run_under(
         &self,
         rules: &dyn RuleBook,
@@ -115,13 +126,20 @@ impl Experiment {
         samples: u64,
     ) -> Result<Run, AnalysisError> {
         let scenario = self.build(rules, extra)?;
-        let mut options = self.options.clone();
-        options.samples = samples;
+        let exact = if self.exact && scenario.has_exact() { scenario.exact_distribution() } else { None };
+        let distribution = match exact {
+            Some(distribution) => distribution,
+            None => {
+                let mut options = self.options.clone();
+                options.samples = samples;
+                scenario.simulate(&options)?
+            }
+        };
         Ok(Run {
             ruleset: self.ruleset.clone(),
             scenario: self.scenario.name.to_string(),
             keys: extra.to_vec(),
-            distribution: scenario.simulate(&options)?,
+            distribution,
         })
     }
 

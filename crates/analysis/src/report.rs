@@ -358,14 +358,21 @@ pub fn method_text(experiment: &Experiment) -> String {
         let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("keys fixed at {}", pairs.join(", "))
     };
+    let exact = if experiment.exact {
+        "Every point the scenario's exact solver can take is solved exactly (its interval is the value itself); \
+         any other is "
+    } else {
+        ""
+    };
+    let sampled = format!("Monte Carlo with {} samples per point", experiment.options.samples);
     format!(
-        "Ruleset `{}`, scenario `{}` ({}), {fixed}. Monte Carlo with {} samples per point from seed {}; every point \
+        "Ruleset `{}`, scenario `{}` ({}), {fixed}. {exact}{} from seed {}; every point \
          uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
          for probabilities).",
         experiment.ruleset,
         experiment.scenario.name,
         experiment.scenario.summary.trim_end_matches('.'),
-        experiment.options.samples,
+        if experiment.exact { sampled.to_lowercase() } else { sampled },
         experiment.options.seed,
         percent(experiment.confidence)
     )
@@ -561,6 +568,8 @@ pub fn sweep_report(
     };
     let placed =
         sweeps.iter().any(|s| s.points.iter().enumerate().any(|(i, (at, _))| setting(s, i).is_some_and(|v| v != *at)));
+    // Where every point was solved exactly the table prints the values alone.
+    let all_exact = sweeps.iter().flat_map(|s| &s.points).all(|(_, e)| e.samples.is_none());
     let mut rows = Vec::new();
     for s in sweeps {
         for (i, (at, e)) in s.points.iter().enumerate() {
@@ -569,7 +578,10 @@ pub fn sweep_report(
             if placed {
                 row.push(format!("{} = {}", s.key, setting(s, i).unwrap_or_else(|| at.clone())));
             }
-            row.extend([at.clone(), format_value(e.value, p), format_value(e.ci_low, p), format_value(e.ci_high, p)]);
+            row.extend([at.clone(), format_value(e.value, p)]);
+            if !all_exact {
+                row.extend([format_value(e.ci_low, p), format_value(e.ci_high, p)]);
+            }
             rows.push(row);
         }
     }
@@ -580,7 +592,11 @@ pub fn sweep_report(
     } else {
         columns.push(key.to_string());
     }
-    columns.extend(["estimate", "ci_low", "ci_high"].map(String::from));
+    if all_exact {
+        columns.push("exact".to_string());
+    } else {
+        columns.extend(["estimate", "ci_low", "ci_high"].map(String::from));
+    }
     let finding = sweeps
         .iter()
         .filter_map(|s| {
@@ -602,7 +618,11 @@ pub fn sweep_report(
         title: title.to_string(),
         question: question.to_string(),
         finding,
-        sections: vec![Section::text("Sweep", "").with_chart(chart).with_table(Table::new(columns, rows))],
+        sections: vec![
+            Section::text("Sweep", if all_exact { "Every point is solved exactly." } else { "" })
+                .with_chart(chart)
+                .with_table(Table::new(columns, rows)),
+        ],
     };
     Ok((report, long_frame(&runs, confidence)?))
 }

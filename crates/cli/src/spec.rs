@@ -8,6 +8,7 @@
 //! analysis = "ladder"   # distribution, ladder, sweep, equivalence, sensitivity, convergence
 //! precision = 0.005     # or: samples = 100000 (per point)
 //! seed = 1
+//! exact = false         # true: solve exactly wherever the scenario can
 //!
 //! [[run]]
 //! ruleset = "huzzah"
@@ -64,6 +65,10 @@ pub struct Spec {
     pub precision: Option<Spanned<f64>>,
     /// The seed of every run.
     pub seed: Option<u64>,
+    /// Solve every point exactly where its scenario has an exact solver
+    /// (playsheets), sampling only the others.
+    #[serde(default)]
+    pub exact: bool,
     /// The confidence level of every interval (default 0.95).
     pub confidence: Option<Spanned<f64>>,
     /// What to measure, as `metric=value` (a probability) or `mean:metric`.

@@ -289,7 +289,8 @@ fn analyse(
         .experiments
         .iter()
         .map(|(run, experiment, label)| {
-            let mut experiment = experiment.clone().with_samples(samples).with_confidence(confidence);
+            let mut experiment =
+                experiment.clone().with_samples(samples).with_confidence(confidence).with_exact(spec.exact);
             experiment.options.seed = seed;
             experiment.options.threads = threads;
             experiment.options.progress = Some(progress.clone());

@@ -213,3 +213,22 @@ rules = { automatic_failure_roll = 13 }
     let e = volley_bad_input(&["run", path(&bad), "--out", path(&out), "--quiet"]);
     assert!(e.contains("bad.toml:18:36: [[run]] rules `automatic_failure_roll` = 14 is out of range"), "{e}");
 }
+
+#[test]
+fn an_exact_spec_prints_exact_probabilities() {
+    // P(no success from 3D6 at target t) = ((t-1)/6)^3, solved exactly.
+    let dir = TempDir::new("exact");
+    let spec = dir.write("exact.toml", &SWEEP.replace("samples = 20000", "exact = true"));
+    let out = dir.0.join("out");
+    volley_ok(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+    let csv = std::fs::read_to_string(out.join("exact").join("data.csv")).unwrap();
+    for (target, exact) in [("2", 1.0 / 216.0), ("4", 0.125), ("6", 125.0 / 216.0)] {
+        let row = csv.lines().find(|l| l.starts_with(&format!("dice,at_least,{target},successes,0,"))).unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[5], "", "an exact row has no count: {row}");
+        assert!((fields[6].parse::<f64>().unwrap() - exact).abs() < 1e-12, "{row}");
+        assert_eq!(fields[9], "true", "{row}");
+    }
+    let md = std::fs::read_to_string(out.join("exact").join("report.md")).unwrap();
+    assert!(md.contains("solved exactly"), "{md}");
+}
