@@ -3,7 +3,7 @@
 
 use super::assert_agrees;
 use volley_kernel::catalogue;
-use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
+use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, EXACT_TURN_LIMIT, Formation, Guns};
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
 
@@ -89,7 +89,8 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     // The solver drops states below 1e-15 (a mass far below 1e-9).
     assert!((total - 1.0).abs() < 1e-9);
     // Past the exact solver's turn limit the assault is sampled only.
-    let long = entry.build_from_text(rules.as_ref(), [("turns", "16")]).unwrap();
+    let past_limit = (EXACT_TURN_LIMIT + 1).to_string();
+    let long = entry.build_from_text(rules.as_ref(), [("turns", past_limit.as_str())]).unwrap();
     assert!(!long.has_exact() && long.exact_distribution().is_none());
     assert!(
         entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
@@ -338,4 +339,24 @@ fn the_exact_solver_keeps_its_distributions() {
         assert!(close(fingerprint(&exact), print), "{} against {print}", fingerprint(&exact));
         assert_eq!(exact.joint.len(), outcomes);
     }
+}
+
+#[test]
+fn the_exact_solver_gives_the_same_bits_on_any_number_of_threads() {
+    // The solver expands states in parallel but merges them in a fixed
+    // order: one thread and three give the very same outcomes, chances and
+    // order, to the bit.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 8, 4).unwrap();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| volley_kernel::scenario::Scenario::exact(&assault).unwrap())
+    };
+    let (one, three) = (on(1), on(3));
+    assert!(one.len() > 10_000, "{} outcomes", one.len());
+    assert!(
+        one.iter().zip(&three).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits()) && one.len() == three.len()
+    );
 }

@@ -84,6 +84,7 @@ use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
@@ -239,13 +240,66 @@ const NEGLIGIBLE: f64 = 1e-15;
 /// The longest assault the exact solver takes on, in turns. Since routed
 /// units rally and come back, assaults last longer and the chain's live
 /// states spread over positions, table edges, rout counts and both units'
-/// staggers and kills: the default assault's 15 turns take about a minute of
-/// one busy core here, each further turn a few seconds more. Longer assaults
-/// are sampled.
-pub const EXACT_TURN_LIMIT: u32 = 15;
+/// staggers and kills: the default assault's 20 turns take about 19 s of two
+/// cores here (33 s of one; 15 turns took 34 s of one core before the
+/// solver packed its states and expanded them in parallel), each further
+/// turn about a second more, and its joint distribution (2.9 million
+/// outcomes) about 490 MB. Longer assaults are sampled.
+pub const EXACT_TURN_LIMIT: u32 = 20;
 
-/// States the exact solver expands before it merges their successors.
-const EXPAND_BLOCK: usize = 256;
+/// States the exact solver expands in one task before it merges their
+/// successors (see [`Scenario::exact`]).
+const EXPAND_BLOCK: usize = 128;
+
+/// States the exact solver expands at once, in blocks, while the batch
+/// before merges: a batch of engagements holds about 120 successors a state.
+const EXPAND_BATCH: usize = 8 * EXPAND_BLOCK;
+
+/// The rank of states that finished their turn.
+const NEXT_TURN: u32 = u32::MAX;
+
+type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
+
+/// The successors of a block of states before they merge: live states with
+/// their rank ([`Assault::progress`], or `NEXT_TURN`), and the endings.
+#[derive(Default)]
+struct Successors {
+    live: Vec<(u32, Packed, f64)>,
+    ended: Vec<(u64, f64)>,
+}
+
+impl Successors {
+    fn clear(&mut self) {
+        self.live.clear();
+        self.ended.clear();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.live.is_empty() && self.ended.is_empty()
+    }
+
+    /// Adds the block's successors to the maps, in order.
+    fn merge_into(&self, pending: &mut BTreeMap<u32, Map<Packed>>, current: &mut Map<Packed>, ended: &mut Map<u64>) {
+        // Each successor looked up once before any is merged: the lookups
+        // are independent, so their cache misses overlap, and the merges
+        // that follow find their entries in cache (the maps are far larger
+        // than it).
+        let mut seen = 0usize;
+        for &(later, packed, _) in &self.live {
+            let map = if later == NEXT_TURN { Some(&*current) } else { pending.get(&later) };
+            seen += usize::from(map.is_some_and(|map| map.contains_key(&packed)));
+        }
+        seen += self.ended.iter().filter(|(code, _)| ended.contains_key(code)).count();
+        std::hint::black_box(seen);
+        for &(code, mass) in &self.ended {
+            *ended.entry(code).or_insert(0.0) += mass;
+        }
+        for &(later, packed, mass) in &self.live {
+            let map = if later == NEXT_TURN { &mut *current } else { pending.entry(later).or_default() };
+            *map.entry(packed).or_insert(0.0) += mass;
+        }
+    }
+}
 
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
@@ -1195,6 +1249,28 @@ impl Assault {
         }
     }
 
+    /// Expands a block of states of rank `rank` (of chance at least
+    /// NEGLIGIBLE) with their chances, into `successors` (empty).
+    fn expand_block(&self, rank: u32, states: &[(Packed, f64)], successors: &mut Successors) {
+        let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
+        for &(packed, p) in states {
+            self.expand(State::unpack(packed), &mut branches);
+            for &(node, q) in &branches {
+                match node {
+                    Node::End(code) => successors.ended.push((code, p * q)),
+                    Node::Live(s) if s.phase == TURN_END => {
+                        successors.live.push((NEXT_TURN, Self::new_turn(s).pack(), p * q))
+                    }
+                    Node::Live(s) => {
+                        let later = Self::progress(&s);
+                        debug_assert!(later > rank, "a step must lead to a later phase");
+                        successors.live.push((later, s.pack(), p * q))
+                    }
+                }
+            }
+        }
+    }
+
     fn turn_stride(&self) -> u64 {
         let s = self.start();
         self.code(0, 2.min(self.turns), &s) - self.code(0, 1, &s)
@@ -1235,63 +1311,47 @@ impl Scenario for Assault {
         // at once. The maps key on packed states; a turn's endings merge in
         // a map of their own (keyed by their code at turn 1), which stays
         // small enough to be quick, and then join the result.
-        type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
         let stride = self.turn_stride();
         let mut result: Vec<(u64, f64)> = Vec::new();
         let mut current: Map<Packed> = HashMap::default();
         current.insert(self.start().pack(), 1.0);
-        let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
-        // Live successors of a block of states, with their rank (NEXT_TURN
-        // for those that finished the turn), before they merge.
-        const NEXT_TURN: u32 = u32::MAX;
-        let mut successors: Vec<(u32, Packed, f64)> = Vec::new();
-        let mut endings: Vec<(u64, f64)> = Vec::new();
+        // A rank's states are taken a batch at a time and expanded in blocks,
+        // in parallel, while the blocks of the batch before merge, one after
+        // another in their fixed order: on one thread or many, every sum is
+        // taken in the same order, so the result is the same to the bit.
+        let mut batch: Vec<(Packed, f64)> = Vec::with_capacity(EXPAND_BATCH);
+        // Two sets of buffers, one filling while the other merges (reused,
+        // so the solver allocates nothing per batch).
+        let buffers = || (0..EXPAND_BATCH / EXPAND_BLOCK).map(|_| Successors::default()).collect::<Vec<_>>();
+        let (mut expanding, mut expanded) = (buffers(), buffers());
         for turn in 1..=self.turns {
             let mut ended: Map<u64> = HashMap::default();
             let mut pending: BTreeMap<u32, Map<Packed>> = BTreeMap::new();
             pending.insert(0, std::mem::take(&mut current));
             while let Some((rank, active)) = pending.pop_first() {
                 let mut states = active.into_iter().filter(|&(_, p)| p >= NEGLIGIBLE);
+                expanded.iter_mut().for_each(Successors::clear);
                 loop {
-                    successors.clear();
-                    endings.clear();
-                    for (packed, p) in states.by_ref().take(EXPAND_BLOCK) {
-                        self.expand(State::unpack(packed), &mut branches);
-                        for &(node, q) in &branches {
-                            match node {
-                                Node::End(code) => endings.push((code, p * q)),
-                                Node::Live(s) if s.phase == TURN_END => {
-                                    successors.push((NEXT_TURN, Self::new_turn(s).pack(), p * q))
-                                }
-                                Node::Live(s) => {
-                                    let later = Self::progress(&s);
-                                    debug_assert!(later > rank, "a step must lead to a later phase");
-                                    successors.push((later, s.pack(), p * q))
-                                }
-                            }
-                        }
-                    }
-                    if successors.is_empty() && endings.is_empty() {
+                    batch.clear();
+                    batch.extend(states.by_ref().take(EXPAND_BATCH));
+                    if batch.is_empty() && expanded.iter().all(Successors::is_empty) {
                         break;
                     }
-                    // Each successor looked up once before any is merged:
-                    // the lookups are independent, so their cache misses
-                    // overlap, and the merges that follow find their entries
-                    // in cache (the maps are far larger than it).
-                    let mut seen = 0usize;
-                    for &(later, packed, _) in &successors {
-                        let map = if later == NEXT_TURN { Some(&current) } else { pending.get(&later) };
-                        seen += usize::from(map.is_some_and(|map| map.contains_key(&packed)));
-                    }
-                    seen += endings.iter().filter(|(code, _)| ended.contains_key(code)).count();
-                    std::hint::black_box(seen);
-                    for &(code, mass) in &endings {
-                        *ended.entry(code).or_insert(0.0) += mass;
-                    }
-                    for &(later, packed, mass) in &successors {
-                        let map = if later == NEXT_TURN { &mut current } else { pending.entry(later).or_default() };
-                        *map.entry(packed).or_insert(0.0) += mass;
-                    }
+                    rayon::join(
+                        || {
+                            expanding
+                                .par_iter_mut()
+                                .zip(batch.par_chunks(EXPAND_BLOCK))
+                                .for_each(|(successors, block)| self.expand_block(rank, block, successors));
+                        },
+                        || {
+                            for successors in &expanded {
+                                successors.merge_into(&mut pending, &mut current, &mut ended);
+                            }
+                        },
+                    );
+                    std::mem::swap(&mut expanding, &mut expanded);
+                    expanding.iter_mut().for_each(Successors::clear);
                 }
             }
             let offset = u64::from(turn - 1) * stride;
@@ -1329,7 +1389,7 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int(
         "turns",
-        "the turn limit (the exact solver takes assaults of up to 15 turns: EXACT_TURN_LIMIT)",
+        "the turn limit (the exact solver takes assaults of up to 20 turns: EXACT_TURN_LIMIT)",
         30,
         1,
         100,
