@@ -3,7 +3,7 @@
 
 use super::assert_agrees;
 use volley_kernel::catalogue;
-use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, Formation, Guns};
+use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, EXACT_TURN_LIMIT, Formation, Guns};
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
 
@@ -89,7 +89,8 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     // The solver drops states below 1e-15 (a mass far below 1e-9).
     assert!((total - 1.0).abs() < 1e-9);
     // Past the exact solver's turn limit the assault is sampled only.
-    let long = entry.build_from_text(rules.as_ref(), [("turns", "16")]).unwrap();
+    let past_limit = (EXACT_TURN_LIMIT + 1).to_string();
+    let long = entry.build_from_text(rules.as_ref(), [("turns", past_limit.as_str())]).unwrap();
     assert!(!long.has_exact() && long.exact_distribution().is_none());
     assert!(
         entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
@@ -271,4 +272,91 @@ fn an_advancing_attacker_leaves_its_table_edge_behind() {
     assert!(at_edge.iter().zip(&far).all(|(a, b)| close(*a, *b)), "{at_edge:?} {far:?}");
     assert!(at_edge[1] > 0.0);
     assert!(at_edge_later[1] > far_later[1] + 1e-6, "{at_edge_later:?} {far_later:?}");
+}
+
+/// A fingerprint of a whole joint distribution: the chance of each outcome
+/// weighted by a pseudo-random number in [0, 1) drawn from its values (a
+/// SplitMix64 chain), so that any outcome's chance moving moves it.
+fn fingerprint(exact: &volley_kernel::outcome::Distribution) -> f64 {
+    let mix = |mut z: u64| {
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    exact
+        .joint
+        .iter()
+        .map(|o| {
+            let weight = o.values.iter().fold(0x9E37_79B9_7F4A_7C15, |h: u64, &v| mix(h ^ v as u64));
+            (weight >> 11) as f64 / (1u64 << 53) as f64 * o.probability
+        })
+        .sum()
+}
+
+#[test]
+fn the_exact_solver_keeps_its_distributions() {
+    // Regression pins, computed by the solver as it stood at accfcb7 (before
+    // its states were packed into two words): the chances of each winner,
+    // the mean turn it ended, the mean routs of the defender and the
+    // fingerprint of the whole joint distribution (every outcome's chance),
+    // for the default assault, cavalry against a square and a column against
+    // a battery. A faster solver must merge and prune the very same states:
+    // only the order of the sums may differ (far below 1e-12).
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let cavalry = AssaultUnit::new(Quality::Veteran, Arm::Cavalry, Formation::Column);
+    let square = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Square);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let cases = [
+        (
+            Assault::new(&rules, column, line, Guns::Medium, 3, 8, 5).unwrap(),
+            [0.3227999012404351, 0.22500634975446177, 0.45219374897885606],
+            [4.311094326674289, 0.6149672963219305, 0.5114565964145605],
+            141874,
+        ),
+        (
+            Assault::new(&rules, cavalry, square, Guns::Medium, 0, 6, 5).unwrap(),
+            [0.27687486581281046, 0.09681531930705023, 0.626309814862525],
+            [4.4285684668248635, 0.37420503177226166, 0.5144789350839983],
+            198465,
+        ),
+        (
+            Assault::new(&rules, column, battery, Guns::Medium, 3, 8, 6).unwrap(),
+            [0.26732513949304343, 0.6998534958833065, 0.03282136455736465],
+            [2.7478614971972486, 0.0, 0.49341410116003454],
+            105623,
+        ),
+    ];
+    for (assault, winners, [turns, defender_routs, print], outcomes) in cases {
+        let exact = assault.exact_distribution().unwrap();
+        for (winner, expected) in winners.into_iter().enumerate() {
+            let got = exact.probability("winner", winner as i64);
+            assert!(close(got, expected), "winner {winner}: {got} against {expected}");
+        }
+        assert!(close(exact.mean("turns"), turns), "{} against {turns}", exact.mean("turns"));
+        assert!(close(exact.mean("defender_routs"), defender_routs));
+        assert!(close(fingerprint(&exact), print), "{} against {print}", fingerprint(&exact));
+        assert_eq!(exact.joint.len(), outcomes);
+    }
+}
+
+#[test]
+fn the_exact_solver_gives_the_same_bits_on_any_number_of_threads() {
+    // The solver expands states in parallel but merges them in a fixed
+    // order: one thread and three give the very same outcomes, chances and
+    // order, to the bit.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 8, 4).unwrap();
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| volley_kernel::scenario::Scenario::exact(&assault).unwrap())
+    };
+    let (one, three) = (on(1), on(3));
+    assert!(one.len() > 10_000, "{} outcomes", one.len());
+    assert!(
+        one.iter().zip(&three).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits()) && one.len() == three.len()
+    );
 }

@@ -73,7 +73,7 @@
 //!   orders phase; if that fails it advances one move out of control and
 //!   engages disadvantaged if it makes contact.
 
-use super::engagement::{Fate, Fighter, resolve};
+use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
 use super::{
     Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
@@ -84,6 +84,7 @@ use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
+use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
@@ -239,10 +240,66 @@ const NEGLIGIBLE: f64 = 1e-15;
 /// The longest assault the exact solver takes on, in turns. Since routed
 /// units rally and come back, assaults last longer and the chain's live
 /// states spread over positions, table edges, rout counts and both units'
-/// staggers and kills: the default assault's 15 turns take about a minute of
-/// one busy core here, each further turn a few seconds more. Longer assaults
-/// are sampled.
-pub const EXACT_TURN_LIMIT: u32 = 15;
+/// staggers and kills: the default assault's 20 turns take about 19 s of two
+/// cores here (33 s of one; 15 turns took 34 s of one core before the
+/// solver packed its states and expanded them in parallel), each further
+/// turn about a second more, and its joint distribution (2.9 million
+/// outcomes) about 490 MB. Longer assaults are sampled.
+pub const EXACT_TURN_LIMIT: u32 = 20;
+
+/// States the exact solver expands in one task before it merges their
+/// successors (see [`Scenario::exact`]).
+const EXPAND_BLOCK: usize = 128;
+
+/// States the exact solver expands at once, in blocks, while the batch
+/// before merges: a batch of engagements holds about 120 successors a state.
+const EXPAND_BATCH: usize = 8 * EXPAND_BLOCK;
+
+/// The rank of states that finished their turn.
+const NEXT_TURN: u32 = u32::MAX;
+
+type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
+
+/// The successors of a block of states before they merge: live states with
+/// their rank ([`Assault::progress`], or `NEXT_TURN`), and the endings.
+#[derive(Default)]
+struct Successors {
+    live: Vec<(u32, Packed, f64)>,
+    ended: Vec<(u64, f64)>,
+}
+
+impl Successors {
+    fn clear(&mut self) {
+        self.live.clear();
+        self.ended.clear();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.live.is_empty() && self.ended.is_empty()
+    }
+
+    /// Adds the block's successors to the maps, in order.
+    fn merge_into(&self, pending: &mut BTreeMap<u32, Map<Packed>>, current: &mut Map<Packed>, ended: &mut Map<u64>) {
+        // Each successor looked up once before any is merged: the lookups
+        // are independent, so their cache misses overlap, and the merges
+        // that follow find their entries in cache (the maps are far larger
+        // than it).
+        let mut seen = 0usize;
+        for &(later, packed, _) in &self.live {
+            let map = if later == NEXT_TURN { Some(&*current) } else { pending.get(&later) };
+            seen += usize::from(map.is_some_and(|map| map.contains_key(&packed)));
+        }
+        seen += self.ended.iter().filter(|(code, _)| ended.contains_key(code)).count();
+        std::hint::black_box(seen);
+        for &(code, mass) in &self.ended {
+            *ended.entry(code).or_insert(0.0) += mass;
+        }
+        for &(later, packed, mass) in &self.live {
+            let map = if later == NEXT_TURN { &mut *current } else { pending.entry(later).or_default() };
+            *map.entry(packed).or_insert(0.0) += mass;
+        }
+    }
+}
 
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
@@ -286,44 +343,91 @@ pub struct State {
     routs: [u8; 2],
 }
 
-impl std::hash::Hash for State {
-    /// The fields packed into three words (the exact solver hashes millions
-    /// of states; a field at a time is several times slower). Equal states
-    /// pack alike, which is all `Hash` needs.
+/// A [`State`] packed into two words, the exact solver's map key: a key
+/// compares in one step and an entry of its maps takes 24 bytes, not 40 (the
+/// solver is bound by its maps' memory). See [`State::pack`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packed(u64, u64);
+
+impl std::hash::Hash for Packed {
     fn hash<H: std::hash::Hasher>(&self, hasher: &mut H) {
-        let bytes = |b: [u8; 8]| u64::from_le_bytes(b);
-        let flags = |bits: &[bool]| bits.iter().enumerate().fold(0u8, |acc, (i, &bit)| acc | (u8::from(bit) << i));
+        hasher.write_u64(self.0);
+        hasher.write_u64(self.1);
+    }
+}
+
+impl State {
+    /// The state in two words. The first: phase (4 bits), Huzzah!es (4),
+    /// tester (1), the nine flags, both formations (2 each), the engagement
+    /// pair (6), then distance, smoke, orders and bombardments a byte each.
+    /// The second: the four strengths, the two bands behind and the two rout
+    /// counts, a byte each (signed bytes as their bits).
+    fn pack(&self) -> Packed {
+        debug_assert!(self.phase < 16 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
+        let flags = [
+            self.blown,
+            self.officer[0],
+            self.officer[1],
+            self.engaged,
+            self.forced[0],
+            self.forced[1],
+            self.free_order,
+            self.routing[0],
+            self.routing[1],
+        ]
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (i, &bit)| acc | (u64::from(bit) << i));
+        let first = u64::from(self.phase)
+            | u64::from(self.huzzahs) << 4
+            | u64::from(self.tester) << 8
+            | flags << 9
+            | (self.formation[0] as u64) << 18
+            | (self.formation[1] as u64) << 20
+            | u64::from(self.engage_pair) << 22
+            | u64::from(self.distance as u8) << 32
+            | u64::from(self.smoke) << 40
+            | u64::from(self.orders) << 48
+            | u64::from(self.bombardments) << 56;
         let [a, b, c, d] = self.strength.map(|v| v as u8);
-        hasher.write_u64(bytes([
-            self.phase,
-            self.distance as u8,
-            a,
-            b,
-            c,
-            d,
-            self.formation[0] as u8 | (self.formation[1] as u8) << 2,
-            self.bombardments,
-        ]));
-        hasher.write_u64(bytes([
-            self.smoke,
-            flags(&[
-                self.blown,
-                self.officer[0],
-                self.officer[1],
-                self.engaged,
-                self.forced[0],
-                self.forced[1],
-                self.free_order,
-                self.routing[0],
-            ]),
-            flags(&[self.routing[1]]) | self.tester << 1,
-            self.huzzahs,
-            self.orders,
-            self.engage_pair,
-            self.behind[0] as u8,
-            self.behind[1] as u8,
-        ]));
-        hasher.write_u64(bytes([self.routs[0], self.routs[1], 0, 0, 0, 0, 0, 0]));
+        let second =
+            u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, self.routs[0], self.routs[1]]);
+        let packed = Packed(first, second);
+        debug_assert_eq!(State::unpack(packed), *self, "a state must survive packing");
+        packed
+    }
+
+    /// The state [`State::pack`] packed.
+    fn unpack(packed: Packed) -> State {
+        let Packed(first, second) = packed;
+        let bits = |shift: u32, width: u32| ((first >> shift) & ((1 << width) - 1)) as u8;
+        let flag = |i: u32| (first >> (9 + i)) & 1 == 1;
+        let formation = |code: u8| match code {
+            0 => Formation::Line,
+            1 => Formation::Column,
+            _ => Formation::Square,
+        };
+        let [a, b, c, d, behind_0, behind_1, routs_0, routs_1] = second.to_le_bytes();
+        State {
+            phase: bits(0, 4),
+            distance: bits(32, 8) as i8,
+            strength: [a, b, c, d].map(|v| v as i8),
+            formation: [formation(bits(18, 2)), formation(bits(20, 2))],
+            bombardments: bits(56, 8),
+            smoke: bits(40, 8),
+            blown: flag(0),
+            officer: [flag(1), flag(2)],
+            engaged: flag(3),
+            tester: bits(8, 1),
+            huzzahs: bits(4, 4),
+            forced: [flag(4), flag(5)],
+            orders: bits(48, 8),
+            free_order: flag(6),
+            engage_pair: bits(22, 6),
+            routing: [flag(7), flag(8)],
+            behind: [behind_0 as i8, behind_1 as i8],
+            routs: [routs_0, routs_1],
+        }
     }
 }
 
@@ -964,8 +1068,9 @@ impl Assault {
         r.effective_rating(unit.quality, shifts, false)
     }
 
-    /// The engagement on contact ("Engage the enemy").
-    fn engage(&self, mut s: State, attacker_pair: u32, defender_pair: u32) -> Node<State> {
+    /// The two sides as they engage, and their effective engagement ratings
+    /// (which the dice do not change).
+    fn fighters(&self, s: &State) -> ([Fighter; 2], [i32; 2]) {
         let fighter = |side: usize| {
             let unit = &self.units[side];
             Fighter {
@@ -978,14 +1083,27 @@ impl Assault {
                 kills: i32::from(s.strength[2 * side + 1]),
                 arm: unit.arm,
                 square: s.formation[side] == Formation::Square,
-                officer: self.officer_of(&s, side),
-                favourable: self.favourable(&s, side),
+                officer: self.officer_of(s, side),
+                favourable: self.favourable(s, side),
                 cavalry: CavalryKind::Regular,
                 small: false,
             }
         };
         let (a, d) = (fighter(0), fighter(1));
-        let result = resolve(&self.rules, &a, &d, attacker_pair, defender_pair);
+        let rating = [engagement_rating(&self.rules, &a, &d), engagement_rating(&self.rules, &d, &a)];
+        ([a, d], rating)
+    }
+
+    /// The engagement on contact ("Engage the enemy").
+    fn engage(&self, s: State, attacker_pair: u32, defender_pair: u32) -> Node<State> {
+        let (fighters, rating) = self.fighters(&s);
+        self.engage_with(s, &fighters, rating, [attacker_pair, defender_pair])
+    }
+
+    /// [`Assault::engage`] with the sides and their ratings worked out (the
+    /// exact solver works them out once for all 1296 pairs of rolls).
+    fn engage_with(&self, mut s: State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> Node<State> {
+        let result = resolve_with_ratings(&self.rules, [&fighters[0], &fighters[1]], rating, pair);
         s.engaged = true;
         for (side, taken) in [(0, &result.attacker), (1, &result.defender)] {
             s.strength[2 * side] += taken.staggers as i8;
@@ -1056,8 +1174,10 @@ impl Assault {
     }
 
     /// One step of the exact solver: every roll the state's phase may take,
-    /// with its chance (a state at the end of its turn waits).
-    fn expand(&self, st: State) -> Vec<(Node<State>, f64)> {
+    /// with its chance (a state at the end of its turn waits), into
+    /// `branches` (cleared first: the solver reuses one buffer).
+    fn expand(&self, st: State, branches: &mut Vec<(Node<State>, f64)>) {
+        branches.clear();
         // Any pair with a total does: only the total and whether it is double
         // one matter.
         let representative = |total: i32| {
@@ -1065,22 +1185,21 @@ impl Assault {
             6 * (first - 1) + (total as u32 - first - 1)
         };
         if !self.wants_roll(&st) {
-            vec![(self.quiet_steps(self.step(st, None)), 1.0)]
+            branches.push((self.quiet_steps(self.step(st, None)), 1.0));
         } else if st.phase == ENGAGE_ATTACKER_ROLL {
             // Both engagement rolls at once.
-            let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
+            let (fighters, rating) = self.fighters(&st);
             for &(attacker_total, attacker_ways) in &TOTALS {
                 for &(defender_total, defender_ways) in &TOTALS {
-                    let node = self.engage(st, representative(attacker_total), representative(defender_total));
+                    let pair = [representative(attacker_total), representative(defender_total)];
+                    let node = self.engage_with(st, &fighters, rating, pair);
                     branches.push((self.quiet_steps(node), f64::from(attacker_ways * defender_ways) / 1296.0));
                 }
             }
-            branches
         } else {
             // Totals that lead to the same state (every pass of a threat
             // test, say) are merged here, among eleven, rather than in the
             // solver's large map.
-            let mut branches: Vec<(Node<State>, f64)> = Vec::with_capacity(TOTALS.len());
             for &(total, ways) in &TOTALS {
                 let node = self.quiet_steps(self.step(st, Some(representative(total))));
                 let q = f64::from(ways) / 36.0;
@@ -1089,7 +1208,6 @@ impl Assault {
                     None => branches.push((node, q)),
                 }
             }
-            branches
         }
     }
 
@@ -1131,6 +1249,28 @@ impl Assault {
         }
     }
 
+    /// Expands a block of states of rank `rank` (of chance at least
+    /// NEGLIGIBLE) with their chances, into `successors` (empty).
+    fn expand_block(&self, rank: u32, states: &[(Packed, f64)], successors: &mut Successors) {
+        let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
+        for &(packed, p) in states {
+            self.expand(State::unpack(packed), &mut branches);
+            for &(node, q) in &branches {
+                match node {
+                    Node::End(code) => successors.ended.push((code, p * q)),
+                    Node::Live(s) if s.phase == TURN_END => {
+                        successors.live.push((NEXT_TURN, Self::new_turn(s).pack(), p * q))
+                    }
+                    Node::Live(s) => {
+                        let later = Self::progress(&s);
+                        debug_assert!(later > rank, "a step must lead to a later phase");
+                        successors.live.push((later, s.pack(), p * q))
+                    }
+                }
+            }
+        }
+    }
+
     fn turn_stride(&self) -> u64 {
         let s = self.start();
         self.code(0, 2.min(self.turns), &s) - self.code(0, 1, &s)
@@ -1168,42 +1308,63 @@ impl Scenario for Assault {
         // later order, or a longer Huzzah! chain, by `progress`), so all the
         // ways into a state have merged before it is expanded, however many
         // rolls they took. Endings and states that finished their turn leave
-        // at once.
-        type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
+        // at once. The maps key on packed states; a turn's endings merge in
+        // a map of their own (keyed by their code at turn 1), which stays
+        // small enough to be quick, and then join the result.
         let stride = self.turn_stride();
-        let mut ended: Map<u64> = HashMap::default();
-        let mut current: Map<State> = HashMap::default();
-        current.insert(self.start(), 1.0);
+        let mut result: Vec<(u64, f64)> = Vec::new();
+        let mut current: Map<Packed> = HashMap::default();
+        current.insert(self.start().pack(), 1.0);
+        // A rank's states are taken a batch at a time and expanded in blocks,
+        // in parallel, while the blocks of the batch before merge, one after
+        // another in their fixed order: on one thread or many, every sum is
+        // taken in the same order, so the result is the same to the bit.
+        let mut batch: Vec<(Packed, f64)> = Vec::with_capacity(EXPAND_BATCH);
+        // Two sets of buffers, one filling while the other merges (reused,
+        // so the solver allocates nothing per batch).
+        let buffers = || (0..EXPAND_BATCH / EXPAND_BLOCK).map(|_| Successors::default()).collect::<Vec<_>>();
+        let (mut expanding, mut expanded) = (buffers(), buffers());
         for turn in 1..=self.turns {
-            let mut pending: BTreeMap<u32, Map<State>> = BTreeMap::new();
+            let mut ended: Map<u64> = HashMap::default();
+            let mut pending: BTreeMap<u32, Map<Packed>> = BTreeMap::new();
             pending.insert(0, std::mem::take(&mut current));
             while let Some((rank, active)) = pending.pop_first() {
-                for (state, p) in active {
-                    if p < NEGLIGIBLE {
-                        continue;
+                let mut states = active.into_iter().filter(|&(_, p)| p >= NEGLIGIBLE);
+                expanded.iter_mut().for_each(Successors::clear);
+                loop {
+                    batch.clear();
+                    batch.extend(states.by_ref().take(EXPAND_BATCH));
+                    if batch.is_empty() && expanded.iter().all(Successors::is_empty) {
+                        break;
                     }
-                    for (node, q) in self.expand(state) {
-                        match node {
-                            Node::End(code) => {
-                                *ended.entry(code + u64::from(turn - 1) * stride).or_insert(0.0) += p * q
+                    rayon::join(
+                        || {
+                            expanding
+                                .par_iter_mut()
+                                .zip(batch.par_chunks(EXPAND_BLOCK))
+                                .for_each(|(successors, block)| self.expand_block(rank, block, successors));
+                        },
+                        || {
+                            for successors in &expanded {
+                                successors.merge_into(&mut pending, &mut current, &mut ended);
                             }
-                            Node::Live(s) if s.phase == TURN_END => {
-                                *current.entry(Self::new_turn(s)).or_insert(0.0) += p * q
-                            }
-                            Node::Live(s) => {
-                                let later = Self::progress(&s);
-                                debug_assert!(later > rank, "a step must lead to a later phase");
-                                *pending.entry(later).or_default().entry(s).or_insert(0.0) += p * q
-                            }
-                        }
-                    }
+                        },
+                    );
+                    std::mem::swap(&mut expanding, &mut expanded);
+                    expanding.iter_mut().for_each(Successors::clear);
                 }
             }
+            let offset = u64::from(turn - 1) * stride;
+            if turn == self.turns {
+                for (packed, p) in current.drain() {
+                    let s = State::unpack(packed);
+                    debug_assert_eq!(self.code(2, 1, &s) + offset, self.code(2, self.turns, &s));
+                    *ended.entry(self.code(2, 1, &s)).or_insert(0.0) += p;
+                }
+            }
+            result.extend(ended.into_iter().map(|(code, p)| (code + offset, p)));
         }
-        for (s, p) in current {
-            *ended.entry(self.code(2, self.turns, &s)).or_insert(0.0) += p;
-        }
-        Some(ended.into_iter().collect())
+        Some(result)
     }
 }
 
@@ -1228,7 +1389,7 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int(
         "turns",
-        "the turn limit (the exact solver takes assaults of up to 15 turns: EXACT_TURN_LIMIT)",
+        "the turn limit (the exact solver takes assaults of up to 20 turns: EXACT_TURN_LIMIT)",
         30,
         1,
         100,

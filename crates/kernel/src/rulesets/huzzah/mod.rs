@@ -101,7 +101,7 @@
 //! - The `assault` lists its own modelling choices (bombardment timing, the
 //!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
 //!   does while its enemy routs) in its docs; its exact solver drops states
-//!   less likely than 1e-15 and takes assaults of up to 15 turns.
+//!   less likely than 1e-15 and takes assaults of up to 20 turns.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
