@@ -82,3 +82,32 @@ fn a_losing_battery_breaks_in_a_multiple_engagement_too() {
     let error = multi(&[("attacker.units", "5")]).err().expect("refused");
     assert!(error.to_string().contains("attacker.units"), "{error}");
 }
+
+#[test]
+fn a_veteran_supported_by_a_green_battalion() {
+    // A Veteran (10) and a Green (7) attack one Trained (8). The defender
+    // wins only by passing with a margin 8 - t above both attackers' best:
+    // the Veteran's margin is below it when its total exceeds t + 2, the
+    // Green's when its total exceeds t - 1 (failures included, as totals over
+    // the rating). So P(defender wins) = sum over t = 2..8 of
+    // P(t) P(T > t + 2) P(T > t - 1).
+    let ways = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+    let above = |x: i32| -> f64 {
+        (2..=12).filter(|&total| total > x).map(|total| ways[total as usize - 2]).sum::<f64>() / 36.0
+    };
+    let defender_wins: f64 = (2..=8).map(|t| ways[t as usize - 2] / 36.0 * above(t + 2) * above(t - 1)).sum();
+    let keys = [("attacker.quality", "veteran"), ("attacker.support_quality", "green")];
+    let mixed = multi(&keys).unwrap();
+    let exact = mixed.exact_distribution().unwrap();
+    assert!((exact.probability("result", 1) - defender_wins).abs() < 1e-12, "{defender_wins}");
+    // The Green support helps the Veteran, but less than a second Veteran.
+    let alone = multi(&[("attacker.quality", "veteran"), ("attacker.units", "1")]).unwrap();
+    let two_veterans = multi(&[("attacker.quality", "veteran")]).unwrap();
+    let wins = |s: &dyn volley_kernel::scenario::DynScenario| s.exact_distribution().unwrap().probability("result", 0);
+    let (alone, helped, doubled) = (wins(alone.as_ref()), exact.probability("result", 0), wins(two_veterans.as_ref()));
+    assert!(alone < helped && helped < doubled, "{alone} {helped} {doubled}");
+    // "same" is all alike: the support key changes nothing then.
+    let same = multi(&[("attacker.quality", "veteran"), ("attacker.support_quality", "veteran")]).unwrap();
+    assert!((wins(same.as_ref()) - doubled).abs() < 1e-15);
+    assert_agrees(mixed.as_ref(), 1_000_000, 25);
+}

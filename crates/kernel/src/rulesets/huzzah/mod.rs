@@ -58,10 +58,11 @@
 //! - Multi-unit engagements ([`engagement::resolve_multi`], the
 //!   `multi_engagement` scenario): where the rules let the controlling player
 //!   place odd staggers (no unit, or several, took a kill), the first listed
-//!   unit takes them. The scenario's units on a side are alike, so each takes
-//!   its Ups and Downs against its like opponent; it offers two to four
-//!   against one and one against two to four (the rules split two against
-//!   two into one-on-ones). A losing battery, or infantry out of square that
+//!   unit takes them. The scenario's units on a side are alike but for the
+//!   quality of those after the first (`support_quality`), which no Up or
+//!   Down compares, so each takes its Ups and Downs against the other side's
+//!   first unit as one-on-one; it offers two to four against one and one
+//!   against two to four (the rules split two against two into one-on-ones). A losing battery, or infantry out of square that
 //!   loses with cavalry among the enemy, breaks as one-on-one ("All units
 //!   obey the results for ties or losing, as for one-on-one engagements").
 //! - "Down 1 if more kills/staggers than opponent" compares the state before

@@ -1,6 +1,9 @@
 //! One multiple-unit engagement ("Engage the enemy", Multiple unit
-//! engagements): two to four alike units against one, or one against two to
-//! four, resolved by [`resolve_multi`] over every roll of every unit, exactly.
+//! engagements): two to four units against one, or one against two to four,
+//! resolved by [`resolve_multi`] over every roll of every unit, exactly. A
+//! side's units are alike but for the quality of those after the first
+//! (`support_quality`), so a Veteran battalion's support by Green ones can be
+//! weighed.
 //!
 //! The rules break larger fights into one-on-one engagements first ("two
 //! units against two always becomes two one-on-one engagements"), so a
@@ -41,13 +44,50 @@ pub fn metrics(rules: &Rules, units: [usize; 2]) -> Vec<Metric> {
     ]
 }
 
-/// A multiple-unit engagement: `units[0]` alike attackers against `units[1]`
-/// alike defenders, one side with a single unit.
+crate::choice_enum! {
+    /// The quality of a side's units after the first.
+    pub enum Support {
+        /// As the first unit: all alike.
+        Same = "same",
+        /// Veteran.
+        Veteran = "veteran",
+        /// Experienced.
+        Experienced = "experienced",
+        /// Trained.
+        Trained = "trained",
+        /// Green.
+        Green = "green",
+        /// Raw.
+        Raw = "raw",
+        /// Unreliable.
+        Unreliable = "unreliable",
+    }
+}
+
+impl Support {
+    /// The supporting units' quality, given the first unit's.
+    pub fn quality(self, first: Quality) -> Quality {
+        match self {
+            Support::Same => first,
+            Support::Veteran => Quality::Veteran,
+            Support::Experienced => Quality::Experienced,
+            Support::Trained => Quality::Trained,
+            Support::Green => Quality::Green,
+            Support::Raw => Quality::Raw,
+            Support::Unreliable => Quality::Unreliable,
+        }
+    }
+}
+
+/// A multiple-unit engagement: `units[0]` attackers against `units[1]`
+/// defenders, one side with a single unit. A side's units after its first are
+/// like it but of its `support` quality.
 pub fn table(
     rules: &Rules,
     attacker: Fighter,
     defender: Fighter,
     units: [usize; 2],
+    support: [Support; 2],
 ) -> Result<Box<dyn DynScenario>, ParamError> {
     attacker.validate(rules, "attacker")?;
     defender.validate(rules, "defender")?;
@@ -67,11 +107,21 @@ pub fn table(
                 .into(),
         });
     }
-    // All units of a side are alike, so each compares itself with its like
-    // opponent for the Ups and Downs, as one-on-one.
-    let ratings = [engagement_rating(rules, &attacker, &defender), engagement_rating(rules, &defender, &attacker)];
-    let sides = [vec![attacker; units[0]], vec![defender; units[1]]];
-    let side_ratings = [vec![ratings[0]; units[0]], vec![ratings[1]; units[1]]];
+    // A side's units differ at most in quality, which no Up or Down compares,
+    // so each takes its Ups and Downs against the other side's first unit,
+    // as one-on-one.
+    let first = [attacker, defender];
+    let sides: [Vec<Fighter>; 2] = std::array::from_fn(|side| {
+        (0..units[side])
+            .map(|i| match i {
+                0 => first[side],
+                _ => Fighter { quality: support[side].quality(first[side].quality), ..first[side] },
+            })
+            .collect()
+    });
+    let side_ratings: [Vec<i32>; 2] = std::array::from_fn(|side| {
+        sides[side].iter().map(|unit| engagement_rating(rules, unit, &first[1 - side])).collect()
+    });
     let row = |pairs: &[u32]| {
         let (attacking, defending) = pairs.split_at(units[0]);
         let r =
@@ -102,14 +152,37 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         Fighter::from_settings(settings, "attacker"),
         Fighter::from_settings(settings, "defender"),
         units,
+        [settings.choice("attacker.support_quality"), settings.choice("defender.support_quality")],
     )
 }
 
 /// The `multi_engagement` scenario.
 pub fn entry() -> ScenarioEntry {
     let mut params = vec![
-        Param::int("attacker.units", "attacking units, all alike (one side has a single unit)", 2, 1, MAX_UNITS as i64),
-        Param::int("defender.units", "defending units, all alike (one side has a single unit)", 1, 1, MAX_UNITS as i64),
+        Param::int(
+            "attacker.units",
+            "attacking units, alike but for support_quality (one side has a single unit)",
+            2,
+            1,
+            MAX_UNITS as i64,
+        ),
+        Param::int(
+            "defender.units",
+            "defending units, alike but for support_quality (one side has a single unit)",
+            1,
+            1,
+            MAX_UNITS as i64,
+        ),
+        Param::choice(
+            "attacker.support_quality",
+            "quality of the attacking units after the first (same: all alike)",
+            Support::Same,
+        ),
+        Param::choice(
+            "defender.support_quality",
+            "quality of the defending units after the first (same: all alike)",
+            Support::Same,
+        ),
     ];
     params.extend(Fighter::params("attacker", Quality::Trained));
     params.extend(Fighter::params("defender", Quality::Trained));
