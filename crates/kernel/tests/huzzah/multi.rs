@@ -103,7 +103,7 @@ fn a_veteran_supported_by_a_green_battalion() {
     // The Green support helps the Veteran, but less than a second Veteran.
     let alone = multi(&[("attacker.quality", "veteran"), ("attacker.units", "1")]).unwrap();
     let two_veterans = multi(&[("attacker.quality", "veteran")]).unwrap();
-    let wins = |s: &dyn volley_kernel::scenario::DynScenario| s.exact_distribution().unwrap().probability("result", 0);
+    let wins = |s: &dyn DynScenario| s.exact_distribution().unwrap().probability("result", 0);
     let (alone, helped, doubled) = (wins(alone.as_ref()), exact.probability("result", 0), wins(two_veterans.as_ref()));
     assert!(alone < helped && helped < doubled, "{alone} {helped} {doubled}");
     // "same" is all alike: the support key changes nothing then.
