@@ -1087,30 +1087,19 @@ impl Assault {
         ])
     }
 
+    /// Side `s`'s general: where it is and its charisma.
+    fn general(&self, s: usize) -> (GeneralPlace, Charisma) {
+        if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) }
+    }
+
     fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
-        let (place, charisma) = if s == 0 {
-            (self.charger.general, self.charger.charisma)
-        } else {
-            (self.holder.general, self.holder.charisma)
-        };
-        if place == GeneralPlace::Attached { self.rules.charisma_distribution(charisma) } else { vec![(0, 1.0)] }
+        let (place, charisma) = self.general(s);
+        self.rules.general_charisma_law(place, charisma)
     }
 
     fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
-        let (place, charisma) = if s == 0 {
-            (self.charger.general, self.charger.charisma)
-        } else {
-            (self.holder.general, self.holder.charisma)
-        };
-        if place != GeneralPlace::Attached {
-            return 0;
-        }
-        match charisma {
-            Charisma::Zero => 0,
-            Charisma::One => 1,
-            Charisma::Two => 2,
-            Charisma::Rolled => self.rules.charisma_of_roll(dice.d10()),
-        }
+        let (place, charisma) = self.general(s);
+        self.rules.roll_general_charisma(place, charisma, dice)
     }
 }
 

@@ -500,23 +500,11 @@ impl Crossing {
     }
 
     fn charisma_law(&self) -> Vec<(i32, f64)> {
-        if self.mover.general == GeneralPlace::Attached {
-            self.rules.charisma_distribution(self.mover.charisma)
-        } else {
-            vec![(0, 1.0)]
-        }
+        self.rules.general_charisma_law(self.mover.general, self.mover.charisma)
     }
 
     fn roll_charisma(&self, dice: &mut Dice) -> i32 {
-        if self.mover.general != GeneralPlace::Attached {
-            return 0;
-        }
-        match self.mover.charisma {
-            Charisma::Zero => 0,
-            Charisma::One => 1,
-            Charisma::Two => 2,
-            Charisma::Rolled => self.rules.charisma_of_roll(dice.d10()),
-        }
+        self.rules.roll_general_charisma(self.mover.general, self.mover.charisma, dice)
     }
 }
 

@@ -853,23 +853,11 @@ impl Firefight {
     }
 
     fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
-        if self.sides[s].general == GeneralPlace::Attached {
-            self.rules.charisma_distribution(self.sides[s].charisma)
-        } else {
-            vec![(0, 1.0)]
-        }
+        self.rules.general_charisma_law(self.sides[s].general, self.sides[s].charisma)
     }
 
     fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
-        if self.sides[s].general != GeneralPlace::Attached {
-            return 0;
-        }
-        match self.sides[s].charisma {
-            Charisma::Zero => 0,
-            Charisma::One => 1,
-            Charisma::Two => 2,
-            Charisma::Rolled => self.rules.charisma_of_roll(dice.d10()),
-        }
+        self.rules.roll_general_charisma(self.sides[s].general, self.sides[s].charisma, dice)
     }
 
     /// The memo key of side `s`'s law from `states`: its own state and what

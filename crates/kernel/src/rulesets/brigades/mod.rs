@@ -219,6 +219,7 @@ pub mod morale;
 pub mod roll;
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
+use crate::dice::Dice;
 use crate::params::{Param, ParamError, RuleBook, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::DynScenario;
@@ -1036,6 +1037,26 @@ impl Rules {
         }
     }
 
+    /// The charisma a unit's general brings to its tests: the distribution of
+    /// [`Rules::charisma_distribution`] if attached (1.11), none otherwise.
+    pub fn general_charisma_law(&self, place: GeneralPlace, charisma: Charisma) -> Vec<(i32, f64)> {
+        if place == GeneralPlace::Attached { self.charisma_distribution(charisma) } else { vec![(0, 1.0)] }
+    }
+
+    /// The same, rolled: a D10 on the charisma table (1.11) for a `rolled`
+    /// attached general, no die otherwise.
+    pub fn roll_general_charisma(&self, place: GeneralPlace, charisma: Charisma, dice: &mut Dice) -> i32 {
+        if place != GeneralPlace::Attached {
+            return 0;
+        }
+        match charisma {
+            Charisma::Zero => 0,
+            Charisma::One => 1,
+            Charisma::Two => 2,
+            Charisma::Rolled => self.charisma_of_roll(dice.d10()),
+        }
+    }
+
     /// 5.3 Whether losses of `lost` from `start` figures shatter the unit.
     pub fn is_shattered(&self, start: u32, lost: u32) -> bool {
         start > 0 && lost * 4 >= start * self.shatter_quarters
@@ -1148,7 +1169,7 @@ pub fn test_distribution(rules: &Rules, pass: i32, modifier: i32, rout_modifier:
 #[inline]
 pub fn roll_test(
     rules: &Rules,
-    dice: &mut crate::dice::Dice,
+    dice: &mut Dice,
     pass: i32,
     modifier: i32,
     rout_modifier: i32,

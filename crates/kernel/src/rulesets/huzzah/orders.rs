@@ -18,7 +18,7 @@
 //! last wanted order, so it is the policy that maximises the expected
 //! number of orders carried out).
 
-use super::{Rules, TOTAL_WAYS, invalid};
+use super::{Rules, TOTAL_WAYS, invalid, pair_total};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -346,8 +346,7 @@ impl Chain {
             if !self.possible(i) {
                 return ChainResult { orders: i as u32, end: ChainEnd::NoRoll, huzzah };
             }
-            let index = dice.two_d6_index();
-            match self.roll(i, (index / 6 + index % 6 + 2) as i32) {
+            match self.roll(i, pair_total(dice.two_d6_index())) {
                 Roll::Fails => return ChainResult { orders: i as u32, end: ChainEnd::Failed, huzzah },
                 Roll::Succeeds => {}
                 Roll::Huzzah => {
