@@ -15,7 +15,7 @@ use polars::prelude::*;
 use std::collections::BTreeMap;
 use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry};
 use volley_kernel::outcome::{Distribution, Domain, Metric};
-use volley_kernel::params::{ParamKind, RuleBook, Value};
+use volley_kernel::params::{Param, ParamKind, RuleBook, Value};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
@@ -727,6 +727,32 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     let mut alternatives = Vec::new();
+    // One rule field set to one value and run: its estimate, change and the
+    // change's interval, or `None` (listed as skipped) where the value is out
+    // of range or the scenario rejects it.
+    let mut moved = |field: &Param, value: &Value| -> Result<Option<(Estimate, f64, f64, f64)>, AnalysisError> {
+        let mut rules = experiment.rules.clone_box();
+        let outcome = rules
+            .set(&field.name, value)
+            .map_err(AnalysisError::from)
+            .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
+        match outcome {
+            Ok(mut run) => {
+                run.keys = vec![pair("rule", &field.name), pair("rule_value", value)];
+                let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
+                let change = estimate.value - baseline.value;
+                let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
+                runs.push(run);
+                Ok(Some((estimate, change, change - half, change + half)))
+            }
+            // A cancelled run is not a property of the rule: stop.
+            Err(AnalysisError::Run(e)) => Err(AnalysisError::Run(e)),
+            Err(e) => {
+                skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() });
+                Ok(None)
+            }
+        }
+    };
     for field in experiment.rules.fields() {
         let others: Vec<Value> = match (&field.kind, &field.default) {
             (ParamKind::Bool, Value::Bool(current)) => vec![Value::Bool(!current)],
@@ -736,33 +762,17 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
             _ => Vec::new(),
         };
         for value in others {
-            let mut rules = experiment.rules.clone_box();
-            let outcome = rules
-                .set(&field.name, &value)
-                .map_err(AnalysisError::from)
-                .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
-            match outcome {
-                Ok(mut run) => {
-                    run.keys = vec![pair("rule", &field.name), pair("rule_value", &value)];
-                    let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
-                    let change = estimate.value - baseline.value;
-                    let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
-                    alternatives.push(Alternative {
-                        field: field.name.clone(),
-                        doc: field.doc.clone(),
-                        baseline: field.default.to_string(),
-                        value: value.to_string(),
-                        estimate,
-                        change,
-                        ci_low: change - half,
-                        ci_high: change + half,
-                    });
-                    runs.push(run);
-                }
-                Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
-                Err(e) => {
-                    skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() })
-                }
+            if let Some((estimate, change, ci_low, ci_high)) = moved(&field, &value)? {
+                alternatives.push(Alternative {
+                    field: field.name.clone(),
+                    doc: field.doc.clone(),
+                    baseline: field.default.to_string(),
+                    value: value.to_string(),
+                    estimate,
+                    change,
+                    ci_low,
+                    ci_high,
+                });
             }
         }
         let (ParamKind::Int { .. }, Value::Int(current)) = (&field.kind, &field.default) else {
@@ -771,26 +781,13 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
         let current = *current;
         let mut steps = [None, None];
         for (slot, value) in steps.iter_mut().zip([current - 1, current + 1]) {
-            let mut rules = experiment.rules.clone_box();
-            let outcome = rules
-                .set(&field.name, &Value::Int(value))
-                .map_err(AnalysisError::from)
-                .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
-            match outcome {
-                Ok(mut run) => {
-                    run.keys = vec![pair("rule", &field.name), pair("rule_value", value)];
-                    let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
-                    let change = estimate.value - baseline.value;
-                    let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
-                    *slot = Some(Change { value, estimate, change, ci_low: change - half, ci_high: change + half });
-                    runs.push(run);
-                }
-                // A cancelled run is not a property of the rule: stop.
-                Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
-                Err(e) => {
-                    skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() })
-                }
-            }
+            *slot = moved(&field, &Value::Int(value))?.map(|(estimate, change, ci_low, ci_high)| Change {
+                value,
+                estimate,
+                change,
+                ci_low,
+                ci_high,
+            });
         }
         let [down, up] = steps;
         if down.is_some() || up.is_some() {

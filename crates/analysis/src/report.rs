@@ -358,21 +358,22 @@ pub fn method_text(experiment: &Experiment) -> String {
         let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
         format!("keys fixed at {}", pairs.join(", "))
     };
-    let exact = if experiment.exact {
-        "Every point the scenario's exact solver can take is solved exactly (its interval is the value itself); \
-         any other is "
-    } else {
-        ""
-    };
     let sampled = format!("Monte Carlo with {} samples per point", experiment.options.samples);
+    let method = if experiment.exact {
+        format!(
+            "Every point the scenario's exact solver can take is solved exactly (its interval is the value \
+             itself); any other is sampled: {sampled}"
+        )
+    } else {
+        sampled
+    };
     format!(
-        "Ruleset `{}`, scenario `{}` ({}), {fixed}. {exact}{} from seed {}; every point \
+        "Ruleset `{}`, scenario `{}` ({}), {fixed}. {method} from seed {}; every point \
          uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
          for probabilities).",
         experiment.ruleset,
         experiment.scenario.name,
         experiment.scenario.summary.trim_end_matches('.'),
-        if experiment.exact { sampled.to_lowercase() } else { sampled },
         experiment.options.seed,
         percent(experiment.confidence)
     )

@@ -1167,13 +1167,7 @@ pub fn test_distribution(rules: &Rules, pass: i32, modifier: i32, rout_modifier:
 
 /// One morale test from the dice, the same law as [`test_distribution`].
 #[inline]
-pub fn roll_test(
-    rules: &Rules,
-    dice: &mut Dice,
-    pass: i32,
-    modifier: i32,
-    rout_modifier: i32,
-) -> TestResult {
+pub fn roll_test(rules: &Rules, dice: &mut Dice, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
     if dice.d10() as i32 + modifier >= pass {
         TestResult::Pass
     } else {
