@@ -15,7 +15,16 @@
 //!   object-safe face [`DynScenario`](scenario::DynScenario).
 //! - [`runner`]: N samples in fixed chunks, one generator per chunk, rayon
 //!   over chunks: the same seed gives the same counts on any thread count.
-//! - [`markov`]: exact solutions of multi-turn duels as absorbing chains.
+//! - [`game`]: multi-turn fights as games. A scenario describes its fight
+//!   once, as a step function over states that takes chances and named
+//!   [`Decision`](game::Decision)s from a [`Fate`](game::Fate); from it
+//!   [`Played`](game::Played) derives the Monte Carlo sampler, the exact
+//!   distribution, and best play by backward induction over turn-indexed
+//!   states, with `bold` and `cautious` heuristics beside it. Every
+//!   multi-turn scenario takes `attacker.policy`/`defender.policy` keys from
+//!   [`plan_params`](game::plan_params).
+//! - [`markov`]: exact solutions of multi-turn duels as absorbing chains
+//!   (older scenarios without decisions; new ones use [`game`]).
 //! - [`rulesets`]: one module per ruleset, each with a `Rules` struct whose
 //!   defaults are the printed numbers.
 //! - [`catalogue`]: rulesets and scenarios by name, for the CLI.
@@ -27,6 +36,7 @@
 pub mod catalogue;
 pub mod check;
 pub mod dice;
+pub mod game;
 pub mod markov;
 pub mod outcome;
 pub mod params;

@@ -2,6 +2,7 @@
 //! from dice, says how codes split into metrics, and may know its exact answer.
 
 use crate::dice::Dice;
+use crate::game::{Decision, Explained, PolicyUse};
 use crate::outcome::{Distribution, Layout, Metric};
 use crate::runner::{self, RunError, RunOptions};
 
@@ -43,6 +44,23 @@ pub trait Scenario: Send + Sync {
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         None
     }
+
+    /// The decisions the players take in this scenario (none for a single
+    /// test); see [`game`](crate::game).
+    fn decisions(&self) -> &'static [&'static Decision] {
+        &[]
+    }
+
+    /// Each side's policy as asked and as played, for a scenario with decisions.
+    fn policies(&self) -> Option<[PolicyUse; 2]> {
+        None
+    }
+
+    /// Each side's first decision with every option's value under best play,
+    /// where the scenario has decisions and is solved.
+    fn explain(&self) -> Option<Vec<Explained>> {
+        None
+    }
 }
 
 /// A scenario behind a pointer: what the catalogue hands out, so the CLI and
@@ -57,6 +75,12 @@ pub trait DynScenario: Send + Sync {
     fn has_exact(&self) -> bool;
     /// The exact distribution, or `None` when this scenario has no solver.
     fn exact_distribution(&self) -> Option<Distribution>;
+    /// The decisions its players take.
+    fn decisions(&self) -> &'static [&'static Decision];
+    /// Each side's policy as asked and as played (scenarios with decisions).
+    fn policies(&self) -> Option<[PolicyUse; 2]>;
+    /// Each side's first decision, every option valued under best play.
+    fn explain(&self) -> Option<Vec<Explained>>;
 }
 
 impl<S: Scenario> DynScenario for S {
@@ -79,5 +103,17 @@ impl<S: Scenario> DynScenario for S {
         }
         let probabilities = self.exact()?;
         Some(Distribution::from_exact(self.metrics(), probabilities, |code, values| self.decode(code, values)))
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        Scenario::decisions(self)
+    }
+
+    fn policies(&self) -> Option<[PolicyUse; 2]> {
+        Scenario::policies(self)
+    }
+
+    fn explain(&self) -> Option<Vec<Explained>> {
+        Scenario::explain(self)
     }
 }

@@ -3,4 +3,5 @@
 mod catalogue_exact;
 mod determinism;
 mod dice_frequencies;
+mod game;
 mod tally_merge;

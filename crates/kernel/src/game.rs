@@ -1,0 +1,1216 @@
+//! Multi-turn fights as games: a fight described once, as steps of chance and
+//! named decisions, gives the Monte Carlo sampler, the exact distribution under
+//! given policies, and best play.
+//!
+//! # The model
+//!
+//! A [`Game`] has states and a turn limit counted in steps (a step is whatever
+//! the ruleset's turn is made of: a side turn, a phase). [`Game::step`] plays
+//! one step from a state against a [`Fate`], which supplies every chance (a die,
+//! a `k` in `n` chance, a draw from a [`Law`]) and every choice: a call to
+//! [`Fate::decide`] names the [`Decision`], the side that takes it, the legal
+//! options (small integers the game interprets, listed in the order ties are
+//! broken) and the side's heuristics. The step ends the fight with a winner or
+//! leaves a new state.
+//!
+//! The same step function is run three ways:
+//!
+//! - **sampling** ([`play`]): real dice; a side playing a heuristic picks by
+//!   it, a side playing `best` looks its choice up in the solved table, so that
+//!   exact and sampled answers describe the same play;
+//! - **enumeration**: every branch of every chance and of every `best`
+//!   decision, depth first, gives each state's law as a small tree of chance and
+//!   decision nodes ([`Graph`]);
+//! - **solving** ([`Solution`]): backward induction over turn-indexed states.
+//!   At the limit a state is worth nothing to either side (or what
+//!   [`Game::at_limit`] says); a step earlier, each chance node is worth the
+//!   average of its branches and each decision node the option its side prefers,
+//!   given best play by both afterwards. The table of choices is then walked
+//!   forwards to give the exact distribution of outcome codes, and sampled by
+//!   [`play`].
+//!
+//! # Objectives and ties
+//!
+//! A side playing `best` maximises, by default, its chance of winning minus its
+//! chance of losing ([`Objective::Margin`]); [`Objective::Win`] counts its own
+//! wins only. Options whose values differ by less than [`TIE`] are equal, and
+//! the one listed first wins, so that a solve is reproducible to the bit. Each
+//! game lists its options in the order a player would prefer them when nothing
+//! else separates them (the least movement first, say), and documents it.
+//!
+//! # When the solver cannot
+//!
+//! A graph larger than [`Game::state_budget`] is not solved: the scenario then
+//! has no exact answer, and a side asked to play `best` plays the game's
+//! [`Game::fallback`] heuristic instead, which [`Played::policies`] reports.
+
+use crate::dice::Dice;
+use crate::outcome::{CodeHasher, Layout};
+use crate::params::{Param, Settings};
+use crate::scenario::Scenario;
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hash};
+use std::sync::OnceLock;
+
+/// The attacker, as a side index and a winner code (the order of
+/// [`WINNERS`](crate::outcome::WINNERS)).
+pub const ATTACKER: u8 = 0;
+/// The defender.
+pub const DEFENDER: u8 = 1;
+/// Nobody: the winner code of a fight still going at its limit, or broken off.
+pub const NONE: u8 = 2;
+
+/// Values closer than this are a tie between options.
+pub const TIE: f64 = 1e-12;
+
+/// The largest graph solved by default (states, ending states included).
+pub const DEFAULT_STATE_BUDGET: usize = 4_000_000;
+
+/// A side's name in outputs: `attacker` or `defender`.
+pub fn side_name(side: u8) -> &'static str {
+    if side == ATTACKER { "attacker" } else { "defender" }
+}
+
+crate::choice_enum! {
+    /// How a side makes its decisions.
+    pub enum Policy {
+        /// Best play: each decision maximises the side's objective, given best
+        /// play by both sides afterwards (backward induction).
+        Best = "best",
+        /// Bold: closes and attacks as soon as it may.
+        Bold = "bold",
+        /// Cautious: keeps out of the enemy's reach until it can attack in one move.
+        Cautious = "cautious",
+    }
+}
+
+crate::choice_enum! {
+    /// What a side playing `best` maximises.
+    pub enum Objective {
+        /// Its chance of winning minus its chance of losing.
+        Margin = "margin",
+        /// Its chance of winning.
+        Win = "win",
+    }
+}
+
+/// A decision a game asks of a side: what `volley list` and `--explain` show.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// Its name (`move`, `charge`, `square`, ...).
+    pub name: &'static str,
+    /// Who takes it, in words (`attacker`, `defender`, `either side`).
+    pub who: &'static str,
+    /// One sentence on when it is taken and what it decides, citing the rule.
+    pub doc: &'static str,
+    /// The options, in words, in the order ties are broken.
+    pub options: &'static str,
+}
+
+/// A chance with a fast sampler and an exact law: hits of a volley, say.
+pub trait Law {
+    /// One draw.
+    fn sample(&self, dice: &mut Dice) -> u32;
+    /// Every value with its probability, in increasing value, no zero
+    /// probabilities, summing to 1.
+    fn outcomes(&self) -> &[(u32, f64)];
+}
+
+/// Where a step gets its chances and its choices.
+pub trait Fate {
+    /// One die of `sides` faces, 1..=sides.
+    fn die(&mut self, sides: u32) -> u32;
+    /// True with probability `ways / of`.
+    fn ways(&mut self, ways: u32, of: u32) -> bool;
+    /// A draw from a law.
+    fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32;
+    /// Side `side` takes `decision`, choosing one of `options` (at least one;
+    /// listed in the order ties are broken). `heuristic` says what each
+    /// heuristic policy picks here (it is never asked for [`Policy::Best`]).
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16;
+}
+
+/// A multi-turn fight as a game. See the module documentation.
+pub trait Game: Send + Sync {
+    /// The state between steps: small, plain, hashable.
+    type State: Copy + Eq + Hash + Send + Sync + fmt::Debug;
+
+    /// The metrics and their packing.
+    fn layout(&self) -> &Layout;
+    /// The number of distinct outcome codes (a bound).
+    fn code_space(&self) -> u64 {
+        self.layout().size()
+    }
+    /// The metric values of a code.
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        self.layout().decode(code, values);
+    }
+    /// The starting state.
+    fn start(&self) -> Self::State;
+    /// The turn limit in steps.
+    fn steps(&self) -> u32;
+    /// One step; `Some(winner)` when it ends the fight. It must depend on
+    /// nothing but the state and the fate.
+    fn step<F: Fate>(&self, state: &mut Self::State, fate: &mut F) -> Option<u8>;
+    /// The outcome code of a fight that ended with `winner` (or [`NONE`])
+    /// after `steps` steps in `state`.
+    fn code(&self, winner: u8, steps: u32, state: &Self::State) -> u64;
+    /// Who wins a fight still going at the turn limit ([`NONE`] unless the
+    /// rules say otherwise).
+    fn at_limit(&self, _state: &Self::State) -> u8 {
+        NONE
+    }
+    /// Every decision the game may ask for, for `volley list`.
+    fn decisions(&self) -> &'static [&'static Decision];
+    /// The heuristic a side asked to play `best` plays where the graph is
+    /// beyond the solver.
+    fn fallback(&self) -> Policy {
+        Policy::Cautious
+    }
+    /// The most states the solver may enumerate before it gives up.
+    fn state_budget(&self) -> usize {
+        DEFAULT_STATE_BUDGET
+    }
+    /// Whether the solver will answer for these settings, known without
+    /// solving (a conservative estimate: it must not say yes and then refuse).
+    fn solvable(&self) -> bool {
+        true
+    }
+    /// A state as a player reads it, for `--explain` (the side about to decide
+    /// is `side`): "cavalry 4 boxes from line infantry".
+    fn describe_state(&self, state: &Self::State, side: u8) -> String;
+    /// An option of a decision as a player reads it: "halt at 3 boxes".
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String;
+}
+
+/// Each side's policy and objective.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The policy of the attacker (index 0) and the defender (1).
+    pub policy: [Policy; 2],
+    /// What each side maximises when it plays `best`.
+    pub objective: [Objective; 2],
+}
+
+impl Plan {
+    /// Both sides at best play, maximising their margin.
+    pub const BEST: Plan = Plan { policy: [Policy::Best; 2], objective: [Objective::Margin; 2] };
+
+    /// Whether either side plays `best`.
+    pub fn wants_solver(&self) -> bool {
+        self.policy.contains(&Policy::Best)
+    }
+
+    /// The plan with `best` replaced by `fallback`.
+    fn without_best(mut self, fallback: Policy) -> Plan {
+        for policy in &mut self.policy {
+            if *policy == Policy::Best {
+                *policy = fallback;
+            }
+        }
+        self
+    }
+
+    /// The plan the keys of [`plan_params`] give.
+    pub fn from_settings(settings: &Settings) -> Plan {
+        Plan {
+            policy: [settings.choice("attacker.policy"), settings.choice("defender.policy")],
+            objective: [settings.choice("attacker.objective"), settings.choice("defender.objective")],
+        }
+    }
+}
+
+/// The keys every game scenario takes: `attacker.policy`, `defender.policy`,
+/// `attacker.objective`, `defender.objective`.
+pub fn plan_params() -> Vec<Param> {
+    let mut params = Vec::new();
+    for side in ["attacker", "defender"] {
+        params.push(Param::choice(
+            format!("{side}.policy"),
+            format!(
+                "how the {side} decides: best (backward induction, both sides playing their best), bold (closes and \
+                 attacks as soon as it may) or cautious (keeps out of reach until it can attack in one move)"
+            ),
+            Policy::Best,
+        ));
+        params.push(Param::choice(
+            format!("{side}.objective"),
+            format!("what the {side} maximises under best play: margin (its win chance minus its loss chance) or win"),
+            Objective::Margin,
+        ));
+    }
+    params
+}
+
+// ---------------------------------------------------------------------------
+// Sampling.
+
+/// Real dice, and choices by heuristic or from a solved table.
+struct Rolling<'a, S> {
+    dice: &'a mut Dice,
+    plan: Plan,
+    solution: Option<&'a Solution<S>>,
+    /// The step being played (0-based).
+    step: u32,
+    /// Where in the current state's tree the step is (`NO_NODE`: past the
+    /// last decision, or no solved table).
+    node: u32,
+}
+
+const NO_NODE: u32 = u32::MAX;
+
+impl<S> Rolling<'_, S> {
+    /// Follows a chance branch down the tree when a decision lies below it.
+    #[inline]
+    fn follow(&mut self, index: usize) {
+        if self.node != NO_NODE {
+            let graph = &self.solution.expect("a node implies a solution").graph;
+            self.node = match graph.nodes[self.node as usize] {
+                Node::Chance { first, .. } => graph.children[first as usize + index].1,
+                _ => panic!("the step took a chance where its enumeration did not"),
+            };
+            self.node = graph.tracked(self.node);
+        }
+    }
+}
+
+impl<S> Fate for Rolling<'_, S> {
+    #[inline]
+    fn die(&mut self, sides: u32) -> u32 {
+        if sides <= 1 {
+            return 1;
+        }
+        let value = self.dice.die(sides);
+        self.follow(value as usize - 1);
+        value
+    }
+
+    #[inline]
+    fn ways(&mut self, ways: u32, of: u32) -> bool {
+        if ways == 0 {
+            return false;
+        }
+        if ways >= of {
+            return true;
+        }
+        let hit = (self.dice.below(u64::from(of)) as u32) < ways;
+        self.follow(usize::from(!hit));
+        hit
+    }
+
+    #[inline]
+    fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32 {
+        let value = law.sample(self.dice);
+        if self.node != NO_NODE && law.outcomes().len() > 1 {
+            let index =
+                law.outcomes().binary_search_by_key(&value, |&(v, _)| v).expect("a sampled value is in its law");
+            self.follow(index);
+        }
+        value
+    }
+
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16 {
+        debug_assert!(!options.is_empty(), "decision {} offered no option", decision.name);
+        if options.len() == 1 {
+            return options[0];
+        }
+        let policy = self.plan.policy[side as usize];
+        if policy != Policy::Best {
+            return heuristic(policy);
+        }
+        let solution = self.solution.expect("best play is sampled from a solved table");
+        let graph = &solution.graph;
+        let Node::Decide { first, count, slot, .. } = graph.nodes[self.node as usize] else {
+            panic!("decision {} taken where its enumeration took none", decision.name)
+        };
+        debug_assert_eq!(count as usize, options.len());
+        let chosen = solution.choices[self.step as usize][slot as usize] as usize;
+        let (option, child) = graph.children[first as usize + chosen];
+        self.node = graph.tracked(child);
+        option as u16
+    }
+}
+
+/// Plays one fight with real dice under `plan`, following `solution`'s table
+/// for the sides playing `best`.
+fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, dice: &mut Dice) -> u64 {
+    let mut state = game.start();
+    let steps = game.steps();
+    let mut fate = Rolling { dice, plan, solution, step: 0, node: NO_NODE };
+    for step in 0..steps {
+        fate.step = step;
+        fate.node = match solution {
+            Some(solution) => {
+                let id = *solution.graph.ids.get(&state).expect("every reachable state is in the solved graph");
+                solution.graph.tracked(solution.graph.root[id as usize])
+            }
+            None => NO_NODE,
+        };
+        if let Some(winner) = game.step(&mut state, &mut fate) {
+            return game.code(winner, step + 1, &state);
+        }
+    }
+    game.code(game.at_limit(&state), steps, &state)
+}
+
+// ---------------------------------------------------------------------------
+// Enumeration.
+
+/// One entry of a branch's path: a chance or a decision, and the branch taken.
+#[derive(Clone, Debug)]
+enum Pick {
+    Chance { chosen: u32, count: u32, probability: f64 },
+    Decide { side: u8, decision: &'static Decision, options: Vec<u16>, chosen: u32 },
+}
+
+impl Pick {
+    fn chosen(&self) -> u32 {
+        match self {
+            Pick::Chance { chosen, .. } | Pick::Decide { chosen, .. } => *chosen,
+        }
+    }
+
+    fn count(&self) -> u32 {
+        match self {
+            Pick::Chance { count, .. } => *count,
+            Pick::Decide { options, .. } => options.len() as u32,
+        }
+    }
+}
+
+/// One branch of every chance and `best` decision, chosen by a path.
+struct Replay {
+    plan: Plan,
+    path: Vec<Pick>,
+    depth: usize,
+}
+
+impl Replay {
+    /// The branch the path names at this depth (the first, when new).
+    fn chance(&mut self, probabilities: impl Fn(usize) -> f64, count: usize) -> usize {
+        if self.depth == self.path.len() {
+            self.path.push(Pick::Chance { chosen: 0, count: count as u32, probability: probabilities(0) });
+        }
+        let chosen = self.path[self.depth].chosen() as usize;
+        if let Pick::Chance { probability, .. } = &mut self.path[self.depth] {
+            *probability = probabilities(chosen);
+        }
+        self.depth += 1;
+        chosen
+    }
+}
+
+impl Fate for Replay {
+    fn die(&mut self, sides: u32) -> u32 {
+        if sides <= 1 {
+            return 1;
+        }
+        self.chance(|_| 1.0 / f64::from(sides), sides as usize) as u32 + 1
+    }
+
+    fn ways(&mut self, ways: u32, of: u32) -> bool {
+        if ways == 0 {
+            return false;
+        }
+        if ways >= of {
+            return true;
+        }
+        let p = f64::from(ways) / f64::from(of);
+        self.chance(|i| if i == 0 { p } else { 1.0 - p }, 2) == 0
+    }
+
+    fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32 {
+        let outcomes = law.outcomes();
+        if outcomes.len() == 1 {
+            return outcomes[0].0;
+        }
+        outcomes[self.chance(|i| outcomes[i].1, outcomes.len())].0
+    }
+
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16 {
+        if options.len() == 1 {
+            return options[0];
+        }
+        let policy = self.plan.policy[side as usize];
+        if policy != Policy::Best {
+            return heuristic(policy);
+        }
+        if self.depth == self.path.len() {
+            self.path.push(Pick::Decide { side, decision, options: options.to_vec(), chosen: 0 });
+        }
+        let chosen = self.path[self.depth].chosen() as usize;
+        debug_assert!(
+            matches!(&self.path[self.depth], Pick::Decide { options: o, .. } if o.as_slice() == options),
+            "decision {} offered different options on the same path",
+            decision.name
+        );
+        self.depth += 1;
+        options[chosen]
+    }
+}
+
+/// Where one branch of a step leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Branch<S> {
+    /// The fight goes on in this state.
+    Continue(S),
+    /// The fight ends: the winner, and the final state.
+    End(u8, S),
+}
+
+/// Every branch of one step from `state`, with its path.
+fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Vec<(Branch<G::State>, Vec<Pick>)> {
+    let mut leaves = Vec::new();
+    let mut path = Vec::new();
+    loop {
+        let mut replay = Replay { plan, path, depth: 0 };
+        let mut next = *state;
+        let branch = match game.step(&mut next, &mut replay) {
+            Some(winner) => Branch::End(winner, next),
+            None => Branch::Continue(next),
+        };
+        path = replay.path;
+        path.truncate(replay.depth);
+        leaves.push((branch, path.clone()));
+        // The next branch: the deepest pick with a branch left moves on.
+        loop {
+            match path.last_mut() {
+                None => return leaves,
+                Some(last) if last.chosen() + 1 < last.count() => {
+                    match last {
+                        Pick::Chance { chosen, .. } | Pick::Decide { chosen, .. } => *chosen += 1,
+                    }
+                    break;
+                }
+                Some(_) => {
+                    path.pop();
+                }
+            }
+        }
+    }
+}
+
+/// A node of a state's law.
+#[derive(Clone, Copy, Debug)]
+enum Node {
+    /// A side decides: children `first..first + count` of [`Graph::children`]
+    /// (option, node); `slot` indexes the solved table's choices.
+    Decide { side: u8, decision: &'static Decision, first: u32, count: u32, slot: u32 },
+    /// A chance with a decision somewhere below it: children
+    /// `first..first + count` of [`Graph::children`] (branch probability as
+    /// bits, node).
+    Chance { first: u32, count: u32 },
+    /// Chances only from here: transitions `first..first + count` of
+    /// [`Graph::transitions`].
+    Leaf { first: u32, count: u32 },
+}
+
+/// Where a leaf's mass goes.
+#[derive(Clone, Copy, Debug)]
+struct Transition {
+    /// The state id (the next state, or the final state of an ending).
+    target: u32,
+    /// [`CONTINUES`], or the winner of an ending.
+    winner: u8,
+    probability: f64,
+}
+
+const CONTINUES: u8 = u8::MAX;
+
+type Ids<S> = HashMap<S, u32, BuildHasherDefault<CodeHasher>>;
+
+/// Every state reachable from the start under every option of the `best`
+/// sides, with each state's law as a tree.
+struct Graph<S> {
+    states: Vec<S>,
+    ids: Ids<S>,
+    /// Each state's root node (`NO_NODE` for a state only ever ended in).
+    root: Vec<u32>,
+    nodes: Vec<Node>,
+    /// Children of decision nodes (option, node) and chance nodes (probability bits, node).
+    children: Vec<(u64, u32)>,
+    transitions: Vec<Transition>,
+    /// The states at the start of each step.
+    layers: Vec<Vec<u32>>,
+    /// The number of decision nodes.
+    slots: u32,
+}
+
+/// One state's law before its targets have ids.
+struct RawLaw<S> {
+    nodes: Vec<Node>,
+    children: Vec<(u64, u32)>,
+    transitions: Vec<(Branch<S>, f64)>,
+}
+
+impl<S: Copy + Eq + Hash> RawLaw<S> {
+    /// The tree of a step's branches (paths in depth-first order).
+    fn build(leaves: &[(Branch<S>, Vec<Pick>)]) -> RawLaw<S> {
+        let mut law = RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new() };
+        law.node(leaves, 0);
+        law
+    }
+
+    /// Whether any leaf has a decision at `depth` or deeper.
+    fn decides_below(leaves: &[(Branch<S>, Vec<Pick>)], depth: usize) -> bool {
+        leaves.iter().any(|(_, path)| path[depth.min(path.len())..].iter().any(|p| matches!(p, Pick::Decide { .. })))
+    }
+
+    /// The node of `leaves` (which share their first `depth` picks); its
+    /// index. Probabilities below it are conditional on reaching it.
+    fn node(&mut self, leaves: &[(Branch<S>, Vec<Pick>)], depth: usize) -> u32 {
+        let index = self.nodes.len() as u32;
+        if !Self::decides_below(leaves, depth) {
+            // Chances only: merge equal branches.
+            let first = self.transitions.len();
+            for (branch, path) in leaves {
+                let p: f64 = path[depth.min(path.len())..]
+                    .iter()
+                    .map(|pick| match pick {
+                        Pick::Chance { probability, .. } => *probability,
+                        Pick::Decide { .. } => 1.0,
+                    })
+                    .product();
+                match self.transitions[first..].iter_mut().find(|(b, _)| b == branch) {
+                    Some(slot) => slot.1 += p,
+                    None => self.transitions.push((*branch, p)),
+                }
+            }
+            self.nodes.push(Node::Leaf { first: first as u32, count: (self.transitions.len() - first) as u32 });
+            return index;
+        }
+        // The pick at this depth, shared by every leaf here.
+        let head = leaves[0].1[depth].clone();
+        self.nodes.push(Node::Leaf { first: 0, count: 0 });
+        let mut groups: Vec<(u32, &[(Branch<S>, Vec<Pick>)])> = Vec::new();
+        let mut start = 0;
+        for i in 1..=leaves.len() {
+            if i == leaves.len() || leaves[i].1[depth].chosen() != leaves[start].1[depth].chosen() {
+                groups.push((leaves[start].1[depth].chosen(), &leaves[start..i]));
+                start = i;
+            }
+        }
+        let mut kids = Vec::with_capacity(groups.len());
+        for &(chosen, group) in &groups {
+            let child = self.node(group, depth + 1);
+            let key = match &group[0].1[depth] {
+                Pick::Chance { probability, .. } => probability.to_bits(),
+                Pick::Decide { options, .. } => u64::from(options[chosen as usize]),
+            };
+            kids.push((key, child));
+        }
+        let first = self.children.len() as u32;
+        self.children.extend(kids);
+        self.nodes[index as usize] = match head {
+            Pick::Chance { count, .. } => {
+                debug_assert_eq!(count as usize, groups.len());
+                Node::Chance { first, count }
+            }
+            Pick::Decide { side, decision, options, .. } => {
+                debug_assert_eq!(options.len(), groups.len());
+                Node::Decide { side, decision, first, count: options.len() as u32, slot: 0 }
+            }
+        };
+        index
+    }
+}
+
+impl<S> Graph<S> {
+    /// The node to track when sampling: `NO_NODE` once no decision lies below.
+    #[inline]
+    fn tracked(&self, node: u32) -> u32 {
+        match self.nodes.get(node as usize) {
+            Some(Node::Leaf { .. }) | None => NO_NODE,
+            Some(_) => node,
+        }
+    }
+}
+
+impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
+    /// The id of a state, added if new.
+    fn id(&mut self, state: S) -> (u32, bool) {
+        if let Some(&id) = self.ids.get(&state) {
+            return (id, false);
+        }
+        let id = self.states.len() as u32;
+        self.states.push(state);
+        self.ids.insert(state, id);
+        self.root.push(NO_NODE);
+        (id, true)
+    }
+
+    /// Enumerates every state reachable within the game's steps; `None` when
+    /// the graph outgrows the budget.
+    fn explore<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Graph<S>> {
+        let mut graph = Graph {
+            states: Vec::new(),
+            ids: Ids::default(),
+            root: Vec::new(),
+            nodes: Vec::new(),
+            children: Vec::new(),
+            transitions: Vec::new(),
+            layers: Vec::new(),
+            slots: 0,
+        };
+        let budget = game.state_budget();
+        let (start, _) = graph.id(game.start());
+        let mut layer = vec![start];
+        // `seen[id] == t + 1` marks ids already in layer t + 1.
+        let mut seen: Vec<u32> = Vec::new();
+        for t in 0..game.steps() {
+            if layer.is_empty() {
+                break;
+            }
+            // Laws of the states met for the first time, in parallel, then
+            // given ids in layer order so that ids never depend on threads.
+            let fresh: Vec<u32> = layer.iter().copied().filter(|&id| graph.root[id as usize] == NO_NODE).collect();
+            let states: Vec<S> = fresh.iter().map(|&id| graph.states[id as usize]).collect();
+            let laws: Vec<RawLaw<S>> =
+                states.par_iter().with_min_len(64).map(|state| RawLaw::build(&enumerate(game, plan, state))).collect();
+            for (id, law) in fresh.into_iter().zip(laws) {
+                graph.insert(id, law);
+                if graph.states.len() > budget {
+                    return None;
+                }
+            }
+            seen.resize(graph.states.len(), 0);
+            let mut next = Vec::new();
+            for &id in &layer {
+                graph.successors(graph.root[id as usize], &mut |target| {
+                    if seen[target as usize] != t + 1 {
+                        seen[target as usize] = t + 1;
+                        next.push(target);
+                    }
+                });
+            }
+            graph.layers.push(layer);
+            layer = next;
+        }
+        Some(graph)
+    }
+
+    /// Adds state `id`'s law, giving its targets ids.
+    fn insert(&mut self, id: u32, law: RawLaw<S>) {
+        let node_base = self.nodes.len() as u32;
+        let child_base = self.children.len() as u32;
+        let transition_base = self.transitions.len() as u32;
+        for node in law.nodes {
+            self.nodes.push(match node {
+                Node::Decide { side, decision, first, count, .. } => {
+                    self.slots += 1;
+                    Node::Decide { side, decision, first: first + child_base, count, slot: self.slots - 1 }
+                }
+                Node::Chance { first, count } => Node::Chance { first: first + child_base, count },
+                Node::Leaf { first, count } => Node::Leaf { first: first + transition_base, count },
+            });
+        }
+        self.children.extend(law.children.into_iter().map(|(key, node)| (key, node + node_base)));
+        for (branch, probability) in law.transitions {
+            let (winner, state) = match branch {
+                Branch::Continue(s) => (CONTINUES, s),
+                Branch::End(w, s) => (w, s),
+            };
+            let (target, _) = self.id(state);
+            self.transitions.push(Transition { target, winner, probability });
+        }
+        self.root[id as usize] = node_base;
+    }
+
+    /// Calls `visit` with every state that may follow node `node`, whatever is chosen.
+    fn successors(&self, node: u32, visit: &mut impl FnMut(u32)) {
+        match self.nodes[node as usize] {
+            Node::Decide { first, count, .. } | Node::Chance { first, count } => {
+                for &(_, child) in &self.children[first as usize..(first + count) as usize] {
+                    self.successors(child, visit);
+                }
+            }
+            Node::Leaf { first, count } => {
+                for t in &self.transitions[first as usize..(first + count) as usize] {
+                    if t.winner == CONTINUES {
+                        visit(t.target);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Solving.
+
+/// What a state is worth: the attacker's and the defender's chance of winning.
+type Worth = [f64; 2];
+
+fn ending_worth(winner: u8) -> Worth {
+    match winner {
+        ATTACKER => [1.0, 0.0],
+        DEFENDER => [0.0, 1.0],
+        _ => [0.0, 0.0],
+    }
+}
+
+fn objective_of(worth: Worth, side: u8, objective: Objective) -> f64 {
+    let me = worth[side as usize];
+    match objective {
+        Objective::Margin => me - worth[1 - side as usize],
+        Objective::Win => me,
+    }
+}
+
+/// A solved game: its graph and, for each step, the option taken at each
+/// decision node.
+struct Solution<S> {
+    graph: Graph<S>,
+    /// `choices[t][slot]`: the index of the option taken at decision node
+    /// `slot` at step `t`.
+    choices: Vec<Vec<u8>>,
+    plan: Plan,
+}
+
+/// One option of an explained decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionValue {
+    /// The option in words.
+    pub option: String,
+    /// The attacker's chance of winning if this option is taken, under best play afterwards.
+    pub attacker_wins: f64,
+    /// The defender's chance of winning.
+    pub defender_wins: f64,
+    /// Whether the policy takes it.
+    pub chosen: bool,
+}
+
+/// A side's first decision from the start, with the value of every option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// `attacker` or `defender`.
+    pub side: &'static str,
+    /// The decision's name.
+    pub decision: &'static str,
+    /// The situation, in words.
+    pub situation: String,
+    /// The game turn step (1-based) at which it is taken.
+    pub step: u32,
+    /// The chance that the fight reaches this very situation.
+    pub reached: f64,
+    /// Every option, in the order ties are broken.
+    pub options: Vec<OptionValue>,
+}
+
+impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
+    fn solve<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Solution<S>> {
+        let graph = Graph::explore(game, plan)?;
+        let steps = game.steps() as usize;
+        let mut choices = vec![Vec::new(); steps];
+        let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
+        let mut current = next.clone();
+        for t in (0..graph.layers.len()).rev() {
+            let mut table = vec![0u8; graph.slots as usize];
+            let layer = &graph.layers[t];
+            let worths: Vec<(Worth, Vec<(u32, u8)>)> = layer
+                .par_iter()
+                .with_min_len(256)
+                .map(|&id| {
+                    let mut picks = Vec::new();
+                    let worth = graph.worth(graph.root[id as usize], &next, plan, &mut picks, None);
+                    (worth, picks)
+                })
+                .collect();
+            for (&id, (worth, picks)) in layer.iter().zip(worths) {
+                current[id as usize] = worth;
+                for (slot, chosen) in picks {
+                    table[slot as usize] = chosen;
+                }
+            }
+            choices[t] = table;
+            std::mem::swap(&mut current, &mut next);
+        }
+        Some(Solution { graph, choices, plan })
+    }
+}
+
+impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
+    /// The worth of node `node` given the next step's worths; records the
+    /// option taken at each decision node in `picks`, and, when `capture` is
+    /// `Some(slot)`, the worth of each option at that node.
+    fn worth(
+        &self,
+        node: u32,
+        next: &[Worth],
+        plan: Plan,
+        picks: &mut Vec<(u32, u8)>,
+        mut capture: Option<&mut (u32, Vec<Worth>)>,
+    ) -> Worth {
+        match self.nodes[node as usize] {
+            Node::Leaf { first, count } => {
+                let mut worth = [0.0; 2];
+                for t in &self.transitions[first as usize..(first + count) as usize] {
+                    let w = if t.winner == CONTINUES { next[t.target as usize] } else { ending_worth(t.winner) };
+                    worth[0] += t.probability * w[0];
+                    worth[1] += t.probability * w[1];
+                }
+                worth
+            }
+            Node::Chance { first, count } => {
+                let mut worth = [0.0; 2];
+                for &(bits, child) in &self.children[first as usize..(first + count) as usize] {
+                    let p = f64::from_bits(bits);
+                    let w = self.worth(child, next, plan, picks, capture.as_deref_mut());
+                    worth[0] += p * w[0];
+                    worth[1] += p * w[1];
+                }
+                worth
+            }
+            Node::Decide { side, first, count, slot, .. } => {
+                let objective = plan.objective[side as usize];
+                let mut best: Option<(f64, usize, Worth)> = None;
+                let mut options = Vec::new();
+                for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
+                    let w = self.worth(child, next, plan, picks, capture.as_deref_mut());
+                    options.push(w);
+                    let score = objective_of(w, side, objective);
+                    if best.is_none_or(|(b, _, _)| score > b + TIE) {
+                        best = Some((score, i, w));
+                    }
+                }
+                if let Some(c) = capture
+                    && c.0 == slot
+                {
+                    c.1 = options;
+                }
+                let (_, chosen, worth) = best.expect("a decision has options");
+                picks.push((slot, chosen as u8));
+                worth
+            }
+        }
+    }
+}
+
+impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
+    /// The exact distribution of outcome codes under the table.
+    fn distribution<G: Game<State = S>>(&self, game: &G) -> Vec<(u64, f64)> {
+        let graph = &self.graph;
+        let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
+        let mut mass = vec![0.0f64; graph.states.len()];
+        let mut next = vec![0.0f64; graph.states.len()];
+        mass[graph.layers[0][0] as usize] = 1.0;
+        for (t, layer) in graph.layers.iter().enumerate() {
+            for &id in layer {
+                let p = std::mem::take(&mut mass[id as usize]);
+                if p == 0.0 {
+                    continue;
+                }
+                self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| {
+                    if winner == CONTINUES {
+                        next[target as usize] += q;
+                    } else {
+                        let code = game.code(winner, t as u32 + 1, &graph.states[target as usize]);
+                        *ends.entry(code).or_insert(0.0) += q;
+                    }
+                });
+            }
+            // Only this layer's states held mass, and each was taken.
+            std::mem::swap(&mut mass, &mut next);
+        }
+        // What is still going has reached the limit (a layer list shorter
+        // than the limit means nothing is).
+        let limit = game.steps();
+        for (id, &p) in mass.iter().enumerate() {
+            if p > 0.0 {
+                let state = &graph.states[id];
+                *ends.entry(game.code(game.at_limit(state), limit, state)).or_insert(0.0) += p;
+            }
+        }
+        let mut result: Vec<(u64, f64)> = ends.into_iter().filter(|&(_, p)| p > 0.0).collect();
+        result.sort_unstable_by_key(|&(code, _)| code);
+        result
+    }
+
+    /// Sends mass `p` at node `node` (step `t`) through the table to its transitions.
+    fn spread(&self, node: u32, t: usize, p: f64, out: &mut impl FnMut(u32, u8, f64)) {
+        let graph = &self.graph;
+        match graph.nodes[node as usize] {
+            Node::Leaf { first, count } => {
+                for tr in &graph.transitions[first as usize..(first + count) as usize] {
+                    out(tr.target, tr.winner, p * tr.probability);
+                }
+            }
+            Node::Chance { first, count } => {
+                for &(bits, child) in &graph.children[first as usize..(first + count) as usize] {
+                    self.spread(child, t, p * f64::from_bits(bits), out);
+                }
+            }
+            Node::Decide { first, slot, .. } => {
+                let chosen = self.choices[t][slot as usize] as usize;
+                self.spread(graph.children[first as usize + chosen].1, t, p, out);
+            }
+        }
+    }
+
+    /// Each side's first decision under the table: the most likely situation
+    /// at the first step where the side decides, with every option's worth.
+    fn explain<G: Game<State = S>>(&self, game: &G) -> Vec<Explained> {
+        let graph = &self.graph;
+        // Forward under the table: for each side, the first step at which it
+        // decides, and there the most likely (state, decision node) with its mass.
+        let mut found: [Option<(usize, u32, u32, f64)>; 2] = [None, None];
+        let mut mass = vec![0.0f64; graph.states.len()];
+        mass[graph.layers[0][0] as usize] = 1.0;
+        for (t, layer) in graph.layers.iter().enumerate() {
+            let mut candidates: [Option<(u32, u32, f64)>; 2] = [None, None];
+            for &id in layer {
+                let p = mass[id as usize];
+                if p > 0.0 {
+                    self.decisions_reached(graph.root[id as usize], t, p, &mut |side, node, q| {
+                        let best = &mut candidates[side as usize];
+                        if best.is_none_or(|(_, _, b)| q > b + TIE) {
+                            *best = Some((id, node, q));
+                        }
+                    });
+                }
+            }
+            for side in 0..2 {
+                if found[side].is_none()
+                    && let Some((id, node, q)) = candidates[side]
+                {
+                    found[side] = Some((t, id, node, q));
+                }
+            }
+            if found.iter().all(Option::is_some) {
+                break;
+            }
+            let mut next = vec![0.0f64; graph.states.len()];
+            for &id in layer {
+                let p = mass[id as usize];
+                if p > 0.0 {
+                    self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| {
+                        if winner == CONTINUES {
+                            next[target as usize] += q;
+                        }
+                    });
+                }
+            }
+            mass = next;
+        }
+        // The worth of each option there: backward again down to that step.
+        let targets: Vec<(usize, u32, u32, f64)> = found.iter().flatten().copied().collect();
+        let Some(earliest) = targets.iter().map(|t| t.0).min() else { return Vec::new() };
+        let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
+        let mut current = next.clone();
+        let mut captured: Vec<Option<Vec<Worth>>> = vec![None; targets.len()];
+        for t in (earliest..graph.layers.len()).rev() {
+            for &id in &graph.layers[t] {
+                let mut picks = Vec::new();
+                current[id as usize] = graph.worth(graph.root[id as usize], &next, self.plan, &mut picks, None);
+            }
+            for (k, &(tt, id, node, _)) in targets.iter().enumerate() {
+                if tt == t {
+                    let Node::Decide { slot, .. } = graph.nodes[node as usize] else { unreachable!() };
+                    let mut capture = (slot, Vec::new());
+                    let mut picks = Vec::new();
+                    graph.worth(graph.root[id as usize], &next, self.plan, &mut picks, Some(&mut capture));
+                    captured[k] = Some(capture.1);
+                }
+            }
+            std::mem::swap(&mut current, &mut next);
+        }
+        targets
+            .iter()
+            .zip(captured)
+            .map(|(&(t, id, node, reached), worths)| {
+                let Node::Decide { side, decision, first, count, slot } = graph.nodes[node as usize] else {
+                    unreachable!()
+                };
+                let chosen = self.choices[t][slot as usize] as usize;
+                let worths = worths.expect("every target is captured");
+                let options = graph.children[first as usize..(first + count) as usize]
+                    .iter()
+                    .zip(worths)
+                    .enumerate()
+                    .map(|(i, (&(option, _), w))| OptionValue {
+                        option: game.describe_option(decision, option as u16),
+                        attacker_wins: w[0],
+                        defender_wins: w[1],
+                        chosen: i == chosen,
+                    })
+                    .collect();
+                Explained {
+                    side: side_name(side),
+                    decision: decision.name,
+                    situation: game.describe_state(&graph.states[id as usize], side),
+                    step: t as u32 + 1,
+                    reached,
+                    options,
+                }
+            })
+            .collect()
+    }
+
+    /// Calls `visit(side, node, mass)` for each decision node met below `node`
+    /// under the table, with the mass that reaches it (the first decision of
+    /// each side on each path).
+    fn decisions_reached(&self, node: u32, t: usize, p: f64, visit: &mut impl FnMut(u8, u32, f64)) {
+        let graph = &self.graph;
+        match graph.nodes[node as usize] {
+            Node::Leaf { .. } => {}
+            Node::Chance { first, count } => {
+                for &(bits, child) in &graph.children[first as usize..(first + count) as usize] {
+                    self.decisions_reached(child, t, p * f64::from_bits(bits), visit);
+                }
+            }
+            Node::Decide { side, first, slot, .. } => {
+                visit(side, node, p);
+                let chosen = self.choices[t][slot as usize] as usize;
+                self.decisions_reached(graph.children[first as usize + chosen].1, t, p, visit);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The scenario.
+
+/// What a side was asked to play and what it played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PolicyUse {
+    /// The policy the keys asked for.
+    pub asked: Policy,
+    /// The policy played: `asked`, or the game's fallback where best play is
+    /// beyond the solver.
+    pub played: Policy,
+    /// What the side maximises when it plays `best`.
+    pub objective: Objective,
+}
+
+impl fmt::Display for PolicyUse {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::params::Choice;
+        if self.asked == self.played {
+            write!(f, "{}", self.played.name())?;
+        } else {
+            write!(f, "{} (best play is beyond the solver here)", self.played.name())?;
+        }
+        if self.played == Policy::Best && self.objective != Objective::Margin {
+            write!(f, ", objective {}", self.objective.name())?;
+        }
+        Ok(())
+    }
+}
+
+/// A game played under a plan: a [`Scenario`] whose sampler, exact
+/// distribution and best play all come from the one description.
+pub struct Played<G: Game> {
+    game: G,
+    plan: Plan,
+    solution: OnceLock<Option<Solution<G::State>>>,
+}
+
+impl<G: Game> fmt::Debug for Played<G> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Played").field("plan", &self.plan).finish_non_exhaustive()
+    }
+}
+
+impl<G: Game> Played<G> {
+    /// `game` under `plan`.
+    pub fn new(game: G, plan: Plan) -> Played<G> {
+        Played { game, plan, solution: OnceLock::new() }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The solved table, once; `None` beyond the solver.
+    fn solution(&self) -> Option<&Solution<G::State>> {
+        self.solution
+            .get_or_init(|| if self.game.solvable() { Solution::solve(&self.game, self.plan) } else { None })
+            .as_ref()
+    }
+
+    /// The plan sampling follows: `best` where solved, else the fallback.
+    fn sampled_plan(&self) -> (Plan, Option<&Solution<G::State>>) {
+        if !self.plan.wants_solver() {
+            return (self.plan, None);
+        }
+        match self.solution() {
+            Some(solution) => (self.plan, Some(solution)),
+            None => (self.plan.without_best(self.game.fallback()), None),
+        }
+    }
+
+    /// Each side's policy as asked and as played.
+    pub fn policies(&self) -> [PolicyUse; 2] {
+        let (played, _) = self.sampled_plan();
+        [0, 1].map(|s| PolicyUse {
+            asked: self.plan.policy[s],
+            played: played.policy[s],
+            objective: self.plan.objective[s],
+        })
+    }
+
+    /// Each side's first decision with the value of every option, where the game is solved.
+    pub fn explain(&self) -> Option<Vec<Explained>> {
+        Some(self.solution()?.explain(&self.game))
+    }
+}
+
+impl<G: Game> Scenario for Played<G> {
+    fn layout(&self) -> &Layout {
+        self.game.layout()
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        let (plan, solution) = self.sampled_plan();
+        play(&self.game, plan, solution, dice)
+    }
+
+    fn code_space(&self) -> u64 {
+        self.game.code_space()
+    }
+
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        self.game.decode(code, values);
+    }
+
+    fn has_exact(&self) -> bool {
+        self.game.solvable()
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        Some(self.solution()?.distribution(&self.game))
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        self.game.decisions()
+    }
+
+    fn policies(&self) -> Option<[PolicyUse; 2]> {
+        Some(Played::policies(self))
+    }
+
+    fn explain(&self) -> Option<Vec<Explained>> {
+        Played::explain(self)
+    }
+}

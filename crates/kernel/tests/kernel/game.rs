@@ -1,0 +1,236 @@
+//! The decision model: best play worked by hand on small games, the property
+//! that one more option never hurts the side that has it, and Monte Carlo
+//! following the solved table.
+
+use proptest::prelude::*;
+use volley_kernel::check;
+use volley_kernel::game::{ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Objective, Plan, Played, Policy};
+use volley_kernel::outcome::{Layout, Metric, WINNERS};
+use volley_kernel::runner::RunOptions;
+use volley_kernel::scenario::{DynScenario, Scenario};
+
+static GAMBLE: Decision = Decision {
+    name: "gamble",
+    who: "attacker",
+    doc: "play safe (a coin: win or go on) or risk a die (1-2 loses, 3-6 wins)",
+    options: "safe, risky",
+};
+static GAMBLE_DECISIONS: &[&Decision] = &[&GAMBLE];
+
+/// The attacker, each step, plays safe (half the time it wins, else the
+/// fight goes on) or risky (a die: 1-2 the defender wins, 3-6 the attacker).
+struct Gamble {
+    steps: u32,
+    layout: Layout,
+}
+
+impl Gamble {
+    fn new(steps: u32) -> Gamble {
+        Gamble { steps, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+    }
+}
+
+impl Game for Gamble {
+    type State = ();
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn start(&self) {}
+    fn steps(&self) -> u32 {
+        self.steps
+    }
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
+        let bold = |policy: Policy| if policy == Policy::Bold { 1 } else { 0 };
+        match fate.decide(ATTACKER, &GAMBLE, &[0, 1], &bold) {
+            0 => fate.ways(1, 2).then_some(ATTACKER),
+            _ => Some(if fate.die(6) <= 2 { DEFENDER } else { ATTACKER }),
+        }
+    }
+    fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        GAMBLE_DECISIONS
+    }
+    fn describe_state(&self, _: &(), _: u8) -> String {
+        "the gamble".into()
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        ["safe", "risky"][option as usize].into()
+    }
+}
+
+fn winner_probabilities(scenario: &dyn DynScenario) -> [f64; 3] {
+    let exact = scenario.exact_distribution().expect("solved");
+    [0, 1, 2].map(|w| exact.probability("winner", w))
+}
+
+fn close(actual: [f64; 3], expected: [f64; 3]) {
+    for (a, e) in actual.iter().zip(expected) {
+        assert!((a - e).abs() < 1e-12, "{actual:?} != {expected:?}");
+    }
+}
+
+#[test]
+fn best_play_of_the_gamble_worked_by_hand() {
+    // Margin: at the last step safe is worth 1/2 - 0 and risky 4/6 - 2/6 = 1/3,
+    // so safe; a step earlier safe is worth 1/2 + 1/2 * 1/2 = 3/4: safe twice.
+    let margin = Played::new(Gamble::new(2), Plan::BEST);
+    close(winner_probabilities(&margin), [0.75, 0.0, 0.25]);
+    // Win only: risky at the last step (4/6 > 1/2); a step earlier safe is
+    // worth 1/2 + 1/2 * 4/6 = 5/6 against risky's 4/6: safe, then risky.
+    let win = Plan { objective: [Objective::Win, Objective::Margin], ..Plan::BEST };
+    close(winner_probabilities(&Played::new(Gamble::new(2), win)), [5.0 / 6.0, 1.0 / 6.0, 0.0]);
+    // Bold always gambles: 4/6 against 2/6 at the first step.
+    let bold = Plan { policy: [Policy::Bold, Policy::Best], ..Plan::BEST };
+    close(winner_probabilities(&Played::new(Gamble::new(2), bold)), [4.0 / 6.0, 2.0 / 6.0, 0.0]);
+    // --explain: both options at the start, valued under best play afterwards.
+    let explained = margin.explain().expect("solved");
+    assert_eq!(explained.len(), 1, "the defender takes no decision");
+    let first = &explained[0];
+    assert_eq!((first.side, first.decision, first.step), ("attacker", "gamble", 1));
+    assert_eq!(first.options.iter().map(|o| o.option.as_str()).collect::<Vec<_>>(), ["safe", "risky"]);
+    assert!(first.options[0].chosen && !first.options[1].chosen);
+    assert!((first.options[0].attacker_wins - 0.75).abs() < 1e-12);
+    assert!((first.options[1].attacker_wins - 4.0 / 6.0).abs() < 1e-12);
+}
+
+#[test]
+fn monte_carlo_follows_the_solved_table_on_any_thread_count() {
+    let win = Plan { objective: [Objective::Win, Objective::Margin], ..Plan::BEST };
+    let played = Played::new(Gamble::new(3), win);
+    check::assert_agrees(&played, 400_000, 7);
+    let one = played.simulate(&RunOptions::new(300_000, 11).with_threads(1)).unwrap();
+    let two = played.simulate(&RunOptions::new(300_000, 11).with_threads(2)).unwrap();
+    assert_eq!(one, two);
+}
+
+static STEER: Decision = Decision { name: "steer", who: "either side", doc: "a random game's choice", options: "0..k" };
+static STEER_DECISIONS: &[&Decision] = &[&STEER];
+
+/// A random game: at node `n` the side `n % 2` picks one of a few options,
+/// then a die of `faces` sides sends the fight to another node or ends it.
+#[derive(Clone, Debug)]
+struct RandomGame {
+    /// `table[node][option][face]`: a node (below `table.len()`), or
+    /// `table.len() + winner` for an ending.
+    table: Vec<Vec<Vec<u8>>>,
+    steps: u32,
+    layout: Layout,
+}
+
+impl RandomGame {
+    fn new(table: Vec<Vec<Vec<u8>>>, steps: u32) -> RandomGame {
+        RandomGame { table, steps, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+    }
+
+    /// The same game with the last option of every node of `side` removed
+    /// (where it has two or more).
+    fn without_last_option(&self, side: u8) -> RandomGame {
+        let mut smaller = self.clone();
+        for (node, options) in smaller.table.iter_mut().enumerate() {
+            if node % 2 == side as usize && options.len() > 1 {
+                options.pop();
+            }
+        }
+        smaller
+    }
+}
+
+impl Game for RandomGame {
+    type State = u8;
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn start(&self) -> u8 {
+        0
+    }
+    fn steps(&self) -> u32 {
+        self.steps
+    }
+    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+        let options = &self.table[*state as usize];
+        let ids: Vec<u16> = (0..options.len() as u16).collect();
+        let last = ids.len() as u16 - 1;
+        let heuristic = |policy: Policy| if policy == Policy::Bold { last } else { 0 };
+        let chosen = fate.decide(*state % 2, &STEER, &ids, &heuristic);
+        let faces = &options[chosen as usize];
+        let next = faces[fate.die(faces.len() as u32) as usize - 1];
+        if (next as usize) < self.table.len() {
+            *state = next;
+            None
+        } else {
+            Some(next - self.table.len() as u8)
+        }
+    }
+    fn code(&self, winner: u8, _: u32, _: &u8) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        STEER_DECISIONS
+    }
+    fn describe_state(&self, state: &u8, _: u8) -> String {
+        format!("node {state}")
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        format!("option {option}")
+    }
+}
+
+fn random_game() -> impl Strategy<Value = RandomGame> {
+    (2usize..6).prop_flat_map(|nodes| {
+        let target = 0u8..(nodes as u8 + 3);
+        let option = proptest::collection::vec(target, 2..4);
+        let node = proptest::collection::vec(option, 1..4);
+        (proptest::collection::vec(node, nodes), 1u32..6).prop_map(|(table, steps)| RandomGame::new(table, steps))
+    })
+}
+
+/// The attacker's margin at the start under best play by both.
+fn margin(game: RandomGame) -> f64 {
+    let [a, d, _] = winner_probabilities(&Played::new(game, Plan::BEST));
+    a - d
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn one_more_option_never_hurts_the_side_that_has_it(game in random_game()) {
+        let full = margin(game.clone());
+        prop_assert!(full >= margin(game.without_last_option(ATTACKER)) - 1e-9);
+        prop_assert!(full <= margin(game.without_last_option(DEFENDER)) + 1e-9);
+    }
+
+    #[test]
+    fn exact_probabilities_sum_to_one_under_every_policy(game in random_game(), a in 0usize..3, d in 0usize..3) {
+        let policies = [Policy::Best, Policy::Bold, Policy::Cautious];
+        let plan = Plan { policy: [policies[a], policies[d]], ..Plan::BEST };
+        let total: f64 = winner_probabilities(&Played::new(game, plan)).iter().sum();
+        prop_assert!((total - 1.0).abs() < 1e-12);
+    }
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_law_under_each_policy() {
+    // A fixed game with choices for both sides at every node.
+    let table = vec![
+        vec![vec![1, 2, 3, 4], vec![4, 4, 5, 1]],
+        vec![vec![0, 4, 5, 5], vec![2, 2, 4, 6], vec![3, 0, 5, 4]],
+        vec![vec![5, 4, 1, 0], vec![6, 6, 4, 3]],
+        vec![vec![4, 5, 5, 2], vec![0, 4, 1, 1]],
+    ];
+    for policy in [Policy::Best, Policy::Bold, Policy::Cautious] {
+        for defender in [Policy::Best, Policy::Cautious] {
+            let plan = Plan { policy: [policy, defender], ..Plan::BEST };
+            let played = Played::new(RandomGame::new(table.clone(), 6), plan);
+            check::assert_agrees(&played, 300_000, 3);
+            assert_eq!(Scenario::policies(&played).unwrap()[0].played, policy);
+        }
+    }
+    // Ends nobody wins are in the law too.
+    let played = Played::new(RandomGame::new(table, 1), Plan::BEST);
+    assert!(winner_probabilities(&played)[NONE as usize] > 0.0);
+}
