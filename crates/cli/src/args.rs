@@ -110,6 +110,10 @@ pub enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Also print each side's first decision from the start, every option
+        /// with its value under best play (scenarios with decisions).
+        #[arg(long)]
+        explain: bool,
     },
     /// Every rule number and interpretation with its value, as TOML that
     /// `--rules` accepts back.

@@ -12,8 +12,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use volley_analysis::stats::wilson;
+use volley_kernel::game::{Explained, PolicyUse};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::runner::RunOptions;
+use volley_kernel::scenario::DynScenario;
 
 /// Everything `dist` was asked.
 pub struct DistRequest {
@@ -28,6 +30,7 @@ pub struct DistRequest {
     pub confidence: f64,
     pub format: Format,
     pub quiet: bool,
+    pub explain: bool,
 }
 
 /// One printed row: a value of a metric.
@@ -63,6 +66,7 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
     let scenario = entry
         .build_from_text(rules.as_ref(), pairs.iter().copied())
         .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))?;
+    let explained = if request.explain { Some(explanation(&request, scenario.as_ref())?) } else { None };
     let distribution = if request.exact {
         scenario.exact_distribution().ok_or_else(|| {
             bad_input(format!(
@@ -85,17 +89,84 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
         }
         all
     };
+    let policies = scenario.policies();
     let text = match request.format {
         Format::Csv => csv(&rows),
-        Format::Json => json_text(&request, &distribution, &settings, &rows),
-        Format::Table => table(&request, &distribution, &settings, &rows),
+        Format::Json => json_text(&request, &distribution, &settings, &rows, policies, explained.as_deref()),
+        Format::Table => {
+            let mut text = table(&request, &distribution, &settings, &rows);
+            if let Some(policies) = policies {
+                text.push_str(&format!("\npolicies: {}\n", policy_words(&policies)));
+            }
+            if let Some(explained) = &explained {
+                text.push_str(&explain_table(explained));
+            }
+            text
+        }
     };
     print!("{text}");
     Ok(())
 }
 
+/// Each side's first decision, or a clear refusal: a scenario without
+/// decisions, a CSV (whose columns are fixed), or best play beyond the solver.
+fn explanation(request: &DistRequest, scenario: &dyn DynScenario) -> anyhow::Result<Vec<Explained>> {
+    if request.format == Format::Csv {
+        return Err(bad_input("--explain prints with --format table or json, not csv (whose columns are fixed)"));
+    }
+    if scenario.decisions().is_empty() {
+        return Err(bad_input(format!(
+            "{} {} has no decisions to explain: nobody chooses anything in it (`volley list {} {}` lists a \
+             scenario's decisions)",
+            request.ruleset, request.scenario, request.ruleset, request.scenario
+        )));
+    }
+    scenario.explain().ok_or_else(|| {
+        bad_input(format!(
+            "{} {}: best play is beyond the solver for these settings, so there is nothing to explain; try fewer \
+             turns or smaller units",
+            request.ruleset, request.scenario
+        ))
+    })
+}
+
+/// `attacker best, defender cautious`.
+fn policy_words(policies: &[PolicyUse; 2]) -> String {
+    format!("attacker {}, defender {}", policies[0], policies[1])
+}
+
+/// The explanation as text: each decision, then its options with their values.
+fn explain_table(explained: &[Explained]) -> String {
+    let mut out = String::from("\nfirst decisions (option values under best play by both sides afterwards):\n");
+    for e in explained {
+        out.push_str(&format!(
+            "\n  {} decides `{}` at step {} ({}): {}\n",
+            e.side,
+            e.decision,
+            e.step,
+            if e.reached >= 1.0 - 1e-12 {
+                "from the start".to_string()
+            } else {
+                format!("the likeliest situation then, reached {:.1}% of the time", 100.0 * e.reached)
+            },
+            e.situation
+        ));
+        let width = e.options.iter().map(|o| o.option.len()).max().unwrap_or(6);
+        for o in &e.options {
+            out.push_str(&format!(
+                "    {:<width$}  attacker wins {:>5.1}%, defender wins {:>5.1}%{}\n",
+                o.option,
+                100.0 * o.attacker_wins,
+                100.0 * o.defender_wins,
+                if o.chosen { "   <- chosen" } else { "" },
+            ));
+        }
+    }
+    out
+}
+
 fn simulate_with_progress(
-    scenario: &dyn volley_kernel::scenario::DynScenario,
+    scenario: &dyn DynScenario,
     mut options: RunOptions,
     quiet: bool,
 ) -> anyhow::Result<Distribution> {
@@ -225,6 +296,8 @@ fn json_text(
     distribution: &Distribution,
     settings: &[(String, String)],
     rows: &[Row],
+    policies: Option<[PolicyUse; 2]>,
+    explained: Option<&[Explained]>,
 ) -> String {
     let metrics: Vec<serde_json::Value> = distribution
         .metrics
@@ -255,5 +328,27 @@ fn json_text(
         "confidence": request.confidence,
         "metrics": metrics,
     });
+    let mut document = document;
+    if let Some(policies) = policies {
+        document["policies"] = json!({
+            "attacker": policies[0].to_string(),
+            "defender": policies[1].to_string(),
+        });
+    }
+    if let Some(explained) = explained {
+        document["explain"] = explained
+            .iter()
+            .map(|e| {
+                json!({
+                    "side": e.side, "decision": e.decision, "step": e.step, "reached": e.reached,
+                    "situation": e.situation,
+                    "options": e.options.iter().map(|o| json!({
+                        "option": o.option, "attacker_wins": o.attacker_wins,
+                        "defender_wins": o.defender_wins, "chosen": o.chosen,
+                    })).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+    }
     format!("{}\n", serde_json::to_string_pretty(&document).expect("JSON of plain values"))
 }

@@ -64,6 +64,16 @@ fn describe(ruleset: &RulesetEntry, scenario: &ScenarioEntry) -> anyhow::Result<
         };
         out.push_str(&format!("    {:<24} {:<24} {}\n", m.name, values, m.doc));
     }
+    // Decisions and play: who chooses what, and how (DESIGN, "Decisions and play").
+    if !built.decisions().is_empty() {
+        out.push_str("  decisions (made by each side's policy: attacker.policy, defender.policy):\n");
+        for d in built.decisions() {
+            out.push_str(&format!("    {:<24} {:<24} {}; options: {}\n", d.name, d.who, d.doc, d.options));
+        }
+        if let Some(policies) = built.policies() {
+            out.push_str(&format!("  default play: attacker {}, defender {}\n", policies[0], policies[1]));
+        }
+    }
     out.push('\n');
     Ok(out)
 }

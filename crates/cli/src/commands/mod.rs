@@ -20,21 +20,33 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
         Command::Report { analyses, out, how } => report::run(&analyses, &out, &checked_overrides(how)?),
         Command::Run { spec, out, how } => run::run(&spec, &out, &checked_overrides(how)?),
         Command::List { ruleset, scenario } => list::run(ruleset.as_deref(), scenario.as_deref()),
-        Command::Dist { ruleset, scenario, set, rules, exact, samples, seed, threads, confidence, format, quiet } => {
-            dist::run(dist::DistRequest {
-                ruleset,
-                scenario,
-                set,
-                rules,
-                exact,
-                samples,
-                seed,
-                threads,
-                confidence,
-                format,
-                quiet,
-            })
-        }
+        Command::Dist {
+            ruleset,
+            scenario,
+            set,
+            rules,
+            exact,
+            samples,
+            seed,
+            threads,
+            confidence,
+            format,
+            quiet,
+            explain,
+        } => dist::run(dist::DistRequest {
+            ruleset,
+            scenario,
+            set,
+            rules,
+            exact,
+            samples,
+            seed,
+            threads,
+            confidence,
+            format,
+            quiet,
+            explain,
+        }),
         Command::Rules { ruleset, rules } => rules::run(&ruleset, rules.as_deref()),
         Command::Bench { seconds, ruleset, scenario, format } => {
             bench::run(seconds, ruleset.as_deref(), scenario.as_deref(), format)
