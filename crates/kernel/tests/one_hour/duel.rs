@@ -555,3 +555,19 @@ fn monte_carlo_agrees_under_the_other_readings() {
     let duel = Duel::new(&rules, DuelKind::Firefight, battery, light, 4, 12).unwrap().defender_first();
     assert_agrees(&Played::new(duel, Plan::BEST), 1_000_000, 901);
 }
+
+#[test]
+fn a_square_is_not_pushed_back() {
+    // A battery at one box fires 6D6 (doubled against a square) on an
+    // 11-hit line in square, which leaves square in its side turn (bold); in
+    // turn 2 the battery fires 3D6 and the line, still at one box, replies
+    // with 3D6, or with 1D6 if those three hits (8/27) push it back to two
+    // boxes. The battery keeps all its hits: 8/27 * 1/3 + 19/27 * 1/27 =
+    // 91/729. Had the square been pushed back by turn 1's hits, the battery's
+    // 2D6 at two boxes could never push the line again and its reply would be
+    // 1D6.
+    let battery = SideSetup::new(UnitType::Artillery);
+    let square = SideSetup { square: true, ..side(UnitType::LineInfantry, 11) };
+    let dist = exact(DuelKind::Firefight, battery, square, 1, 2);
+    assert_p(&dist, "attacker_remaining", 100, 91.0 / 729.0);
+}

@@ -242,3 +242,15 @@ fn monte_carlo_agrees_with_the_solver() {
         assert_agrees(&Played::new(scenario, plan), 1_000_000, 700 + seed as u64);
     }
 }
+
+#[test]
+fn a_reluctant_unit_rolls_for_its_bayonet_advance() {
+    // As in the bayonet test, but the attacker is reluctant: after the rout
+    // (26/27) it advances only on a D6 under its six hits (5/6), and only
+    // then does the battery fire 3D6 at one box (8/27 for three hits); left
+    // at two boxes, the battery's 2D6 cannot take three.
+    let reluctant = SideSetup { reluctant: true, ..steady_line() };
+    let sides = [reluctant, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::Artillery)];
+    let dist = exact(&Rules::default(), sides, setup(1, 1, 1));
+    assert_p(&dist, "attacker_remaining", 50, 26.0 / 27.0 * 5.0 / 6.0 * 8.0 / 27.0 + 1.0 / 27.0 * 8.0 / 27.0);
+}
