@@ -54,6 +54,9 @@ fn every_interpretation_is_a_documented_field() {
         "doubling",
         "column_exit",
         "surviving_leader",
+        "commander_leads",
+        "square_after_fire",
+        "leader_morale_bonus",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -78,7 +81,7 @@ fn duels_build_from_the_keys_users_type() {
                 ("defender.type", "rifles"),
                 ("range", "2"),
                 ("attacker.leader", "true"),
-                ("attacker.close_to", "1"),
+                ("attacker.policy", "cautious"),
             ],
         ),
         (
@@ -141,7 +144,7 @@ fn second_line_builds_from_the_keys_users_type() {
                 ("depth", "3"),
                 ("second.column", "true"),
                 ("second.type", "artillery"),
-                ("bayonet_advance", "false"),
+                ("defender.policy", "bold"),
                 ("turns", "10"),
             ],
         )
@@ -204,10 +207,10 @@ fn default_duels_are_pinned() {
     ));
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
-        cavalry_charge: attacker 0.279822 defender 0.103506 none 0.616672; turns 2.9233; remaining 32.071 / 24.976
-        grand_battery: attacker 0.001888 defender 0.998112 none 0.000000; turns 5.0001; remaining 0.038 / 92.319
-        second_line: attacker 0.005536 defender 0.994464 none 0.000000; turns 4.3708; remaining 0.099 / 62.321
-        second_line: lines_broken 0.592183 0.402281 0.005536; defender_leader 0.574763 0.125104 0.000000 0.300133"#]]
+        cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 23.1489; remaining 66.680 / 49.550
+        grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
+        second_line: attacker 0.073085 defender 0.834277 none 0.092639; turns 23.9876; remaining 3.708 / 29.068
+        second_line: lines_broken 0.118305 0.808610 0.073085; defender_leader 0.113558 0.273395 0.613047 0.000000"#]]
     .assert_eq(&lines.join("\n"));
 }
 
@@ -232,6 +235,6 @@ fn monte_carlo_counts_are_pinned_for_a_seed() {
         shoot hits: 0=374 1=2188 2=4465 3=2973
         charge hits: 0=374 1=2188 2=4465 3=2973
         firefight winner: 0=6706 1=3294 2=0
-        cavalry_charge winner: 0=2802 1=1065 2=6133"#]]
+        cavalry_charge winner: 0=0 1=0 2=10000"#]]
     .assert_eq(&lines.join("\n"));
 }

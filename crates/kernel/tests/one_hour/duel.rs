@@ -1,13 +1,17 @@
-//! The multi-turn scenarios: one or two turns worked by hand (retreats,
-//! advances, charges, leaders, rallies, commanders), and Monte Carlo against
-//! the Markov solver.
+//! The duels as games: turns worked by hand under named policies (retreats,
+//! advances, charges, leaders, rallies, commanders, towns, columns), best play
+//! worked by hand, the start-distance sweeps under best play, and Monte Carlo
+//! against the solver under each policy.
 
+use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
+use volley_kernel::game::{Objective, Plan, Played, Policy};
 use volley_kernel::outcome::Distribution;
+use volley_kernel::params::Choice;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
 use volley_kernel::rulesets::one_hour::{
-    ChargeScores, ColumnExit, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk, LightInfantryCharged, Quality,
-    Rules, UnitType,
+    ChargeScores, ColumnExit, CommanderLeads, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk,
+    LightInfantryCharged, Quality, Rules, SquareAfterFire, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 
@@ -16,29 +20,44 @@ const ATTACKER: i64 = 0;
 const DEFENDER: i64 = 1;
 const NONE: i64 = 2;
 
+/// Both sides bold: they fire or charge whenever they may and otherwise move their full move.
+const BOLD: Plan = Plan { policy: [Policy::Bold, Policy::Bold], objective: [Objective::Margin; 2] };
+
+fn plan(attacker: Policy, defender: Policy) -> Plan {
+    Plan { policy: [attacker, defender], objective: [Objective::Margin; 2] }
+}
+
 fn side(unit: UnitType, hits: u32) -> SideSetup {
     SideSetup { hits, ..SideSetup::new(unit) }
 }
 
 fn exact(kind: DuelKind, attacker: SideSetup, defender: SideSetup, range: u32, turns: u32) -> Distribution {
-    exact_with(&Rules::default(), kind, attacker, defender, range, turns)
+    exact_with(&Rules::default(), BOLD, kind, attacker, defender, range, turns)
 }
 
 fn exact_with(
     rules: &Rules,
+    plan: Plan,
     kind: DuelKind,
     attacker: SideSetup,
     defender: SideSetup,
     range: u32,
     turns: u32,
 ) -> Distribution {
-    Duel::new(rules, kind, attacker, defender, range, turns).unwrap().exact_distribution().unwrap()
+    let duel = Duel::new(rules, kind, attacker, defender, range, turns).unwrap();
+    Played::new(duel, plan).exact_distribution().unwrap()
 }
 
 #[track_caller]
 fn assert_p(dist: &Distribution, metric: &str, value: i64, expected: f64) {
     let got = dist.probability(metric, value);
     assert!((got - expected).abs() < TOLERANCE, "P({metric} = {value}) = {got}, expected {expected}");
+}
+
+fn build(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
 }
 
 #[test]
@@ -51,9 +70,14 @@ fn single_dice_firefight_follows_the_geometric_series() {
     assert_p(&one, "winner", ATTACKER, 2.0 / 3.0);
     assert_p(&one, "winner", DEFENDER, 2.0 / 9.0);
     assert_p(&one, "winner", NONE, 1.0 / 9.0);
+    // Best play is the same: closing to one box would take the defender's 3D6
+    // (the attacker's margin -26/27 against firing's 2/3 - 2/9).
+    let best = exact_with(&Rules::default(), Plan::BEST, DuelKind::Firefight, attacker, defender, 2, 1);
+    assert_p(&best, "winner", ATTACKER, 2.0 / 3.0);
+    assert_p(&best, "winner", DEFENDER, 2.0 / 9.0);
     // The defender first: the same with the sides' roles swapped.
-    let first = Duel::new(&Rules::default(), DuelKind::Firefight, attacker, defender, 2, 1).unwrap().defender_first();
-    let first = first.exact_distribution().unwrap();
+    let duel = Duel::new(&Rules::default(), DuelKind::Firefight, attacker, defender, 2, 1).unwrap().defender_first();
+    let first = Played::new(duel, BOLD).exact_distribution().unwrap();
     assert_p(&first, "winner", DEFENDER, 2.0 / 3.0);
     assert_p(&first, "winner", ATTACKER, 2.0 / 9.0);
     // Over 30 turns: 2/3 * (1 + 1/9 + ... + 1/9^29) -> 3/4 less 3/4 * 9^-30.
@@ -65,8 +89,8 @@ fn single_dice_firefight_follows_the_geometric_series() {
 
 #[test]
 fn three_hits_make_the_target_retreat_out_of_volley_range() {
-    // Line infantry (6 hits, holding) shoots 3D6 at a 4-hit line at 1 box. Three
-    // hits (8/27) push the target back to 2 boxes, whence it shoots only 1D6.
+    // Line infantry (6 hits) shoots 3D6 at a 4-hit line at 1 box. Three hits
+    // (8/27) push the target back to 2 boxes, whence it shoots only 1D6.
     // Attacker's hits after turn 1: 6 with 8/27*1/3 + 19/27*1/27 = 91/729,
     // 5 with 8/27*2/3 + 19/27*6/27 = 258/729, 4 with 19/27*12/27 = 228/729,
     // 3 with 19/27*8/27 = 152/729.
@@ -84,11 +108,22 @@ fn three_hits_make_the_target_retreat_out_of_volley_range() {
 }
 
 #[test]
-fn a_town_halves_line_infantry_fire() {
+fn a_town_halves_line_infantry_fire_until_the_unit_retreats_out_of_it() {
     // 3D6 at 5+ on a one-hit line holding a town: it survives only if all miss (8/27).
     let town = SideSetup { in_town: true, ..side(UnitType::LineInfantry, 1) };
     let dist = exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), town, 1, 1);
     assert_p(&dist, "winner", ATTACKER, 19.0 / 27.0);
+    // Towns fill a whole box: a unit that retreats leaves it. A four-hit line
+    // in a town under 3D6 at 5+ (one box, two turns, both firing): turn 1 it
+    // takes 0, 1, 2 or 3 hits (8, 12, 6, 1 in 27). Two hits left it routs in
+    // turn 2 on 2+ hits of 3D6 at 5+ (7/27), one... three hits left on 3
+    // (1/27). Three hits make it retreat to 2 boxes with one hit left, out of
+    // the town: the attacker's 1D6 there hits on 3+ (2/3; 5+, 1/3, had it kept
+    // the town). 6/27*7/27 + 12/27*1/27 + 1/27*2/3 = 72/729 (63/729 in the town).
+    let attacker = SideSetup { steadfast: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let town = SideSetup { in_town: true, ..side(UnitType::LineInfantry, 4) };
+    let dist = exact(DuelKind::Firefight, attacker, town, 1, 2);
+    assert_p(&dist, "winner", ATTACKER, 72.0 / 729.0);
     // Only infantry can occupy a town.
     let error = Duel::new(
         &Rules::default(),
@@ -102,28 +137,13 @@ fn a_town_halves_line_infantry_fire() {
 }
 
 #[test]
-fn a_unit_out_of_range_advances_instead_of_shooting() {
+fn a_bold_unit_out_of_range_advances_instead_of_shooting() {
     // At 3 boxes line infantry cannot shoot: the attacker moves one box (its 1.5
     // moves one box straight) to 2 boxes; the defender then shoots 1D6.
-    let attacker = SideSetup { advances: true, ..SideSetup::new(UnitType::LineInfantry) };
-    let dist = exact(DuelKind::Firefight, attacker, SideSetup::new(UnitType::LineInfantry), 3, 1);
+    let dist =
+        exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::LineInfantry), 3, 1);
     assert_p(&dist, "attacker_remaining", 83, 2.0 / 3.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
-    // Closing to one box: from 2 boxes it advances to 1 (no fire), then takes 3D6.
-    let closing = SideSetup { close_to: 1, ..attacker };
-    let dist = exact(DuelKind::Firefight, closing, SideSetup::new(UnitType::LineInfantry), 2, 1);
-    assert_p(&dist, "attacker_remaining", 50, 8.0 / 27.0);
-    assert_p(&dist, "defender_remaining", 100, 1.0);
-    // Holding, neither can shoot: nothing happens until the turn limit.
-    let dist = exact(
-        DuelKind::Firefight,
-        SideSetup::new(UnitType::LineInfantry),
-        SideSetup::new(UnitType::LineInfantry),
-        3,
-        5,
-    );
-    assert_p(&dist, "winner", NONE, 1.0);
-    assert_p(&dist, "turns", 5, 1.0);
 }
 
 #[test]
@@ -136,14 +156,92 @@ fn impetuous_cavalry_charges_and_stays_next_to_the_infantry() {
     assert_p(&dist, "winner", ATTACKER, 20.0 / 27.0);
     assert_p(&dist, "winner", DEFENDER, 7.0 / 27.0 * 26.0 / 27.0);
     assert_p(&dist, "winner", NONE, 7.0 / 729.0);
-    // Not impetuous, at its break-off strength: it breaks off at once.
-    let worn = SideSetup { break_off: 2, ..side(UnitType::Cavalry, 1) };
-    let dist = exact(DuelKind::CavalryCharge, worn, side(UnitType::LineInfantry, 2), 2, 1);
+    // Not impetuous and cautious, at two hits or fewer it breaks off at once.
+    let worn = side(UnitType::Cavalry, 1);
+    let cautious = plan(Policy::Cautious, Policy::Bold);
+    let dist = exact_with(
+        &Rules::default(),
+        cautious,
+        DuelKind::CavalryCharge,
+        worn,
+        side(UnitType::LineInfantry, 2),
+        2,
+        1,
+    );
     assert_p(&dist, "winner", NONE, 1.0);
-    // Out of reach (4 boxes), it moves 3 boxes and the infantry shoots 3D6 at one box.
-    let moving = SideSetup { advances: true, ..cavalry };
-    let far = exact(DuelKind::CavalryCharge, moving, side(UnitType::LineInfantry, 2), 4, 1);
+    // Bold and out of reach (4 boxes), it moves 3 boxes and the infantry shoots 3D6 at one box.
+    let far = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LineInfantry, 2), 4, 1);
     assert_p(&far, "winner", DEFENDER, 26.0 / 27.0);
+}
+
+/// The acceptance test of issue 13: impetuous cavalry against line infantry
+/// that fires whenever it may (bold). Charging first, the cavalry wins 70.4%;
+/// ending its move next to the infantry, under its 3D6, 29.6% (the figures
+/// the old fixed full move gave from 2, 3, 6 and from 4, 7 boxes). Under best
+/// play it halts out of reach and charges next turn, so every start distance
+/// is worth the charge-first value.
+#[test]
+fn cavalry_out_of_reach_halts_and_charges_next_turn() {
+    let value = |range: u32, defender: Policy| {
+        let r = range.to_string();
+        let scenario = build(
+            "cavalry_charge",
+            &[("attacker.impetuous", "true"), ("range", &r), ("defender.policy", defender.name())],
+        );
+        (scenario.exact_distribution().unwrap().probability("winner", ATTACKER), scenario)
+    };
+    let (from_two, _) = value(2, Policy::Bold);
+    let (from_four, four) = value(4, Policy::Bold);
+    assert!((from_two - 0.704).abs() < 5e-4, "{from_two}");
+    assert!((from_four - from_two).abs() < 1e-9, "{from_four} != {from_two}");
+    let explained = four.explain().unwrap();
+    let first = &explained[0];
+    assert_eq!((first.side, first.decision, first.step), ("attacker", "move", 1));
+    assert_eq!(first.situation, "cavalry (6 hits) 4 boxes from line infantry (6 hits)");
+    let option = |name: &str| first.options.iter().find(|o| o.option == name).unwrap();
+    // Halting at 4 or 3 boxes are worth the same; the first listed (least movement) is taken.
+    assert!(option("halt at 4 boxes").chosen);
+    assert!((option("halt at 3 boxes").attacker_wins - from_two).abs() < 1e-9);
+    assert!((option("halt at 1 box").attacker_wins - 0.296).abs() < 5e-4, "{:?}", option("halt at 1 box"));
+    // The sweep over the start distance is flat under best play, against a
+    // bold infantry and against one playing its best (forming square).
+    for defender in [Policy::Bold, Policy::Best] {
+        let values: Vec<f64> = (1..=8).map(|r| value(r, defender).0).collect();
+        for pair in values.windows(2) {
+            assert!((pair[0] - pair[1]).abs() <= 0.10, "{defender:?}: {values:?}");
+        }
+    }
+}
+
+/// Every duel at its defaults, start distance 1 to 8, under best play: no
+/// jump of more than 10 points of the attacker's win probability between
+/// neighbouring distances except those the duel module documents ("Start
+/// distances"), asserted here: the firefight's stand-off from 3 boxes, and the
+/// grand battery's volleys on the approach.
+#[test]
+fn best_play_sweeps_of_the_start_distance_are_flat() {
+    let explained: &[(&str, u32)] = &[("firefight", 2), ("grand_battery", 1), ("grand_battery", 2)];
+    for scenario in ["firefight", "cavalry_charge", "grand_battery", "second_line"] {
+        let values: Vec<f64> = (1..=8)
+            .map(|r| {
+                let r = r.to_string();
+                build(scenario, &[("range", &r)]).exact_distribution().unwrap().probability("winner", ATTACKER)
+            })
+            .collect();
+        for (from, pair) in (1..).zip(values.windows(2)) {
+            let jump = (pair[0] - pair[1]).abs();
+            if explained.contains(&(scenario, from)) {
+                assert!(jump > 0.10, "{scenario} {from} -> {}: {values:?}", from + 1);
+            } else {
+                assert!(jump <= 0.10, "{scenario} {from} -> {}: {values:?}", from + 1);
+            }
+        }
+    }
+    // The stand-off: from 3 boxes on, neither line steps into the other's
+    // range first, and the fight is worth the same from any distance.
+    let stand_off = |r: &str| build("firefight", &[("range", r)]).exact_distribution().unwrap();
+    let (three, eight) = (stand_off("3"), stand_off("8"));
+    assert!((three.probability("winner", ATTACKER) - eight.probability("winner", ATTACKER)).abs() < 1e-12);
 }
 
 #[test]
@@ -152,35 +250,82 @@ fn charges_double_against_light_infantry_and_never_reach_a_square() {
     let cavalry = SideSetup { impetuous: true, ..side(UnitType::Cavalry, 6) };
     let dist = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LightInfantry, 2), 1, 1);
     assert_p(&dist, "winner", ATTACKER, 1.0 - 13.0 / 729.0);
-    // A square cannot be charged and does not shoot: nothing ever happens.
+    // A square cannot be charged and does not shoot: a cautious square stays
+    // while the cavalry is in reach, and nothing ever happens.
     let square = SideSetup { square: true, ..SideSetup::new(UnitType::LineInfantry) };
-    let dist = exact(DuelKind::CavalryCharge, cavalry, square, 1, 3);
+    let dist = exact_with(
+        &Rules::default(),
+        plan(Policy::Bold, Policy::Cautious),
+        DuelKind::CavalryCharge,
+        cavalry,
+        square,
+        1,
+        3,
+    );
     assert_p(&dist, "winner", NONE, 1.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
 }
 
 #[test]
-fn reluctant_units_need_a_die_under_their_hits_to_charge() {
+fn forming_square_after_firing_is_a_reading() {
+    // Two-hit cavalry next to one-hit line infantry, the infantry first, one
+    // turn. Forbidden (the default), the infantry fires 3D6 (26/27 rout the
+    // cavalry) or forms square; firing is worth 26/27 - 1/27 * 26/27 to it.
+    // Allowed, it fires and then forms square: the cavalry cannot charge.
+    let cavalry = side(UnitType::Cavalry, 2);
+    let line = side(UnitType::LineInfantry, 1);
+    let duel = |square_after_fire| {
+        let rules = Rules { square_after_fire, ..Rules::default() };
+        let duel = Duel::new(&rules, DuelKind::CavalryCharge, cavalry, line, 1, 1).unwrap().defender_first();
+        Played::new(duel, Plan::BEST).exact_distribution().unwrap()
+    };
+    // Two hits of 3D6 at 3+ (20/27) rout the cavalry; else its charge routs the line (26/27).
+    let forbidden = duel(SquareAfterFire::Forbidden);
+    assert_p(&forbidden, "winner", DEFENDER, 20.0 / 27.0);
+    assert_p(&forbidden, "winner", ATTACKER, 7.0 / 27.0 * 26.0 / 27.0);
+    let allowed = duel(SquareAfterFire::Allowed);
+    assert_p(&allowed, "winner", DEFENDER, 20.0 / 27.0);
+    assert_p(&allowed, "winner", ATTACKER, 0.0);
+}
+
+#[test]
+fn reluctant_units_need_a_die_under_their_hits_to_charge_and_a_leader_helps() {
     // Six hits: a D6 under 6 (5/6), then 3D6 needs one hit (26/27).
     let reluctant = SideSetup { reluctant: true, ..SideSetup::new(UnitType::Cavalry) };
     let dist = exact(DuelKind::CavalryCharge, reluctant, side(UnitType::LineInfantry, 1), 2, 1);
     assert_p(&dist, "winner", ATTACKER, 5.0 / 6.0 * 26.0 / 27.0);
+    // Four hits and a leader (five): the leader's morale bonus takes 1 off the
+    // D6, so a D6 under 6 advances (5/6); without the bonus under 5 (4/6).
+    let led = SideSetup { reluctant: true, leader: true, ..side(UnitType::Cavalry, 4) };
+    let dist = exact(DuelKind::CavalryCharge, led, side(UnitType::LineInfantry, 1), 2, 1);
+    assert_p(&dist, "winner", ATTACKER, 5.0 / 6.0 * 26.0 / 27.0);
+    let no_bonus = Rules { leader_morale_bonus: 0, ..Rules::default() };
+    let dist = exact_with(&no_bonus, BOLD, DuelKind::CavalryCharge, led, side(UnitType::LineInfantry, 1), 2, 1);
+    assert_p(&dist, "winner", ATTACKER, 4.0 / 6.0 * 26.0 / 27.0);
 }
 
 #[test]
-fn an_attached_leader_adds_a_hit_and_may_fall() {
+fn an_attached_leader_or_a_commander_adds_a_hit_and_may_fall() {
     // One-hit line infantry with a leader (two hits) against one hit, 1D6 each.
     // Turn 1: the attacker wins 2/3. Else the defender hits (2/3): the leader
     // falls on snake eyes (1/36), taking his extra hit, and the unit routs.
     let led = SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) };
-    let dist = exact(DuelKind::Firefight, led, side(UnitType::LineInfantry, 1), 2, 1);
-    assert_p(&dist, "winner", ATTACKER, 2.0 / 3.0);
-    assert_p(&dist, "winner", DEFENDER, 1.0 / 3.0 * 2.0 / 3.0 / 36.0);
-    assert_p(&dist, "attacker_leader_lost", 1, 1.0 / 162.0);
-    assert_p(&dist, "attacker_remaining", 50, 1.0 / 3.0 * 2.0 / 3.0 * 35.0 / 36.0);
+    // Ney in the unit's box leads it as an attached leader would (commander_leads = in_box).
+    let ney = SideSetup { commander: Commander::Ney, ..side(UnitType::LineInfantry, 1) };
+    for unit in [led, ney] {
+        let dist = exact(DuelKind::Firefight, unit, side(UnitType::LineInfantry, 1), 2, 1);
+        assert_p(&dist, "winner", ATTACKER, 2.0 / 3.0);
+        assert_p(&dist, "winner", DEFENDER, 1.0 / 3.0 * 2.0 / 3.0 / 36.0);
+        assert_p(&dist, "attacker_leader_lost", 1, 1.0 / 162.0);
+        assert_p(&dist, "attacker_remaining", 50, 1.0 / 3.0 * 2.0 / 3.0 * 35.0 / 36.0);
+    }
+    // Commanders who never lead: Ney's one hit routs on the defender's hit (1/3 * 2/3).
+    let never = Rules { commander_leads: CommanderLeads::Never, ..Rules::default() };
+    let dist = exact_with(&never, BOLD, DuelKind::Firefight, ney, side(UnitType::LineInfantry, 1), 2, 1);
+    assert_p(&dist, "winner", DEFENDER, 2.0 / 9.0);
     // Keeping the hits, the leader's fall routs nobody.
     let keep = Rules { leader_loss: LeaderLoss::KeepHits, ..Rules::default() };
-    let dist = exact_with(&keep, DuelKind::Firefight, led, side(UnitType::LineInfantry, 1), 2, 1);
+    let dist = exact_with(&keep, BOLD, DuelKind::Firefight, led, side(UnitType::LineInfantry, 1), 2, 1);
     assert_p(&dist, "winner", DEFENDER, 0.0);
     assert_p(&dist, "attacker_leader_lost", 1, 1.0 / 162.0);
 }
@@ -196,7 +341,7 @@ fn leader_risk_per_attack_or_per_hit() {
     let dist = exact(DuelKind::Firefight, battery, led, 3, 1);
     assert_p(&dist, "defender_leader_lost", 1, 2.0 / 81.0);
     let per_hit = Rules { leader_risk: LeaderRisk::PerHit, ..Rules::default() };
-    let dist = exact_with(&per_hit, DuelKind::Firefight, battery, led, 3, 1);
+    let dist = exact_with(&per_hit, BOLD, DuelKind::Firefight, battery, led, 3, 1);
     assert_p(&dist, "defender_leader_lost", 1, 107.0 / 2916.0);
     // A leader in a routing unit is lost on a 1 (1/6). A two-hit line with a
     // leader (3 hits) under 3D6 at one box routs only on 3 hits if he survives.
@@ -209,16 +354,18 @@ fn leader_risk_per_attack_or_per_hit() {
 
 #[test]
 fn napoleon_and_wellington_rally_all_but_the_first_hit() {
-    // Three-hit line infantry holds at 3 boxes (out of its range) under 2D6 of
-    // artillery fire. After turn 1 it has 3 (1/9), 2 (4/9) or 1 (4/9) hits. A
-    // rally at 1 hit gives back a hit on 2-6 (5/6): the first hit stays off, so
-    // the cap is 2. Before turn 2's fire: 3 with 3/27, 2 with 22/27, 1 with 2/27.
-    // It routs in turn 2 from 2 hits on 2 hits (4/9), from 1 on any (8/9):
-    // 22/27 * 4/9 + 2/27 * 8/9 = 104/243. Without a rally: 4/9*4/9 + 4/9*8/9 = 144/243.
+    // Three-hit line infantry (a commander who does not lead it) at 3 boxes,
+    // out of its range, advances to 2 under 2D6 of artillery fire. After turn 1
+    // it has 3 (1/9), 2 (4/9) or 1 (4/9) hits. A rally at 1 hit gives back a
+    // hit on 2-6 (5/6): the first hit stays off, so the cap is 2. Before turn
+    // 2's fire: 3 with 3/27, 2 with 22/27, 1 with 2/27. It routs in turn 2 from
+    // 2 hits on 2 hits (4/9), from 1 on any (8/9): 22/27 * 4/9 + 2/27 * 8/9 =
+    // 104/243. Without a rally: 4/9*4/9 + 4/9*8/9 = 144/243.
+    let never = Rules { commander_leads: CommanderLeads::Never, ..Rules::default() };
     let battery = SideSetup::new(UnitType::Artillery);
     for commander in [Commander::Napoleon, Commander::Wellington] {
         let infantry = SideSetup { commander, ..side(UnitType::LineInfantry, 3) };
-        let dist = exact(DuelKind::Firefight, infantry, battery, 3, 2);
+        let dist = exact_with(&never, BOLD, DuelKind::Firefight, infantry, battery, 3, 2);
         assert_p(&dist, "winner", DEFENDER, 104.0 / 243.0);
     }
     let dist = exact(DuelKind::Firefight, side(UnitType::LineInfantry, 3), battery, 3, 2);
@@ -227,98 +374,121 @@ fn napoleon_and_wellington_rally_all_but_the_first_hit() {
 
 #[test]
 fn the_waterloo_commanders_change_the_dice() {
+    // Commanders apart from the unit (not leaders), so only their own effects count.
+    let rules = Rules { commander_leads: CommanderLeads::Never, ..Rules::default() };
+    let exact = |kind, attacker, defender, range| exact_with(&rules, BOLD, kind, attacker, defender, range, 1);
     let one_hit = side(UnitType::LineInfantry, 1);
     // Picton: 4D6 at one box; all four hit a four-hit target: (2/3)^4 = 16/81.
     let picton = SideSetup { commander: Commander::Picton, ..SideSetup::new(UnitType::LineInfantry) };
-    let dist = exact(DuelKind::Firefight, picton, side(UnitType::LineInfantry, 4), 1, 1);
+    let dist = exact(DuelKind::Firefight, picton, side(UnitType::LineInfantry, 4), 1);
     assert_p(&dist, "winner", ATTACKER, 16.0 / 81.0);
     // Hill: 1D6 with one re-roll of a miss: 2/3 + 1/3 * 2/3 = 8/9.
     let hill = SideSetup { commander: Commander::Hill, ..one_hit };
-    assert_p(&exact(DuelKind::Firefight, hill, one_hit, 2, 1), "winner", ATTACKER, 8.0 / 9.0);
+    assert_p(&exact(DuelKind::Firefight, hill, one_hit, 2), "winner", ATTACKER, 8.0 / 9.0);
     // Orange and Reille: the attacker's hit is re-rolled: 2/3 * 2/3 = 4/9.
     for commander in [Commander::Orange, Commander::Reille] {
         let defender = SideSetup { commander, ..one_hit };
-        assert_p(&exact(DuelKind::Firefight, one_hit, defender, 2, 1), "winner", ATTACKER, 4.0 / 9.0);
+        assert_p(&exact(DuelKind::Firefight, one_hit, defender, 2), "winner", ATTACKER, 4.0 / 9.0);
     }
     // Ney attached: 5D6 in melee; five hits on five: (2/3)^5 = 32/243.
     let ney = SideSetup { commander: Commander::Ney, impetuous: true, ..SideSetup::new(UnitType::Cavalry) };
     let five = SideSetup { quality: Quality::Poor, ..SideSetup::new(UnitType::LineInfantry) };
-    assert_p(&exact(DuelKind::CavalryCharge, ney, five, 2, 1), "winner", ATTACKER, 32.0 / 243.0);
+    assert_p(&exact(DuelKind::CavalryCharge, ney, five, 2), "winner", ATTACKER, 32.0 / 243.0);
     // D'Erlon: 4D6; four hits on four: 16/81. Lobau: 3D6 with a re-roll: all
     // three hit with 8/27 + 3 * 4/27 * 2/3 = 16/27, on a three-hit target.
     let d_erlon = SideSetup { commander: Commander::DErlon, ..ney };
-    assert_p(
-        &exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2, 1),
-        "winner",
-        ATTACKER,
-        16.0 / 81.0,
-    );
+    assert_p(&exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2), "winner", ATTACKER, 16.0 / 81.0);
     let lobau = SideSetup { commander: Commander::Lobau, ..ney };
-    assert_p(
-        &exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2, 1),
-        "winner",
-        ATTACKER,
-        16.0 / 27.0,
-    );
+    assert_p(&exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2), "winner", ATTACKER, 16.0 / 27.0);
     // Reille does not help against melee; Orange does: 3D6 on a one-hit target
     // routs unless every die misses (1/27), or with Orange unless the re-rolled
     // single success misses too: 1/27 + 6/27 * 1/3 = 3/27.
     let reille = SideSetup { commander: Commander::Reille, ..one_hit };
     let orange = SideSetup { commander: Commander::Orange, ..one_hit };
     let cavalry = SideSetup { impetuous: true, ..SideSetup::new(UnitType::Cavalry) };
-    assert_p(&exact(DuelKind::CavalryCharge, cavalry, reille, 2, 1), "winner", ATTACKER, 26.0 / 27.0);
-    assert_p(&exact(DuelKind::CavalryCharge, cavalry, orange, 2, 1), "winner", ATTACKER, 24.0 / 27.0);
+    assert_p(&exact(DuelKind::CavalryCharge, cavalry, reille, 2), "winner", ATTACKER, 26.0 / 27.0);
+    assert_p(&exact(DuelKind::CavalryCharge, cavalry, orange, 2), "winner", ATTACKER, 24.0 / 27.0);
 }
 
 #[test]
-fn a_grand_battery_fires_as_the_infantry_closes() {
-    // Line infantry from 3 boxes: turn 1 it advances to 2 boxes and takes 2D6;
-    // turn 2 it advances to 1 box and takes 3D6. Five hits of the six
-    // (one left, 16%) need both volleys full: 4/9 * 8/27 = 32/243.
-    let attacker = SideSetup { advances: true, ..SideSetup::new(UnitType::LineInfantry) };
-    let dist = exact(DuelKind::GrandBattery, attacker, SideSetup::new(UnitType::Artillery), 3, 2);
-    assert_p(&dist, "attacker_remaining", 16, 32.0 / 243.0);
-    assert_p(&dist, "attacker_remaining", 100, 1.0 / 243.0);
-    assert_p(&dist, "defender_remaining", 100, 1.0);
-    // In column of route it moves two boxes (1.5 + 1 cross country) to one box
-    // and, treated as flanked, takes doubled fire: 6D6, all six rout it.
-    let column = SideSetup { column: true, ..attacker };
-    let dist = exact(DuelKind::GrandBattery, column, SideSetup::new(UnitType::Artillery), 3, 1);
+fn columns_deploy_with_a_normal_move_and_guns_are_not_doubled_in_column() {
+    // Steadfast line infantry in column of route, 6 hits, on a battery 3 boxes
+    // off, two turns, bold. normal_move (the default): turn 1 it deploys while
+    // moving its normal box to 2 boxes and takes 2D6 undoubled; turn 2 it
+    // shoots 1D6 (2/3 to hit the battery, 5 of 6 hits left: 83%) and takes
+    // 2D6. No hit in four dice: 1/81.
+    let column = SideSetup { column: true, steadfast: true, ..SideSetup::new(UnitType::LineInfantry) };
+    let battery = SideSetup::new(UnitType::Artillery);
+    let dist = exact(DuelKind::Firefight, column, battery, 3, 2);
+    assert_p(&dist, "attacker_remaining", 100, 1.0 / 81.0);
+    assert_p(&dist, "winner", DEFENDER, 0.0);
+    assert_p(&dist, "defender_remaining", 83, 2.0 / 3.0);
+    // spend_move: deploying takes the move where it stands, so the bold
+    // column marches (1 box + 1 cross country) to one box and takes 3D6
+    // doubled against a column (6D6): all six rout it (64/729).
+    let spend = Rules { column_exit: ColumnExit::SpendMove, ..Rules::default() };
+    let dist = exact_with(&spend, BOLD, DuelKind::Firefight, column, battery, 3, 1);
     assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
     // Guns are not doubled against in column: artillery doubles only against
     // "flanks of infantry or cavalry". 3D6 at one box on a one-hit limber: 26/27.
-    let limbered = SideSetup { column: true, advances: true, ..side(UnitType::Artillery, 1) };
+    let limbered = SideSetup { column: true, ..side(UnitType::Artillery, 1) };
     let dist = exact(DuelKind::Firefight, limbered, SideSetup::new(UnitType::Artillery), 1, 1);
     assert_p(&dist, "winner", DEFENDER, 26.0 / 27.0);
-    // A line holding its ground in column of route spends its first side turn
-    // leaving it: fired on first, it is still in column (6D6); fired on after
-    // its side turn, it is deployed (3D6 cannot rout six hits).
-    let column_line = SideSetup { column: true, ..side(UnitType::LineInfantry, 6) };
-    let battery = SideSetup::new(UnitType::Artillery);
-    let duel = Duel::new(&Rules::default(), DuelKind::Firefight, column_line, battery, 1, 1).unwrap();
-    let dist = duel.defender_first().exact_distribution().unwrap();
-    assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
-    let dist = exact(DuelKind::Firefight, column_line, battery, 1, 1);
-    assert_p(&dist, "winner", DEFENDER, 0.0);
-    assert_p(&dist, "defender_remaining", 100, 1.0);
+    // Cavalry may charge in column of route at half effect (5+): 3D6 on a
+    // one-hit line routs it unless all miss, (2/3)^3.
+    let cavalry = SideSetup { column: true, impetuous: true, ..SideSetup::new(UnitType::Cavalry) };
+    let dist = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LineInfantry, 1), 2, 1);
+    assert_p(&dist, "winner", ATTACKER, 1.0 - 8.0 / 27.0);
     // Cavalry from 6 boxes: moves 3 and takes 2D6; then charges guns not in
     // cover with 6D6: a one-hit battery routs unless all six miss.
-    let cavalry = SideSetup { advances: true, ..SideSetup::new(UnitType::Cavalry) };
+    let cavalry = SideSetup::new(UnitType::Cavalry);
     let dist = exact(DuelKind::GrandBattery, cavalry, side(UnitType::Artillery, 1), 6, 2);
     assert_p(&dist, "winner", ATTACKER, 1.0 - 1.0 / 729.0);
     assert_p(&dist, "winner", NONE, 1.0 / 729.0);
 }
 
 #[test]
-fn monte_carlo_agrees_with_the_markov_solver() {
+fn light_infantry_half_hits_as_an_effect_or_as_halved_hits() {
+    // 3D6 of line infantry at one box on light infantry with two hits, one turn.
+    // five_plus: 3D6 at 5+, two or more hits: 7/27. round_down: 3D6 at 3+
+    // halved down, so four successes would be needed: never (3 dice give at
+    // most 1 hit). round_up: 3+ with 3 or 4 successes... 2 or 3 successes
+    // give 1 or 2 hits: two hits need all three (8/27).
+    let light = side(UnitType::LightInfantry, 2);
+    let line = SideSetup::new(UnitType::LineInfantry);
+    for (reading, expected) in [(HalfHits::FivePlus, 7.0 / 27.0), (HalfHits::RoundDown, 0.0), (HalfHits::RoundUp, 8.0 / 27.0)] {
+        let rules = Rules { light_infantry_half_hits: reading, ..Rules::default() };
+        let dist = exact_with(&rules, BOLD, DuelKind::Firefight, line, light, 1, 1);
+        assert_p(&dist, "winner", ATTACKER, expected);
+    }
+}
+
+#[test]
+fn retired_keys_point_to_the_policy() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    for (scenario, key) in [
+        ("cavalry_charge", "attacker.break_off"),
+        ("firefight", "attacker.close_to"),
+        ("firefight", "defender.advances"),
+        ("second_line", "bayonet_advance"),
+    ] {
+        let value = if key.ends_with("advances") || key == "bayonet_advance" { "true" } else { "2" };
+        let error = one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), [(key, value)]).err().unwrap();
+        let message = error.to_string();
+        assert!(message.contains(key) && message.contains("retired") && message.contains("policy"), "{message}");
+    }
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_under_each_policy() {
     let rules = Rules::default();
     let line = SideSetup::new(UnitType::LineInfantry);
-    let advancing = SideSetup { advances: true, ..line };
     let cases = [
-        (DuelKind::Firefight, advancing, line, 1),
+        (DuelKind::Firefight, line, line, 3, plan(Policy::Best, Policy::Best)),
         (
             DuelKind::Firefight,
-            SideSetup { leader: true, commander: Commander::Napoleon, quality: Quality::OldGuard, ..advancing },
+            SideSetup { leader: true, commander: Commander::Napoleon, quality: Quality::OldGuard, ..line },
             SideSetup {
                 leader: true,
                 conscript: true,
@@ -327,13 +497,9 @@ fn monte_carlo_agrees_with_the_markov_solver() {
                 ..SideSetup::new(UnitType::Rifles)
             },
             3,
+            plan(Policy::Best, Policy::Cautious),
         ),
-        (
-            DuelKind::CavalryCharge,
-            SideSetup { advances: true, break_off: 2, ..SideSetup::new(UnitType::Cavalry) },
-            line,
-            2,
-        ),
+        (DuelKind::CavalryCharge, SideSetup::new(UnitType::Cavalry), line, 4, plan(Policy::Best, Policy::Best)),
         (
             DuelKind::CavalryCharge,
             SideSetup {
@@ -345,16 +511,12 @@ fn monte_carlo_agrees_with_the_markov_solver() {
             },
             SideSetup { commander: Commander::Wellington, ..SideSetup::new(UnitType::LightInfantry) },
             3,
+            plan(Policy::Cautious, Policy::Best),
         ),
-        (DuelKind::GrandBattery, advancing, SideSetup::new(UnitType::Artillery), 6),
+        (DuelKind::GrandBattery, SideSetup { column: true, ..line }, SideSetup::new(UnitType::Artillery), 6, plan(Policy::Best, Policy::Bold)),
         (
             DuelKind::GrandBattery,
-            SideSetup {
-                advances: true,
-                leader: true,
-                quality: Quality::Poor,
-                ..SideSetup::new(UnitType::HeavyCavalry)
-            },
+            SideSetup { leader: true, quality: Quality::Poor, ..SideSetup::new(UnitType::HeavyCavalry) },
             SideSetup {
                 in_cover: true,
                 leader: true,
@@ -362,14 +524,12 @@ fn monte_carlo_agrees_with_the_markov_solver() {
                 ..SideSetup::new(UnitType::Artillery)
             },
             8,
+            plan(Policy::Bold, Policy::Best),
         ),
     ];
-    for (seed, (kind, attacker, defender, range)) in cases.into_iter().enumerate() {
-        // A limit of 12 turns keeps every value of `turns` likely enough to be
-        // seen: the check counts one sample of a 4e-8 value (turn 17 of the
-        // first case) as 5 standard errors out.
+    for (seed, (kind, attacker, defender, range, plan)) in cases.into_iter().enumerate() {
         let duel = Duel::new(&rules, kind, attacker, defender, range, 12).unwrap();
-        assert_agrees(&duel, 1_000_000, 500 + seed as u64);
+        assert_agrees(&Played::new(duel, plan), 1_000_000, 500 + seed as u64);
     }
 }
 
@@ -382,68 +542,32 @@ fn monte_carlo_agrees_under_the_other_readings() {
         leader_loss: LeaderLoss::KeepHits,
         leader_risk: LeaderRisk::PerHit,
         doubling: Doubling::AllDice,
+        column_exit: ColumnExit::SpendMove,
+        square_after_fire: SquareAfterFire::Allowed,
         ..Rules::default()
     };
-    let cavalry = SideSetup {
-        advances: true,
-        leader: true,
-        shock: true,
-        commander: Commander::Ney,
-        break_off: 3,
-        ..SideSetup::new(UnitType::Cavalry)
-    };
+    let cavalry =
+        SideSetup { leader: true, shock: true, commander: Commander::Ney, ..SideSetup::new(UnitType::Cavalry) };
     let light = SideSetup { leader: true, commander: Commander::Napoleon, ..SideSetup::new(UnitType::LightInfantry) };
     let duel = Duel::new(&rules, DuelKind::CavalryCharge, cavalry, light, 5, 12).unwrap();
-    assert_agrees(&duel, 1_000_000, 900);
-    let battery = SideSetup { leader: true, ..SideSetup::new(UnitType::Artillery) };
+    assert_agrees(&Played::new(duel, Plan::BEST), 1_000_000, 900);
+    let battery = SideSetup { leader: true, column: true, ..SideSetup::new(UnitType::Artillery) };
     let duel = Duel::new(&rules, DuelKind::Firefight, battery, light, 4, 12).unwrap().defender_first();
-    assert_agrees(&duel, 1_000_000, 901);
+    assert_agrees(&Played::new(duel, Plan::BEST), 1_000_000, 901);
 }
 
 #[test]
-fn a_unit_holding_a_town_does_not_advance() {
-    // Out of range at 3 boxes, told to advance, it holds the town: nothing happens.
-    let town = SideSetup { in_town: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
-    let dist = exact(DuelKind::Firefight, town, SideSetup::new(UnitType::LineInfantry), 3, 2);
-    assert_p(&dist, "winner", NONE, 1.0);
-}
-
-#[test]
-fn a_unit_leaves_column_of_route_with_a_move_before_it_shoots() {
-    // Steadfast line infantry in column of route, 6 hits, advancing on a battery
-    // from 3 boxes; two game turns.
-    let column = SideSetup { column: true, advances: true, steadfast: true, ..SideSetup::new(UnitType::LineInfantry) };
+fn a_square_is_not_pushed_back() {
+    // A battery at one box fires 6D6 (doubled against a square) on an
+    // 11-hit line in square, which leaves square in its side turn (bold); in
+    // turn 2 the battery fires 3D6 and the line, still at one box, replies
+    // with 3D6, or with 1D6 if those three hits (8/27) push it back to two
+    // boxes. The battery keeps all its hits: 8/27 * 1/3 + 19/27 * 1/27 =
+    // 91/729. Had the square been pushed back by turn 1's hits, the battery's
+    // 2D6 at two boxes could never push the line again and its reply would be
+    // 1D6.
     let battery = SideSetup::new(UnitType::Artillery);
-    // spend_move: turn 1 it marches in column (1 box + 1 cross country) to 2
-    // boxes and takes 2D6 doubled against a column (4D6); turn 2 it spends its
-    // move leaving column (no fire) and takes 2D6. No hit in six dice: 1/729;
-    // all six rout it in turn 2: 64/729; the battery is never hit.
-    let dist = exact(DuelKind::Firefight, column, battery, 3, 2);
-    assert_p(&dist, "attacker_remaining", 100, 1.0 / 729.0);
-    assert_p(&dist, "winner", DEFENDER, 64.0 / 729.0);
-    assert_p(&dist, "defender_remaining", 100, 1.0);
-    // normal_move: turn 1 it deploys while moving its normal box to 2 boxes
-    // and takes 2D6 undoubled; turn 2 it shoots 1D6 (2/3 to hit the battery,
-    // 5 of 6 hits left: 83%) and takes 2D6. No hit in four dice: 1/81.
-    let normal = Rules { column_exit: ColumnExit::NormalMove, ..Rules::default() };
-    let dist = exact_with(&normal, DuelKind::Firefight, column, battery, 3, 2);
-    assert_p(&dist, "attacker_remaining", 100, 1.0 / 81.0);
-    assert_p(&dist, "winner", DEFENDER, 0.0);
-    assert_p(&dist, "defender_remaining", 83, 2.0 / 3.0);
-    // Cavalry may fight in column of route: it stays in it and charges at half
-    // effect (5+): 3D6 on a one-hit line routs it unless all miss, (2/3)^3.
-    let cavalry = SideSetup { column: true, impetuous: true, ..SideSetup::new(UnitType::Cavalry) };
-    let dist = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LineInfantry, 1), 2, 1);
-    assert_p(&dist, "winner", ATTACKER, 1.0 - 8.0 / 27.0);
-}
-
-#[test]
-fn monte_carlo_agrees_when_units_leave_column_of_route() {
-    for (seed, column_exit) in [ColumnExit::SpendMove, ColumnExit::NormalMove].into_iter().enumerate() {
-        let rules = Rules { column_exit, ..Rules::default() };
-        let attacker = SideSetup { column: true, advances: true, ..SideSetup::new(UnitType::LineInfantry) };
-        let defender = SideSetup { column: true, leader: true, ..SideSetup::new(UnitType::Artillery) };
-        let duel = Duel::new(&rules, DuelKind::Firefight, attacker, defender, 5, 12).unwrap();
-        assert_agrees(&duel, 1_000_000, 950 + seed as u64);
-    }
+    let square = SideSetup { square: true, ..side(UnitType::LineInfantry, 11) };
+    let dist = exact(DuelKind::Firefight, battery, square, 1, 2);
+    assert_p(&dist, "attacker_remaining", 100, 91.0 / 729.0);
 }

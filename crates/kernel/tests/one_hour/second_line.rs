@@ -3,11 +3,20 @@
 //! line leaving column of route), and Monte Carlo against the Markov solver.
 
 use volley_kernel::check::assert_agrees;
+use volley_kernel::game::{Objective, Plan, Played, Policy};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::second_line::{LinesSetup, SecondLine};
-use volley_kernel::rulesets::one_hour::{ColumnExit, Commander, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType};
+use volley_kernel::rulesets::one_hour::{
+    ColumnExit, CommanderLeads, Commander, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
+};
 use volley_kernel::scenario::DynScenario;
+
+/// Both sides bold: they fire or charge whenever they may, move their full
+/// move otherwise, and line infantry makes its bayonet advance.
+const BOLD: Plan = Plan { policy: [Policy::Bold, Policy::Bold], objective: [Objective::Margin; 2] };
+/// The attacker cautious (it fires as bold does, but never makes the bayonet advance).
+const HOLDING: Plan = Plan { policy: [Policy::Cautious, Policy::Bold], objective: [Objective::Margin; 2] };
 
 const TOLERANCE: f64 = 1e-12;
 const ATTACKER: i64 = 0;
@@ -21,11 +30,16 @@ fn side(unit: UnitType, hits: u32) -> SideSetup {
 }
 
 fn setup(range: u32, depth: u32, turns: u32) -> LinesSetup {
-    LinesSetup { range, depth, bayonet_advance: true, turns, first: FirstSide::Attacker }
+    LinesSetup { range, depth, turns, first: FirstSide::Attacker }
 }
 
 fn exact(rules: &Rules, sides: [SideSetup; 3], lines: LinesSetup) -> Distribution {
-    SecondLine::new(rules, sides[0], sides[1], sides[2], lines).unwrap().exact_distribution().unwrap()
+    exact_under(BOLD, rules, sides, lines)
+}
+
+fn exact_under(plan: Plan, rules: &Rules, sides: [SideSetup; 3], lines: LinesSetup) -> Distribution {
+    let scenario = SecondLine::new(rules, sides[0], sides[1], sides[2], lines).unwrap();
+    Played::new(scenario, plan).exact_distribution().unwrap()
 }
 
 #[track_caller]
@@ -56,8 +70,7 @@ fn the_bayonet_advance_brings_the_second_line_within_range() {
     // Without the advance it stays at one box from the vacant box, two from
     // the battery, which fires 2D6: three hits only from the first line's reply.
     // Two hits are as likely from 2D6 as from 3D6 (4/9).
-    let holding = LinesSetup { bayonet_advance: false, ..setup(1, 1, 1) };
-    let dist = exact(&rules, sides, holding);
+    let dist = exact_under(HOLDING, &rules, sides, setup(1, 1, 1));
     assert_p(&dist, "attacker_remaining", 50, 1.0 / 27.0 * 8.0 / 27.0);
     assert_p(&dist, "attacker_remaining", 66, 4.0 / 9.0);
     assert_p(&dist, "attacker_remaining", 83, 26.0 / 27.0 * 4.0 / 9.0 + 1.0 / 27.0 * 6.0 / 27.0);
@@ -131,8 +144,7 @@ fn the_first_lines_leader_is_lost_on_a_one_or_retires_to_the_second_line() {
     let line = SideSetup::new(UnitType::LineInfantry);
     let sides = [line, led, side(UnitType::LineInfantry, 2)];
     assert_p(&exact(&rules, sides, setup(1, 1, 1)), "defender_leader", WITH_SECOND_LINE, routs * 5.0 / 6.0);
-    let holding = LinesSetup { bayonet_advance: false, ..setup(1, 1, 1) };
-    assert_p(&exact(&rules, sides, holding), "defender_leader", DETACHED, routs * 5.0 / 6.0);
+    assert_p(&exact_under(HOLDING, &rules, sides, setup(1, 1, 1)), "defender_leader", DETACHED, routs * 5.0 / 6.0);
 }
 
 #[test]
@@ -163,7 +175,8 @@ fn the_side_turn_that_breaks_the_first_line_ends_with_wellingtons_rally() {
     let attacker = SideSetup { steadfast: true, ..wellington };
     let sides = [attacker, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::LineInfantry)];
     let lines = LinesSetup { first: FirstSide::Defender, ..setup(1, 3, 1) };
-    let dist = exact(&Rules::default(), sides, lines);
+    let never = Rules { commander_leads: CommanderLeads::Never, ..Rules::default() };
+    let dist = exact(&never, sides, lines);
     assert_p(&dist, "attacker_remaining", 66, 16.0 / 27.0);
     assert_p(&dist, "lines_broken", 1, 19.0 / 27.0 * 26.0 / 27.0);
 }
@@ -194,37 +207,50 @@ fn a_second_line_has_no_leader_of_its_own() {
 }
 
 #[test]
-fn monte_carlo_agrees_with_the_markov_solver() {
+fn monte_carlo_agrees_with_the_solver() {
     let default_rules = Rules::default();
     let other_rules = Rules {
-        column_exit: ColumnExit::NormalMove,
+        column_exit: ColumnExit::SpendMove,
         surviving_leader: SurvivingLeader::AlwaysJoins,
         leader_loss: LeaderLoss::KeepHits,
         ..Rules::default()
     };
     let line = SideSetup::new(UnitType::LineInfantry);
-    let closing = SideSetup { advances: true, close_to: 1, ..line };
     let poor_led = SideSetup { quality: Quality::Poor, leader: true, ..line };
-    let cavalry = SideSetup { advances: true, leader: true, ..SideSetup::new(UnitType::Cavalry) };
+    let cavalry = SideSetup { leader: true, ..SideSetup::new(UnitType::Cavalry) };
     let cases = [
-        (&default_rules, [closing, poor_led, line], setup(2, 1, 12)),
+        (&default_rules, Plan::BEST, [SideSetup { reluctant: true, ..line }, poor_led, line], setup(2, 1, 12)),
         (
             &default_rules,
+            Plan { policy: [Policy::Best, Policy::Cautious], ..Plan::BEST },
             [cavalry, poor_led, SideSetup { column: true, commander: Commander::Wellington, ..line }],
             LinesSetup { first: FirstSide::Defender, ..setup(4, 2, 12) },
         ),
         (
             &other_rules,
+            Plan { policy: [Policy::Bold, Policy::Best], ..Plan::BEST },
             [
-                SideSetup { advances: true, column: true, ..SideSetup::new(UnitType::Artillery) },
+                SideSetup { column: true, ..SideSetup::new(UnitType::Artillery) },
                 SideSetup { leader: true, ..SideSetup::new(UnitType::LightInfantry) },
-                SideSetup { column: true, advances: true, ..SideSetup::new(UnitType::Rifles) },
+                SideSetup { column: true, ..SideSetup::new(UnitType::Rifles) },
             ],
             setup(6, 3, 12),
         ),
     ];
-    for (seed, (rules, sides, lines)) in cases.into_iter().enumerate() {
+    for (seed, (rules, plan, sides, lines)) in cases.into_iter().enumerate() {
         let scenario = SecondLine::new(rules, sides[0], sides[1], sides[2], lines).unwrap();
-        assert_agrees(&scenario, 1_000_000, 700 + seed as u64);
+        assert_agrees(&Played::new(scenario, plan), 1_000_000, 700 + seed as u64);
     }
+}
+
+#[test]
+fn a_reluctant_unit_rolls_for_its_bayonet_advance() {
+    // As in the bayonet test, but the attacker is reluctant: after the rout
+    // (26/27) it advances only on a D6 under its six hits (5/6), and only
+    // then does the battery fire 3D6 at one box (8/27 for three hits); left
+    // at two boxes, the battery's 2D6 cannot take three.
+    let reluctant = SideSetup { reluctant: true, ..steady_line() };
+    let sides = [reluctant, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::Artillery)];
+    let dist = exact(&Rules::default(), sides, setup(1, 1, 1));
+    assert_p(&dist, "attacker_remaining", 50, 26.0 / 27.0 * 5.0 / 6.0 * 8.0 / 27.0 + 1.0 / 27.0 * 8.0 / 27.0);
 }

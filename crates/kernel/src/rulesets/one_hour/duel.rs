@@ -1,31 +1,76 @@
-//! The multi-turn scenarios: two units taking side turns until one routs.
+//! The multi-turn duels as games: two units taking side turns until one routs.
 //!
-//! `firefight` (two shooters at a range), `cavalry_charge` (cavalry charging
-//! turn after turn against a unit that shoots back) and `grand_battery`
-//! (artillery firing on a unit advancing on it) are one engine, [`Duel`],
-//! with different defaults and checks. A side turn follows the turn sequence
-//! ("2) Shoot 3) Move, Resolve cavalry charges"): the rallies of Napoleon (at
-//! the start) and Wellington (at the end), then fire if the enemy is within
-//! the range the unit fights at, otherwise a move: a charge when cavalry can
-//! reach the enemy, else an advance ("Units move OR shoot").
+//! `firefight` (two shooters), `cavalry_charge` (cavalry against a unit that
+//! shoots back) and `grand_battery` (a unit closing on artillery) are one
+//! game, [`Duel`], with different defaults and checks. A side turn follows
+//! the turn sequence ("2) Shoot 3) Move, Resolve cavalry charges"): Napoleon's
+//! rally at its start, then one decision of the side, then Wellington's rally
+//! at its end.
 //!
-//! A unit in column of route that may not fight in it (all but cavalry)
-//! leaves it with a move (interpretation `column_exit`): at once if it holds
-//! its ground, or, advancing, when the enemy is within the range it fights at.
+//! # Decisions
 //!
-//! The exact solver is an absorbing Markov chain over (hits left, range,
-//! leaders present, column of route, whose side turn), one step per side
-//! turn, whose law per state comes from running the very same side-turn code
-//! under [`Replay`](super::fate::Replay) ([`fate::solve`]).
+//! Each side turn the acting side takes one decision (see [`DECISIONS`]); its
+//! options, in the order ties are broken:
+//!
+//! 1. `fire` where a shooter that is neither in column of route nor in square
+//!    has the enemy in range; `fire, then form square` for infantry facing
+//!    cavalry where interpretation `square_after_fire` allows it (Square:
+//!    "may go into or out of square at the beginning of their movement
+//!    phase", which comes after the shooting phase);
+//! 2. `charge` where cavalry can reach an enemy that is not in square (an
+//!    impetuous unit that has charged has this option alone while it has a
+//!    valid target: "MUST continue to charge");
+//! 3. `halt at R boxes`, from where it stands (no move) to each nearer box
+//!    its move reaches, least movement first ("Units move OR shoot"); in
+//!    column of route these are marches in column;
+//! 4. `leave column, halt at R boxes` for a unit in column of route
+//!    (interpretation `column_exit`: by default it deploys while moving its
+//!    normal rate, so these run from where it stands to its normal move);
+//! 5. `form square` for infantry facing cavalry;
+//! 6. `break off` for non-impetuous cavalry (the fight ends, winner none).
+//!
+//! A unit in square decides only `stay in square` or `leave square`: a square
+//! "may not move or shoot", and leaving it takes the movement phase.
+//!
+//! # Policies
+//!
+//! `best` is the solver's. `bold` fires or charges whenever it may, never
+//! forms square or breaks off, marches in column until its normal move would
+//! bring the enemy within its range, and otherwise moves its full move.
+//! `cautious` fires or charges whenever it may (forming square after firing,
+//! or instead of moving, when enemy cavalry could reach it); otherwise it
+//! halts at the farthest box from which it can attack next turn that the enemy
+//! cannot reach, else at the nearest box the enemy cannot reach, else as
+//! bold; cavalry breaks off at [`CAUTIOUS_BREAK_OFF_HITS`] hits or fewer.
+//!
+//! # Start distances
+//!
+//! Under best play the attacker's chance of winning moves by less than 10
+//! points between neighbouring start distances (1 to 8 boxes) except where
+//! the rules themselves make distance matter (the tests assert each jump):
+//!
+//! - `firefight` (good lines): 67% from 1 box, 57% from 2, 3.5% from 3 and
+//!   beyond. From 3 boxes on neither line will step into the other's 2-box
+//!   range, since whoever does is fired on first; both halt out of range and
+//!   the fight stands off to the turn limit.
+//! - `grand_battery`: 45% from 1 box, 18% from 2, 7% from 3, 2% from 4: the
+//!   battery outranges the infantry (8 boxes against 2), so every box of the
+//!   approach is a volley the infantry cannot answer; from 1 box the infantry
+//!   fires its 3D6 first.
+//! - `cavalry_charge` is flat: the cavalry halts out of reach until it can
+//!   charge in one move (issue 13's 70.4% against 29.6% from 4 boxes came from
+//!   the old forced full move), and against infantry playing its best it
+//!   never wins (0% at the defaults): the infantry forms square whenever the
+//!   cavalry could charge it, and non-impetuous cavalry then holds or breaks off.
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
-use super::fate::{self, ATTACKER, Fate, NONE, Rolling};
-use super::{ColumnExit, Commander, Effect, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
+use super::{ColumnExit, CommanderLeads, SquareAfterFire, Commander, Effect, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
+use crate::game::{self, ATTACKER, Decision, Fate, Game, Law, NONE, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
-use crate::scenario::{DynScenario, Scenario};
+use crate::scenario::DynScenario;
 
 /// The farthest range tracked; retreats beyond it stop here.
 pub const MAX_RANGE: u32 = 15;
@@ -33,9 +78,77 @@ pub const MAX_RANGE: u32 = 15;
 pub const MAX_HITS: u32 = 12;
 /// The longest turn limit.
 pub const MAX_TURNS: u32 = 100;
+/// Cautious non-impetuous cavalry breaks off at this many hits left or fewer
+/// (the old fixed `break_off` default).
+pub const CAUTIOUS_BREAK_OFF_HITS: u32 = 2;
 
 /// The retreat room of a side with open ground behind it (never counted down).
 const UNLIMITED_ROOM: u8 = u8::MAX;
+
+/// Option codes (see the module documentation for their order).
+pub(super) const FIRE: u16 = 1;
+pub(super) const FIRE_THEN_SQUARE: u16 = 2;
+pub(super) const CHARGE: u16 = 3;
+pub(super) const FORM_SQUARE: u16 = 4;
+pub(super) const STAY_IN_SQUARE: u16 = 5;
+pub(super) const LEAVE_SQUARE: u16 = 6;
+pub(super) const BREAK_OFF: u16 = 7;
+/// `HALT_AT + r`: end the move `r` boxes from the enemy (in column: marching).
+pub(super) const HALT_AT: u16 = 16;
+/// `DEPLOY_AT + r`: leave column of route and end the move `r` boxes away.
+pub(super) const DEPLOY_AT: u16 = 32;
+
+/// A shooter with the enemy in range.
+pub static FIRE_DECISION: Decision = Decision {
+    name: "fire",
+    who: "either side",
+    doc: "A unit with the enemy in range fires, or moves instead (\"Units move OR shoot\"); infantry facing cavalry \
+          may form square after firing (\"at the beginning of their movement phase\").",
+    options: "fire; fire, then form square; halt at R boxes (least movement first); leave column, halt at R boxes; \
+              form square",
+};
+/// Cavalry within reach of a target.
+pub static CHARGE_DECISION: Decision = Decision {
+    name: "charge",
+    who: "either side",
+    doc: "Cavalry that can reach a target not in square charges, moves without charging, or (not impetuous) breaks \
+          off; impetuous cavalry that has charged \"MUST continue to charge\".",
+    options: "charge; halt at R boxes (least movement first); leave column, halt at R boxes; break off",
+};
+/// A unit that cannot attack this side turn.
+pub static MOVE_DECISION: Decision = Decision {
+    name: "move",
+    who: "either side",
+    doc: "A unit that cannot attack moves: how far (halting out of range, at charge reach, or not at all), whether \
+          it leaves column of route (\"To exit formation, move a normal move next turn\"), whether infantry facing \
+          cavalry forms square, whether non-impetuous cavalry breaks off.",
+    options: "halt at R boxes (least movement first); leave column, halt at R boxes; form square; break off",
+};
+/// A unit in square.
+pub static SQUARE_DECISION: Decision = Decision {
+    name: "square",
+    who: "either side",
+    doc: "Infantry in square stays in it or leaves it at the beginning of its movement phase; a square \"may not \
+          move or shoot\".",
+    options: "stay in square; leave square",
+};
+
+/// Every decision of the duels.
+pub static DECISIONS: &[&Decision] = &[&FIRE_DECISION, &CHARGE_DECISION, &MOVE_DECISION, &SQUARE_DECISION];
+
+/// A unit's formation or place: what the enemy's attacks depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Posture {
+    /// Deployed for combat in the open.
+    Deployed = 0,
+    /// In column of route: "Treat units as flanked for all combat".
+    Column = 1,
+    /// In square: no move or fire, cannot be charged, artillery doubles.
+    Square = 2,
+    /// Holding a town or strongpoint.
+    Town = 3,
+}
 
 /// One side's unit and its situation, as the keys give it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +163,9 @@ pub struct SideSetup {
     pub conscript: bool,
     /// Steadfast troops never retreat.
     pub steadfast: bool,
-    /// An attached leader: one extra hit, and leader risk.
+    /// An attached leader: one extra hit, a morale bonus, and leader risk.
     pub leader: bool,
-    /// A Waterloo commander with the unit.
+    /// A Waterloo commander with the unit (a leader too, by interpretation `commander_leads`).
     pub commander: Commander,
     /// Impetuous cavalry must charge again.
     pub impetuous: bool,
@@ -64,26 +177,18 @@ pub struct SideSetup {
     pub flank: bool,
     /// In cover (guns in cover are not doubled against by charges).
     pub in_cover: bool,
-    /// Holds a town or strongpoint (infantry only): line infantry fire at half
-    /// effect, charges at quarter effect, no flanks; it does not move out.
+    /// Starts holding a town or strongpoint (infantry only): line infantry
+    /// fire at half effect, charges at quarter effect, no flanks; lost when
+    /// it moves or retreats out.
     pub in_town: bool,
-    /// In square: no move, no fire, no charges against it; artillery doubles against it.
+    /// Starts in square.
     pub square: bool,
-    /// Starts in column of route: treated as flanked, may not fight unless
-    /// cavalry; others leave it with a move (interpretation `column_exit`).
+    /// Starts in column of route.
     pub column: bool,
     /// The effect of its attacks (half or quarter against towns and the like).
     pub effect: Effect,
     /// Extra dice on each of its attacks.
     pub extra_dice: u32,
-    /// It moves towards the enemy when it cannot attack.
-    pub advances: bool,
-    /// Non-impetuous cavalry break off (the fight ends) at this many hits or fewer (0: never).
-    pub break_off: u32,
-    /// A shooter holds its fire until the enemy is this close (0: the
-    /// scenario's default, its longest range; line infantry assaulting a
-    /// battery closes to 1 box).
-    pub close_to: u32,
 }
 
 impl SideSetup {
@@ -107,9 +212,18 @@ impl SideSetup {
             column: false,
             effect: Effect::Full,
             extra_dice: 0,
-            advances: false,
-            break_off: 0,
-            close_to: 0,
+        }
+    }
+
+    fn posture(&self) -> Posture {
+        if self.column {
+            Posture::Column
+        } else if self.square {
+            Posture::Square
+        } else if self.in_town {
+            Posture::Town
+        } else {
+            Posture::Deployed
         }
     }
 }
@@ -160,13 +274,16 @@ struct Side {
     start_hits: u32,
     /// Hits without the leader's.
     base_hits: u32,
-    /// Its fire at each range 0..=MAX_RANGE (None: cannot shoot there),
-    /// against the enemy deployed (index 0) or in column of route (index 1).
-    fire: [Vec<Option<Attack>>; 2],
-    /// Its charge, for cavalry, against the enemy deployed or in column of route.
-    charge: Option<[Attack; 2]>,
-    /// It shoots when the enemy is this close or closer.
-    fire_at: u32,
+    /// Whether a leader (attached, or a commander in its box) starts with it.
+    led: bool,
+    /// Its fire at each range 0..=MAX_RANGE (None: cannot shoot there), by
+    /// the enemy's posture.
+    fire: [Vec<Option<Attack>>; 4],
+    /// Its charge, for cavalry: charging deployed (index 0) or in column of
+    /// route (1), by the enemy's posture.
+    charge: Option<[[Attack; 4]; 2]>,
+    /// Its longest range (0 for cavalry).
+    max_range: u32,
     /// Its move in boxes (cavalry: also its charge reach), deployed (index 0)
     /// or in column of route (index 1).
     move_boxes: [u32; 2],
@@ -174,17 +291,25 @@ struct Side {
     retreat_at: u32,
 }
 
+impl Side {
+    fn is_cavalry(&self) -> bool {
+        self.setup.unit.is_cavalry()
+    }
+}
+
 /// The state between side turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct State {
+pub struct State {
     /// Each side's hits left.
     pub(super) hits: [u8; 2],
     /// The range in boxes.
     pub(super) range: u8,
-    /// Each side's attached leader is still with it.
+    /// Each side's formation or place.
+    pub(super) posture: [Posture; 2],
+    /// Each side's leader is still with it.
     pub(super) leader: [bool; 2],
-    /// Each side is in column of route.
-    pub(super) column: [bool; 2],
+    /// Each side has charged (impetuous cavalry must go on charging).
+    pub(super) charged: [bool; 2],
     /// The boxes each side may still retreat ([`UNLIMITED_ROOM`]: open ground).
     pub(super) room: [u8; 2],
     /// Whose side turn comes next.
@@ -273,13 +398,13 @@ impl Duel {
             }
             DuelKind::SecondLine => {}
         }
-        let sides =
-            [Self::side(rules, kind, &attacker, &defender, true), Self::side(rules, kind, &defender, &attacker, false)];
+        let sides = [Self::side(rules, &attacker, &defender), Self::side(rules, &defender, &attacker)];
         let start = State {
             hits: [sides[0].start_hits as u8, sides[1].start_hits as u8],
             range: range as u8,
-            leader: [attacker.leader, defender.leader],
-            column: [attacker.column, defender.column],
+            posture: [attacker.posture(), defender.posture()],
+            leader: [sides[0].led, sides[1].led],
+            charged: [false; 2],
             room: [UNLIMITED_ROOM; 2],
             next: ATTACKER,
         };
@@ -291,10 +416,10 @@ impl Duel {
         // A leader-lost metric only where there is a leader to lose: a metric
         // that can never vary says nothing (and Monte Carlo's sum of its
         // probabilities is 1 only to rounding).
-        if attacker.leader {
+        if sides[0].led {
             metrics.push(ATTACKER_LEADER_LOST);
         }
-        if defender.leader {
+        if sides[1].led {
             metrics.push(Metric::boolean("defender_leader_lost", "whether the defender's attached leader was lost"));
         }
         let layout = Layout::new(metrics);
@@ -315,7 +440,7 @@ impl Duel {
     }
 
     /// The state the duel starts in.
-    pub(super) fn start(&self) -> State {
+    pub(super) fn start_state(&self) -> State {
         self.start
     }
 
@@ -324,16 +449,27 @@ impl Duel {
         self.sides[s as usize].start_hits
     }
 
-    fn side(rules: &Rules, kind: DuelKind, me: &SideSetup, enemy: &SideSetup, is_attacker: bool) -> Side {
+    /// Whether side `s` starts with a leader (attached, or a commander in its box).
+    pub(super) fn led(&self, s: u8) -> bool {
+        self.sides[s as usize].led
+    }
+
+    fn side(rules: &Rules, me: &SideSetup, enemy: &SideSetup) -> Side {
         let base_hits = if me.hits > 0 { me.hits } else { rules.quality_hits(me.quality) };
+        // Leaders: "Army and Corps commanders of notable repute"; a Waterloo
+        // commander in the unit's box leads it (interpretation `commander_leads`).
+        let led = me.leader || (rules.commander_leads == CommanderLeads::InBox && me.commander.stands_in_box());
         // Rout: "Attached Leader +1".
-        let start_hits = (base_hits + if me.leader { rules.leader_extra_hits } else { 0 }).min(MAX_HITS);
+        let start_hits = (base_hits + if led { rules.leader_extra_hits } else { 0 }).min(MAX_HITS);
         let enemy_light = enemy.unit.is_light();
         // Column of Route: "Treat units as flanked for all combat"; Light Infantry:
         // "No flanks"; artillery doubles only against "flanks of infantry or cavalry".
         // Towns: occupied towns "cannot be charged/shot in the flank/rear".
-        let enemy_flanked = |enemy_column: bool| {
-            (me.flank || enemy_column) && !enemy_light && enemy.unit != UnitType::Artillery && !enemy.in_town
+        let enemy_flanked = |posture: Posture| {
+            (me.flank || posture == Posture::Column)
+                && !enemy_light
+                && enemy.unit != UnitType::Artillery
+                && posture != Posture::Town
         };
         let rerolls_fire = Rerolls {
             // Hill: "British and infantry within 1 box may re-roll 1 missed die when shooting".
@@ -341,7 +477,7 @@ impl Duel {
             // Orange and Reille: the enemy re-rolls one successful hit from fire.
             forced_hit: matches!(enemy.commander, Commander::Orange | Commander::Reille),
         };
-        let fire_against = |enemy_column: bool| -> Vec<Option<Attack>> {
+        let fire_against = |posture: Posture| -> Vec<Option<Attack>> {
             (0..=MAX_RANGE)
                 .map(|range| {
                     // Picton: "+1 D6 for shooting at 1 box range for any British infantry".
@@ -351,13 +487,14 @@ impl Duel {
                         0
                     };
                     // Artillery: "2 x dice vs flanks of infantry or cavalry, or vs Squares".
-                    let double = me.unit == UnitType::Artillery && (enemy.square || enemy_flanked(enemy_column));
-                    let target = FireTarget { light: enemy_light, double, in_town: enemy.in_town };
+                    let double =
+                        me.unit == UnitType::Artillery && (posture == Posture::Square || enemy_flanked(posture));
+                    let target = FireTarget { light: enemy_light, double, in_town: posture == Posture::Town };
                     attack::fire(rules, me.unit, range, me.effect, target, me.extra_dice + picton, rerolls_fire)
                 })
                 .collect()
         };
-        let charge_against = |enemy_column: bool| -> Attack {
+        let charge_against = |column: bool, posture: Posture| -> Attack {
             let commander_dice = match me.commander {
                 Commander::Ney => rules.ney_attached_dice,
                 Commander::NeyAdjacent => rules.ney_adjacent_dice,
@@ -366,13 +503,13 @@ impl Duel {
             };
             let situation = ChargeSituation {
                 flank: me.flank,
-                target_column: enemy_column,
+                target_column: posture == Posture::Column,
                 shock: me.shock,
                 target_shock: enemy.shock && enemy.unit.is_cavalry(),
                 target_in_cover: enemy.in_cover,
-                target_in_town: enemy.in_town,
+                target_in_town: posture == Posture::Town,
                 // Column of Route: "Cavalry may charge in CoR at half effect".
-                effect: if me.column { me.effect.halved() } else { me.effect },
+                effect: if column { me.effect.halved() } else { me.effect },
                 extra_dice: me.extra_dice + commander_dice,
             };
             let rerolls = Rerolls {
@@ -383,15 +520,7 @@ impl Duel {
             };
             attack::charge(rules, me.unit, enemy.unit, situation, rerolls)
         };
-        // Where it wants to fight: line infantry advancing on a battery closes to
-        // massed musketry (1 box, 3D6); everyone else shoots as soon as in range.
-        let fire_at = if me.close_to > 0 {
-            me.close_to.min(rules.max_range(me.unit))
-        } else if kind == DuelKind::GrandBattery && is_attacker && me.unit == UnitType::LineInfantry {
-            1
-        } else {
-            rules.max_range(me.unit)
-        };
+        const POSTURES: [Posture; 4] = [Posture::Deployed, Posture::Column, Posture::Square, Posture::Town];
         let retreat_at = if me.steadfast {
             u32::MAX
         } else if me.conscript {
@@ -403,16 +532,17 @@ impl Duel {
             setup: *me,
             start_hits,
             base_hits,
-            fire: [fire_against(false), fire_against(true)],
-            charge: me.unit.is_cavalry().then(|| [charge_against(false), charge_against(true)]),
-            fire_at,
+            led,
+            fire: POSTURES.map(fire_against),
+            charge: me.unit.is_cavalry().then(|| [false, true].map(|column| POSTURES.map(|p| charge_against(column, p)))),
+            max_range: rules.max_range(me.unit),
             move_boxes: [rules.move_boxes(me.unit, false), rules.move_boxes(me.unit, true)],
             retreat_at,
         }
     }
 
     /// One side turn of the side `state.next`; `Some(winner)` when the fight ends.
-    pub(super) fn side_turn(&self, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
+    pub(super) fn side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
         let s = state.next;
         state.next = 1 - s;
         // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
@@ -427,97 +557,262 @@ impl Duel {
     }
 
     /// What closes side `s`'s turn once it has acted: Wellington's rally.
-    pub(super) fn end_of_side_turn(&self, s: u8, state: &mut State, fate: &mut impl Fate) {
+    pub(super) fn end_of_side_turn<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
         // WATERLOO: "Wellington – at the end of any Allied turn, may ... attempt to rally 1 unit."
         if self.sides[s as usize].setup.commander == Commander::Wellington {
             self.rally(s, state, fate);
         }
     }
 
-    /// Side `s` shoots, or moves (leaving column of route, advancing or
-    /// charging); `Some(winner)` when the fight ends.
-    fn act(&self, s: u8, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
-        let me = &self.sides[s as usize];
-        let enemy = &self.sides[1 - s as usize];
-        let column = state.column[s as usize];
-        let enemy_column = usize::from(state.column[1 - s as usize]);
-        let range = u32::from(state.range);
-        // Shoot: a unit in square does not shoot, nor one in column of route ("may
-        // not fight in column of route apart from cavalry"); cavalry "do NOT shoot".
-        let may_shoot = !me.setup.square && !column;
-        if let Some(fire) = me.fire[enemy_column][range as usize].as_ref().filter(|_| may_shoot && range <= me.fire_at)
-        {
-            let hits = fate.hits(fire);
-            return self.take_hits(s, hits, true, state, fate);
-        }
-        // A unit in square stands; a unit holding a town holds it: it neither
-        // advances nor charges out.
-        if me.setup.square || me.setup.in_town {
+    /// The charge side `s` could make now, if any: cavalry within reach of a
+    /// target that is not in square ("may NOT be charged by cavalry while in Square").
+    fn charge_now(&self, s: u8, state: &State) -> Option<&Attack> {
+        let i = s as usize;
+        let me = &self.sides[i];
+        let column = state.posture[i] == Posture::Column;
+        let enemy = state.posture[1 - i];
+        let charges = me.charge.as_ref()?;
+        (u32::from(state.range) <= me.move_boxes[usize::from(column)] && enemy != Posture::Square)
+            .then(|| &charges[usize::from(column)][enemy as usize])
+    }
+
+    /// The fire side `s` could deliver now, if any: not in column of route
+    /// ("may not fight in column of route apart from cavalry") nor in square,
+    /// and the enemy in range.
+    fn fire_now(&self, s: u8, state: &State) -> Option<&Attack> {
+        let i = s as usize;
+        if matches!(state.posture[i], Posture::Column | Posture::Square) {
             return None;
         }
-        // Move ("Units move OR shoot"), resolving cavalry charges.
-        if column && !me.setup.unit.is_cavalry() && self.deploys(me, range) {
+        self.sides[i].fire[state.posture[1 - i] as usize][state.range as usize].as_ref()
+    }
+
+    /// Whether side `s` is infantry facing cavalry, and so may form square.
+    fn may_form_square(&self, s: u8, state: &State) -> bool {
+        let i = s as usize;
+        self.sides[i].setup.unit.is_infantry()
+            && self.sides[1 - i].is_cavalry()
+            && state.posture[i] == Posture::Deployed
+    }
+
+    /// The options of side `s` this side turn, in the order ties are broken,
+    /// and the decision they belong to.
+    fn options(&self, s: u8, state: &State, options: &mut Vec<u16>) -> &'static Decision {
+        let i = s as usize;
+        let me = &self.sides[i];
+        let range = u32::from(state.range);
+        if state.posture[i] == Posture::Square {
+            options.extend([STAY_IN_SQUARE, LEAVE_SQUARE]);
+            return &SQUARE_DECISION;
+        }
+        let square = self.may_form_square(s, state);
+        let mut decision = &MOVE_DECISION;
+        if self.fire_now(s, state).is_some() {
+            decision = &FIRE_DECISION;
+            options.push(FIRE);
+            if square && self.rules.square_after_fire == SquareAfterFire::Allowed {
+                options.push(FIRE_THEN_SQUARE);
+            }
+        }
+        if self.charge_now(s, state).is_some() {
+            decision = &CHARGE_DECISION;
+            options.push(CHARGE);
+            // Cavalry Charges: "Impetuous units that charge MUST continue to
+            // charge on subsequent turns as long as there are any valid targets!"
+            if me.setup.impetuous && state.charged[i] {
+                return decision;
+            }
+        }
+        let column = state.posture[i] == Posture::Column;
+        let march = me.move_boxes[usize::from(column)];
+        for r in (range.saturating_sub(march).max(1)..=range).rev() {
+            options.push(HALT_AT + r as u16);
+        }
+        if column {
             // Column of Route: "To exit formation, move a normal move next turn"
             // (interpretation `column_exit`).
-            state.column[s as usize] = false;
-            if self.rules.column_exit == ColumnExit::NormalMove {
-                self.advance(s, me.move_boxes[0], state, fate);
+            let deployed_move = match self.rules.column_exit {
+                ColumnExit::NormalMove => me.move_boxes[0],
+                ColumnExit::SpendMove => 0,
+            };
+            for r in (range.saturating_sub(deployed_move).max(1)..=range).rev() {
+                options.push(DEPLOY_AT + r as u16);
             }
-            return None;
         }
-        let moves = me.move_boxes[usize::from(column)];
-        let Some(charge) = &me.charge else {
-            self.advance(s, moves, state, fate);
-            return None;
-        };
-        // Square: "may NOT be charged by cavalry while in Square".
-        if range <= moves && !enemy.setup.square {
-            // Impetuous units "MUST continue to charge"; others may break off.
-            if !me.setup.impetuous && u32::from(state.hits[s as usize]) <= me.setup.break_off {
-                return Some(NONE);
+        if square {
+            options.push(FORM_SQUARE);
+        }
+        if me.is_cavalry() && !me.setup.impetuous {
+            options.push(BREAK_OFF);
+        }
+        decision
+    }
+
+    /// The range within which side `s`'s enemy could attack it next side
+    /// turn, for `cautious`: its shooting range if it may shoot, its move if cavalry.
+    fn threat(&self, s: u8, state: &State) -> u32 {
+        let o = 1 - s as usize;
+        let enemy = &self.sides[o];
+        match state.posture[o] {
+            Posture::Square => 0,
+            Posture::Column if enemy.is_cavalry() => enemy.move_boxes[1],
+            Posture::Column => 0,
+            _ if enemy.is_cavalry() => enemy.move_boxes[0],
+            _ => enemy.max_range,
+        }
+    }
+
+    /// Whether from `range` side `s` could attack next side turn (after the
+    /// move `option`).
+    fn attacks_from(&self, s: u8, option: u16, range: u32, state: &State) -> bool {
+        let me = &self.sides[s as usize];
+        let column = state.posture[s as usize] == Posture::Column && option < DEPLOY_AT;
+        if me.is_cavalry() {
+            range <= me.move_boxes[usize::from(column)]
+        } else {
+            !column && range <= me.max_range
+        }
+    }
+
+    /// What a heuristic policy picks among `options` (see the module documentation).
+    fn heuristic(&self, s: u8, state: &State, options: &[u16], policy: Policy) -> u16 {
+        let i = s as usize;
+        let me = &self.sides[i];
+        let has = |option: u16| options.contains(&option);
+        let threat = self.threat(s, state);
+        let range = u32::from(state.range);
+        let cautious = policy == Policy::Cautious;
+        let in_reach_of_cavalry = self.sides[1 - i].is_cavalry() && range <= threat;
+        if state.posture[i] == Posture::Square {
+            return if cautious && in_reach_of_cavalry { STAY_IN_SQUARE } else { LEAVE_SQUARE };
+        }
+        if cautious && has(BREAK_OFF) && u32::from(state.hits[i]) <= CAUTIOUS_BREAK_OFF_HITS {
+            return BREAK_OFF;
+        }
+        if has(CHARGE) {
+            return CHARGE;
+        }
+        if has(FIRE) {
+            return if cautious && has(FIRE_THEN_SQUARE) && in_reach_of_cavalry { FIRE_THEN_SQUARE } else { FIRE };
+        }
+        if cautious && has(FORM_SQUARE) && in_reach_of_cavalry {
+            return FORM_SQUARE;
+        }
+        let moves: Vec<(u16, u32)> = options
+            .iter()
+            .filter(|&&o| o >= HALT_AT)
+            .map(|&o| (o, u32::from(if o >= DEPLOY_AT { o - DEPLOY_AT } else { o - HALT_AT })))
+            .collect();
+        let bold = || -> u16 {
+            // Bold: in column it deploys once its deployed move brings the enemy
+            // within its range (or charge reach), and otherwise moves its full move.
+            let deploy = moves.iter().filter(|&&(o, r)| o >= DEPLOY_AT && self.attacks_from(s, o, r, state)).last();
+            if let Some(&(o, _)) = deploy
+                && !me.is_cavalry()
+            {
+                return o;
             }
-            if self.willing(s, state, fate) {
-                let hits = fate.hits(&charge[enemy_column]);
+            moves.iter().filter(|&&(o, _)| o < DEPLOY_AT).min_by_key(|&&(_, r)| r).map_or(options[0], |m| m.0)
+        };
+        if !cautious {
+            return bold();
+        }
+        let safe = |r: u32| r > threat;
+        let ready = |o: u16, r: u32| self.attacks_from(s, o, r, state);
+        // The farthest box it could attack from next turn that the enemy cannot reach.
+        if let Some(&(o, _)) = moves.iter().filter(|&&(o, r)| safe(r) && ready(o, r)).max_by_key(|&&(o, r)| (r, o))
+        {
+            return o;
+        }
+        // Else the nearest box the enemy cannot reach, if it is nearer than where it stands.
+        if let Some(&(o, r)) = moves.iter().filter(|&&(_, r)| safe(r)).min_by_key(|&&(o, r)| (r, std::cmp::Reverse(o)))
+            && r < range
+        {
+            return o;
+        }
+        bold()
+    }
+
+    /// Side `s` acts: fires, charges, moves, changes formation or breaks off;
+    /// `Some(winner)` when the fight ends.
+    fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
+        let i = s as usize;
+        let mut options = Vec::with_capacity(40);
+        let decision = self.options(s, state, &mut options);
+        let now = *state;
+        let chosen = fate.decide(s, decision, &options, &|policy| self.heuristic(s, &now, &options, policy));
+        match chosen {
+            STAY_IN_SQUARE => None,
+            LEAVE_SQUARE => {
+                state.posture[i] = Posture::Deployed;
+                None
+            }
+            FORM_SQUARE => {
+                state.posture[i] = Posture::Square;
+                None
+            }
+            BREAK_OFF => Some(NONE),
+            FIRE | FIRE_THEN_SQUARE => {
+                let fire = self.fire_now(s, state).expect("fire is offered only in range");
+                let hits = fate.draw(fire);
+                let ended = self.take_hits(s, hits, true, state, fate);
+                if ended.is_none() && chosen == FIRE_THEN_SQUARE {
+                    state.posture[i] = Posture::Square;
+                }
+                ended
+            }
+            CHARGE => {
+                if !self.willing(s, state, fate) {
+                    return None;
+                }
+                let charge = self.charge_now(s, state).expect("a charge is offered only within reach");
+                let hits = fate.draw(charge);
+                state.charged[i] = true;
                 // "If the charge routs the enemy, occupy the target box,
                 // otherwise cavalry remains next to the target unit."
                 state.range = 1;
-                return self.take_hits(s, hits, false, state, fate);
+                self.take_hits(s, hits, false, state, fate)
             }
-        } else if me.setup.advances && range > moves && self.willing(s, state, fate) {
-            state.range = (range - moves).max(1) as u8;
-        }
-        None
-    }
-
-    /// A shooter that advances moves `moves` boxes towards the enemy, stopping
-    /// at the range it fights at.
-    fn advance(&self, s: u8, moves: u32, state: &mut State, fate: &mut impl Fate) {
-        let me = &self.sides[s as usize];
-        let range = u32::from(state.range);
-        if me.setup.advances && range > me.fire_at.max(1) && self.willing(s, state, fate) {
-            state.range = range.saturating_sub(moves).max(me.fire_at).max(1) as u8;
+            _ => {
+                let (deploy, to) = if chosen >= DEPLOY_AT { (true, chosen - DEPLOY_AT) } else { (false, chosen - HALT_AT) };
+                if deploy {
+                    state.posture[i] = Posture::Deployed;
+                }
+                self.move_to(s, u32::from(to), state, fate);
+                None
+            }
         }
     }
 
-    /// Whether a unit in column of route that may not fight in it leaves it
-    /// now: at once if it holds its ground; advancing, when the enemy is
-    /// within the range it fights at (after its normal move, when the exit
-    /// comes with one), so that it marches at column's pace until then.
-    fn deploys(&self, me: &Side, range: u32) -> bool {
-        let with_exit = match self.rules.column_exit {
-            ColumnExit::SpendMove => 0,
-            ColumnExit::NormalMove => me.move_boxes[0],
-        };
-        !me.setup.advances || range.saturating_sub(with_exit) <= me.fire_at
+    /// Side `s` moves to `to` boxes from the enemy, if that is an advance and
+    /// it is willing; a unit that moves leaves its town.
+    pub(super) fn move_to<F: Fate>(&self, s: u8, to: u32, state: &mut State, fate: &mut F) -> bool {
+        if to >= u32::from(state.range) || !self.willing(s, state, fate) {
+            return false;
+        }
+        state.range = to as u8;
+        if state.posture[s as usize] == Posture::Town {
+            state.posture[s as usize] = Posture::Deployed;
+        }
+        true
     }
 
-    /// Reluctant units: "must roll a D6 and score less than their remaining hits to advance or charge".
-    fn willing(&self, s: u8, state: &State, fate: &mut impl Fate) -> bool {
-        !self.sides[s as usize].setup.reluctant || fate.d6() < u32::from(state.hits[s as usize])
+    /// Reluctant units: "must roll a D6 and score less than their remaining
+    /// hits to advance or charge"; an attached leader "adds a bonus to its
+    /// morale roll" (`leader_morale_bonus`, taken off the roll).
+    pub(super) fn willing<F: Fate>(&self, s: u8, state: &State, fate: &mut F) -> bool {
+        let i = s as usize;
+        if !self.sides[i].setup.reluctant {
+            return true;
+        }
+        let bonus = if state.leader[i] { self.rules.leader_morale_bonus } else { 0 };
+        // The D6 less the bonus is under the hits: D6 <= hits + bonus - 1.
+        let ways = (u32::from(state.hits[i]) + bonus).saturating_sub(1).min(6);
+        fate.ways(ways, 6)
     }
 
     /// The enemy of `s` takes `hits`; `Some(s)` if it routs.
-    fn take_hits(&self, s: u8, hits: u32, shooting: bool, state: &mut State, fate: &mut impl Fate) -> Option<u8> {
+    fn take_hits<F: Fate>(&self, s: u8, hits: u32, shooting: bool, state: &mut State, fate: &mut F) -> Option<u8> {
         if hits == 0 {
             return None;
         }
@@ -528,8 +823,9 @@ impl Duel {
                 LeaderRisk::PerAttack => 1,
                 LeaderRisk::PerHit => hits,
             };
+            let ways = two_d6_ways_at_most(self.rules.leader_risk_hit_total);
             for _ in 0..rolls {
-                if fate.two_d6_at_most(self.rules.leader_risk_hit_total) {
+                if fate.ways(ways, 36) {
                     state.leader[o] = false;
                     if self.rules.leader_loss == LeaderLoss::LoseExtraHit {
                         state.hits[o] = state.hits[o].saturating_sub(self.rules.leader_extra_hits as u8);
@@ -542,27 +838,34 @@ impl Duel {
         if state.hits[o] == 0 {
             // Leader Risk: "If the leader is in a box where the unit routs, or if
             // they are overrun ... they are lost on a 1D6 roll of '1'."
-            if state.leader[o] && fate.d6() <= self.rules.leader_risk_rout_roll {
+            if state.leader[o] && fate.ways(self.rules.leader_risk_rout_roll.min(6), 6) {
                 state.leader[o] = false;
             }
             return Some(s);
         }
         // Shooting: "Targets that suffer 3 (or more) hits from shooting from a
-        // single source = retreat 1 box directly away from source."
-        if shooting && hits >= self.sides[o].retreat_at {
+        // single source = retreat 1 box directly away from source." A square
+        // "may not move" and is not pushed back; a unit that retreats out of a
+        // town leaves it (Towns: "Towns fill a whole box").
+        if shooting && hits >= self.sides[o].retreat_at && state.posture[o] != Posture::Square {
             let mut boxes = self.rules.retreat_boxes;
             if state.room[o] != UNLIMITED_ROOM {
                 // No room behind (the second line's box): it retreats as far as it can.
                 boxes = boxes.min(u32::from(state.room[o]));
                 state.room[o] -= boxes as u8;
             }
-            state.range = (u32::from(state.range) + boxes).min(MAX_RANGE) as u8;
+            if boxes > 0 {
+                state.range = (u32::from(state.range) + boxes).min(MAX_RANGE) as u8;
+                if state.posture[o] == Posture::Town {
+                    state.posture[o] = Posture::Deployed;
+                }
+            }
         }
         None
     }
 
     /// Rally by C-in-C: D6, 1 nothing, 2-4 one hit back, 5-6 two; "1st hit cannot be rallied off".
-    fn rally(&self, s: u8, state: &mut State, fate: &mut impl Fate) {
+    fn rally<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
         let side = &self.sides[s as usize];
         let with_leader = state.leader[s as usize] || self.rules.leader_loss == LeaderLoss::KeepHits;
         let whole = if with_leader { side.start_hits } else { side.base_hits };
@@ -571,7 +874,7 @@ impl Duel {
         if hits == 0 || hits >= cap {
             return;
         }
-        let roll = fate.d6();
+        let roll = fate.die(6);
         let gain = if roll >= self.rules.rally_two_hits_roll {
             2
         } else if roll >= self.rules.rally_one_hit_roll {
@@ -584,7 +887,7 @@ impl Duel {
 
     /// The outcome code: winner, turn, hits left and leaders lost, packed
     /// small enough to count densely at the default turn limit.
-    fn code(&self, winner: u8, turn: u32, state: &State) -> u64 {
+    fn pack(&self, winner: u8, turn: u32, state: &State) -> u64 {
         let radix = u64::from(MAX_HITS) + 1;
         let lost = |s: usize| u64::from(self.start.leader[s] && !state.leader[s]);
         let mut code = lost(0) + 2 * lost(1);
@@ -593,21 +896,79 @@ impl Duel {
         code = code * u64::from(self.turns) + u64::from(turn - 1);
         code * 3 + u64::from(winner)
     }
-}
 
-impl Scenario for Duel {
-    fn layout(&self) -> &Layout {
-        &self.layout
+    /// The words for a unit type.
+    fn unit_words(unit: UnitType) -> &'static str {
+        match unit {
+            UnitType::Cavalry => "cavalry",
+            UnitType::HeavyCavalry => "heavy cavalry",
+            UnitType::Artillery => "artillery",
+            UnitType::LineInfantry => "line infantry",
+            UnitType::LightInfantry => "light infantry",
+            UnitType::Rifles => "rifles",
+        }
     }
 
-    fn sample(&self, dice: &mut Dice) -> u64 {
-        fate::play(
-            self.start,
-            self.turns,
-            &mut Rolling(dice),
-            |state, fate| self.side_turn(state, fate),
-            |winner, turn, state| self.code(winner, turn, state),
+    /// A state in words, from side `side`'s point of view.
+    pub(super) fn describe(&self, state: &State, side: u8) -> String {
+        let i = side as usize;
+        let posture = |p: Posture| match p {
+            Posture::Deployed => "",
+            Posture::Column => " in column of route",
+            Posture::Square => " in square",
+            Posture::Town => " holding a town",
+        };
+        let range = state.range;
+        format!(
+            "{}{} ({} hits) {range} box{} from {}{} ({} hits)",
+            Self::unit_words(self.sides[i].setup.unit),
+            posture(state.posture[i]),
+            state.hits[i],
+            if range == 1 { "" } else { "es" },
+            Self::unit_words(self.sides[1 - i].setup.unit),
+            posture(state.posture[1 - i]),
+            state.hits[1 - i],
         )
+    }
+}
+
+/// An option in words.
+pub(super) fn describe_option(option: u16) -> String {
+    let boxes = |r: u16| format!("{r} box{}", if r == 1 { "" } else { "es" });
+    match option {
+        FIRE => "fire".into(),
+        FIRE_THEN_SQUARE => "fire, then form square".into(),
+        CHARGE => "charge".into(),
+        FORM_SQUARE => "form square".into(),
+        STAY_IN_SQUARE => "stay in square".into(),
+        LEAVE_SQUARE => "leave square".into(),
+        BREAK_OFF => "break off".into(),
+        o if o >= DEPLOY_AT => format!("leave column, halt at {}", boxes(o - DEPLOY_AT)),
+        o => format!("halt at {}", boxes(o - HALT_AT)),
+    }
+}
+
+/// The ways two D6 total `total` or less, of 36.
+fn two_d6_ways_at_most(total: u32) -> u32 {
+    (1..=6u32).flat_map(|a| (1..=6u32).map(move |b| a + b)).filter(|&t| t <= total).count() as u32
+}
+
+impl Law for Attack {
+    #[inline]
+    fn sample(&self, dice: &mut Dice) -> u32 {
+        self.roll(dice)
+    }
+
+    fn outcomes(&self) -> &[(u32, f64)] {
+        self.law()
+    }
+}
+
+impl Game for Duel {
+    type State = State;
+
+    fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     fn code_space(&self) -> u64 {
@@ -638,24 +999,105 @@ impl Scenario for Duel {
         }
     }
 
-    fn has_exact(&self) -> bool {
-        true
+    fn start(&self) -> State {
+        self.start
     }
 
-    fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        Some(fate::solve(
-            self.start,
-            self.turns,
-            |state, replay| self.side_turn(state, replay),
-            |winner, turn, state| self.code(winner, turn, state),
-        ))
+    fn steps(&self) -> u32 {
+        2 * self.turns
     }
+
+    fn step<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+        self.side_turn(state, fate)
+    }
+
+    fn code(&self, winner: u8, steps: u32, state: &State) -> u64 {
+        self.pack(winner, steps.div_ceil(2), state)
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        DECISIONS
+    }
+
+    fn describe_state(&self, state: &State, side: u8) -> String {
+        self.describe(state, side)
+    }
+
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        describe_option(option)
+    }
+}
+
+crate::choice_enum! {
+    /// The value of a retired switch: any value given is refused.
+    pub enum RetiredSwitch {
+        /// Not given (the only accepted value).
+        Unset = "unset",
+        /// Given as true: refused.
+        True = "true",
+        /// Given as false: refused.
+        False = "false",
+    }
+}
+
+/// The keys retired when the duels became games, with the sentence that
+/// points to what replaces them.
+const RETIRED: &[(&str, &str)] = &[
+    (
+        "advances",
+        "retired: whether and how far a unit moves is now the side's decision; set SIDE.policy = best (the \
+         default), bold (moves its full move and attacks as soon as it may) or cautious",
+    ),
+    (
+        "close_to",
+        "retired: the range a shooter fights at is now the side's decision (fire, or move closer); set \
+         SIDE.policy = best (the default), bold (fires as soon as in range) or cautious",
+    ),
+    (
+        "break_off",
+        "retired: whether non-impetuous cavalry charges or breaks off is now the side's decision; set \
+         SIDE.policy = best (the default), bold (never breaks off) or cautious (breaks off at 2 hits or fewer)",
+    ),
+];
+
+/// The retired keys of a side, declared so that setting them gives the
+/// sentence that points to the policy instead of an unknown-key error.
+pub(super) fn retired_params(prefix: &str) -> Vec<Param> {
+    RETIRED
+        .iter()
+        .map(|&(name, doc)| {
+            let doc = doc.replace("SIDE", prefix);
+            if name == "advances" {
+                Param::choice(format!("{prefix}.{name}"), doc, RetiredSwitch::Unset)
+            } else {
+                Param::int(format!("{prefix}.{name}"), doc, -1, -1, i64::from(MAX_RANGE))
+            }
+        })
+        .collect()
+}
+
+/// Refuses any retired key that was given, with its sentence.
+pub(super) fn refuse_retired(settings: &Settings, prefixes: &[&str]) -> Result<(), ParamError> {
+    for prefix in prefixes {
+        for &(name, doc) in RETIRED {
+            let key = format!("{prefix}.{name}");
+            let given = match settings.get(&key) {
+                crate::params::Value::Int(v) => *v != -1,
+                crate::params::Value::Choice(v) => v != "unset",
+                _ => true,
+            };
+            if given {
+                return Err(ParamError::Invalid { key, reason: doc.replace("SIDE", prefix) });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The per-side keys of a duel, with this side's defaults.
 pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
     let key = |name: &str| format!("{prefix}.{name}");
-    vec![
+    let mut params = vec![
         Param::choice(key("type"), "the unit type", defaults.unit),
         Param::choice(key("quality"), "excellent (7 hits), good (6), poor (5) or old_guard (8)", defaults.quality),
         Param::int(
@@ -667,9 +1109,17 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         ),
         Param::boolean(key("conscript"), "conscript: retreats at 2 hits from one shooter", defaults.conscript),
         Param::boolean(key("steadfast"), "steadfast: never retreats from fire", defaults.steadfast),
-        Param::boolean(key("leader"), "an attached leader: one extra hit, and leader risk", defaults.leader),
-        Param::choice(key("commander"), "a Waterloo commander with the unit", defaults.commander),
-        Param::boolean(key("impetuous"), "impetuous cavalry: must charge again, never breaks off", defaults.impetuous),
+        Param::boolean(
+            key("leader"),
+            "an attached leader: one extra hit, a bonus to its morale roll, and leader risk",
+            defaults.leader,
+        ),
+        Param::choice(
+            key("commander"),
+            "a Waterloo commander with the unit (in its box he leads it as a leader too: rule commander_leads)",
+            defaults.commander,
+        ),
+        Param::boolean(key("impetuous"), "impetuous cavalry: once it has charged it must charge again", defaults.impetuous),
         Param::boolean(
             key("reluctant"),
             "reluctant: needs a D6 under its hits left to advance or charge",
@@ -688,18 +1138,19 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
         ),
         Param::boolean(
             key("in_town"),
-            "infantry holding a town or strongpoint: line infantry fire at half effect, charges at quarter, no flanks; it never advances",
+            "infantry starting in a town or strongpoint: line infantry fire at half effect, charges at quarter, no \
+             flanks, until it moves or retreats out",
             defaults.in_town,
         ),
         Param::boolean(
             key("square"),
-            "infantry in square: no move or fire, cannot be charged, artillery doubles against it",
+            "infantry starting in square: no move or fire, cannot be charged, artillery doubles against it",
             defaults.square,
         ),
         Param::boolean(
             key("column"),
-            "in column of route: treated as flanked, no fire until it leaves it with a move (cavalry stay in it and \
-             charge at half effect)",
+            "starting in column of route: treated as flanked, no fire until it leaves it with a move (cavalry may \
+             charge in it at half effect)",
             defaults.column,
         ),
         Param::choice(
@@ -708,23 +1159,9 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             defaults.effect,
         ),
         Param::int(key("extra_dice"), "extra D6 on each of its attacks", i64::from(defaults.extra_dice), 0, 12),
-        Param::boolean(key("advances"), "it moves towards the enemy when it cannot attack", defaults.advances),
-        Param::int(
-            key("break_off"),
-            "non-impetuous cavalry break off (winner none) at this many hits left or fewer (0: never)",
-            i64::from(defaults.break_off),
-            0,
-            i64::from(MAX_HITS),
-        ),
-        Param::int(
-            key("close_to"),
-            "a shooter holds its fire until the enemy is this close, advancing if it may (0: its longest range; \
-             line infantry assaulting a grand battery closes to 1)",
-            i64::from(defaults.close_to),
-            0,
-            i64::from(MAX_RANGE),
-        ),
-    ]
+    ];
+    params.extend(retired_params(prefix));
+    params
 }
 
 pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
@@ -749,9 +1186,6 @@ pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
         column: settings.bool(&key("column")),
         effect: settings.choice(&key("effect")),
         extra_dice: settings.int(&key("extra_dice")) as u32,
-        advances: settings.bool(&key("advances")),
-        break_off: settings.int(&key("break_off")) as u32,
-        close_to: settings.int(&key("close_to")) as u32,
     }
 }
 
@@ -761,6 +1195,7 @@ pub(super) fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) 
         Param::int("turns", "the turn limit (game turns, each both side turns)", 30, 1, i64::from(MAX_TURNS)),
         Param::choice("first", "the side whose side turn comes first in each game turn", FirstSide::Attacker),
     ];
+    params.extend(game::plan_params());
     params.extend(side_params("attacker", attacker));
     params.extend(side_params("defender", defender));
     params
@@ -777,6 +1212,7 @@ crate::choice_enum! {
 }
 
 fn build(kind: DuelKind, rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    refuse_retired(settings, &["attacker", "defender"])?;
     let duel = Duel::new(
         rules_of::<Rules>(rules),
         kind,
@@ -785,15 +1221,16 @@ fn build(kind: DuelKind, rules: &dyn RuleBook, settings: &Settings) -> Result<Bo
         settings.int("range") as u32,
         settings.int("turns") as u32,
     )?;
-    Ok(Box::new(match settings.choice::<FirstSide>("first") {
+    let duel = match settings.choice::<FirstSide>("first") {
         FirstSide::Attacker => duel,
         FirstSide::Defender => duel.defender_first(),
-    }))
+    };
+    Ok(Box::new(Played::new(duel, game::Plan::from_settings(settings))))
 }
 
-/// The attacker of a firefight by default: good line infantry that closes the range.
+/// The default units of a firefight: two good lines of infantry.
 pub fn firefight_defaults() -> (SideSetup, SideSetup) {
-    (SideSetup { advances: true, ..SideSetup::new(UnitType::LineInfantry) }, SideSetup::new(UnitType::LineInfantry))
+    (SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::LineInfantry))
 }
 
 /// The `firefight` scenario for the catalogue.
@@ -801,7 +1238,8 @@ pub fn firefight_entry() -> ScenarioEntry {
     let (attacker, defender) = firefight_defaults();
     ScenarioEntry {
         name: "firefight",
-        summary: "Two units shooting in side turns (attacker first), retreats opening the range, until one routs or the turn limit.",
+        summary: "Two units in side turns (attacker first), each firing or moving as its policy decides, retreats \
+                  opening the range, until one routs or the turn limit.",
         params: duel_params(1, attacker, defender),
         build: |rules, settings| build(DuelKind::Firefight, rules, settings),
     }
@@ -809,22 +1247,22 @@ pub fn firefight_entry() -> ScenarioEntry {
 
 /// The `cavalry_charge` scenario for the catalogue.
 pub fn cavalry_charge_entry() -> ScenarioEntry {
-    let attacker = SideSetup { advances: true, break_off: 2, ..SideSetup::new(UnitType::Cavalry) };
     ScenarioEntry {
         name: "cavalry_charge",
-        summary: "Cavalry charging turn after turn (impetuous or breaking off when worn) against a unit that shoots back, until one routs.",
-        params: duel_params(2, attacker, SideSetup::new(UnitType::LineInfantry)),
+        summary: "Cavalry against a unit that shoots back: it halts, closes, charges or breaks off, the infantry \
+                  fires or forms square, as each side's policy decides, until one routs.",
+        params: duel_params(2, SideSetup::new(UnitType::Cavalry), SideSetup::new(UnitType::LineInfantry)),
         build: |rules, settings| build(DuelKind::CavalryCharge, rules, settings),
     }
 }
 
 /// The `grand_battery` scenario for the catalogue.
 pub fn grand_battery_entry() -> ScenarioEntry {
-    let attacker = SideSetup { advances: true, ..SideSetup::new(UnitType::LineInfantry) };
     ScenarioEntry {
         name: "grand_battery",
-        summary: "Artillery (the defender) firing on a unit that advances on it from a range; line infantry closes to one box, cavalry charges.",
-        params: duel_params(6, attacker, SideSetup::new(UnitType::Artillery)),
+        summary: "Artillery (the defender) firing on a unit that closes on it from a range, each side's moves and \
+                  fire as its policy decides.",
+        params: duel_params(6, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery)),
         build: |rules, settings| build(DuelKind::GrandBattery, rules, settings),
     }
 }

@@ -13,16 +13,17 @@
 //! - `shoot` and `charge` ([`single`]): one unit's fire, one cavalry charge;
 //!   exact by binomials of the dice, then the halving or doubling.
 //! - `firefight`, `cavalry_charge` and `grand_battery` ([`duel`]): two units
-//!   taking side turns (the acting side shoots, or moves and charges) until one
-//!   routs or the turn limit; exact as absorbing Markov chains over (hits left,
-//!   range, leaders present, column of route), from one game-turn logic that
-//!   both the sampler and the exact solver run (see [`fate`]).
+//!   taking side turns until one routs or the turn limit, each side turn one
+//!   decision of the acting side (fire, charge, how far to move, leave column
+//!   of route, form or leave square, break off); games on the kernel's
+//!   decision model ([`game`](crate::game)): best play by default, `bold` and
+//!   `cautious` by the `attacker.policy` / `defender.policy` keys, all exact.
 //! - `second_line` ([`second_line`]): an attack on a position held in two
 //!   lines: the duel against the first line, then its rout played out (the
 //!   leader's 1D6, the bayonet advance or cavalry occupying the box, the
 //!   leader retiring and perhaps joining the second line), then the duel
-//!   against the second line `depth` boxes behind; exact by the same chain
-//!   with the phase in the state.
+//!   against the second line `depth` boxes behind; the same game with the
+//!   phase in the state, and the bayonet advance as the attacker's decision.
 //!
 //! For example `volley dist one_hour firefight --set attacker.quality=old_guard
 //! --set defender.type=rifles --set range=2 --exact`, or `volley dist one_hour
@@ -35,11 +36,16 @@
 //!
 //! - Light infantry "take half hits from infantry/artillery fire": by default
 //!   the fire hits it only as half effect would (full 3+ becomes 5+, half
-//!   becomes quarter 6, quarter stays 6), which halves the expected hits
-//!   exactly and is the rules' own way to halve ("Half effect 5+"); halving
+//!   becomes quarter 6), which halves the expected hits exactly and is the
+//!   rules' own way to halve: the shooting rules write "Half effect 5+", and
+//!   the unit table's "half hits" is that effect seen from the target. Halving
 //!   the hits rounding down would make light infantry immune to every single
-//!   die (light infantry, line infantry at 2 boxes, artillery at 5-8). Field
-//!   `light_infantry_half_hits`: `five_plus` (default), `round_down`, `round_up`.
+//!   die (light infantry, line infantry at 2 boxes, artillery at 5-8), and
+//!   rounding up would not halve a single die at all. Fire already at quarter
+//!   effect (6) stays at 6 under `five_plus`: no score is worse than a 6, so
+//!   light infantry in a town under line infantry fire gains nothing more.
+//!   Field `light_infantry_half_hits`: `five_plus` (default), `round_down`,
+//!   `round_up` (the halved readings halve whatever the dice hit, at any effect).
 //! - Light infantry and cavalry: the cavalry row doubles the dice "vs Light
 //!   Infantry" and the light infantry row takes "double hits from cavalry".
 //!   By default this is one effect printed twice (double dice); field
@@ -61,8 +67,16 @@
 //!   routs; field `leader_loss`: `lose_extra_hit` (default) or `keep_hits`.
 //! - Leader risk "if a leader is in a box which takes a hit": one 2D6 roll per
 //!   attack that inflicts hits by default; field `leader_risk`: `per_attack`
-//!   (default) or `per_hit`. The leader's "bonus to its morale roll" has no
-//!   effect: these rules have no morale roll (morale is the hits left).
+//!   (default) or `per_hit`.
+//! - The leader's "bonus to its morale roll": the one roll of these rules
+//!   against morale is the reluctant unit's D6 "less than their remaining
+//!   hits"; a leader with the unit takes `leader_morale_bonus` (1: the text
+//!   gives no size, and 1 is the least bonus a D6 can show) off that roll.
+//! - Commanders: a Waterloo commander with a unit (all but Ney adjacent) is
+//!   in its box, and "Leaders: Army and Corps commanders of notable repute"
+//!   makes him a leader: the extra hit, the morale bonus and leader risk come
+//!   with his own effect. Field `commander_leads`: `in_box` (default) or
+//!   `never` (only his listed effect).
 //! - The rally of the C-in-C (Wellington at the end of the Allied turn,
 //!   Napoleon at the start of the French turn) is tried whenever the unit has
 //!   a hit it may regain; "the 1st hit cannot be rallied off" caps the unit
@@ -79,45 +93,56 @@
 //!   its own.
 //! - Turns: side turns alternate ("at the end of any Allied turn", "at the
 //!   start of any French turn"), the attacker's first unless the `first` key
-//!   says otherwise; one game turn is both.
-//!   In its side turn a unit shoots if its enemy is within the range it wants
-//!   to fight at, otherwise it moves ("Units move OR shoot"); cavalry charge
-//!   in the move phase when the enemy is within a move. A shooter fights at
-//!   its longest range unless its `close_to` key says otherwise; line
-//!   infantry assaulting a grand battery closes to 1 box (3D6) by default.
-//! - Squares stand: they neither move nor shoot and cannot be charged, and
-//!   artillery doubles against them; a retreat still opens the range. A
-//!   reluctant unit rolls its D6 each time it would advance or charge and,
-//!   failing, stands.
-//! - Column of route: a unit that may not fight in it (all but cavalry) leaves
-//!   it with a move, "To exit formation, move a normal move next turn"; field
-//!   `column_exit`: `spend_move` (default: the exit is the side turn's move,
-//!   made where the unit stands) or `normal_move` (it deploys while moving its
-//!   normal, deployed, rate). It does not shoot in that side turn ("Units
-//!   move OR shoot"). A unit holding its ground leaves column at once; one
-//!   that advances marches in column (at its faster rate) until the enemy is
-//!   within the range it fights at (after the normal move, under
-//!   `normal_move`). Cavalry stay in column of route and charge at half effect.
+//!   says otherwise; one game turn is both. In its side turn a unit either
+//!   shoots or moves ("Units move OR shoot"); cavalry charge in the move phase.
+//!   Every choice the rules leave to the player is a decision (listed in
+//!   [`duel`]): fire or move, how far (halting anywhere from where it stands
+//!   to its full move), leaving column of route, forming or leaving square,
+//!   charging or breaking off, the bayonet advance. The retired keys
+//!   `advances`, `close_to`, `break_off` and `bayonet_advance` are refused
+//!   with a message pointing to the policy keys.
+//! - Squares: "may go into or out of square at the beginning of their
+//!   movement phase", offered to infantry facing cavalry; a square neither
+//!   moves nor shoots, cannot be charged, is doubled against by artillery,
+//!   and is not pushed back by a retreat ("may not move"); leaving square
+//!   takes the movement phase. Whether a unit that fired may form square in
+//!   the same side turn is field `square_after_fire`: `forbidden` (default:
+//!   changing formation is its movement, and "Units move OR shoot") or
+//!   `allowed`.
+//! - Reluctant units roll their D6 each time they would advance or charge
+//!   ("to advance or charge"), the bayonet advance included, and, failing,
+//!   stand.
+//! - Column of route: "To exit formation, move a normal move next turn";
+//!   field `column_exit`: `normal_move` (default: the unit deploys while
+//!   moving its normal, deployed, rate, since "Standard move rates are for
+//!   units deployed for combat"; the unit no longer stands a whole turn) or
+//!   `spend_move` (the exit is the side turn's move, made where it stands).
+//!   It does not shoot in that side turn. When to deploy is the unit's
+//!   decision, so it may deploy before it comes under fire. Cavalry deploys
+//!   by the same rule, or charges in column at half effect ("Cavalry may
+//!   charge in CoR at half effect").
 //! - Moves go straight at the enemy, so the 1.5-box moves (artillery, line
 //!   infantry) cover one box: the half box pays for a diagonal ("moves on the
 //!   diagonal cost 1.5"). Column of route adds its cross-country bonus.
 //! - A retreat ("3 (or more) hits from shooting from a single source") opens
-//!   the range by one box; charges never cause retreats. A routed unit never
+//!   the range by one box; charges never cause retreats; a unit that retreats
+//!   out of a town leaves it and its benefits ("Towns fill a whole box"). A routed unit never
 //!   retreats or recovers. In `second_line` the first line retreats towards
 //!   the second line but never into its box (with no room left it stands).
 //! - Bayonet Charge: line infantry that routs a unit with massed (1 box)
-//!   musketry "may advance into the vacant hex": in `second_line` it does
-//!   unless the key `bayonet_advance` says not; cavalry whose charge routs a
-//!   unit always occupies its box. In the duels the fight is over at the rout,
+//!   musketry "may advance into the vacant hex": in `second_line` the
+//!   attacker's decision `bayonet`; cavalry whose charge routs a unit always
+//!   occupies its box. In the duels the fight is over at the rout,
 //!   so neither advance (nor the leader's retirement) changes their outcome.
 //! - `second_line`: the second line stands behind the first, which blocks its
 //!   line of sight, and does nothing (keeping the formation it was given,
 //!   column of route included) until the first line routs; then the side
 //!   turn that routed it ends as any other (Wellington's rally) and the second
 //!   line has the next side turn.
-//! - Non-impetuous cavalry may stop charging: in `cavalry_charge` it breaks
-//!   off (the fight ends, winner none) when it has `attacker.break_off` hits
-//!   or fewer left; impetuous cavalry "MUST continue to charge".
+//! - Non-impetuous cavalry may break off (the fight ends, winner none) at any
+//!   side turn; impetuous cavalry that has charged "MUST continue to charge"
+//!   while it has a valid target (one within reach and not in square), and
+//!   before its first charge it moves as it likes.
 //! - The Waterloo commanders are with the unit (attached, or within the one box
 //!   their effect needs). Reille's and Orange's forced re-roll and Hill's and
 //!   Lobau's re-roll apply once per attack; the enemy makes one attack per
@@ -132,7 +157,7 @@
 //!   them at half effect (artillery "as normal", light infantry's "Attacks
 //!   ignore cover"), cavalry charges them at quarter effect (half against
 //!   guns, for which a town counts as cover), and never in the flank; a unit
-//!   holding a town stays in it.
+//!   that moves or retreats out of its town loses all of this.
 //! - Hill's re-roll is for infantry ("British and infantry"), Picton's die for
 //!   infantry at one box; Ney, D'Erlon and Lobau act "in melee", which only
 //!   cavalry charges are ("Infantry and Artillery may NOT engage in melee").
@@ -143,7 +168,6 @@ use crate::catalogue::RulesetEntry;
 
 pub mod attack;
 pub mod duel;
-pub mod fate;
 pub mod second_line;
 pub mod single;
 
@@ -243,6 +267,34 @@ crate::choice_enum! {
         Reille = "reille",
         /// Lobau: re-roll one missed die in melee.
         Lobau = "lobau",
+    }
+}
+
+impl Commander {
+    /// Whether the commander stands in the unit's box (all but Ney adjacent,
+    /// who is by definition in the next box).
+    pub fn stands_in_box(self) -> bool {
+        !matches!(self, Commander::None | Commander::NeyAdjacent)
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether infantry that fired may form square in the same side turn.
+    pub enum SquareAfterFire {
+        /// No: forming square is the unit's movement ("Units move OR shoot").
+        Forbidden = "forbidden",
+        /// Yes: it forms square "at the beginning of their movement phase", after the shooting phase.
+        Allowed = "allowed",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a Waterloo commander with a unit is its leader.
+    pub enum CommanderLeads {
+        /// A commander in the unit's box is a leader too: one extra hit, the morale bonus, leader risk.
+        InBox = "in_box",
+        /// Commanders give only their own effects.
+        Never = "never",
     }
 }
 
@@ -464,16 +516,34 @@ crate::rule_book! {
         /// (default: one roll per attack that hits) or per_hit.
         pub leader_risk: LeaderRisk = LeaderRisk::PerAttack;
         /// Interpretation: leaving column of route ("To exit formation, move a
-        /// normal move next turn"): spend_move (default: the exit is the side
-        /// turn's move, made where the unit stands) or normal_move (the unit
-        /// deploys while moving its normal, deployed, rate). It may not shoot
-        /// in the turn it leaves column either way ("Units move OR shoot").
-        pub column_exit: ColumnExit = ColumnExit::SpendMove;
+        /// normal move next turn"): normal_move (default: the unit deploys
+        /// while moving its normal, deployed, rate: "Standard move rates are
+        /// for units deployed for combat") or spend_move (the exit is the side
+        /// turn's move, made where the unit stands). It may not shoot in the
+        /// turn it leaves column either way ("Units move OR shoot").
+        pub column_exit: ColumnExit = ColumnExit::NormalMove;
         /// Interpretation: the surviving leader of a routed first line
         /// (`second_line`): joins_if_reached (default: he joins the second line
         /// only if his retirement when overrun, `leader_retire_boxes`, brings
         /// him to its box), always_joins (he rides back to it) or never_joins.
         pub surviving_leader: SurvivingLeader = SurvivingLeader::JoinsIfReached;
+        /// Interpretation: a Waterloo commander with a unit ("WATERLOO
+        /// Commander effects"; Leaders: "Army and Corps commanders of notable
+        /// repute"): in_box (default: a commander in the unit's box is its
+        /// leader too, with the extra hit, the morale bonus and leader risk;
+        /// Ney adjacent is not in the box) or never (only his own effect).
+        pub commander_leads: CommanderLeads = CommanderLeads::InBox;
+        /// Interpretation: infantry that fired forming square in the same side
+        /// turn (Square: "may go into or out of square at the beginning of
+        /// their movement phase"): forbidden (default: changing formation is
+        /// the unit's movement, and "Units move OR shoot") or allowed (the
+        /// movement phase follows the shooting phase, so it may do both).
+        pub square_after_fire: SquareAfterFire = SquareAfterFire::Forbidden;
+        /// Interpretation: Leaders: a leader "adds a bonus to its morale roll";
+        /// the text gives no size, so this takes 1 off a reluctant unit's D6
+        /// (the only morale roll these rules have: "score less than their
+        /// remaining hits to advance or charge"); 0 turns it off.
+        pub leader_morale_bonus: u32 = 1, range 0..=6;
     }
 }
 

@@ -15,9 +15,12 @@
 //! - The enemy enters the box when cavalry routs it ("If the charge routs the
 //!   enemy, occupy the target box") or line infantry routs it with massed (1
 //!   box) musketry and makes its bayonet advance ("it may advance into the
-//!   vacant hex", key `bayonet_advance`, default true). Then the range to the
-//!   second line is the gap between the lines; otherwise the attacker stays
-//!   where it stood and the range is its range to the first line plus the gap.
+//!   vacant hex"): the attacker's decision `bayonet` (options `stay`,
+//!   `advance into the box`, in that order), an advance for which a reluctant
+//!   unit must pass its D6 (Reluctant units: "to advance or charge"). Then
+//!   the range to the second line is the gap between the lines; otherwise the
+//!   attacker stays where it stood and the range is its range to the first
+//!   line plus the gap.
 //! - The gap is `depth` less the boxes the first line retreated: it retreats
 //!   from fire as in the duels, but not into the second line's box (with no
 //!   room left it stands).
@@ -27,18 +30,18 @@
 //!   before it can shoot (interpretation `column_exit`). The attacker's side
 //!   turn that broke the first line ends as any other (Wellington's rally).
 //!
-//! The exact solver is the duels' absorbing Markov chain ([`fate::solve`])
-//! over the duel's state and the phase (first line standing, or the second
-//! line with the first line's leader's fate).
+//! It is a [`Game`] over the duel's state and the phase (first line
+//! standing, or the second line with the first line's leader's fate): every
+//! decision of the duels, and the bayonet advance, is taken by the sides'
+//! policies, best play by default.
 
-use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, SideSetup, State};
-use super::fate::{self, ATTACKER, Fate, Rolling};
+use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, RetiredSwitch, SideSetup, State};
 use super::{Quality, Rules, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
-use crate::dice::Dice;
+use crate::game::{self, ATTACKER, Decision, Fate, Game, Played, Policy};
 use crate::outcome::{Layout, Metric};
-use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
-use crate::scenario::{DynScenario, Scenario};
+use crate::params::{Param, ParamError, RuleBook, Settings, Value, rules_of};
+use crate::scenario::DynScenario;
 
 /// The deepest second line, in boxes behind the first.
 pub const MAX_DEPTH: u32 = 8;
@@ -50,6 +53,28 @@ const WITH_FIRST_LINE: i64 = 0;
 const LOST: i64 = 1;
 const DETACHED: i64 = 2;
 const WITH_SECOND_LINE: i64 = 3;
+
+/// Option codes of the bayonet advance.
+const STAY: u16 = 0;
+const ADVANCE: u16 = 1;
+
+/// Line infantry that has routed the first line with massed musketry.
+pub static BAYONET_DECISION: Decision = Decision {
+    name: "bayonet",
+    who: "attacker",
+    doc: "Bayonet Charge: \"If a Line Infantry unit routs an enemy with massed (1 box) musketry, it may advance into \
+          the vacant hex\" (a reluctant unit must pass its D6 to advance).",
+    options: "stay; advance into the box",
+};
+
+/// Every decision of `second_line`: the duels' and the bayonet advance.
+static DECISIONS: &[&Decision] = &[
+    &duel::FIRE_DECISION,
+    &duel::CHARGE_DECISION,
+    &duel::MOVE_DECISION,
+    &duel::SQUARE_DECISION,
+    &BAYONET_DECISION,
+];
 
 /// What became of the first line's leader when it routed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,7 +100,7 @@ enum Phase {
 
 /// The state between side turns: the duel being fought and which one it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Lines {
+pub struct Lines {
     duel: State,
     phase: Phase,
 }
@@ -91,7 +116,6 @@ pub struct SecondLine {
     /// (index 1) the first line's leader.
     second: [Duel; 2],
     attacker: UnitType,
-    bayonet_advance: bool,
     attacker_leader: bool,
     defender_leader: bool,
     /// Both lines' hits at the start (the first line's leader's included).
@@ -108,8 +132,6 @@ pub struct LinesSetup {
     pub range: u32,
     /// The boxes from the first line to the second.
     pub depth: u32,
-    /// Line infantry that routs the first line with massed (1 box) musketry advances into its box.
-    pub bayonet_advance: bool,
     /// The turn limit (game turns).
     pub turns: u32,
     /// Whose side turn comes first in each game turn.
@@ -158,10 +180,10 @@ impl SecondLine {
              with whichever line has him; rounded down)",
         );
         metrics.push(Metric::integer("lines_broken", "how many of the two lines routed", 0, 2));
-        if attacker.leader {
+        if first.led(0) {
             metrics.push(duel::ATTACKER_LEADER_LOST);
         }
-        if defender.leader {
+        if first.led(1) {
             metrics.push(Metric::categories(
                 "defender_leader",
                 "the first line's leader at the end: with_first_line (it stands), lost, detached (survived its \
@@ -172,13 +194,12 @@ impl SecondLine {
         Ok(SecondLine {
             rules: rules.clone(),
             defender_start_hits: first.start_hits(1) + second_duels[0].start_hits(1),
-            start: Lines { duel: first.start(), phase: Phase::First },
+            start: Lines { duel: first.start_state(), phase: Phase::First },
+            attacker: attacker.unit,
+            attacker_leader: first.led(0),
+            defender_leader: first.led(1),
             first,
             second: second_duels,
-            attacker: attacker.unit,
-            bayonet_advance: setup.bayonet_advance,
-            attacker_leader: attacker.leader,
-            defender_leader: defender.leader,
             turns: setup.turns,
             layout: Layout::new(metrics),
         })
@@ -190,7 +211,7 @@ impl SecondLine {
     }
 
     /// One side turn; `Some(winner)` when the fight ends.
-    fn side_turn(&self, lines: &mut Lines, fate: &mut impl Fate) -> Option<u8> {
+    fn side_turn<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<u8> {
         match lines.phase {
             Phase::First => {
                 let winner = self.first.side_turn(&mut lines.duel, fate)?;
@@ -206,14 +227,20 @@ impl SecondLine {
 
     /// The attacker has just routed the first line: the overrun, the leader,
     /// and the second line's fight set up from where everyone stands.
-    fn break_first_line(&self, lines: &mut Lines, fate: &mut impl Fate) {
+    fn break_first_line<F: Fate>(&self, lines: &mut Lines, fate: &mut F) {
         let routed = lines.duel;
         let range = u32::from(routed.range);
         // Cavalry Charges: "If the charge routs the enemy, occupy the target box"
         // (cavalry rout only by charging); Bayonet Charge: "If a Line Infantry unit
-        // routs an enemy with massed (1 box) musketry, it may advance into the vacant hex".
+        // routs an enemy with massed (1 box) musketry, it may advance into the
+        // vacant hex" (the attacker's decision; Reluctant units roll "to advance").
         let overrun = self.attacker.is_cavalry()
-            || (self.bayonet_advance && self.attacker == UnitType::LineInfantry && range == 1);
+            || (self.attacker == UnitType::LineInfantry
+                && range == 1
+                && fate.decide(ATTACKER, &BAYONET_DECISION, &[STAY, ADVANCE], &|policy| {
+                    if policy == Policy::Bold { ADVANCE } else { STAY }
+                }) == ADVANCE
+                && self.first.willing(ATTACKER, &routed, fate));
         // From the first line's box to the second's: `depth` less its retreats.
         let gap = u32::from(routed.room[1]) + 1;
         // Leader Risk: the rout's 1D6 was rolled as the unit routed (the duel
@@ -232,10 +259,11 @@ impl SecondLine {
             if joins { LeaderAfterRout::Joined } else { LeaderAfterRout::Detached }
         };
         let second = self.second_duel(leader);
-        let mut duel = second.start();
+        let mut duel = second.start_state();
         duel.hits[0] = routed.hits[0];
         duel.leader[0] = routed.leader[0];
-        duel.column[0] = routed.column[0];
+        duel.posture[0] = routed.posture[0];
+        duel.charged[0] = routed.charged[0];
         duel.room[0] = routed.room[0];
         duel.range = (if overrun { gap } else { range + gap }).min(MAX_RANGE) as u8;
         duel.next = routed.next;
@@ -246,7 +274,7 @@ impl SecondLine {
     }
 
     /// The outcome code: the metric values through the layout.
-    fn code(&self, winner: u8, turn: u32, lines: &Lines) -> u64 {
+    fn pack(&self, winner: u8, turn: u32, lines: &Lines) -> u64 {
         let duel = &lines.duel;
         let (defender_hits, broken, leader) = match lines.phase {
             Phase::First => {
@@ -285,32 +313,46 @@ impl SecondLine {
     }
 }
 
-impl Scenario for SecondLine {
+impl Game for SecondLine {
+    type State = Lines;
+
     fn layout(&self) -> &Layout {
         &self.layout
     }
 
-    fn sample(&self, dice: &mut Dice) -> u64 {
-        fate::play(
-            self.start,
-            self.turns,
-            &mut Rolling(dice),
-            |lines, fate| self.side_turn(lines, fate),
-            |winner, turn, lines| self.code(winner, turn, lines),
-        )
+    fn start(&self) -> Lines {
+        self.start
     }
 
-    fn has_exact(&self) -> bool {
-        true
+    fn steps(&self) -> u32 {
+        2 * self.turns
     }
 
-    fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        Some(fate::solve(
-            self.start,
-            self.turns,
-            |lines, replay| self.side_turn(lines, replay),
-            |winner, turn, lines| self.code(winner, turn, lines),
-        ))
+    fn step<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<u8> {
+        self.side_turn(lines, fate)
+    }
+
+    fn code(&self, winner: u8, steps: u32, lines: &Lines) -> u64 {
+        self.pack(winner, steps.div_ceil(2), lines)
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        DECISIONS
+    }
+
+    fn describe_state(&self, lines: &Lines, side: u8) -> String {
+        let line = match lines.phase {
+            Phase::First => "the first line",
+            Phase::Second(_) => "the second line",
+        };
+        format!("{} (against {line})", self.first.describe(&lines.duel, side))
+    }
+
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        if std::ptr::eq(decision, &BAYONET_DECISION) {
+            return if option == ADVANCE { "advance into the box".into() } else { "stay".into() };
+        }
+        duel::describe_option(option)
     }
 }
 
@@ -324,33 +366,39 @@ fn second_keys(error: ParamError) -> ParamError {
     }
 }
 
-/// The default units of `second_line`: Old Guard line infantry that closes
-/// to massed musketry, against a poor first line with a leader and a good
-/// second line.
+/// The default units of `second_line`: Old Guard line infantry against a
+/// poor first line with a leader and a good second line.
 pub fn second_line_defaults() -> (SideSetup, SideSetup, SideSetup) {
     (
-        SideSetup { advances: true, close_to: 1, quality: Quality::OldGuard, ..SideSetup::new(UnitType::LineInfantry) },
+        SideSetup { quality: Quality::OldGuard, ..SideSetup::new(UnitType::LineInfantry) },
         SideSetup { quality: Quality::Poor, leader: true, ..SideSetup::new(UnitType::LineInfantry) },
         SideSetup::new(UnitType::LineInfantry),
     )
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    duel::refuse_retired(settings, &["attacker", "defender", "second"])?;
+    if settings.get("bayonet_advance") != &Value::Choice("unset".into()) {
+        return Err(ParamError::Invalid { key: "bayonet_advance".into(), reason: BAYONET_RETIRED.into() });
+    }
     let setup = LinesSetup {
         range: settings.int("range") as u32,
         depth: settings.int("depth") as u32,
-        bayonet_advance: settings.bool("bayonet_advance"),
         turns: settings.int("turns") as u32,
         first: settings.choice("first"),
     };
-    Ok(Box::new(SecondLine::new(
+    let lines = SecondLine::new(
         rules_of::<Rules>(rules),
         duel::side_from(settings, "attacker"),
         duel::side_from(settings, "defender"),
         duel::side_from(settings, "second"),
         setup,
-    )?))
+    )?;
+    Ok(Box::new(Played::new(lines, game::Plan::from_settings(settings))))
 }
+
+const BAYONET_RETIRED: &str = "retired: the bayonet advance is now the attacker's decision `bayonet`; set \
+                               attacker.policy = best (the default), bold (always advances) or cautious (stays)";
 
 /// The `second_line` scenario for the catalogue.
 pub fn second_line_entry() -> ScenarioEntry {
@@ -363,11 +411,7 @@ pub fn second_line_entry() -> ScenarioEntry {
         1,
         i64::from(MAX_DEPTH),
     ));
-    params.push(Param::boolean(
-        "bayonet_advance",
-        "line infantry that routs the first line with massed (1 box) musketry advances into its box",
-        true,
-    ));
+    params.push(Param::choice("bayonet_advance", BAYONET_RETIRED, RetiredSwitch::Unset));
     params.extend(duel::side_params("second", second).into_iter().filter(|param| param.name != "second.leader"));
     ScenarioEntry {
         name: "second_line",
