@@ -4,7 +4,7 @@
 
 use super::{build, build_with, close, exact};
 use volley_kernel::check::assert_agrees;
-use volley_kernel::rulesets::hougoumont::{AttackerFire, BurningBuilding, ClosingVolley, Rules};
+use volley_kernel::rulesets::hougoumont::{AssaultLimit, AttackerFire, BurningBuilding, ClosingVolley, Rules};
 
 /// The attacker's exact win chance.
 fn attacker_wins(rules: &Rules, scenario: &str, pairs: &[(&str, &str)]) -> f64 {
@@ -343,4 +343,20 @@ fn the_defaults_solve_and_are_a_fight() {
     assert!((0.1..0.3).contains(&win), "{win}");
     let bold = exact(build("assault", &[("attacker.policy", "bold")]).as_ref()).probability("winner", 0);
     assert!(bold < win, "best {win} must beat bold {bold}");
+}
+
+#[test]
+fn the_turn_limit_is_undecided_unless_the_defenders_hold() {
+    // One figure each 30 inches apart, one turn, no guns: nothing can reach or
+    // hit (a D20 never reaches 22 or more), so the fight meets its limit.
+    let pairs = [
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("distance", "30"),
+        ("defender.guns", "0"),
+        ("turns", "1"),
+    ];
+    close(exact(build("assault", &pairs).as_ref()).probability("winner", 2), 1.0);
+    let holds = Rules { assault_limit: AssaultLimit::DefenderHolds, ..Rules::default() };
+    close(exact(build_with(&holds, "assault", &pairs).as_ref()).probability("winner", 1), 1.0);
 }

@@ -92,6 +92,14 @@
 //!   farm, and win nearly always; `morale_test` and `no_effect` are the
 //!   readings to compare before trusting a farm result.
 //!
+//! - `assault_limit` = `undecided`: the rules have no turn limit; an assault
+//!   still going at the scenario's limit is undecided, as every other
+//!   multi-turn scenario here. Under best play this lets an attacker facing
+//!   likely defeat hold out of reach and wait for the limit (its margin
+//!   counts a draw as 0): the default assault attacks at 30 turns but waits
+//!   at 20. `defender_holds` gives such a fight to the defenders, who still
+//!   hold the position, so that waiting is a loss.
+//!
 //! One reading is argued rather than switchable: a defender that fails morale
 //! in an assault retreats 8 inches from its position (5), and the attackers,
 //! who came for the position, hold it: the assault ends as their win. The
@@ -372,6 +380,16 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation of who wins an assault still going at its turn limit (the rules have none).
+    pub enum AssaultLimit {
+        /// No one: the fight is undecided (default).
+        Undecided = "undecided",
+        /// The defenders, who still hold the position.
+        DefenderHolds = "defender_holds",
+    }
+}
+
 crate::rule_book! {
     /// Every number of the Hougoumont 1815 rules, and each interpretation.
     pub struct Rules {
@@ -506,6 +524,10 @@ crate::rule_book! {
         /// flanked unit tests at the first Morale Check) or `every_check` (at
         /// every Morale Check while it stays flanked).
         pub flanked_test: FlankedTest = FlankedTest::FirstCheck;
+        /// Interpretation of an assault's turn limit, which the rules do not
+        /// have: `undecided` (default: no one wins) or `defender_holds` (the
+        /// defenders, still in the position, win).
+        pub assault_limit: AssaultLimit = AssaultLimit::Undecided;
     }
 }
 
