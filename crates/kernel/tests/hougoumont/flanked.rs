@@ -30,3 +30,20 @@ fn a_flanked_unit_tests_at_the_first_morale_check_even_without_losses() {
 fn flanked_firefights_agree_with_their_exact_solver() {
     assert_agrees(firefight(&[("defender.flanked", "true"), ("distance", "12")]).as_ref(), 1_000_000, 15);
 }
+
+#[test]
+fn a_unit_that_stays_flanked_tests_again_under_every_check() {
+    // As above, out of musket range with an edge one retreat passes: each
+    // test fails with 9/20 and the unit leaves. Read `first_check`, it tests
+    // once in two turns: 9/20. Read `every_check`, it tests in both:
+    // 9/20 + 11/20 * 9/20.
+    use volley_kernel::rulesets::hougoumont::{FlankedTest, Rules};
+    let pairs = [("distance", "25"), ("edge", "4"), ("turns", "2"), ("attacker.flanked", "true")];
+    let once = firefight(&pairs).exact_distribution().unwrap();
+    assert!((once.probability("winner", 1) - 9.0 / 20.0).abs() < 1e-12);
+    let entry = ruleset("hougoumont").unwrap();
+    let rules = Rules { flanked_test: FlankedTest::EveryCheck, ..Rules::default() };
+    let every = entry.scenario("firefight").unwrap().build_from_text(&rules, pairs.iter().copied()).unwrap();
+    let every = every.exact_distribution().unwrap();
+    assert!((every.probability("winner", 1) - (9.0 / 20.0 + 11.0 / 20.0 * 9.0 / 20.0)).abs() < 1e-12);
+}

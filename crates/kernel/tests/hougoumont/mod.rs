@@ -1,6 +1,7 @@
 //! Hougoumont 1815: exact values worked by hand or by independent enumeration,
 //! Monte Carlo against every exact solver, and the catalogue's keys.
 
+mod assault;
 mod catalogue;
 mod melee;
 mod multi_turn;

@@ -4,7 +4,7 @@
 use super::{build, build_with, close, exact};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
-use volley_kernel::rulesets::hougoumont::{HowitzerAdjustment, RoofHit, Rules};
+use volley_kernel::rulesets::hougoumont::{HowitzerAdjustment, HowitzerConsecutive, RoofHit, Rules};
 
 #[test]
 fn small_arms_hit_on_the_distance_or_more() {
@@ -138,6 +138,20 @@ fn howitzer_direct_hits_near_misses_and_crew_adjustment() {
     close(elite_again.probability("hits", 0), 2.0 / 36.0);
     // Regular on a consecutive turn is a veteran's adjustment.
     close(howitzer("regular", "true").probability("direct_hit", 1), 16.0 / 36.0);
+    // The literal reading, +1 to the 2D6: a regular crew's direct hit is a
+    // roll of 6 (5/36), its near misses 5 or 7 (4/36 + 6/36); a veteran moves
+    // the shifted roll 1 towards 7, so 5-7 are direct (4 + 5 + 6 = 15/36).
+    let literal = Rules { howitzer_consecutive: HowitzerConsecutive::RollPlusOne, ..Rules::default() };
+    let shifted = |crew: &str| {
+        let pairs = [("kind", "howitzer"), ("distance", "12"), ("crew", crew), ("consecutive", "true")];
+        exact(build_with(&literal, "artillery", &pairs).as_ref())
+    };
+    close(shifted("regular").probability("direct_hit", 1), 5.0 / 36.0);
+    close(shifted("regular").probability("hits", 0), 1.0 - 5.0 / 36.0 - 10.0 / 36.0);
+    close(shifted("veteran").probability("direct_hit", 1), 15.0 / 36.0);
+    // Not a consecutive turn: the readings agree.
+    let first = [("kind", "howitzer"), ("distance", "12")];
+    close(exact(build_with(&literal, "artillery", &first).as_ref()).probability("direct_hit", 1), 6.0 / 36.0);
     // With the adjustment ignored, an elite crew is a regular one.
     let rules = Rules { howitzer_adjustment: HowitzerAdjustment::Ignored, ..Rules::default() };
     let ignored =
@@ -148,11 +162,19 @@ fn howitzer_direct_hits_near_misses_and_crew_adjustment() {
 #[test]
 fn howitzer_roof_and_fire() {
     // 6: the first direct hit blows the roof off without damage, then the fire
-    // check: fire = 6/36 * 1/3 = 1/18; near misses still hit once.
+    // check: fire = 6/36 * 1/3 = 1/18. "Subsequent hits calculate regular
+    // howitzer damage": under the intact roof a near miss (6 or 8, 10/36)
+    // kills no one either (it killed one before issue 16, hits = 1 with 10/36).
     let roof = exact(build("artillery", &[("kind", "howitzer"), ("distance", "12"), ("target", "building")]).as_ref());
     close(roof.probability("fire", 1), 1.0 / 18.0);
-    close(roof.probability("hits", 1), 10.0 / 36.0);
-    close(roof.probability("hits", 0), 26.0 / 36.0);
+    close(roof.probability("hits", 1), 0.0);
+    close(roof.probability("hits", 0), 1.0);
+    // Reading `roof_and_damage`, every hit does its damage: near misses hit once again.
+    let rules = Rules { roof_hit: RoofHit::RoofAndDamage, ..Rules::default() };
+    let damage = exact(
+        build_with(&rules, "artillery", &[("kind", "howitzer"), ("distance", "12"), ("target", "building")]).as_ref(),
+    );
+    close(damage.probability("hits", 1), 10.0 / 36.0 + 6.0 / 36.0 / 4.0);
     // Roof already off: D4 damage, same fire chance.
     let open_roof = exact(
         build(
@@ -251,6 +273,6 @@ fn artillery_tables_are_pinned() {
         flat open: hits 0:0.020625 1:0.979375 | penetrated 0.000000 direct 0.000000 fire 0.000000
         flat building: hits 0:0.142500 1:0.857500 | penetrated 0.857500 direct 0.000000 fire 0.285833
         howitzer open: hits 0:0.555556 1:0.319444 2:0.041667 3:0.041667 4:0.041667 | penetrated 0.000000 direct 0.166667 fire 0.000000
-        howitzer building: hits 0:0.722222 1:0.277778 | penetrated 0.000000 direct 0.166667 fire 0.055556
+        howitzer building: hits 0:1.000000 | penetrated 0.000000 direct 0.166667 fire 0.055556
         canister woods: hits 1:0.166667 2:0.166667 3:0.166667 4:0.166667 5:0.166667 6:0.166667 | penetrated 0.000000 direct 0.000000 fire 0.000000"#]].assert_eq(&lines.join("\n"));
 }

@@ -32,6 +32,9 @@ pub struct Gun {
     distance: u32,
     target: Target,
     adjust: u32,
+    /// What a consecutive turn adds to the 2D6 roll itself (the literal
+    /// reading of 3.2, `howitzer_consecutive = roll_plus_one`); 0 otherwise.
+    roll_shift: u32,
     flat_dice: u32,
     flat_penetration_extra: u32,
     building_hits: BuildingHits,
@@ -94,6 +97,7 @@ impl Gun {
             distance,
             target,
             adjust: rules.howitzer_adjust(crew, consecutive),
+            roll_shift: rules.howitzer_roll_shift(consecutive),
             flat_dice: rules.flat_dice,
             flat_penetration_extra: rules.flat_penetration_extra,
             building_hits: rules.building_hits,
@@ -120,7 +124,15 @@ impl Gun {
     /// 3.2: how far off the target a howitzer's 2D6 `roll` lands once the crew
     /// moves it up to its adjustment towards the direct-hit score.
     pub fn howitzer_offset(&self, roll: u32) -> u32 {
-        roll.abs_diff(self.direct_score).saturating_sub(self.adjust)
+        (roll + self.roll_shift).abs_diff(self.direct_score).saturating_sub(self.adjust)
+    }
+
+    /// 3.2, 6: the figures a near miss (one inch off) kills. Under an intact
+    /// roof that a direct hit only blows off (`roof_hit = roof_only`), none:
+    /// "Subsequent hits calculate regular howitzer damage", so the roof goes
+    /// first, and a near miss cannot do what a direct hit on it does not.
+    fn near_miss_damage(&self, under_roof: bool) -> u32 {
+        if under_roof && self.roof_hit == RoofHit::RoofOnly { 0 } else { self.near_miss_hits }
     }
 
     /// The chance a D6 sets a building alight.
@@ -167,9 +179,9 @@ impl Gun {
                         }
                         shot.fire = building && dice.d6() >= self.fire_at_least;
                     }
-                    // 3.2: one inch off, one hit.
+                    // 3.2: one inch off, one hit; 6: not through an intact roof.
                     1 => {
-                        shot.hits = self.near_miss_hits;
+                        shot.hits = self.near_miss_damage(building && roof_intact);
                         shot.fire =
                             building && self.fire_after == FireAfter::AnyHowitzerHit && dice.d6() >= self.fire_at_least;
                     }
@@ -234,7 +246,7 @@ impl Gun {
                             }
                         }
                         1 => {
-                            let shot = Shot { hits: self.near_miss_hits, ..Shot::default() };
+                            let shot = Shot { hits: self.near_miss_damage(building && roof_intact), ..Shot::default() };
                             with_fire(&mut out, shot, p, building && self.fire_after == FireAfter::AnyHowitzerHit);
                         }
                         _ => out.push((Shot::default(), p)),

@@ -15,7 +15,9 @@
 
 #![allow(clippy::needless_range_loop)] // Sides are indexed 0 (attacker) and 1 (defender) throughout: clearer than zips.
 
-use super::{Cover, HalfStrengthTest, Quality, RalliedUnits, Rules, Troops, d20_at_least, percent};
+use super::{
+    Cover, FlankedTest, HalfStrengthTest, LossTestBase, Quality, RalliedUnits, Rules, Troops, d20_at_least, percent,
+};
 use crate::dice::Dice;
 use crate::markov::{self, Step};
 use crate::outcome::{Layout, Metric, WINNERS};
@@ -78,6 +80,8 @@ pub struct Firefight {
     loss_percent: u32,
     half_percent: u32,
     half_rule: HalfStrengthTest,
+    loss_base: LossTestBase,
+    flanked_rule: FlankedTest,
     layout: Layout,
 }
 
@@ -126,6 +130,8 @@ impl Firefight {
             loss_percent: rules.morale_loss_percent,
             half_percent: rules.morale_half_strength_percent,
             half_rule: rules.half_strength_test,
+            loss_base: rules.loss_test_base,
+            flanked_rule: rules.flanked_test,
             layout,
         })
     }
@@ -186,11 +192,18 @@ impl Firefight {
     /// 5: whether side `i` must test after going from `before` to `after` figures in a phase.
     /// 5: a unit tests when it lost 25% in the phase, fell below half
     /// strength, or (at the first Morale Check) stands flanked.
+    /// Interpretation `flanked_test`: at the first Morale Check only, or at
+    /// every one (the units never move sideways, so a flanked unit stays so).
     fn must_test(&self, i: usize, turn: u32, before: u32, after: u32) -> bool {
-        let flanked = turn == 1 && self.sides[i].flanked;
+        let flanked = self.sides[i].flanked && (turn == 1 || self.flanked_rule == FlankedTest::EveryCheck);
         let start = self.sides[i].start;
         let lost = before - after;
-        let heavy = lost > 0 && lost * 100 >= self.loss_percent * before;
+        // Interpretation `loss_test_base`: 25% of the figures at the start of the phase, or of the unit's start.
+        let base = match self.loss_base {
+            LossTestBase::PhaseStart => before,
+            LossTestBase::UnitStart => start,
+        };
+        let heavy = lost > 0 && lost * 100 >= self.loss_percent * base;
         let below = after * 100 < self.half_percent * start;
         let was_below = before * 100 < self.half_percent * start;
         let half = below && (self.half_rule == HalfStrengthTest::EveryTurn || !was_below);

@@ -6,8 +6,9 @@
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
 //! D20 sums), `firefight` (two units trading volleys, exact as an absorbing
 //! Markov chain when the units are small), `assault` and `farm_assault`
-//! (multi-turn, also exact as Markov chains over figures, distance, rout,
-//! roof and fire when the product of the two sides' figures is at most 400).
+//! (multi-turn games on the decision model, [`crate::game`]: the attacker
+//! decides each turn how far to move and when to charge, played at its best
+//! by the solver by default; see [`assault`](self::Assault)).
 //!
 //! # Ruleset note
 //!
@@ -32,13 +33,36 @@
 //!   adjusts in its own favour, so "adjust" means "towards the direct hit".
 //! - `roof_hit` = `roof_only` (6): the first direct hit on a building blows the
 //!   roof off and does no other damage; later direct hits do regular D4 damage
-//!   ("Subsequent hits calculate regular howitzer damage").
+//!   ("Subsequent hits calculate regular howitzer damage"). So the roof goes
+//!   first: a near miss (6 or 8) kills no one under an intact roof either,
+//!   since a direct hit on it kills none (`roof_and_damage` lets every hit do
+//!   its damage).
+//! - `howitzer_consecutive` = `adjustment` (3.2): "Consecutive turn on
+//!   stationary target: +1 adjust to 2D6 roll" is one more point of the crew's
+//!   adjustment towards 7 (a regular crew's direct hits go from 1/6 to 4/9).
+//!   The literal reading, `roll_plus_one`, adds 1 to the roll itself; aimed at
+//!   7 that makes a regular crew's direct hit rarer (5/36 for 6/36), which no
+//!   bonus for a ranged-in target can mean, and the text says "adjust", its
+//!   word for the crews' adjustments. In the assaults the count resets when
+//!   the guns do not fire (3.3 forbids firing into a melee) or the target
+//!   moves.
 //! - `fire_after` = `penetrating_hits` (3.2, 6): a building catches fire on a
 //!   D6 of 5 or 6 after each penetrating hit: a flat-trajectory penetration or
 //!   a howitzer direct hit (which comes through the roof). Near misses and
 //!   canister never set a building alight.
 //! - `building_hits` = `penetrating_only` (6): a flat-trajectory hit on a
 //!   building that does not penetrate hurts no one inside.
+//! - `loss_test_base` = `phase_start` (5): "Unit takes 25% or more casualties
+//!   in a single phase" measures the casualties against the unit as it stood
+//!   when the phase began, the unit that takes them; the text does not name
+//!   the starting strength, which the half-strength trigger names separately
+//!   ("falls below half strength"). `unit_start` counts 25% of the starting
+//!   strength.
+//! - `flanked_test` = `first_check` (5): "Unit is flanked" is a situation met
+//!   once, like the others in its list (a loss, a fall below half): the unit
+//!   tests at the first Morale Check it is flanked, and if it holds it has
+//!   faced the threat. `every_check` tests it at every Morale Check while it
+//!   stays flanked.
 //! - `half_strength_test` = `on_falling` (5): "falls below half strength"
 //!   triggers a test in the turn the unit drops below half, not every turn
 //!   after.
@@ -50,10 +74,38 @@
 //!   printed; half a move is the usual convention. Cavalry and artillery
 //!   cannot enter woods (2), so an `assault` of cavalry through woods is refused.
 //! - `closing_volley` = `none` (2, 4): a charge that reaches contact goes
-//!   straight to melee; the defenders fire only during the approach.
+//!   straight to melee; the defenders fire only during the approach. Firing
+//!   comes before melee in the turn, so `at_charge_start` lets the defenders'
+//!   muskets and their guns' canister (3.3 bars only fire into an ongoing
+//!   melee) fire once at the distance the charge began.
+//! - `attacker_fire` = `infantry` (1, 3.1): the Firing phase applies to every
+//!   unit and nothing forbids firing after moving, so attacking infantry fires
+//!   in every turn it is not in contact or retreating, as the defenders do;
+//!   firing never harms the firer, so it is no decision. Cavalry does not
+//!   fire (3.1's figures roll for muskets; mounted troops charge). `never` is
+//!   the reading before issue 16, attackers who only close; `all` lets
+//!   cavalry fire as line troops.
 //! - `burning_building` = `evacuate` (6): the rules say nothing of what fire
 //!   does; defenders cannot stay in a burning building, so they leave it and
-//!   lose the position.
+//!   lose the position. This reading drives `farm_assault`: under best play
+//!   the attackers wait out of musket range while their howitzers fire the
+//!   farm, and win nearly always; `morale_test` and `no_effect` are the
+//!   readings to compare before trusting a farm result.
+//!
+//! - `assault_limit` = `undecided`: the rules have no turn limit; an assault
+//!   still going at the scenario's limit is undecided, as every other
+//!   multi-turn scenario here. Under best play this lets an attacker facing
+//!   likely defeat hold out of reach and wait for the limit (its margin
+//!   counts a draw as 0): the default assault attacks at 30 turns but waits
+//!   at 20. `defender_holds` gives such a fight to the defenders, who still
+//!   hold the position, so that waiting is a loss.
+//!
+//! One reading is argued rather than switchable: a defender that fails morale
+//! in an assault retreats 8 inches from its position (5), and the attackers,
+//! who came for the position, hold it: the assault ends as their win. The
+//! retreating defenders may rally next turn and "act normally", but taking
+//! the position back is a new assault with the sides exchanged (another run
+//! of the scenario), not part of this one.
 //!
 //! Also by default and not switchable, because the rules are explicit or a
 //! scenario fixes it: no natural-roll specials (none are printed); fire at a
@@ -67,7 +119,11 @@
 //! rules give none). A howitzer's D4 or single hit and canister's D8 or D6
 //! are casualties as rolled (`figures_per_hit` scales only small-arms and
 //! flat-trajectory hits). Artillery has no woods modifier but canister's D6
-//! (3.2 prints none). In an assault the attackers do not fire: they close.
+//! (3.2 prints none). In an assault only the attacker decides (how far to
+//! move, when to charge); the defenders hold the position and every musket
+//! and gun fires whenever the rules allow, since firing never harms the
+//! firer; guns fire canister within its range (the deadlier load) and their
+//! `defender.artillery`, flat shot or howitzer shells, beyond it.
 //! The "flanked" trigger of 5 is the firefight's `SIDE.flanked` key: a
 //! flanked unit tests at the first Morale Check, whatever its losses; the
 //! assaults close from the front, so there it never arises.
@@ -87,6 +143,7 @@ pub use morale::Morale;
 pub use small_arms::SmallArms;
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
+use crate::game::{Plan, Played, plan_params};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
 
@@ -281,6 +338,58 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation of 3.2's "Consecutive turn on stationary target: +1 adjust to 2D6 roll".
+    pub enum HowitzerConsecutive {
+        /// One more point of the crew's adjustment towards the direct-hit score (default).
+        Adjustment = "adjustment",
+        /// A literal +1 to the 2D6 roll, before the crew's adjustment.
+        RollPlusOne = "roll_plus_one",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of who fires in an assault's Firing phase (1, 3.1).
+    pub enum AttackerFire {
+        /// Attacking infantry and light infantry fire as the defenders do; cavalry does not (default).
+        Infantry = "infantry",
+        /// Every attacker fires, cavalry as line troops.
+        All = "all",
+        /// Attackers never fire: they close (the reading before the game model).
+        Never = "never",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of what 5's "25% or more casualties in a single phase" is 25% of.
+    pub enum LossTestBase {
+        /// The unit's figures at the start of the phase (default).
+        PhaseStart = "phase_start",
+        /// The unit's starting strength.
+        UnitStart = "unit_start",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of 5's "Unit is flanked" trigger for a unit that stays flanked.
+    pub enum FlankedTest {
+        /// It tests at the first Morale Check it is flanked (default).
+        FirstCheck = "first_check",
+        /// It tests at every Morale Check while it stays flanked.
+        EveryCheck = "every_check",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of who wins an assault still going at its turn limit (the rules have none).
+    pub enum AssaultLimit {
+        /// No one: the fight is undecided (default).
+        Undecided = "undecided",
+        /// The defenders, who still hold the position.
+        DefenderHolds = "defender_holds",
+    }
+}
+
 crate::rule_book! {
     /// Every number of the Hougoumont 1815 rules, and each interpretation.
     pub struct Rules {
@@ -397,6 +506,28 @@ crate::rule_book! {
         /// (default: the defenders leave and lose the position), `morale_test`
         /// (they test each morale phase) or `no_effect`.
         pub burning_building: BurningBuilding = BurningBuilding::Evacuate;
+        /// Interpretation of 3.2's "Consecutive turn on stationary target: +1
+        /// adjust to 2D6 roll": `adjustment` (default: one more point of the
+        /// crew's adjustment towards 7) or `roll_plus_one` (a literal +1 to the
+        /// 2D6, which makes a regular crew's direct hit rarer, 5/36 for 6/36).
+        pub howitzer_consecutive: HowitzerConsecutive = HowitzerConsecutive::Adjustment;
+        /// Interpretation of who fires in an assault (1, 3.1): `infantry`
+        /// (default: the Firing phase applies to every unit with muskets, so
+        /// attacking infantry fires after moving; cavalry does not), `all` or
+        /// `never` (attackers only close).
+        pub attacker_fire: AttackerFire = AttackerFire::Infantry;
+        /// Interpretation of 5's "25% or more casualties in a single phase":
+        /// `phase_start` (default: 25% of the figures the unit had when the
+        /// phase began) or `unit_start` (25% of its starting strength).
+        pub loss_test_base: LossTestBase = LossTestBase::PhaseStart;
+        /// Interpretation of 5's "Unit is flanked": `first_check` (default: a
+        /// flanked unit tests at the first Morale Check) or `every_check` (at
+        /// every Morale Check while it stays flanked).
+        pub flanked_test: FlankedTest = FlankedTest::FirstCheck;
+        /// Interpretation of an assault's turn limit, which the rules do not
+        /// have: `undecided` (default: no one wins) or `defender_holds` (the
+        /// defenders, still in the position, win).
+        pub assault_limit: AssaultLimit = AssaultLimit::Undecided;
     }
 }
 
@@ -454,7 +585,8 @@ impl Rules {
         }
     }
 
-    /// 3.2: the howitzer adjustment of a crew, with the consecutive bonus.
+    /// 3.2: the howitzer adjustment of a crew, with the consecutive bonus
+    /// where `howitzer_consecutive` reads it as more adjustment.
     pub fn howitzer_adjust(&self, crew: Crew, consecutive: bool) -> u32 {
         if self.howitzer_adjustment == HowitzerAdjustment::Ignored {
             return 0;
@@ -464,7 +596,16 @@ impl Rules {
             Crew::Veteran => self.howitzer_veteran_adjust,
             Crew::Elite => self.howitzer_elite_adjust,
         };
+        let consecutive = consecutive && self.howitzer_consecutive == HowitzerConsecutive::Adjustment;
         crew_adjust + if consecutive { self.howitzer_consecutive_adjust } else { 0 }
+    }
+
+    /// 3.2: what a consecutive turn adds to the 2D6 roll itself, under the
+    /// literal reading `howitzer_consecutive = roll_plus_one` (0 otherwise).
+    pub fn howitzer_roll_shift(&self, consecutive: bool) -> u32 {
+        let literal = self.howitzer_adjustment == HowitzerAdjustment::TowardsSeven
+            && self.howitzer_consecutive == HowitzerConsecutive::RollPlusOne;
+        if consecutive && literal { self.howitzer_consecutive_adjust } else { 0 }
     }
 }
 
@@ -552,12 +693,13 @@ fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dy
         defender_troops: settings.choice("defender.troops"),
         defender_cover: Cover::Open,
         defender_guns: settings.int("defender.guns") as u32,
+        defender_artillery: settings.choice("defender.artillery"),
         battery: None,
         distance: settings.int("distance") as u32,
         edge: settings.int("edge") as u32,
         turns: settings.int("turns") as u32,
     };
-    Ok(Box::new(Assault::new(rules, setup)?))
+    Ok(Box::new(Played::new(Assault::new(rules, setup)?, Plan::from_settings(settings))))
 }
 
 fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -572,7 +714,8 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
         defender_quality: settings.choice("defender.quality"),
         defender_troops: settings.choice("defender.troops"),
         defender_cover: Cover::Walls,
-        defender_guns: 0,
+        defender_guns: settings.int("defender.guns") as u32,
+        defender_artillery: settings.choice("defender.artillery"),
         battery: (guns > 0).then(|| Battery {
             guns,
             kind: settings.choice("attacker.artillery"),
@@ -583,7 +726,35 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
         edge: settings.int("edge") as u32,
         turns: settings.int("turns") as u32,
     };
-    Ok(Box::new(Assault::new(rules, setup)?))
+    Ok(Box::new(Played::new(Assault::new(rules, setup)?, Plan::from_settings(settings))))
+}
+
+/// The defenders' guns of an assault: how many, and what they fire beyond canister range.
+fn defender_gun_params(default: i64) -> [Param; 2] {
+    [
+        Param::int(
+            "defender.guns",
+            "the defenders' guns: canister within its range (3.2), defender.artillery beyond",
+            default,
+            0,
+            10,
+        ),
+        Param::choice(
+            "defender.artillery",
+            "what the defenders' guns fire beyond canister range: flat (3D20) or howitzer (2D6, 7 a direct hit)",
+            ArtilleryKind::Flat,
+        ),
+    ]
+}
+
+/// The keys of an assault: `own`, then the guns, the plan and the limits.
+fn assault_params(own: Vec<Param>, guns: i64) -> Vec<Param> {
+    let mut params = own;
+    params.extend(defender_gun_params(guns));
+    params.push(edge_param(8));
+    params.push(turns_param());
+    params.extend(plan_params());
+    params
 }
 
 fn turns_param() -> Param {
@@ -684,53 +855,52 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "assault",
-                summary: "Attackers advance under the defenders' guns and musketry, charge the last stretch, and melee until one side breaks.",
-                params: vec![
-                    Param::int("attacker.figures", "the attacker's figures", 20, 1, 100),
-                    Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
-                    Param::choice("attacker.arm", "infantry, light_infantry or cavalry (2 movement)", Arm::Infantry),
-                    Param::choice(
-                        "ground",
-                        "open or woods between the units (woods: no cavalry, infantry slowed, +2 to hit, canister D6)",
-                        Ground::Open,
-                    ),
-                    Param::int("defender.figures", "the defender's figures", 20, 1, 100),
-                    Param::choice("defender.quality", "the defender's experience", Quality::Experienced),
-                    Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Line),
-                    Param::int(
-                        "defender.guns",
-                        "the defenders' guns: flat trajectory, canister within range",
-                        1,
-                        0,
-                        10,
-                    ),
-                    Param::int("distance", "inches between the units at the start", 24, 1, 100),
-                    edge_param(8),
-                    turns_param(),
-                ],
+                summary: "Attackers advance under the defenders' guns and musketry, firing back, halt or charge as they choose, and melee until one side breaks.",
+                params: assault_params(
+                    vec![
+                        Param::int("attacker.figures", "the attacker's figures", 20, 1, 100),
+                        Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
+                        Param::choice(
+                            "attacker.arm",
+                            "infantry, light_infantry or cavalry (2 movement)",
+                            Arm::Infantry,
+                        ),
+                        Param::choice(
+                            "ground",
+                            "open or woods between the units (woods: no cavalry, infantry slowed, +2 to hit, canister D6)",
+                            Ground::Open,
+                        ),
+                        Param::int("defender.figures", "the defender's figures", 20, 1, 100),
+                        Param::choice("defender.quality", "the defender's experience", Quality::Experienced),
+                        Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Line),
+                        Param::int("distance", "inches between the units at the start", 24, 1, 100),
+                    ],
+                    1,
+                ),
                 build: build_assault,
             },
             ScenarioEntry {
                 name: "farm_assault",
                 summary: "Hougoumont: attackers storm defenders behind walls and in buildings while their guns try to penetrate and fire the buildings.",
-                params: vec![
-                    Param::int("attacker.figures", "the attacker's figures", 30, 1, 100),
-                    Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
-                    Param::int("attacker.guns", "the attackers' guns bombarding the farm", 2, 0, 10),
-                    Param::choice(
-                        "attacker.artillery",
-                        "flat or howitzer (canister is refused: the guns stand off)",
-                        ArtilleryKind::Howitzer,
-                    ),
-                    Param::choice("attacker.crew", "the gun crews' quality", Crew::Regular),
-                    Param::int("gun_distance", "inches from the guns to the farm", 20, 1, 200),
-                    Param::int("defender.figures", "the defenders in the farm", 12, 1, 100),
-                    Param::choice("defender.quality", "the defender's experience", Quality::Veteran),
-                    Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Light),
-                    Param::int("distance", "inches from the attackers to the farm at the start", 24, 1, 100),
-                    edge_param(8),
-                    turns_param(),
-                ],
+                params: assault_params(
+                    vec![
+                        Param::int("attacker.figures", "the attacker's figures", 30, 1, 100),
+                        Param::choice("attacker.quality", "the attacker's experience", Quality::Experienced),
+                        Param::int("attacker.guns", "the attackers' guns bombarding the farm", 2, 0, 10),
+                        Param::choice(
+                            "attacker.artillery",
+                            "flat or howitzer (canister is refused: the guns stand off)",
+                            ArtilleryKind::Howitzer,
+                        ),
+                        Param::choice("attacker.crew", "the gun crews' quality", Crew::Regular),
+                        Param::int("gun_distance", "inches from the guns to the farm", 20, 1, 200),
+                        Param::int("defender.figures", "the defenders in the farm", 12, 1, 100),
+                        Param::choice("defender.quality", "the defender's experience", Quality::Veteran),
+                        Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Light),
+                        Param::int("distance", "inches from the attackers to the farm at the start", 24, 1, 100),
+                    ],
+                    0,
+                ),
                 build: build_farm_assault,
             },
         ],
