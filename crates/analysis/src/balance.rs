@@ -43,6 +43,9 @@ pub struct Experiment {
     /// Solve each point exactly where the scenario has an exact solver
     /// (a playsheet's numbers to print), sampling only where it has none.
     pub exact: bool,
+    /// The interval half-width a run in rounds aimed for, if it did (for
+    /// the record of how the result was made; the rounds are the caller's).
+    pub precision: Option<f64>,
 }
 
 impl Experiment {
@@ -68,12 +71,19 @@ impl Experiment {
             options,
             confidence: DEFAULT_CONFIDENCE,
             exact: false,
+            precision: None,
         }
     }
 
     /// The same, solving exactly wherever the scenario can.
     pub fn with_exact(mut self, exact: bool) -> Self {
         self.exact = exact;
+        self
+    }
+
+    /// The same, recording the precision its samples were chosen for.
+    pub fn with_precision(mut self, precision: Option<f64>) -> Self {
+        self.precision = precision;
         self
     }
 
@@ -239,21 +249,12 @@ impl Measure {
     /// Wilson for probabilities, the normal interval of the mean otherwise. An
     /// exact distribution's interval is the value itself.
     pub fn estimate(&self, dist: &Distribution, confidence: f64) -> Result<Estimate, AnalysisError> {
-        let index = dist.metric_index(self.metric()).ok_or_else(|| {
-            let valid: Vec<&str> = dist.metrics.iter().map(|m| m.name).collect();
-            AnalysisError::Invalid(format!("no metric `{}` (valid metrics: {})", self.metric(), valid.join(", ")))
-        })?;
+        let (index, code) = self.check(&dist.metrics)?;
         let metric = dist.metrics[index];
         let samples = dist.samples();
         match self {
-            Measure::Probability { value, .. } => {
-                let code = value_code(&metric, value).ok_or_else(|| {
-                    AnalysisError::Invalid(format!(
-                        "metric `{}` has no value `{value}` (it takes {})",
-                        metric.name,
-                        describe_domain(&metric.domain)
-                    ))
-                })?;
+            Measure::Probability { .. } => {
+                let code = code.expect("a probability's value was checked");
                 let row = dist.marginal(index).into_iter().find(|r| r.value == code);
                 let (count, probability) = match (row, samples) {
                     // One division of the count, free of the rounding noise a
@@ -272,16 +273,40 @@ impl Measure {
                 })
             }
             Measure::Mean { .. } => {
-                if !metric.domain.is_numeric() {
-                    return Err(AnalysisError::Invalid(format!(
-                        "metric `{}` is categorical and has no mean; measure the probability of one of its values",
-                        metric.name
-                    )));
-                }
                 let (mean, standard_error) = mean_with_standard_error(dist, metric.name);
                 let half = z_for_confidence(confidence) * standard_error;
                 Ok(Estimate { value: mean, ci_low: mean - half, ci_high: mean + half, standard_error, samples })
             }
+        }
+    }
+}
+
+impl Measure {
+    /// Whether a scenario with these metrics can be measured so: the metric's
+    /// index and, for a probability, the code of its value. A spec is checked
+    /// with this before anything runs.
+    pub fn check(&self, metrics: &[Metric]) -> Result<(usize, Option<i64>), AnalysisError> {
+        let index = metrics.iter().position(|m| m.name == self.metric()).ok_or_else(|| {
+            let valid: Vec<&str> = metrics.iter().map(|m| m.name).collect();
+            AnalysisError::Invalid(format!("no metric `{}` (valid metrics: {})", self.metric(), valid.join(", ")))
+        })?;
+        let metric = &metrics[index];
+        match self {
+            Measure::Probability { value, .. } => {
+                let code = value_code(metric, value).ok_or_else(|| {
+                    AnalysisError::Invalid(format!(
+                        "metric `{}` has no value `{value}` (it takes {})",
+                        metric.name,
+                        describe_domain(&metric.domain)
+                    ))
+                })?;
+                Ok((index, Some(code)))
+            }
+            Measure::Mean { .. } if !metric.domain.is_numeric() => Err(AnalysisError::Invalid(format!(
+                "metric `{}` is categorical and has no mean; measure the probability of one of its values",
+                metric.name
+            ))),
+            Measure::Mean { .. } => Ok((index, None)),
         }
     }
 }

@@ -16,12 +16,16 @@ use crate::charts::{
     Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
     sensitivity_tornado, sweep_chart,
 };
-use crate::frame::{Run, long_frame, temporary_sibling, write_bytes_atomically, write_csv, write_parquet};
+use crate::frame::{
+    Run, long_frame, marked_sibling, remove_stale_siblings, temporary_sibling, write_bytes_atomically, write_csv,
+    write_parquet,
+};
+use crate::provenance::Provenance;
 use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use volley_kernel::outcome::Distribution;
 
 /// One analysis written up: what was asked, the answer in a line, and the
@@ -148,10 +152,8 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent)?;
     }
+    remove_stale_siblings(dir);
     let temporary = temporary_sibling(dir);
-    if temporary.exists() {
-        fs::remove_dir_all(&temporary)?;
-    }
     fs::create_dir(&temporary)?;
     match fill_report(&temporary, report, data) {
         Ok(()) => replace_dir(&temporary, dir),
@@ -179,32 +181,57 @@ fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), Anal
 
 /// Moves the finished `temporary` folder to `dir`, moving any old `dir` aside
 /// first so there is never a moment with neither (a rename cannot replace a
-/// non-empty directory).
+/// non-empty directory). Another run writing the same folder at the same
+/// time may put its own report in place between the two renames; then this
+/// one moves that aside too and tries again, so both finish and the last to
+/// rename wins.
 fn replace_dir(temporary: &Path, dir: &Path) -> Result<(), AnalysisError> {
-    let old = aside(dir);
-    if dir.exists() {
-        if old.exists() {
-            fs::remove_dir_all(&old)?;
+    const ATTEMPTS: usize = 20;
+    let mut set_aside = Vec::new();
+    let mut outcome = Ok(());
+    for attempt in 0..ATTEMPTS {
+        if dir.exists() {
+            let old = marked_sibling(dir, "old");
+            match fs::rename(dir, &old) {
+                Ok(()) => set_aside.push(old),
+                // Another writer moved it first: go on to our own rename.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
         }
-        fs::rename(dir, &old)?;
+        match fs::rename(temporary, dir) {
+            Ok(()) => {
+                outcome = Ok(());
+                break;
+            }
+            // Another writer's report arrived between the renames.
+            Err(e) if dir.exists() && attempt + 1 < ATTEMPTS => outcome = Err(e),
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
     }
-    if let Err(error) = fs::rename(temporary, dir) {
-        // Put the old report back rather than leave nothing.
-        if old.exists() {
+    if let Err(error) = outcome {
+        // Put the newest old report back rather than leave nothing.
+        if !dir.exists()
+            && let Some(old) = set_aside.pop()
+        {
             let _ = fs::rename(&old, dir);
         }
         let _ = fs::remove_dir_all(temporary);
+        for old in set_aside {
+            let _ = fs::remove_dir_all(old);
+        }
         return Err(error.into());
     }
-    if old.exists() {
-        fs::remove_dir_all(&old)?;
+    for old in set_aside {
+        fs::remove_dir_all(old)?;
     }
     Ok(())
-}
-
-fn aside(path: &Path) -> PathBuf {
-    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.old-{}", std::process::id()))
 }
 
 /// The report as Markdown: question, finding, then each section's text, table
@@ -350,37 +377,14 @@ pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), Ana
     Ok(write_bytes_atomically(&reports_dir.join("index.html"), out.as_bytes())?)
 }
 
-/// How an experiment was run, for a report's method section.
+/// How an experiment was run, for a report's Method section: its
+/// [`Provenance`] and a note on the shared seed.
 pub fn method_text(experiment: &Experiment) -> String {
-    let fixed = if experiment.fixed.is_empty() {
-        "no keys fixed beyond the scenario's defaults".to_string()
-    } else {
-        let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("keys fixed at {}", pairs.join(", "))
-    };
-    let sampled = format!("Monte Carlo with {} samples per point", experiment.options.samples);
-    let method = if experiment.exact {
-        format!(
-            "Every point the scenario's exact solver can take is solved exactly (its interval is the value \
-             itself); any other is sampled: {sampled}"
-        )
-    } else {
-        sampled
-    };
     format!(
-        "Ruleset `{}`, scenario `{}` ({}), {fixed}. {method} from seed {}; every point \
-         uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
-         for probabilities).",
-        experiment.ruleset,
-        experiment.scenario.name,
-        experiment.scenario.summary.trim_end_matches('.'),
-        experiment.options.seed,
-        percent(experiment.confidence)
+        "{} {} Every point uses the same seed, so points differ by their settings and not by their dice.",
+        experiment.scenario.summary,
+        Provenance::of_experiment(experiment, &[]).paragraph()
     )
-}
-
-fn percent(confidence: f64) -> String {
-    format!("{}", (confidence * 1000.0).round() / 10.0)
 }
 
 /// The quality ladder written up: a heatmap, its table and the long frame of

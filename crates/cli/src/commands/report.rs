@@ -2,7 +2,7 @@
 //! an index linking them. Every spec is checked before any runs, so a typo in
 //! the last one costs seconds, not minutes.
 
-use super::run::{Overrides, execute, prepare, spec_files};
+use super::run::{Overrides, execute, output_dir, prepare, spec_files, writing};
 use crate::error::bad_input;
 use crate::spec;
 use std::path::Path;
@@ -17,18 +17,19 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
         let prepared = prepare(&loaded)?;
         specs.push((loaded, prepared));
     }
+    output_dir(out)?;
     let mut entries = Vec::with_capacity(specs.len());
     for (loaded, prepared) in &specs {
         let started = std::time::Instant::now();
         let (report, data) = execute(loaded, prepared, overrides)?;
         let dir = out.join(&loaded.stem);
-        write_report(&dir, &report, &data).map_err(|e| anyhow::anyhow!("writing {}: {e}", dir.display()))?;
+        write_report(&dir, &report, &data).map_err(|e| writing(&dir, e))?;
         if !overrides.quiet {
             eprintln!("{:<28} {:>6.1}s  {}", loaded.stem, started.elapsed().as_secs_f64(), report.finding);
         }
         entries.push(IndexEntry::of(&loaded.stem, &report));
     }
-    write_index(out, &entries).map_err(|e| anyhow::anyhow!("writing {}: {e}", out.join("index.html").display()))?;
+    write_index(out, &entries).map_err(|e| writing(&out.join("index.html"), e))?;
     if entries.is_empty() {
         return Err(bad_input(format!("{} holds no analyses", analyses.display())));
     }
