@@ -132,6 +132,20 @@ pub struct RunSpec {
     pub rules: BTreeMap<String, Spanned<toml::Value>>,
 }
 
+impl Spec {
+    /// The index's question this spec answers: its `group`, else playsheets
+    /// for `playsheet-*` specs, rule balance for a sensitivity analysis and
+    /// troop quality otherwise.
+    pub fn group(&self, stem: &str) -> &str {
+        match &self.group {
+            Some(group) => group.get_ref(),
+            None if stem.starts_with("playsheet") => "playsheet",
+            None if self.analysis == AnalysisKind::Sensitivity => "balance",
+            None => "quality",
+        }
+    }
+}
+
 impl RunSpec {
     /// The run's name in tables, charts and data: its label, else its ruleset.
     pub fn label_or_ruleset(&self) -> String {

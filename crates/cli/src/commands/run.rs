@@ -602,15 +602,21 @@ fn analyse(
                 for chart in report.sections.iter_mut().flat_map(|s| s.charts.iter_mut()) {
                     chart.y_label = y_label.clone();
                 }
-                // The finding speaks in the scaled unit too.
-                report.finding = sweeps
+            }
+            // Scaled values are in the y axis's unit, not probabilities: the
+            // finding speaks in that unit.
+            if let (Some(y_label), true) = (&spec.y_label, experiments.iter().any(|(r, _, _)| r.y_scale.is_some())) {
+                let sentences: Vec<String> = sweeps
                     .iter()
                     .filter_map(|s| {
                         let (first, last) = (s.points.first()?, s.points.last()?);
-                        Some(format!("{}: {y_label} from {:.1} to {:.1}", s.ruleset, first.1.value, last.1.value))
+                        Some(format!(
+                            "For {}, {y_label} goes from {:.1} at {x_label} {} to {:.1} at {}",
+                            s.ruleset, first.1.value, first.0, last.1.value, last.0
+                        ))
                     })
-                    .collect::<Vec<_>>()
-                    .join("; ");
+                    .collect();
+                report.finding = format!("{}.", sentences.join(". "));
             }
             let method: Vec<String> = experiments
                 .iter()
@@ -618,7 +624,22 @@ fn analyse(
                 .map(|((run_spec, experiment, label), found)| {
                     let key = run_spec.key.as_ref().map_or(String::new(), |k| k.get_ref().clone());
                     let values: Vec<&str> = found.points.iter().map(|(v, _)| v.as_str()).collect();
-                    let swept = [(key, format!("{} (swept)", values.join(" / ")))];
+                    // A canonical key's values are recorded with the ruleset's
+                    // own keys they were read as (the quality map included).
+                    let readings: Vec<String> = values
+                        .iter()
+                        .filter(|_| key.starts_with(canonical::PREFIX))
+                        .filter_map(|v| {
+                            let read = canonical::expand(&experiment.ruleset, &key, v, &prepared.overrides).ok()?;
+                            let keys: Vec<String> = read.iter().map(|(k, x)| format!("{k}={x}")).collect();
+                            Some(format!("{v} as {}", keys.join(" ")))
+                        })
+                        .collect();
+                    let mut text = format!("{} (swept)", values.join(" / "));
+                    if !readings.is_empty() {
+                        text.push_str(&format!(", read as: {}", readings.join(", ")));
+                    }
+                    let swept = [(key, text)];
                     format!("{label}: {}", Provenance::of_experiment(experiment, &swept).paragraph())
                 })
                 .collect();
@@ -706,8 +727,12 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
     Report { title: title.to_string(), question: question.to_string(), finding, sections }
 }
 
+/// A label as a file-name stem: lower-case letters and digits, one dash
+/// between words (`Huzzah! assault` is `huzzah-assault`).
 fn slug(text: &str) -> String {
-    text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+    let mapped: String =
+        text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    mapped.split('-').filter(|w| !w.is_empty()).collect::<Vec<_>>().join("-")
 }
 
 /// Every spec in a directory, in name order.

@@ -3,6 +3,7 @@
 mod dist;
 mod inputs;
 mod list_and_rules;
+mod playsheets;
 mod provenance;
 mod run_and_report;
 
