@@ -43,6 +43,9 @@ pub struct Experiment {
     /// Solve each point exactly where the scenario has an exact solver
     /// (a playsheet's numbers to print), sampling only where it has none.
     pub exact: bool,
+    /// The interval half-width a run in rounds aimed for, if it did (for
+    /// the record of how the result was made; the rounds are the caller's).
+    pub precision: Option<f64>,
 }
 
 impl Experiment {
@@ -68,12 +71,19 @@ impl Experiment {
             options,
             confidence: DEFAULT_CONFIDENCE,
             exact: false,
+            precision: None,
         }
     }
 
     /// The same, solving exactly wherever the scenario can.
     pub fn with_exact(mut self, exact: bool) -> Self {
         self.exact = exact;
+        self
+    }
+
+    /// The same, recording the precision its samples were chosen for.
+    pub fn with_precision(mut self, precision: Option<f64>) -> Self {
+        self.precision = precision;
         self
     }
 
@@ -239,21 +249,12 @@ impl Measure {
     /// Wilson for probabilities, the normal interval of the mean otherwise. An
     /// exact distribution's interval is the value itself.
     pub fn estimate(&self, dist: &Distribution, confidence: f64) -> Result<Estimate, AnalysisError> {
-        let index = dist.metric_index(self.metric()).ok_or_else(|| {
-            let valid: Vec<&str> = dist.metrics.iter().map(|m| m.name).collect();
-            AnalysisError::Invalid(format!("no metric `{}` (valid metrics: {})", self.metric(), valid.join(", ")))
-        })?;
+        let (index, code) = self.check(&dist.metrics)?;
         let metric = dist.metrics[index];
         let samples = dist.samples();
         match self {
-            Measure::Probability { value, .. } => {
-                let code = value_code(&metric, value).ok_or_else(|| {
-                    AnalysisError::Invalid(format!(
-                        "metric `{}` has no value `{value}` (it takes {})",
-                        metric.name,
-                        describe_domain(&metric.domain)
-                    ))
-                })?;
+            Measure::Probability { .. } => {
+                let code = code.expect("a probability's value was checked");
                 let row = dist.marginal(index).into_iter().find(|r| r.value == code);
                 let (count, probability) = match (row, samples) {
                     // One division of the count, free of the rounding noise a
@@ -272,16 +273,40 @@ impl Measure {
                 })
             }
             Measure::Mean { .. } => {
-                if !metric.domain.is_numeric() {
-                    return Err(AnalysisError::Invalid(format!(
-                        "metric `{}` is categorical and has no mean; measure the probability of one of its values",
-                        metric.name
-                    )));
-                }
                 let (mean, standard_error) = mean_with_standard_error(dist, metric.name);
                 let half = z_for_confidence(confidence) * standard_error;
                 Ok(Estimate { value: mean, ci_low: mean - half, ci_high: mean + half, standard_error, samples })
             }
+        }
+    }
+}
+
+impl Measure {
+    /// Whether a scenario with these metrics can be measured so: the metric's
+    /// index and, for a probability, the code of its value. A spec is checked
+    /// with this before anything runs.
+    pub fn check(&self, metrics: &[Metric]) -> Result<(usize, Option<i64>), AnalysisError> {
+        let index = metrics.iter().position(|m| m.name == self.metric()).ok_or_else(|| {
+            let valid: Vec<&str> = metrics.iter().map(|m| m.name).collect();
+            AnalysisError::Invalid(format!("no metric `{}` (valid metrics: {})", self.metric(), valid.join(", ")))
+        })?;
+        let metric = &metrics[index];
+        match self {
+            Measure::Probability { value, .. } => {
+                let code = value_code(metric, value).ok_or_else(|| {
+                    AnalysisError::Invalid(format!(
+                        "metric `{}` has no value `{value}` (it takes {})",
+                        metric.name,
+                        describe_domain(&metric.domain)
+                    ))
+                })?;
+                Ok((index, Some(code)))
+            }
+            Measure::Mean { .. } if !metric.domain.is_numeric() => Err(AnalysisError::Invalid(format!(
+                "metric `{}` is categorical and has no mean; measure the probability of one of its values",
+                metric.name
+            ))),
+            Measure::Mean { .. } => Ok((index, None)),
         }
     }
 }
@@ -708,6 +733,95 @@ pub struct Sensitivity {
     /// Every run: the baseline (keys `rule` = `baseline`) and each step or
     /// reading (keys `rule` = field, `rule_value` = value).
     pub runs: Vec<Run>,
+    /// The top field's step run again from other starting distances, where
+    /// the scenario has one: does the rule matter in play, or only because
+    /// of where this fight happens to start?
+    pub start_check: Option<StartCheck>,
+}
+
+/// The largest step of the top-ranked rule field measured again from
+/// neighbouring starting distances.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartCheck {
+    /// The field.
+    pub field: String,
+    /// The value it was stepped to.
+    pub value: i64,
+    /// The start key (`distance`, `range`).
+    pub key: String,
+    /// The start the analysis used.
+    pub start: i64,
+    /// The change the step made from that start.
+    pub change: f64,
+    /// (another start, the change the same step makes from there).
+    pub elsewhere: Vec<(i64, f64)>,
+}
+
+/// The names of the keys that fix where a multi-turn fight starts.
+pub const START_KEYS: [&str; 2] = ["distance", "range"];
+
+impl StartCheck {
+    /// Whether the step matters mostly because of the fixed start: from every
+    /// neighbouring start it moves the measure less than half as much.
+    pub fn start_driven(&self) -> bool {
+        !self.elsewhere.is_empty() && self.elsewhere.iter().all(|(_, c)| c.abs() < self.change.abs() / 2.0)
+    }
+}
+
+/// Reruns the top row's larger step from the starts one below and one above
+/// the experiment's (within the key's range), measuring the change each time.
+fn start_check(
+    experiment: &Experiment,
+    measure: &Measure,
+    top: &SensitivityRow,
+) -> Result<Option<StartCheck>, AnalysisError> {
+    let Some(param) = experiment
+        .scenario
+        .params
+        .iter()
+        .find(|p| START_KEYS.contains(&p.name.as_str()) && matches!(p.kind, ParamKind::Int { .. }))
+    else {
+        return Ok(None);
+    };
+    let ParamKind::Int { min, max } = param.kind else {
+        return Ok(None);
+    };
+    let start = match experiment.fixed.iter().rev().find(|(k, _)| *k == param.name) {
+        Some((_, v)) => v.parse().unwrap_or(0),
+        None => match param.default {
+            Value::Int(v) => v,
+            _ => return Ok(None),
+        },
+    };
+    let step = [top.down, top.up].into_iter().flatten().max_by(|a, b| a.change.abs().total_cmp(&b.change.abs()));
+    let Some(step) = step else {
+        return Ok(None);
+    };
+    let mut stepped = experiment.rules.clone_box();
+    stepped.set(&top.field, &Value::Int(step.value))?;
+    let mut elsewhere = Vec::new();
+    for other in [start - 1, start + 1].into_iter().filter(|v| (min..=max).contains(v)) {
+        let at = [pair(&param.name, other)];
+        let measured = |rules: &dyn RuleBook| -> Result<Option<f64>, AnalysisError> {
+            match experiment.run_under(rules, &at, experiment.options.samples) {
+                Ok(run) => Ok(Some(measure.estimate(&run.distribution, experiment.confidence)?.value)),
+                Err(AnalysisError::Run(e)) => Err(AnalysisError::Run(e)),
+                // A start the scenario refuses is simply not compared.
+                Err(_) => Ok(None),
+            }
+        };
+        if let (Some(base), Some(moved)) = (measured(experiment.rules.as_ref())?, measured(stepped.as_ref())?) {
+            elsewhere.push((other, moved - base));
+        }
+    }
+    Ok(Some(StartCheck {
+        field: top.field.clone(),
+        value: step.value,
+        key: param.name.clone(),
+        start,
+        change: step.change,
+        elsewhere,
+    }))
 }
 
 /// Moves every integer rule field one step down and up (within its range),
@@ -803,7 +917,11 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     // A stable sort keeps the rule book's order among equal changes.
     rows.sort_by(|a, b| b.largest_change().total_cmp(&a.largest_change()));
     alternatives.sort_by(|a, b| b.change.abs().total_cmp(&a.change.abs()));
-    Ok(Sensitivity { measure: measure.clone(), baseline, rows, alternatives, skipped, runs })
+    let start_check = match rows.first().filter(|top| top.largest_change() > 0.0) {
+        Some(top) => start_check(experiment, measure, top)?,
+        None => None,
+    };
+    Ok(Sensitivity { measure: measure.clone(), baseline, rows, alternatives, skipped, runs, start_check })
 }
 
 impl Sensitivity {
@@ -902,12 +1020,40 @@ impl Sensitivity {
             Some(next) => format!("; next is {}", next.field),
             None => String::new(),
         };
-        format!(
+        let mut finding = format!(
             "{} moves {} most: up to {size} for one step from its printed {} (baseline {baseline}){runner_up}.",
             top.field,
             self.measure.label(),
             top.baseline
-        )
+        );
+        if let Some(check) = &self.start_check
+            && !check.elsewhere.is_empty()
+        {
+            let points = |c: f64| {
+                if self.measure.is_probability() { format!("{:+.1} points", c * 100.0) } else { format!("{c:+.3}") }
+            };
+            let elsewhere: Vec<String> =
+                check.elsewhere.iter().map(|(at, c)| format!("{} from {} {at}", points(*c), check.key)).collect();
+            if check.start_driven() {
+                finding.push_str(&format!(
+                    " That is mostly the fixed start, not play: the fight starts at {} {}, and the same step ({} = {}) \
+                     moves it only {} from a start one step nearer or farther.",
+                    check.key,
+                    check.start,
+                    check.field,
+                    check.value,
+                    elsewhere.join(" and ")
+                ));
+            } else {
+                finding.push_str(&format!(
+                    " It matters in play, not only from this fight's start ({} {}): the same step moves it {} too.",
+                    check.key,
+                    check.start,
+                    elsewhere.join(" and ")
+                ));
+            }
+        }
+        finding
     }
 }
 

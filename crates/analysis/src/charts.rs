@@ -278,6 +278,10 @@ impl Chart {
             let mut encoder = png::Encoder::new(&mut bytes, self.width, self.height);
             encoder.set_color(png::ColorType::Rgb);
             encoder.set_depth(png::BitDepth::Eight);
+            // The committed reports carry every chart as PNG: the smallest
+            // encoding keeps them small, at a cost of milliseconds a chart.
+            encoder.set_compression(png::Compression::Best);
+            encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
             let png_error = |e: png::EncodingError| AnalysisError::Chart(format!("{}: PNG: {e}", self.name));
             let mut writer = encoder.write_header().map_err(png_error)?;
             writer.write_image_data(&pixels).map_err(png_error)?;

@@ -5,7 +5,7 @@
 //! probability and its interval, and whether it is exact. Columns are built
 //! once from vectors, never row by row.
 
-use crate::stats::{Agreement, mean_with_standard_error, wilson, z_for_confidence};
+use crate::stats::{Agreement, PRINTED_DIGITS, mean_with_standard_error, round_significant, wilson, z_for_confidence};
 use polars::prelude::*;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -68,15 +68,17 @@ pub fn long_frame(runs: &[Run], confidence: f64) -> PolarsResult<DataFrame> {
                         probability.push(row.count as f64 / n.max(1) as f64);
                         let (low, high) = wilson(row.count, n, confidence);
                         count.push(Some(row.count));
-                        ci_low.push(low);
-                        ci_high.push(high);
+                        ci_low.push(round_significant(low, PRINTED_DIGITS));
+                        ci_high.push(round_significant(high, PRINTED_DIGITS));
                         exact.push(false);
                     }
                     None => {
-                        probability.push(row.probability);
+                        // A sum of many products: its last digits are noise.
+                        let p = round_significant(row.probability, PRINTED_DIGITS);
+                        probability.push(p);
                         count.push(None);
-                        ci_low.push(row.probability);
-                        ci_high.push(row.probability);
+                        ci_low.push(p);
+                        ci_high.push(p);
                         exact.push(true);
                     }
                 }
@@ -193,14 +195,62 @@ pub fn agreement_frame(rows: &[(String, String, Agreement)]) -> PolarsResult<Dat
 }
 
 /// A sibling of `path` to write into first, so that `path` itself only ever
-/// holds a complete file.
+/// holds a complete file: `.NAME.tmp-PID-N`, unique to this process and this
+/// call, so two writers (two processes, or two threads of one) never share it.
 pub(crate) fn temporary_sibling(path: &Path) -> PathBuf {
+    marked_sibling(path, "tmp")
+}
+
+/// `.NAME.MARK-PID-N` beside `path`, N counting calls within this process.
+pub(crate) fn marked_sibling(path: &Path, mark: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+    path.with_file_name(format!(".{name}.{mark}-{}-{call}", std::process::id()))
+}
+
+/// Removes what a killed run left beside `path`: its `.NAME.tmp-PID-N` and
+/// `.NAME.old-PID-N` siblings whose process no longer runs. A sibling of a
+/// live process is another writer at work and is left alone.
+pub(crate) fn remove_stale_siblings(path: &Path) {
+    let Some(name) = path.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(entries) = fs::read_dir(&parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some(rest) = ["tmp", "old"].iter().find_map(|mark| file.strip_prefix(&format!(".{name}.{mark}-"))) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != std::process::id() && !process_is_running(pid, &entry.path()) {
+            let path = entry.path();
+            let _ = if path.is_dir() { fs::remove_dir_all(&path) } else { fs::remove_file(&path) };
+        }
+    }
+}
+
+/// Whether process `pid` still runs. Where there is no /proc to ask, a
+/// leftover counts as stale once it is a day old, which no run takes.
+fn process_is_running(pid: u32, leftover: &Path) -> bool {
+    if Path::new("/proc/self").exists() {
+        return Path::new("/proc").join(pid.to_string()).exists();
+    }
+    let age = fs::metadata(leftover).and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+    age.is_none_or(|age| age < std::time::Duration::from_secs(24 * 3600))
 }
 
 /// Writes bytes to a temporary sibling of `path`, then renames it into place.
 pub(crate) fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    remove_stale_siblings(path);
     let temporary = temporary_sibling(path);
     let result = fs::write(&temporary, bytes).and_then(|()| fs::rename(&temporary, path));
     if result.is_err() {

@@ -13,6 +13,11 @@
 //!   rule sensitivity, sweeps and convergence, each a plain result with a frame.
 //! - [`charts`]: bars, heatmaps, lines with bands, CDFs and tornado charts, as
 //!   SVG and PNG with an embedded font, and the chart of each balance result.
+//! - [`playsheet`]: a sweep as a compact shaded grid, and one ruleset's
+//!   grids on one printable A4 page with the rules' sections.
+//! - [`provenance`]: how a result was made (ruleset, scenario, keys,
+//!   policies, changed rules, exact or sampled, seed, confidence, version),
+//!   for `volley dist` and every report's Method section.
 //! - [`report`]: a report folder (Markdown, self-contained HTML, CSV, Parquet,
 //!   charts) written atomically, the index of every report, and a ready-made
 //!   report for each balance result and for one distribution.
@@ -23,6 +28,8 @@
 pub mod balance;
 pub mod charts;
 pub mod frame;
+pub mod playsheet;
+pub mod provenance;
 pub mod report;
 pub mod stats;
 

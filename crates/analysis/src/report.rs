@@ -16,12 +16,17 @@ use crate::charts::{
     Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
     sensitivity_tornado, sweep_chart,
 };
-use crate::frame::{Run, long_frame, temporary_sibling, write_bytes_atomically, write_csv, write_parquet};
+use crate::frame::{
+    Run, long_frame, marked_sibling, remove_stale_siblings, temporary_sibling, write_bytes_atomically, write_csv,
+    write_parquet,
+};
+use crate::playsheet::Grid;
+use crate::provenance::Provenance;
 use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use volley_kernel::outcome::Distribution;
 
 /// One analysis written up: what was asked, the answer in a line, and the
@@ -49,12 +54,20 @@ pub struct Section {
     pub table: Option<Table>,
     /// Charts, each written as `name.svg` and `name.png`.
     pub charts: Vec<Chart>,
+    /// A compact shaded grid (a playsheet's table), if any.
+    pub grid: Option<Grid>,
 }
 
 impl Section {
     /// A section of text only.
     pub fn text(heading: &str, text: &str) -> Section {
-        Section { heading: heading.to_string(), text: text.to_string(), table: None, charts: Vec::new() }
+        Section { heading: heading.to_string(), text: text.to_string(), table: None, charts: Vec::new(), grid: None }
+    }
+
+    /// The same section with a grid.
+    pub fn with_grid(mut self, grid: Grid) -> Section {
+        self.grid = Some(grid);
+        self
     }
 
     /// The same section with a table.
@@ -110,23 +123,43 @@ fn format_cell(value: &AnyValue<'_>) -> String {
     }
 }
 
-/// A report's entry in the index.
+/// A report's entry in the index: a card with its question, a thumbnail of
+/// its main chart and its finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IndexEntry {
-    /// The report's folder, relative to the index (`ladder-huzzah`).
-    pub folder: String,
+    /// The page it links to, relative to the index (`ladder/report.html`).
+    pub link: String,
     /// Its title.
     pub title: String,
+    /// The question it answers.
+    pub question: String,
     /// Its one-line finding.
     pub finding: String,
+    /// Its thumbnail, relative to the index, if it has a chart.
+    pub thumbnail: Option<String>,
+    /// Other pages the card links to: (text, link).
+    pub also: Vec<(String, String)>,
 }
 
 impl IndexEntry {
-    /// The entry of a report written to `folder`.
+    /// The entry of a report written to `folder` by [`write_report`].
     pub fn of(folder: &str, report: &Report) -> IndexEntry {
-        IndexEntry { folder: folder.to_string(), title: report.title.clone(), finding: report.finding.clone() }
+        let has_chart = report.sections.iter().any(|s| !s.charts.is_empty());
+        IndexEntry {
+            link: format!("{folder}/report.html"),
+            title: report.title.clone(),
+            question: report.question.clone(),
+            finding: report.finding.clone(),
+            thumbnail: has_chart.then(|| format!("{folder}/{THUMBNAIL}")),
+            also: Vec::new(),
+        }
     }
 }
+
+/// The file name of a report's thumbnail: its first chart, small.
+pub const THUMBNAIL: &str = "thumbnail.png";
+/// A thumbnail's size in pixels.
+pub const THUMBNAIL_SIZE: (u32, u32) = (480, 300);
 
 /// Writes a report into the folder `dir` (replacing any report there):
 /// `report.md`, `report.html`, `data.csv`, `data.parquet`, and each chart as
@@ -148,10 +181,8 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
     if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
         fs::create_dir_all(parent)?;
     }
+    remove_stale_siblings(dir);
     let temporary = temporary_sibling(dir);
-    if temporary.exists() {
-        fs::remove_dir_all(&temporary)?;
-    }
     fs::create_dir(&temporary)?;
     match fill_report(&temporary, report, data) {
         Ok(()) => replace_dir(&temporary, dir),
@@ -163,6 +194,10 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
 }
 
 fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
+    if let Some(first) = report.sections.iter().flat_map(|s| &s.charts).next() {
+        let small = first.clone().with_size(THUMBNAIL_SIZE.0, THUMBNAIL_SIZE.1);
+        fs::write(dir.join(THUMBNAIL), small.png()?)?;
+    }
     let mut svgs = Vec::new();
     for chart in report.sections.iter().flat_map(|s| &s.charts) {
         let svg = chart.svg()?;
@@ -179,32 +214,57 @@ fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), Anal
 
 /// Moves the finished `temporary` folder to `dir`, moving any old `dir` aside
 /// first so there is never a moment with neither (a rename cannot replace a
-/// non-empty directory).
+/// non-empty directory). Another run writing the same folder at the same
+/// time may put its own report in place between the two renames; then this
+/// one moves that aside too and tries again, so both finish and the last to
+/// rename wins.
 fn replace_dir(temporary: &Path, dir: &Path) -> Result<(), AnalysisError> {
-    let old = aside(dir);
-    if dir.exists() {
-        if old.exists() {
-            fs::remove_dir_all(&old)?;
+    const ATTEMPTS: usize = 20;
+    let mut set_aside = Vec::new();
+    let mut outcome = Ok(());
+    for attempt in 0..ATTEMPTS {
+        if dir.exists() {
+            let old = marked_sibling(dir, "old");
+            match fs::rename(dir, &old) {
+                Ok(()) => set_aside.push(old),
+                // Another writer moved it first: go on to our own rename.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+            }
         }
-        fs::rename(dir, &old)?;
+        match fs::rename(temporary, dir) {
+            Ok(()) => {
+                outcome = Ok(());
+                break;
+            }
+            // Another writer's report arrived between the renames.
+            Err(e) if dir.exists() && attempt + 1 < ATTEMPTS => outcome = Err(e),
+            Err(e) => {
+                outcome = Err(e);
+                break;
+            }
+        }
     }
-    if let Err(error) = fs::rename(temporary, dir) {
-        // Put the old report back rather than leave nothing.
-        if old.exists() {
+    if let Err(error) = outcome {
+        // Put the newest old report back rather than leave nothing.
+        if !dir.exists()
+            && let Some(old) = set_aside.pop()
+        {
             let _ = fs::rename(&old, dir);
         }
         let _ = fs::remove_dir_all(temporary);
+        for old in set_aside {
+            let _ = fs::remove_dir_all(old);
+        }
         return Err(error.into());
     }
-    if old.exists() {
-        fs::remove_dir_all(&old)?;
+    for old in set_aside {
+        fs::remove_dir_all(old)?;
     }
     Ok(())
-}
-
-fn aside(path: &Path) -> PathBuf {
-    let name = path.file_name().map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.old-{}", std::process::id()))
 }
 
 /// The report as Markdown: question, finding, then each section's text, table
@@ -221,6 +281,10 @@ pub fn markdown(report: &Report) -> String {
         }
         for chart in &section.charts {
             let _ = writeln!(out, "![{}]({}.svg)\n", chart.title.replace(['[', ']'], ""), chart.name);
+        }
+        if let Some(grid) = &section.grid {
+            out.push_str(&grid.markdown());
+            out.push('\n');
         }
         if let Some(table) = &section.table {
             let cell = |s: &str| s.replace('|', "\\|");
@@ -298,6 +362,9 @@ fn html(report: &Report, svgs: &[String]) -> String {
                 name = escape(&chart.name)
             );
         }
+        if let Some(grid) = &section.grid {
+            out.push_str(&grid.html());
+        }
         if let Some(table) = &section.table {
             out.push_str("<table>\n<thead><tr>");
             for column in &table.columns {
@@ -327,60 +394,83 @@ fn inline_svg(svg: &str) -> &str {
     }
 }
 
-/// Writes `reports_dir/index.html`, linking every report's HTML with its
-/// one-line finding, through a temporary file renamed into place.
-pub fn write_index(reports_dir: &Path, entries: &[IndexEntry]) -> Result<(), AnalysisError> {
+/// Styles of the index: cards in a responsive grid under each question.
+const INDEX_CSS: &str = "
+body { max-width: 1180px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 14px; }
+.card { border: 1px solid #ccc; border-radius: 6px; padding: 10px; color: inherit; text-decoration: none;
+        display: block; break-inside: avoid; }
+.card:hover { border-color: #0072B2; box-shadow: 0 1px 4px rgba(0,0,0,0.15); }
+.card img { width: 100%; height: auto; border: 1px solid #eee; }
+.card h3 { font-size: 12pt; margin: 0.4em 0 0.2em; }
+.card p { font-size: 9.5pt; margin: 0.3em 0; }
+.card p.question { color: #444; }
+.card p.finding { border-left: 3px solid #0072B2; padding-left: 0.5em; font-weight: normal; }
+.card .also { font-size: 8.5pt; }
+";
+
+/// The most characters of a finding a card shows; the report has the rest.
+pub const CARD_FINDING_CHARS: usize = 260;
+
+/// A finding cut to about `max` characters at a word, marked where cut.
+pub fn shortened(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    let at = cut.rfind(' ').unwrap_or(cut.len());
+    format!("{}…", cut[..at].trim_end_matches([',', ';', ':', '|', ' ']))
+}
+
+/// Writes `reports_dir/index.html`: under each question (a heading), a card
+/// per report with its question, thumbnail and finding, through a temporary
+/// file renamed into place.
+pub fn write_index(reports_dir: &Path, groups: &[(String, Vec<IndexEntry>)]) -> Result<(), AnalysisError> {
     fs::create_dir_all(reports_dir)?;
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>volley reports</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>volley reports</h1>\n"
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>volley reports</title>\n\
+         <style>{CSS}{INDEX_CSS}</style>\n</head>\n<body>\n<h1>volley reports</h1>\n\
+         <p>Each card is one analysis: the question it answers, its main chart and its finding. \
+         Open a card for the charts, tables, data and how it was made.</p>\n"
     );
-    out.push_str("<table>\n<thead><tr><th>Analysis</th><th>Finding</th></tr></thead>\n<tbody>\n");
-    for entry in entries {
-        let _ = writeln!(
-            out,
-            "<tr><td><a href=\"{}/report.html\">{}</a></td><td style=\"text-align: left\">{}</td></tr>",
-            escape(&entry.folder),
-            escape(&entry.title),
-            escape(&entry.finding)
-        );
+    for (heading, entries) in groups.iter().filter(|(_, e)| !e.is_empty()) {
+        let _ = writeln!(out, "<h2>{}</h2>\n<div class=\"cards\">", escape(heading));
+        for entry in entries {
+            let _ = write!(out, "<div class=\"card\">");
+            let _ = write!(out, "<a href=\"{}\">", escape(&entry.link));
+            if let Some(thumbnail) = &entry.thumbnail {
+                let _ = write!(out, "<img src=\"{}\" alt=\"\" loading=\"lazy\">", escape(thumbnail));
+            }
+            let _ = write!(out, "<h3>{}</h3></a>", escape(&entry.title));
+            let _ = write!(out, "<p class=\"question\">{}</p>", escape(&entry.question));
+            let _ = write!(out, "<p class=\"finding\">{}</p>", escape(&shortened(&entry.finding, CARD_FINDING_CHARS)));
+            if !entry.also.is_empty() {
+                let links: Vec<String> = entry
+                    .also
+                    .iter()
+                    .map(|(text, link)| format!("<a href=\"{}\">{}</a>", escape(link), escape(text)))
+                    .collect();
+                let _ = write!(out, "<p class=\"also\">{}</p>", links.join(" · "));
+            }
+            out.push_str("</div>\n");
+        }
+        out.push_str("</div>\n");
     }
-    out.push_str("</tbody>\n</table>\n</body>\n</html>\n");
+    out.push_str("</body>\n</html>\n");
     Ok(write_bytes_atomically(&reports_dir.join("index.html"), out.as_bytes())?)
 }
 
-/// How an experiment was run, for a report's method section.
+/// How an experiment was run, for a report's Method section: its
+/// [`Provenance`] and a note on the shared seed.
 pub fn method_text(experiment: &Experiment) -> String {
-    let fixed = if experiment.fixed.is_empty() {
-        "no keys fixed beyond the scenario's defaults".to_string()
-    } else {
-        let pairs: Vec<String> = experiment.fixed.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        format!("keys fixed at {}", pairs.join(", "))
-    };
-    let sampled = format!("Monte Carlo with {} samples per point", experiment.options.samples);
-    let method = if experiment.exact {
-        format!(
-            "Every point the scenario's exact solver can take is solved exactly (its interval is the value \
-             itself); any other is sampled: {sampled}"
-        )
-    } else {
-        sampled
-    };
     format!(
-        "Ruleset `{}`, scenario `{}` ({}), {fixed}. {method} from seed {}; every point \
-         uses the same seed, so points differ by their settings and not by their dice. Intervals are {}% (Wilson \
-         for probabilities).",
-        experiment.ruleset,
-        experiment.scenario.name,
-        experiment.scenario.summary.trim_end_matches('.'),
-        experiment.options.seed,
-        percent(experiment.confidence)
+        "{} {} Every point uses the same seed, so points differ by their settings and not by their dice.",
+        experiment.scenario.summary,
+        Provenance::of_experiment(experiment, &[]).paragraph()
     )
-}
-
-fn percent(confidence: f64) -> String {
-    format!("{}", (confidence * 1000.0).round() / 10.0)
 }
 
 /// The quality ladder written up: a heatmap, its table and the long frame of
@@ -499,14 +589,29 @@ pub fn sensitivity_report(
             .with_table(Table::from_frame(&sensitivity.alternatives_frame()?, usize::MAX)?),
         );
     }
-    sections.push(Section::text("Method", &method_text(experiment)));
+    sections.push(Section::text(
+        "Method",
+        &format!(
+            "{} The data (data.csv, data.parquet) holds every run's rows of the measured metric, `{}`: the \
+             other metrics of hundreds of variant runs would make it megabytes without bearing on the ranking.",
+            method_text(experiment),
+            sensitivity.measure.metric()
+        ),
+    ));
     let report = Report {
         title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
         question: format!("Which printed numbers and readings move {} most?", sensitivity.measure.label()),
         finding: sensitivity.finding(),
         sections,
     };
-    Ok((report, long_frame(&sensitivity.runs, experiment.confidence)?))
+    let data = long_frame(&sensitivity.runs, experiment.confidence)?;
+    Ok((report, only_metric(&data, sensitivity.measure.metric())?))
+}
+
+/// The rows of a long frame about one metric.
+fn only_metric(data: &DataFrame, metric: &str) -> PolarsResult<DataFrame> {
+    let mask: BooleanChunked = data.column("metric")?.str()?.iter().map(|m| Some(m == Some(metric))).collect();
+    data.filter(&mask)
 }
 
 /// The convergence study written up: the estimate and band against samples,
@@ -587,7 +692,9 @@ pub fn sweep_report(
         }
     }
     let key = sweeps.first().map_or("value", |s| s.key.as_str());
-    let mut columns = vec!["ruleset".to_string()];
+    // The first column names each line's run (its label), which may be a
+    // ruleset or a variant of one.
+    let mut columns = vec!["run".to_string()];
     if placed {
         columns.extend(["setting".to_string(), x_label.to_string()]);
     } else {
@@ -598,34 +705,78 @@ pub fn sweep_report(
     } else {
         columns.extend(["estimate", "ci_low", "ci_high"].map(String::from));
     }
-    let finding = sweeps
-        .iter()
-        .filter_map(|s| {
-            let first = s.points.first()?;
-            let last = s.points.last()?;
-            let p = s.measure.is_probability();
-            Some(format!(
-                "{}: {} from {} to {}",
-                s.ruleset,
-                s.measure.label(),
-                format_value(first.1.value, p),
-                format_value(last.1.value, p)
-            ))
-        })
-        .collect::<Vec<_>>()
-        .join("; ");
+    let finding =
+        format!("{}.", sweeps.iter().filter_map(|s| sweep_sentence(s, x_label)).collect::<Vec<_>>().join(". "));
     let runs: Vec<Run> = sweeps.iter().flat_map(|s| s.runs.iter().cloned()).collect();
     let report = Report {
         title: title.to_string(),
         question: question.to_string(),
         finding,
-        sections: vec![
-            Section::text("Sweep", if all_exact { "Every point is solved exactly." } else { "" })
-                .with_chart(chart)
-                .with_table(Table::new(columns, rows)),
-        ],
+        sections: vec![sweep_section(x_label, sweeps, all_exact, chart, Table::new(columns, rows))],
     };
     Ok((report, long_frame(&runs, confidence)?))
+}
+
+/// The most values a sweep may have for its compact grid.
+pub const GRID_MAX_COLUMNS: usize = 16;
+
+/// A sweep's section: its chart, then a compact grid (one row per run, one
+/// column per value) where the values are few, and the long table unless
+/// every point is exact (then the grid holds every number already).
+fn sweep_section(x_label: &str, sweeps: &[Sweep], all_exact: bool, chart: Chart, table: Table) -> Section {
+    let grid = Grid::from_sweeps("run", x_label, sweeps);
+    let compact = grid.columns.len() <= GRID_MAX_COLUMNS;
+    let text = if all_exact { "Every point is solved exactly." } else { "" };
+    let mut section = Section::text("Sweep", text).with_chart(chart);
+    if compact {
+        section = section.with_grid(grid);
+    }
+    if !(compact && all_exact) {
+        section = section.with_table(table);
+    }
+    section
+}
+
+/// One run of a sweep in a sentence: where the measure starts and ends and,
+/// where it is not monotone, its extreme.
+pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
+    let (first, last) = (sweep.points.first()?, sweep.points.last()?);
+    let p = sweep.measure.is_probability();
+    let label = sweep.measure.label();
+    let direction = match last.1.value.total_cmp(&first.1.value) {
+        std::cmp::Ordering::Greater => "rises",
+        std::cmp::Ordering::Less => "falls",
+        std::cmp::Ordering::Equal => "stays",
+    };
+    let mut sentence = if direction == "stays" {
+        format!(
+            "for {}, {label} stays at {} from {x_label} {} to {}",
+            sweep.ruleset,
+            format_value(first.1.value, p),
+            first.0,
+            last.0
+        )
+    } else {
+        format!(
+            "for {}, {label} {direction} from {} at {x_label} {} to {} at {}",
+            sweep.ruleset,
+            format_value(first.1.value, p),
+            first.0,
+            format_value(last.1.value, p),
+            last.0
+        )
+    };
+    let (low, high) = (first.1.value.min(last.1.value), first.1.value.max(last.1.value));
+    if let Some(peak) = sweep.points.iter().max_by(|a, b| a.1.value.total_cmp(&b.1.value)).filter(|m| m.1.value > high)
+    {
+        sentence.push_str(&format!(", peaking at {} at {}", format_value(peak.1.value, p), peak.0));
+    } else if let Some(dip) =
+        sweep.points.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)).filter(|m| m.1.value < low)
+    {
+        sentence.push_str(&format!(", dipping to {} at {}", format_value(dip.1.value, p), dip.0));
+    }
+    let mut chars = sentence.chars();
+    Some(chars.next().map_or(String::new(), |c| c.to_uppercase().collect::<String>() + chars.as_str()))
 }
 
 /// The most rows a distribution report prints; the data files hold the rest.

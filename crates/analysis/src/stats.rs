@@ -191,3 +191,16 @@ mod tests {
         assert!((186..=196).contains(&rare), "{rare}");
     }
 }
+
+/// Significant digits an exact probability or an interval's end is printed
+/// with: far beyond any use, and free of the last digits' float noise.
+pub const PRINTED_DIGITS: usize = 12;
+
+/// `value` rounded to `digits` significant digits, so that its shortest
+/// printed form (what CSV writers and `{}` print) has at most that many.
+pub fn round_significant(value: f64, digits: usize) -> f64 {
+    if value == 0.0 || !value.is_finite() || digits == 0 {
+        return value;
+    }
+    format!("{value:.*e}", digits - 1).parse().unwrap_or(value)
+}

@@ -23,21 +23,56 @@ pub enum Format {
     Json,
 }
 
+/// Output formats of `bench`: a table or JSON (its rows have no CSV form).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchFormat {
+    /// Aligned columns for reading.
+    Table,
+    /// One JSON document.
+    Json,
+}
+
+/// The most worker threads a run may ask for: far beyond any machine's
+/// cores, and few enough that a typo such as 10000 cannot stall the machine
+/// starting threads.
+pub const MAX_THREADS: usize = 256;
+
+/// `--threads`: 0 (one per core) to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!("expected 0 (one thread per core) or a count from 1 to {MAX_THREADS}")),
+    }
+}
+
+/// `--samples`: a whole number, at least 1.
+fn parse_samples(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a whole number of samples, at least 1, such as 1000000".to_string()),
+    }
+}
+
+/// `--seed`: a whole number from 0 to 2^64 - 1.
+fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse::<u64>().map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_string())
+}
+
 /// How `report` and `run` run their specs.
 #[derive(Clone, Debug, Default, Args)]
 pub struct SpecRunArgs {
     /// Samples per point, instead of a precision target.
-    #[arg(long, conflicts_with = "precision")]
+    #[arg(long, conflicts_with = "precision", allow_hyphen_values = true, value_parser = parse_samples)]
     pub samples: Option<u64>,
     /// Run in rounds until every probability's interval half-width is at most
     /// this (default 0.005 unless a spec says otherwise).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub precision: Option<f64>,
     /// The seed of every run.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads (0: one per core; at most 256).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_threads)]
     pub threads: usize,
     /// No progress bars or per-analysis lines.
     #[arg(long)]
@@ -93,13 +128,13 @@ pub enum Command {
         #[arg(long, conflicts_with = "samples")]
         exact: bool,
         /// Monte Carlo samples.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, allow_hyphen_values = true, value_parser = parse_samples)]
         samples: u64,
         /// The seed: the same seed gives the same numbers on any thread count.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
-        /// Worker threads (0: one per core).
-        #[arg(long, default_value_t = 0)]
+        /// Worker threads (0: one per core; at most 256).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_threads)]
         threads: usize,
         /// Confidence level of the intervals.
         #[arg(long, default_value_t = 0.95)]
@@ -135,8 +170,8 @@ pub enum Command {
         /// Only scenarios whose name contains this.
         #[arg(long)]
         scenario: Option<String>,
-        /// Output format (table or json).
-        #[arg(long, value_enum, default_value_t = Format::Table)]
-        format: Format,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = BenchFormat::Table)]
+        format: BenchFormat,
     },
 }

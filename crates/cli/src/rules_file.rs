@@ -5,12 +5,15 @@ use crate::error::bad_input;
 use std::collections::BTreeMap;
 use std::path::Path;
 use toml::Spanned;
+use volley_kernel::catalogue;
 use volley_kernel::params::{RuleBook, Value};
 
-type Tables = BTreeMap<String, Spanned<BTreeMap<String, Spanned<toml::Value>>>>;
+type Tables = BTreeMap<String, Spanned<toml::Value>>;
 
-/// Applies the `[ruleset]` table of a TOML file to a rule book. Tables of
-/// other rulesets are left alone, so one file can hold a variant of each.
+/// Applies the `[ruleset]` table of a TOML file to a rule book. Anything else
+/// in the file is refused rather than ignored: a spec's `[rules.RULESET]`
+/// form, another ruleset's table, or keys outside any table would otherwise
+/// leave the printed rules in force while the user believes they changed.
 pub fn apply(path: &Path, ruleset: &str, book: &mut dyn RuleBook) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| bad_input(format!("cannot read rules file {}: {e}", path.display())))?;
@@ -21,12 +24,47 @@ pub fn apply(path: &Path, ruleset: &str, book: &mut dyn RuleBook) -> anyhow::Res
 pub fn apply_text(text: &str, origin: &str, ruleset: &str, book: &mut dyn RuleBook) -> anyhow::Result<()> {
     let tables: Tables = toml::from_str(text).map_err(|e| {
         let place = e.span().map(|s| line_column(text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
-        bad_input(format!("{origin}{place}: {}", e.message()))
+        bad_input(format!("{origin}{place}: {}", e.message().trim()))
     })?;
-    let Some(table) = tables.get(ruleset) else {
-        return Ok(());
+    let expected =
+        format!("a rules file for {ruleset} holds one table, [{ruleset}], as `volley rules {ruleset}` prints");
+    let mut table = None;
+    for (name, value) in &tables {
+        let (line, column) = line_column(text, value.span().start);
+        let at = format!("{origin}:{line}:{column}");
+        match (name.as_str(), value.get_ref()) {
+            (name, toml::Value::Table(inner)) if name == ruleset => table = Some(inner),
+            ("rules", toml::Value::Table(inner)) => {
+                let found: Vec<String> = inner.keys().map(|k| format!("[rules.{k}]")).collect();
+                return Err(bad_input(format!(
+                    "{at}: {} is the form an analysis spec takes; {expected} (write [{ruleset}] instead)",
+                    found.join(", ")
+                )));
+            }
+            (name, toml::Value::Table(_)) => {
+                let what = if catalogue::ruleset(name).is_ok() {
+                    format!("[{name}] is the rules of another ruleset")
+                } else {
+                    format!("unknown table [{name}]")
+                };
+                return Err(bad_input(format!("{at}: {what}; {expected}")));
+            }
+            (name, _) => {
+                return Err(bad_input(format!(
+                    "{at}: `{name}` is outside any table; {expected} (put `{name}` under [{ruleset}])"
+                )));
+            }
+        }
+    }
+    let Some(table) = table else {
+        return Err(bad_input(format!("{origin}: no [{ruleset}] table; {expected}")));
     };
-    for (key, value) in table.get_ref() {
+    // Positions of the table's keys come from a second, spanned reading.
+    let spanned: BTreeMap<String, Spanned<BTreeMap<String, Spanned<toml::Value>>>> =
+        toml::from_str(text).map_err(|e| bad_input(format!("{origin}: {}", e.message().trim())))?;
+    let spanned = spanned.get(ruleset).map(|t| t.get_ref());
+    for key in table.keys() {
+        let value = spanned.and_then(|t| t.get(key)).expect("the same table read twice");
         let (line, column) = line_column(text, value.span().start);
         let at = format!("{origin}:{line}:{column}: [{ruleset}] {key}");
         let converted = convert(value.get_ref()).map_err(|why| bad_input(format!("{at}: {why}")))?;
@@ -68,10 +106,28 @@ mod tests {
     }
 
     #[test]
-    fn overrides_apply_to_their_own_table_only() {
+    fn overrides_apply_from_the_rulesets_own_table() {
         let mut rules = TestRules::default();
-        apply_text("[other]\nlimit = 3\n[mine]\nlimit = 12\nenabled = true\n", "f.toml", "mine", &mut rules).unwrap();
+        apply_text("[mine]\nlimit = 12\nenabled = true\n", "f.toml", "mine", &mut rules).unwrap();
         assert_eq!((rules.limit, rules.enabled), (12, true));
+    }
+
+    #[test]
+    fn anything_but_the_rulesets_own_table_is_refused() {
+        let cases = [
+            ("[rules.mine]\nlimit = 3\n", "f.toml:1:2: [rules.mine] is the form an analysis spec takes"),
+            ("[huzzah]\nlimit = 3\n[mine]\nlimit = 4\n", "f.toml:1:1: [huzzah] is the rules of another ruleset"),
+            ("[mine]\nlimit = 3\n[extra]\n", "f.toml:3:1: unknown table [extra]"),
+            ("limit = 9\n", "f.toml:1:9: `limit` is outside any table"),
+            ("", "f.toml: no [mine] table"),
+        ];
+        for (text, expected) in cases {
+            let mut rules = TestRules::default();
+            let e = apply_text(text, "f.toml", "mine", &mut rules).unwrap_err();
+            assert!(e.to_string().starts_with(expected), "{text:?}: {e}");
+            assert!(e.to_string().contains("[mine], as `volley rules mine` prints"), "{e}");
+            assert_eq!(crate::error::exit_status(&e), 2);
+        }
     }
 
     #[test]

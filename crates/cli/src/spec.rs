@@ -58,7 +58,7 @@ pub struct Spec {
     pub question: String,
     /// The analysis.
     pub analysis: AnalysisKind,
-    /// Samples per point (ignored when `precision` is given).
+    /// Samples per point (a spec gives this or `precision`, not both).
     pub samples: Option<Spanned<u64>>,
     /// Run in rounds until every reported probability's interval half-width
     /// is at most this.
@@ -83,6 +83,16 @@ pub struct Spec {
     /// Rule overrides per ruleset.
     #[serde(default)]
     pub rules: BTreeMap<String, Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+    /// Overrides of the canonical quality table per ruleset: `CANONICAL =
+    /// "quality"` or `CANONICAL = { key = value, ... }`.
+    #[serde(default)]
+    pub quality_map: BTreeMap<String, Spanned<BTreeMap<String, Spanned<toml::Value>>>>,
+    /// Which question of the index the report answers (`quality`, `balance`
+    /// or `playsheet`; default: by the analysis).
+    pub group: Option<Spanned<String>>,
+    /// For a playsheet: the rules' section a player reads beside the table,
+    /// printed under it.
+    pub rule: Option<String>,
 }
 
 /// One scenario run of a spec.
@@ -105,7 +115,7 @@ pub struct RunSpec {
     /// For `equivalence`: the integer range to search.
     pub range: Option<Spanned<[i64; 2]>>,
     /// For `ladder`: the qualities, best first (default: all of them).
-    pub qualities: Option<Vec<String>>,
+    pub qualities: Option<Spanned<Vec<String>>>,
     /// This run's measure, when it differs from the spec's (a scenario with
     /// `result` rather than `winner`, say).
     pub measure: Option<Spanned<String>>,
@@ -121,6 +131,34 @@ pub struct RunSpec {
     #[serde(default)]
     pub rules: BTreeMap<String, Spanned<toml::Value>>,
 }
+
+impl Spec {
+    /// The index's question this spec answers: its `group`, else playsheets
+    /// for `playsheet-*` specs, rule balance for a sensitivity analysis and
+    /// troop quality otherwise.
+    pub fn group(&self, stem: &str) -> &str {
+        match &self.group {
+            Some(group) => group.get_ref(),
+            None if stem.starts_with("playsheet") => "playsheet",
+            None if self.analysis == AnalysisKind::Sensitivity => "balance",
+            None => "quality",
+        }
+    }
+}
+
+impl RunSpec {
+    /// The run's name in tables, charts and data: its label, else its ruleset.
+    pub fn label_or_ruleset(&self) -> String {
+        self.label.clone().unwrap_or_else(|| self.ruleset.get_ref().clone())
+    }
+}
+
+/// The questions the index groups its reports under: (name in a spec, heading).
+pub const GROUPS: [(&str, &str); 3] = [
+    ("quality", "Troop quality: what does a grade, a battalion or a formation buy?"),
+    ("balance", "Rule balance: which rules and readings move the result?"),
+    ("playsheet", "Playsheets: the odds to print and keep beside the table"),
+];
 
 /// Sweep values: a list or an integer range.
 #[derive(Clone, Debug, Deserialize)]
@@ -224,6 +262,47 @@ pub fn parse(text: String, origin: String, stem: String) -> anyhow::Result<Loade
         && *s.get_ref() == 0
     {
         return Err(loaded.error_at(s.span(), "samples must be at least 1"));
+    }
+    if let (Some(s), Some(_)) = (&loaded.spec.samples, &loaded.spec.precision) {
+        return Err(loaded.error_at(
+            s.span(),
+            "give `samples` (a fixed count per point) or `precision` (rounds until every interval is that narrow), not both",
+        ));
+    }
+    if let Some(group) = &loaded.spec.group
+        && !GROUPS.iter().any(|(name, _)| name == group.get_ref())
+    {
+        let names: Vec<&str> = GROUPS.iter().map(|(name, _)| *name).collect();
+        return Err(
+            loaded.error_at(group.span(), format!("group `{}`: expected one of {}", group.get_ref(), names.join(", ")))
+        );
+    }
+    let mut labels: BTreeMap<String, &RunSpec> = BTreeMap::new();
+    for run in &loaded.spec.runs {
+        let label = run.label_or_ruleset();
+        if let Some(first) = labels.insert(label.clone(), run) {
+            let (line, _) = line_column(&loaded.text, first.ruleset.span().start);
+            return Err(loaded.error_at(
+                run.ruleset.span(),
+                format!(
+                    "two runs are labelled `{label}` (the other is at line {line}); give each [[run]] its own `label`, \
+                     which names it in tables, charts and data.csv"
+                ),
+            ));
+        }
+        if let Some(values) = &run.values
+            && matches!(values.get_ref(), Values::List(list) if list.is_empty())
+        {
+            return Err(loaded.error_at(values.span(), "`values` is empty: list at least one value to sweep"));
+        }
+        if let Some(qualities) = &run.qualities
+            && qualities.get_ref().is_empty()
+        {
+            return Err(loaded.error_at(
+                qualities.span(),
+                "`qualities` is empty: list at least one quality, or leave it out for all of them",
+            ));
+        }
     }
     Ok(loaded)
 }

@@ -120,9 +120,11 @@ impl Param {
         };
         let value = match &self.kind {
             ParamKind::Int { .. } => Value::Int(text.parse().map_err(|_| bad())?),
+            // One spelling only, the one every message and `volley list`
+            // shows: `yes` or `1` would work here but not in a TOML file.
             ParamKind::Bool => Value::Bool(match text {
-                "true" | "yes" | "1" => true,
-                "false" | "no" | "0" => false,
+                "true" => true,
+                "false" => false,
                 _ => return Err(bad()),
             }),
             ParamKind::Choice(_) => Value::Choice(text.to_ascii_lowercase()),

@@ -245,3 +245,27 @@ fn balance_frames_are_pinned() {
     "#]]
     .assert_eq(&csv_string(&ranked.frame().unwrap()).unwrap());
 }
+
+#[test]
+fn a_rule_that_matters_only_from_the_fixed_start_is_called_so() {
+    use volley_analysis::balance::StartCheck;
+    // (the change from the fixed start, the changes from its neighbours, start-driven?)
+    let cases: [(f64, &[(i64, f64)], bool); 5] = [
+        (0.20, &[(5, 0.01), (7, 0.05)], true),
+        (0.20, &[(5, 0.15), (7, 0.01)], false),
+        (-0.30, &[(7, 0.10)], true),
+        (0.20, &[(5, -0.12), (7, 0.11)], false),
+        (0.20, &[], false),
+    ];
+    for (change, elsewhere, driven) in cases {
+        let check = StartCheck {
+            field: "field".into(),
+            value: 4,
+            key: "distance".into(),
+            start: 6,
+            change,
+            elsewhere: elsewhere.to_vec(),
+        };
+        assert_eq!(check.start_driven(), driven, "{change} {elsewhere:?}");
+    }
+}

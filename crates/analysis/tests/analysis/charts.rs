@@ -258,6 +258,7 @@ fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
         alternatives: Vec::new(),
         skipped: Vec::new(),
         runs: Vec::new(),
+        start_check: None,
     };
     let chart = sensitivity_tornado("sensitivity", "What matters", &sensitivity);
     assert_eq!(chart.title, format!("What matters (top {TORNADO_MAX_ROWS} of 20)"));

@@ -56,14 +56,14 @@ fn a_sweep_gets_one_column_per_key_with_nulls_where_a_run_lacks_it() {
         ],
         expect![[r#"
             ruleset,scenario,dice,target,metric,value,count,probability,ci_low,ci_high,exact
-            dice,at_least,2d6,5,successes,0,185,0.4625,0.41422725327343163,0.5114861688016406,false
-            dice,at_least,2d6,5,successes,1,172,0.43,0.3823760406443324,0.47895568056246907,false
-            dice,at_least,2d6,5,successes,2,43,0.1075,0.08079372047159449,0.14167343058082824,false
-            dice,at_least,2d6,6,successes,0,290,0.725,0.6792581922605757,0.7664612752889909,false
-            dice,at_least,2d6,6,successes,1,95,0.2375,0.19841751180740802,0.2815764427180976,false
-            dice,at_least,2d6,6,successes,2,15,0.0375,0.022855029814710867,0.060943842444513396,false
-            dice,sum,1d2,,total,1,204,0.51,0.46114904250821503,0.558660711605099,false
-            dice,sum,1d2,,total,2,196,0.49,0.441339288394901,0.5388509574917849,false
+            dice,at_least,2d6,5,successes,0,185,0.4625,0.414227253273,0.511486168802,false
+            dice,at_least,2d6,5,successes,1,172,0.43,0.382376040644,0.478955680562,false
+            dice,at_least,2d6,5,successes,2,43,0.1075,0.0807937204716,0.141673430581,false
+            dice,at_least,2d6,6,successes,0,290,0.725,0.679258192261,0.766461275289,false
+            dice,at_least,2d6,6,successes,1,95,0.2375,0.198417511807,0.281576442718,false
+            dice,at_least,2d6,6,successes,2,15,0.0375,0.0228550298147,0.0609438424445,false
+            dice,sum,1d2,,total,1,204,0.51,0.461149042508,0.558660711605,false
+            dice,sum,1d2,,total,2,196,0.49,0.441339288395,0.538850957492,false
         "#]],
     );
 }

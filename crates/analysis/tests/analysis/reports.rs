@@ -31,7 +31,10 @@ fn a_report_folder_has_every_file_and_reads_back() {
     let mut names: Vec<String> =
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     names.sort();
-    assert_eq!(names, ["data.csv", "data.parquet", "report.html", "report.md", "totals.png", "totals.svg"]);
+    assert_eq!(
+        names,
+        ["data.csv", "data.parquet", "report.html", "report.md", "thumbnail.png", "totals.png", "totals.svg"]
+    );
     assert!(read_parquet(&dir.join("data.parquet")).unwrap().equals_missing(&frame));
 
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
@@ -56,6 +59,44 @@ fn a_report_folder_has_every_file_and_reads_back() {
     let siblings: Vec<String> =
         std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
     assert_eq!(siblings, ["dice-totals"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn leftovers_of_a_killed_run_are_removed_and_concurrent_writers_both_finish() {
+    let root = scratch_dir("leftovers");
+    let dir = root.join("dice-totals");
+    // A process that no longer runs: pid numbers wrap far below this.
+    let dead = u32::MAX - 7;
+    for leftover in [format!(".dice-totals.tmp-{dead}-0"), format!(".dice-totals.old-{dead}-3")] {
+        std::fs::create_dir_all(root.join(&leftover).join("inner")).unwrap();
+    }
+    std::fs::write(root.join(format!(".index.html.tmp-{dead}-1")), "half").unwrap();
+    let (report, frame) = report();
+    write_report(&dir, &report, &frame).unwrap();
+    let siblings = |root: &std::path::Path| -> Vec<String> {
+        let mut names: Vec<String> =
+            std::fs::read_dir(root).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(siblings(&root), [format!(".index.html.tmp-{dead}-1"), "dice-totals".to_string()]);
+    write_index(&root, &[]).unwrap();
+    assert_eq!(siblings(&root), ["dice-totals", "index.html"]);
+
+    // Four writers of one folder at once, five times each: every write
+    // succeeds and the folder ends whole, with no leftovers beside it.
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..5 {
+                    write_report(&dir, &report, &frame).unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(siblings(&root), ["dice-totals", "index.html"]);
+    assert!(std::fs::read_to_string(dir.join("report.md")).unwrap().starts_with("# Two dice"));
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -85,21 +126,42 @@ fn a_failed_report_leaves_the_old_one_alone() {
 }
 
 #[test]
-fn the_index_links_every_report_with_its_finding() {
+fn the_index_shows_a_card_per_report_under_its_question() {
     let root = scratch_dir("index");
-    let entries = [
-        IndexEntry {
-            folder: "ladder-huzzah".into(),
-            title: "Huzzah! quality ladder".into(),
-            finding: "Veterans beat trained 3 times in 4.".into(),
-        },
-        IndexEntry { folder: "rifles".into(), title: "Is +5 for rifles <too much>?".into(), finding: "Yes.".into() },
+    let card = |link: &str, title: &str, finding: &str, thumbnail: Option<&str>| IndexEntry {
+        link: link.into(),
+        title: title.into(),
+        question: format!("Question of {title}?"),
+        finding: finding.into(),
+        thumbnail: thumbnail.map(String::from),
+        also: Vec::new(),
+    };
+    let long = "word ".repeat(200);
+    let groups = vec![
+        (
+            "Troop quality".to_string(),
+            vec![card(
+                "ladder/report.html",
+                "Huzzah! quality ladder",
+                "Veterans beat trained 3 times in 4.",
+                Some("ladder/thumbnail.png"),
+            )],
+        ),
+        ("Rule balance".to_string(), vec![card("rifles/report.html", "Is +5 for rifles <too much>?", &long, None)]),
+        ("Empty".to_string(), Vec::new()),
     ];
-    write_index(&root, &entries).unwrap();
+    write_index(&root, &groups).unwrap();
     let html = std::fs::read_to_string(root.join("index.html")).unwrap();
-    assert!(html.contains("<a href=\"ladder-huzzah/report.html\">Huzzah! quality ladder</a>"));
+    let quality = html.find("<h2>Troop quality</h2>").expect("the first question");
+    let balance = html.find("<h2>Rule balance</h2>").expect("the second question");
+    assert!(quality < balance);
+    assert!(!html.contains("<h2>Empty</h2>"), "a question with no reports is left out");
+    assert!(html.contains("<a href=\"ladder/report.html\"><img src=\"ladder/thumbnail.png\""), "{html}");
+    assert!(html.contains("Question of Huzzah! quality ladder?"));
     assert!(html.contains("Veterans beat trained 3 times in 4."));
     assert!(html.contains("Is +5 for rifles &lt;too much&gt;?"));
+    // A long finding is cut at a word for the card; the report has it whole.
+    assert!(!html.contains(&long) && html.contains("word word…"), "{html}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 
@@ -191,6 +253,11 @@ mod written_up {
             &["sweep"],
         );
         assert!(markdown.contains("| synthetic | green |"), "{markdown}");
+        // The finding is a sentence in percentages, naming where it starts and ends.
+        assert!(markdown.contains("**Finding.** For synthetic, P(winner = attacker) rises from "), "{markdown}");
+        assert!(markdown.contains("% at defender's quality veteran to "), "{markdown}");
+        // A few values make a compact grid: a row per run, a column per value.
+        assert!(markdown.contains("| run \\ defender's quality | veteran | trained | green |"), "{markdown}");
 
         // Placed on a common scale (a spec's `x`), a point keeps its setting beside its position.
         let mut placed = sweep(&duel(), "defender.quality", &values, &wins).unwrap();
@@ -199,7 +266,7 @@ mod written_up {
         }
         let (report, _) = sweep_report("Placed", "Where?", "fraction", &[placed], 0.95).unwrap();
         let table = report.sections[0].table.as_ref().unwrap();
-        assert_eq!(table.columns, ["ruleset", "setting", "fraction", "estimate", "ci_low", "ci_high"]);
+        assert_eq!(table.columns, ["run", "setting", "fraction", "estimate", "ci_low", "ci_high"]);
         assert_eq!(table.rows[2][..3], ["synthetic", "defender.quality = green", "1"]);
     }
 
@@ -252,7 +319,7 @@ fn every_catalogue_scenario_with_two_qualities_makes_a_ladder_report() {
             written.push(IndexEntry::of(&folder, &report));
         }
     }
-    write_index(&root, &written).unwrap();
+    write_index(&root, &[("Every ladder".to_string(), written.clone())]).unwrap();
     // The plain dice have no sides; every other ruleset's fights should.
     assert!(!written.is_empty(), "no two-sided scenario with qualities in the catalogue");
     std::fs::remove_dir_all(&root).unwrap();

@@ -3,7 +3,7 @@
 //! noisy shared machine.
 
 use super::find_ruleset;
-use crate::args::Format;
+use crate::args::BenchFormat;
 use crate::error::bad_input;
 use serde_json::json;
 use std::hint::black_box;
@@ -28,13 +28,10 @@ pub fn run(
     seconds: f64,
     only_ruleset: Option<&str>,
     only_scenario: Option<&str>,
-    format: Format,
+    format: BenchFormat,
 ) -> anyhow::Result<()> {
     if !(seconds > 0.0 && seconds <= 600.0) {
         return Err(bad_input(format!("--seconds {seconds} must be above 0 and at most 600")));
-    }
-    if format == Format::Csv {
-        return Err(bad_input("--format for bench is table or json"));
     }
     let budget = Duration::from_secs_f64(seconds);
     let rulesets: Vec<RulesetEntry> = match only_ruleset {
@@ -75,7 +72,7 @@ pub fn run(
     // and their spread says how steady the machine was.
     let raw = (raw_before + raw_after) / 2.0;
     match format {
-        Format::Json => {
+        BenchFormat::Json => {
             let rows: Vec<serde_json::Value> = measurements
                 .iter()
                 .map(|m| {

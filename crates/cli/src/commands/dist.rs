@@ -11,7 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-use volley_analysis::stats::wilson;
+use volley_analysis::provenance::{Computation, Provenance};
+use volley_analysis::stats::{PRINTED_DIGITS, round_significant, wilson};
 use volley_kernel::game::{Explained, PolicyUse};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::runner::RunOptions;
@@ -79,6 +80,12 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
         simulate_with_progress(scenario.as_ref(), options, request.quiet)?
     };
     let rows = rows(&distribution, request.confidence);
+    let keys: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let computation = match distribution.samples() {
+        Some(samples) => Computation::Sampled { samples, precision: None, seed: request.seed },
+        None => Computation::Exact,
+    };
+    let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence);
     let settings: Vec<(String, String)> = {
         let mut all: Vec<(String, String)> =
             entry.params.iter().map(|p| (p.name.clone(), p.default.to_string())).collect();
@@ -91,10 +98,12 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
     };
     let policies = scenario.policies();
     let text = match request.format {
-        Format::Csv => csv(&rows),
-        Format::Json => json_text(&request, &distribution, &settings, &rows, policies, explained.as_deref()),
+        Format::Csv => csv(&provenance, &rows),
+        Format::Json => {
+            json_text(&request, &provenance, &distribution, &settings, &rows, policies, explained.as_deref())
+        }
         Format::Table => {
-            let mut text = table(&request, &distribution, &settings, &rows);
+            let mut text = table(&provenance, &distribution, &rows);
             if let Some(policies) = policies {
                 text.push_str(&format!("\npolicies: {}\n", policy_words(&policies)));
             }
@@ -203,17 +212,23 @@ fn rows(distribution: &Distribution, confidence: f64) -> Vec<Row> {
     let mut rows = Vec::new();
     for (index, metric) in distribution.metrics.iter().enumerate() {
         for row in distribution.marginal(index) {
-            let (ci_low, ci_high, count) = match distribution.samples() {
+            // A sampled probability is one division of its count; an exact
+            // one is a sum of products whose last digits are noise.
+            let (probability, ci_low, ci_high, count) = match distribution.samples() {
                 Some(samples) => {
                     let (low, high) = wilson(row.count, samples, confidence);
-                    (low, high, Some(row.count))
+                    let round = |x| round_significant(x, PRINTED_DIGITS);
+                    (row.count as f64 / samples.max(1) as f64, round(low), round(high), Some(row.count))
                 }
-                None => (row.probability, row.probability, None),
+                None => {
+                    let p = round_significant(row.probability, PRINTED_DIGITS);
+                    (p, p, p, None)
+                }
             };
             rows.push(Row {
                 metric: metric.name,
                 value: metric.domain.format(row.value),
-                probability: row.probability,
+                probability,
                 ci_low,
                 ci_high,
                 count,
@@ -223,8 +238,14 @@ fn rows(distribution: &Distribution, confidence: f64) -> Vec<Row> {
     rows
 }
 
-fn csv(rows: &[Row]) -> String {
-    let mut out = String::from("metric,value,probability,ci_low,ci_high,count\n");
+/// The CSV: how it was made as `# ` comment lines, then the contract's
+/// header and rows.
+fn csv(provenance: &Provenance, rows: &[Row]) -> String {
+    let mut out = String::new();
+    for (label, value) in provenance.lines() {
+        out.push_str(&format!("# {label}: {value}\n"));
+    }
+    out.push_str("metric,value,probability,ci_low,ci_high,count\n");
     for r in rows {
         let count = r.count.map(|c| c.to_string()).unwrap_or_default();
         out.push_str(&format!("{},{},{},{},{},{}\n", r.metric, r.value, r.probability, r.ci_low, r.ci_high, count));
@@ -232,24 +253,13 @@ fn csv(rows: &[Row]) -> String {
     out
 }
 
-fn source_line(request: &DistRequest, distribution: &Distribution) -> String {
-    match distribution.samples() {
-        Some(samples) => format!(
-            "Monte Carlo: {samples} samples, seed {}, {:.0}% Wilson intervals",
-            request.seed,
-            request.confidence * 100.0
-        ),
-        None => "exact".to_string(),
+fn table(provenance: &Provenance, distribution: &Distribution, rows: &[Row]) -> String {
+    let mut out = String::new();
+    let width = provenance.lines().iter().map(|(label, _)| label.len()).max().unwrap_or(0);
+    for (label, value) in provenance.lines() {
+        out.push_str(&format!("{label:<width$}  {value}\n"));
     }
-}
-
-fn table(request: &DistRequest, distribution: &Distribution, settings: &[(String, String)], rows: &[Row]) -> String {
-    let mut out = format!("{} {}", request.ruleset, request.scenario);
-    let keys: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    if !keys.is_empty() {
-        out.push_str(&format!(" ({})", keys.join(", ")));
-    }
-    out.push_str(&format!("\n{}\n\n", source_line(request, distribution)));
+    out.push('\n');
     let value_width = rows.iter().map(|r| r.value.len()).max().unwrap_or(5).max(5);
     let metric_width = rows.iter().map(|r| r.metric.len()).max().unwrap_or(6).max(6);
     out.push_str(&format!(
@@ -293,6 +303,7 @@ fn table(request: &DistRequest, distribution: &Distribution, settings: &[(String
 
 fn json_text(
     request: &DistRequest,
+    provenance: &Provenance,
     distribution: &Distribution,
     settings: &[(String, String)],
     rows: &[Row],
@@ -326,6 +337,7 @@ fn json_text(
         "samples": distribution.samples(),
         "seed": distribution.samples().map(|_| request.seed),
         "confidence": request.confidence,
+        "provenance": provenance_json(provenance),
         "metrics": metrics,
     });
     let mut document = document;
@@ -351,4 +363,36 @@ fn json_text(
             .collect();
     }
     format!("{}\n", serde_json::to_string_pretty(&document).expect("JSON of plain values"))
+}
+
+/// The provenance as a JSON object: the same record as the table's lines,
+/// with keys, policies and changed rules as objects a script can read.
+fn provenance_json(provenance: &Provenance) -> serde_json::Value {
+    let object = |pairs: &[(String, String)]| {
+        pairs.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>()
+    };
+    let rules: Vec<serde_json::Value> = provenance
+        .rules_changed
+        .iter()
+        .map(|c| json!({ "field": c.field, "value": c.value, "printed": c.printed }))
+        .collect();
+    let (samples, seed) = match provenance.computation {
+        Computation::Sampled { samples, seed, .. } | Computation::ExactWherePossible { samples, seed, .. } => {
+            (Some(samples), Some(seed))
+        }
+        Computation::Exact => (None, None),
+    };
+    json!({
+        "ruleset": provenance.ruleset,
+        "scenario": provenance.scenario,
+        "keys_set": object(&provenance.keys),
+        "policies": object(&provenance.policies),
+        "rules_changed": rules,
+        "exact": provenance.computation == Computation::Exact,
+        "computed": provenance.computation_text(),
+        "samples": samples,
+        "seed": seed,
+        "confidence": provenance.confidence,
+        "volley_version": volley_analysis::provenance::VERSION,
+    })
 }

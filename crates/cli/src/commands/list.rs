@@ -4,6 +4,10 @@ use super::find_ruleset;
 use crate::error::bad_input;
 use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry, catalogue};
 use volley_kernel::outcome::Domain;
+use volley_kernel::params::{ParamKind, RuleBook, Value};
+
+/// The most values of one integer key probed for an exact solver.
+const MAX_PROBES: i64 = 400;
 
 /// Prints the catalogue, a ruleset, or one scenario.
 pub fn run(ruleset: Option<&str>, scenario: Option<&str>) -> anyhow::Result<()> {
@@ -40,8 +44,17 @@ fn describe(ruleset: &RulesetEntry, scenario: &ScenarioEntry) -> anyhow::Result<
     let built = scenario
         .build_from_text(rules.as_ref(), [])
         .map_err(|e| anyhow::anyhow!("{} {} does not build at its defaults: {e}", ruleset.name, scenario.name))?;
-    let exact = if built.has_exact() { "exact and Monte Carlo" } else { "Monte Carlo only" };
+    let coverage = exact_coverage(rules.as_ref(), scenario, built.has_exact());
+    let exact = match (built.has_exact(), coverage.is_empty()) {
+        (true, _) => "exact and Monte Carlo",
+        (false, true) => "Monte Carlo only",
+        (false, false) => "Monte Carlo at the defaults; exact for some settings",
+    };
     let mut out = format!("{} {}: {} ({exact})\n", ruleset.name, scenario.name, scenario.summary);
+    if !coverage.is_empty() {
+        let verb = if built.has_exact() { "no exact solver when" } else { "exact when" };
+        out.push_str(&format!("  {verb} (one key changed from the defaults): {}\n", coverage.join("; ")));
+    }
     out.push_str("  keys:\n");
     if scenario.params.is_empty() {
         out.push_str("    (none)\n");
@@ -76,4 +89,66 @@ fn describe(ruleset: &RulesetEntry, scenario: &ScenarioEntry) -> anyhow::Result<
     }
     out.push('\n');
     Ok(out)
+}
+
+/// Where the exact solver's answer differs from the defaults' when one key is
+/// changed: `turns 21-60` under a scenario exact at its defaults means no
+/// solver there. Each key is probed over its values (an integer key over its
+/// whole range, or up to [`MAX_PROBES`] evenly spaced values of it), which is
+/// cheap because a scenario knows whether it can solve without solving.
+pub fn exact_coverage(rules: &dyn RuleBook, scenario: &ScenarioEntry, at_defaults: bool) -> Vec<String> {
+    let mut found = Vec::new();
+    for param in &scenario.params {
+        let values: Vec<Value> = match &param.kind {
+            ParamKind::Int { min, max } => {
+                let step = ((max - min) / MAX_PROBES).max(1);
+                let mut values: Vec<i64> = (*min..=*max).step_by(step as usize).collect();
+                if values.last() != Some(max) {
+                    values.push(*max);
+                }
+                values.into_iter().map(Value::Int).collect()
+            }
+            ParamKind::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            ParamKind::Choice(names) => names.iter().map(|n| Value::Choice(n.to_string())).collect(),
+            ParamKind::Dice => Vec::new(),
+        };
+        let differs: Vec<Value> = values
+            .into_iter()
+            .filter(|value| {
+                scenario
+                    .build_from_values(rules, [(param.name.as_str(), value.clone())])
+                    .is_ok_and(|built| built.has_exact() != at_defaults)
+            })
+            .collect();
+        if !differs.is_empty() {
+            found.push(format!("{} {}", param.name, describe_values(&differs)));
+        }
+    }
+    found
+}
+
+/// Values as text, runs of consecutive integers as ranges: `21-60, 80`.
+fn describe_values(values: &[Value]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut run: Option<(i64, i64)> = None;
+    let flush = |run: &mut Option<(i64, i64)>, parts: &mut Vec<String>| {
+        if let Some((a, b)) = run.take() {
+            parts.push(if a == b { a.to_string() } else { format!("{a}-{b}") });
+        }
+    };
+    for value in values {
+        match (value, run) {
+            (Value::Int(v), Some((a, b))) if *v == b + 1 => run = Some((a, *v)),
+            (Value::Int(v), _) => {
+                flush(&mut run, &mut parts);
+                run = Some((*v, *v));
+            }
+            (other, _) => {
+                flush(&mut run, &mut parts);
+                parts.push(other.to_string());
+            }
+        }
+    }
+    flush(&mut run, &mut parts);
+    parts.join(", ")
 }

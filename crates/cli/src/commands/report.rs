@@ -1,14 +1,21 @@
-//! `volley report`: every spec in analyses/, each into its report folder, and
-//! an index linking them. Every spec is checked before any runs, so a typo in
-//! the last one costs seconds, not minutes.
+//! `volley report`: every spec in analyses/, each into its report folder;
+//! one printable playsheet page per ruleset from the playsheet specs; and an
+//! index of cards grouped by the question a user brings. Every spec is checked
+//! completely before any runs, so a typo in the last one costs seconds, not
+//! minutes, and writes nothing.
 
-use super::run::{Overrides, execute, prepare, spec_files};
-use crate::error::bad_input;
-use crate::spec;
+use super::run::{Overrides, execute, output_dir, prepare, spec_files, writing};
+use crate::spec::{self, GROUPS};
+use std::collections::BTreeMap;
 use std::path::Path;
+use volley_analysis::playsheet::{Sheet, write_playsheet};
 use volley_analysis::report::{IndexEntry, write_index, write_report};
+use volley_kernel::catalogue;
 
-/// Runs every spec and writes the reports and the index.
+/// The folder of the playsheet pages, inside the reports folder.
+pub const PLAYSHEETS: &str = "playsheets";
+
+/// Runs every spec and writes the reports, the playsheets and the index.
 pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result<()> {
     let files = spec_files(analyses)?;
     let mut specs = Vec::with_capacity(files.len());
@@ -17,20 +24,57 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
         let prepared = prepare(&loaded)?;
         specs.push((loaded, prepared));
     }
-    let mut entries = Vec::with_capacity(specs.len());
+    output_dir(out)?;
+    let mut groups: BTreeMap<&str, Vec<IndexEntry>> = BTreeMap::new();
+    // Ruleset -> (its playsheet's tables, the index entries of their reports).
+    let mut sheets: BTreeMap<String, Vec<(Sheet, IndexEntry)>> = BTreeMap::new();
     for (loaded, prepared) in &specs {
         let started = std::time::Instant::now();
         let (report, data) = execute(loaded, prepared, overrides)?;
         let dir = out.join(&loaded.stem);
-        write_report(&dir, &report, &data).map_err(|e| anyhow::anyhow!("writing {}: {e}", dir.display()))?;
+        write_report(&dir, &report, &data).map_err(|e| writing(&dir, e))?;
         if !overrides.quiet {
             eprintln!("{:<28} {:>6.1}s  {}", loaded.stem, started.elapsed().as_secs_f64(), report.finding);
         }
-        entries.push(IndexEntry::of(&loaded.stem, &report));
+        let entry = IndexEntry::of(&loaded.stem, &report);
+        let group = loaded.spec.group(&loaded.stem);
+        let grid = report.sections.iter().find_map(|s| s.grid.clone());
+        match (group, grid) {
+            ("playsheet", Some(grid)) => {
+                let ruleset = loaded.spec.runs[0].ruleset.get_ref().clone();
+                let sheet = Sheet {
+                    title: report.title.clone(),
+                    question: report.question.clone(),
+                    grid,
+                    rule: loaded.spec.rule.clone().unwrap_or_default(),
+                    report: format!("../{}/report.html", loaded.stem),
+                };
+                sheets.entry(ruleset).or_default().push((sheet, entry));
+            }
+            _ => groups
+                .entry(GROUPS.iter().map(|(n, _)| *n).find(|n| *n == group).unwrap_or("quality"))
+                .or_default()
+                .push(entry),
+        }
     }
-    write_index(out, &entries).map_err(|e| anyhow::anyhow!("writing {}: {e}", out.join("index.html").display()))?;
-    if entries.is_empty() {
-        return Err(bad_input(format!("{} holds no analyses", analyses.display())));
+    for (ruleset, pages) in &sheets {
+        let title = catalogue::ruleset(ruleset).map_or_else(|_| ruleset.clone(), |r| r.title.to_string());
+        let name = format!("{ruleset}.html");
+        let path = out.join(PLAYSHEETS).join(&name);
+        let tables: Vec<Sheet> = pages.iter().map(|(sheet, _)| sheet.clone()).collect();
+        write_playsheet(&path, &format!("{title}: playsheet"), &tables).map_err(|e| writing(&path, e))?;
+        let titles: Vec<&str> = pages.iter().map(|(sheet, _)| sheet.title.rsplit(": ").next().unwrap_or("")).collect();
+        groups.entry("playsheet").or_default().push(IndexEntry {
+            link: format!("{PLAYSHEETS}/{name}"),
+            title: format!("{title} playsheet"),
+            question: format!("Which odds does a {title} player want beside the table?"),
+            finding: format!("One A4 page, exact odds: {}.", titles.join("; ")),
+            thumbnail: pages.iter().find_map(|(_, e)| e.thumbnail.clone()),
+            also: pages.iter().map(|(sheet, e)| (sheet.title.clone(), e.link.clone())).collect(),
+        });
     }
+    let index: Vec<(String, Vec<IndexEntry>)> =
+        GROUPS.iter().map(|(name, heading)| (heading.to_string(), groups.remove(name).unwrap_or_default())).collect();
+    write_index(out, &index).map_err(|e| writing(&out.join("index.html"), e))?;
     Ok(())
 }

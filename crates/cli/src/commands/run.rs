@@ -15,6 +15,7 @@ use std::time::Duration;
 use volley_analysis::AnalysisError;
 use volley_analysis::balance::{self, Estimate, Experiment, Measure, Sweep};
 use volley_analysis::frame::{Run, long_frame};
+use volley_analysis::provenance::Provenance;
 use volley_analysis::report::{self, Report, Section};
 use volley_analysis::stats::samples_for_half_width;
 use volley_kernel::catalogue;
@@ -34,9 +35,10 @@ const MAX_ROUNDS: usize = 4;
 pub fn run(spec_path: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result<()> {
     let loaded = crate::spec::load(spec_path)?;
     let prepared = prepare(&loaded)?;
+    output_dir(out)?;
     let (report, data) = execute(&loaded, &prepared, overrides)?;
     let dir = out.join(&loaded.stem);
-    report::write_report(&dir, &report, &data).map_err(internal)?;
+    report::write_report(&dir, &report, &data).map_err(|e| writing(&dir, e))?;
     eprintln!("{}: {}", dir.display(), report.finding);
     Ok(())
 }
@@ -48,18 +50,32 @@ pub struct Prepared {
     overrides: QualityOverrides,
 }
 
-/// Resolves and checks a spec without running anything, so `volley report`
-/// can refuse a bad spec before spending minutes on the good ones.
+/// Resolves and checks a spec completely without running anything (every
+/// rule, key, sweep value, equivalence range, ladder quality and measure), so
+/// `volley report` can refuse a bad spec before spending minutes on the good
+/// ones, and nothing a spec says is ignored.
 pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
     let spec = &loaded.spec;
-    let overrides = quality_overrides(loaded)?;
-    for (name, table) in &spec.rules {
-        if catalogue::ruleset(name).is_err() {
-            return Err(
-                loaded.error_at(table.span(), format!("[rules.{name}]: {}", catalogue::ruleset(name).unwrap_err()))
-            );
+    let used: Vec<&str> = spec.runs.iter().map(|r| r.ruleset.get_ref().as_str()).collect();
+    for (what, tables) in [("rules", &spec.rules), ("quality_map", &spec.quality_map)] {
+        for (name, table) in tables {
+            if let Err(e) = catalogue::ruleset(name) {
+                return Err(loaded.error_at(table.span(), format!("[{what}.{name}]: {e}")));
+            }
+            if !used.contains(&name.as_str()) {
+                return Err(loaded.error_at(
+                    table.span(),
+                    format!(
+                        "[{what}.{name}] applies to no run: no [[run]] uses ruleset `{name}` (the runs use {}); \
+                         remove the table or add a run of {name}",
+                        used.join(", ")
+                    ),
+                ));
+            }
         }
     }
+    let overrides = quality_overrides(loaded)?;
+    let mut map_read: Vec<&str> = Vec::new();
     let mut experiments = Vec::new();
     for run in &spec.runs {
         let ruleset = catalogue::ruleset(run.ruleset.get_ref()).map_err(|e| loaded.error_at(run.ruleset.span(), e))?;
@@ -76,6 +92,19 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
                 rules.set(key, &converted).map_err(|e| loaded.error_at(value.span(), format!("{origin} {e}")))?;
             }
         }
+        // The sides whose quality this run gives canonically: only those
+        // read the quality map.
+        let sides: Vec<&str> = run
+            .set
+            .keys()
+            .map(String::as_str)
+            .chain(run.key.as_ref().map(|k| k.get_ref().as_str()))
+            .filter_map(|k| k.strip_prefix(canonical::PREFIX)?.strip_suffix(".quality"))
+            .collect();
+        if !sides.is_empty() {
+            map_read.push(ruleset.name);
+        }
+        check_quality_map(loaded, &overrides, ruleset.name, entry, &sides)?;
         let mut fixed = Vec::new();
         for (key, value) in &run.set {
             let text =
@@ -86,26 +115,133 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
         }
         let experiment = Experiment::from_parts(ruleset.name, entry, rules, RunOptions::default()).with_fixed(fixed);
         check_kind_fields(loaded, run, spec.analysis)?;
+        let at_scenario =
+            |e: AnalysisError| loaded.error_at(run.scenario.span(), format!("{} {}: {e}", ruleset.name, entry.name));
         // A sweep's fixed keys may only make sense with a swept value in
-        // place (a gun's range band), so the check builds with the first.
-        let mut first = Vec::new();
+        // place (a gun's range band), so the check builds with each value.
+        let mut points: Vec<Vec<(String, String)>> = Vec::new();
         if let (AnalysisKind::Sweep, Some(key), Some(values)) = (spec.analysis, &run.key, &run.values) {
             let texts = values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
-            if let Some(value) = texts.first() {
-                first = canonical::expand(ruleset.name, key.get_ref(), value, &overrides)
-                    .map_err(|why| loaded.error_at(key.span(), why))?;
+            for value in texts {
+                points.push(
+                    canonical::expand(ruleset.name, key.get_ref(), &value, &overrides)
+                        .map_err(|why| loaded.error_at(key.span(), why))?,
+                );
+            }
+        } else {
+            points.push(Vec::new());
+        }
+        let mut metrics = Vec::new();
+        for point in &points {
+            let built = experiment.build(experiment.rules.as_ref(), point).map_err(|e| match point.first() {
+                Some((k, v)) => loaded.error_at(
+                    run.values.as_ref().map_or(run.scenario.span(), |v| v.span()),
+                    format!("{} {} with {k} = {v}: {e}", ruleset.name, entry.name),
+                ),
+                None => at_scenario(e),
+            })?;
+            metrics = built.metrics();
+        }
+        if spec.analysis == AnalysisKind::Equivalence
+            && let Some(key) = &run.key
+        {
+            let (min, max) = experiment.integer_key_range(key.get_ref()).map_err(|e| loaded.error_at(key.span(), e))?;
+            if let Some(range) = &run.range {
+                let [from, to] = *range.get_ref();
+                if !(min <= from && from < to && to <= max) {
+                    return Err(loaded.error_at(
+                        range.span(),
+                        format!("range [{from}, {to}] must rise within {}'s {min} to {max}", key.get_ref()),
+                    ));
+                }
             }
         }
-        experiment
-            .build(experiment.rules.as_ref(), &first)
-            .map_err(|e| loaded.error_at(run.scenario.span(), format!("{} {}: {e}", ruleset.name, entry.name)))?;
-        let label = run.label.clone().unwrap_or_else(|| ruleset.name.to_string());
-        experiments.push((run.clone(), experiment, label));
+        if spec.analysis == AnalysisKind::Ladder {
+            let valid = experiment.choices(balance::ATTACKER_QUALITY).map_err(at_scenario)?;
+            experiment.choices(balance::DEFENDER_QUALITY).map_err(at_scenario)?;
+            if let Some(qualities) = &run.qualities {
+                for quality in qualities.get_ref() {
+                    if !valid.contains(quality) {
+                        return Err(loaded.error_at(
+                            qualities.span(),
+                            format!("quality `{quality}` is not one of {}'s: {}", entry.name, valid.join(", ")),
+                        ));
+                    }
+                }
+            }
+        }
+        match run.measure.as_ref().or(spec.measure.as_ref()) {
+            Some(text) => {
+                let parsed = parse_measure(text.get_ref()).map_err(|why| loaded.error_at(text.span(), why))?;
+                parsed
+                    .check(&metrics)
+                    .map_err(|e| loaded.error_at(text.span(), format!("{} {}: {e}", ruleset.name, entry.name)))?;
+            }
+            None if spec.analysis != AnalysisKind::Distribution && Measure::attacker_wins(&metrics).is_none() => {
+                return Err(loaded.error_at(
+                    run.scenario.span(),
+                    format!(
+                        "{} {} has no winner or result metric to measure; set `measure` (such as `mean:{}`)",
+                        ruleset.name,
+                        entry.name,
+                        metrics.first().map_or("hits", |m| m.name)
+                    ),
+                ));
+            }
+            None => {}
+        }
+        experiments.push((run.clone(), experiment, run.label_or_ruleset()));
     }
-    for measure in spec.measure.iter().chain(spec.runs.iter().filter_map(|r| r.measure.as_ref())) {
-        parse_measure(measure.get_ref()).map_err(|why| loaded.error_at(measure.span(), why))?;
+    for (name, table) in &spec.quality_map {
+        if !map_read.contains(&name.as_str()) {
+            return Err(loaded.error_at(
+                table.span(),
+                format!(
+                    "[quality_map.{name}] is read by no run: no run of {name} gives a quality as \
+                     canonical.SIDE.quality (in `set` or as the swept `key`); remove the table or use canonical keys"
+                ),
+            ));
+        }
     }
     Ok(Prepared { experiments, overrides })
+}
+
+/// Every cell of `[quality_map.RULESET]` must name keys the run's scenario
+/// has for a side, with values it accepts; a cell no run could read would
+/// otherwise be ignored.
+fn check_quality_map(
+    loaded: &LoadedSpec,
+    overrides: &QualityOverrides,
+    ruleset: &str,
+    entry: &catalogue::ScenarioEntry,
+    sides: &[&str],
+) -> anyhow::Result<()> {
+    let Some(cells) = overrides.get(ruleset) else {
+        return Ok(());
+    };
+    let table = loaded.spec.quality_map.get(ruleset).expect("overrides come from the spec's tables");
+    for (quality, reading) in cells {
+        let span = table.get_ref().get(quality).map_or(table.span(), |v| v.span());
+        for (suffix, value) in reading {
+            for side in sides {
+                let key = format!("{side}.{suffix}");
+                let param = entry.params.iter().find(|p| p.name == key).ok_or_else(|| {
+                    loaded.error_at(
+                        span.clone(),
+                        format!(
+                            "[quality_map.{ruleset}] {quality}: scenario `{}` has no key `{key}`, so `{suffix}` \
+                             cannot be read",
+                            entry.name
+                        ),
+                    )
+                })?;
+                param
+                    .parse(value)
+                    .map_err(|e| loaded.error_at(span.clone(), format!("[quality_map.{ruleset}] {quality}: {e}")))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> anyhow::Result<()> {
@@ -132,28 +268,25 @@ fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> 
 
 fn quality_overrides(loaded: &LoadedSpec) -> anyhow::Result<QualityOverrides> {
     // [quality_map.RULESET] CANONICAL = "value" or { key = value, ... }
-    let table: toml::Table =
-        toml::from_str(&loaded.text).map_err(|e| bad_input(format!("{}: {}", loaded.origin, e.message())))?;
     let mut overrides = QualityOverrides::new();
-    let Some(map) = table.get("quality_map") else {
-        return Ok(overrides);
-    };
-    let bad = |what: String| bad_input(format!("{}: [quality_map] {what}", loaded.origin));
-    let map = map.as_table().ok_or_else(|| bad("must be a table of rulesets".into()))?;
-    for (ruleset, cells) in map {
-        let cells = cells.as_table().ok_or_else(|| bad(format!("{ruleset} must be a table of canonical qualities")))?;
-        for (quality, cell) in cells {
+    for (ruleset, cells) in &loaded.spec.quality_map {
+        for (quality, cell) in cells.get_ref() {
+            let bad = |what: String| loaded.error_at(cell.span(), format!("[quality_map.{ruleset}] {quality}: {what}"));
             if !canonical::QUALITIES.contains(&quality.as_str()) {
-                return Err(bad(format!("{ruleset}.{quality}: expected one of {}", canonical::QUALITIES.join(", "))));
+                return Err(bad(format!("expected a canonical quality: {}", canonical::QUALITIES.join(", "))));
             }
-            let reading = match cell {
+            let reading = match cell.get_ref() {
                 toml::Value::String(v) => vec![("quality".to_string(), v.clone())],
-                toml::Value::Table(t) => t
+                toml::Value::Table(t) if !t.is_empty() => t
                     .iter()
                     .map(|(k, v)| value_text(v).map(|text| (k.clone(), text)))
                     .collect::<Result<_, _>>()
-                    .map_err(|why| bad(format!("{ruleset}.{quality}: {why}")))?,
-                _ => return Err(bad(format!("{ruleset}.{quality}: expected a quality name or a table of keys"))),
+                    .map_err(bad)?,
+                _ => {
+                    return Err(bad(
+                        "expected a quality name or a table of keys, such as { quality = \"poor\" }".into()
+                    ));
+                }
             };
             overrides.entry(ruleset.clone()).or_default().insert(quality.clone(), reading);
         }
@@ -169,6 +302,31 @@ fn parse_measure(text: &str) -> Result<Measure, String> {
     match text.split_once('=') {
         Some((metric, value)) => Ok(Measure::probability(metric.trim(), value.trim())),
         None => Err(format!("measure `{text}` must be METRIC=VALUE (a probability) or mean:METRIC")),
+    }
+}
+
+/// Makes sure `--out` is a directory that can be written, creating it if
+/// missing, before anything runs: a mistake there must not cost a run.
+pub fn output_dir(out: &Path) -> anyhow::Result<()> {
+    if out.exists() && !out.is_dir() {
+        return Err(bad_input(format!(
+            "--out {}: this is a file, not a directory; give a directory for the reports (it is created if missing)",
+            out.display()
+        )));
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| bad_input(format!("--out {}: cannot create this directory: {e}", out.display())))?;
+    let probe = out.join(format!(".volley-write-test-{}", std::process::id()));
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| bad_input(format!("--out {}: cannot write in this directory: {e}", out.display())))
+}
+
+/// A failure to write a report, naming where.
+pub fn writing(path: &Path, error: AnalysisError) -> anyhow::Error {
+    match error {
+        AnalysisError::Io(e) => bad_input(format!("writing {}: {e}", path.display())),
+        other => internal(other).context(format!("writing {}", path.display())),
     }
 }
 
@@ -207,7 +365,8 @@ pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) 
         let mut round = 0;
         loop {
             round += 1;
-            let (report, data) = analyse(loaded, prepared, samples, seed, confidence, overrides.threads, &progress)
+            let how = How { samples, precision, seed, confidence, threads: overrides.threads };
+            let (report, data) = analyse(loaded, prepared, &how, &progress)
                 .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))?;
             let widest = widest_half_width(&data);
             match precision {
@@ -268,17 +427,24 @@ fn widest_half_width(data: &DataFrame) -> f64 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn analyse(
-    loaded: &LoadedSpec,
-    prepared: &Prepared,
+/// How one round of a spec runs.
+#[derive(Clone, Copy)]
+struct How {
     samples: u64,
+    precision: Option<f64>,
     seed: u64,
     confidence: f64,
     threads: usize,
+}
+
+fn analyse(
+    loaded: &LoadedSpec,
+    prepared: &Prepared,
+    how: &How,
     progress: &Arc<AtomicU64>,
 ) -> anyhow::Result<(Report, DataFrame)> {
     let spec = &loaded.spec;
+    let How { samples, precision, seed, confidence, threads } = *how;
     let spec_measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
     // A run's own measure, else the spec's (None: the analysis's default).
     let measure_of = |run: &RunSpec| -> anyhow::Result<Option<Measure>> {
@@ -289,8 +455,12 @@ fn analyse(
         .experiments
         .iter()
         .map(|(run, experiment, label)| {
-            let mut experiment =
-                experiment.clone().with_samples(samples).with_confidence(confidence).with_exact(spec.exact);
+            let mut experiment = experiment
+                .clone()
+                .with_samples(samples)
+                .with_confidence(confidence)
+                .with_exact(spec.exact)
+                .with_precision(precision);
             experiment.options.seed = seed;
             experiment.options.threads = threads;
             experiment.options.progress = Some(progress.clone());
@@ -327,17 +497,31 @@ fn analyse(
             for (_, experiment, label) in &experiments {
                 let run = experiment.run(&[]).map_err(internal)?;
                 let exact = experiment.build(experiment.rules.as_ref(), &[]).map_err(internal)?.exact_distribution();
-                let (report, _) = report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
+                let (mut report, _) =
+                    report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
+                report.sections.push(Section::text("Method", &report::method_text(experiment)));
                 let start = runs.len();
+                // The exact distribution, where it was computed to check the
+                // sampled one, goes into the data beside it (its rows have
+                // `exact` = true).
+                let exact_run = match (&exact, run.distribution.samples()) {
+                    (Some(exact), Some(_)) => Some(Run { distribution: exact.clone(), ..run.clone() }),
+                    _ => None,
+                };
                 runs.push(run);
+                runs.extend(exact_run);
                 tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }
         AnalysisKind::Ladder => {
             for (run_spec, experiment, label) in &experiments {
-                let ladder = balance::quality_ladder(experiment, run_spec.qualities.as_deref(), measure_of(run_spec)?)
-                    .map_err(internal)?;
+                let ladder = balance::quality_ladder(
+                    experiment,
+                    run_spec.qualities.as_ref().map(|q| q.get_ref().as_slice()),
+                    measure_of(run_spec)?,
+                )
+                .map_err(internal)?;
                 let (report, _) = report::ladder_report(experiment, &ladder).map_err(internal)?;
                 let start = runs.len();
                 runs.extend(ladder.runs);
@@ -418,16 +602,54 @@ fn analyse(
                 for chart in report.sections.iter_mut().flat_map(|s| s.charts.iter_mut()) {
                     chart.y_label = y_label.clone();
                 }
-                // The finding speaks in the scaled unit too.
-                report.finding = sweeps
+            }
+            // Scaled values are in the y axis's unit, not probabilities: the
+            // finding speaks in that unit.
+            if let (Some(y_label), true) = (&spec.y_label, experiments.iter().any(|(r, _, _)| r.y_scale.is_some())) {
+                let sentences: Vec<String> = sweeps
                     .iter()
                     .filter_map(|s| {
                         let (first, last) = (s.points.first()?, s.points.last()?);
-                        Some(format!("{}: {y_label} from {:.1} to {:.1}", s.ruleset, first.1.value, last.1.value))
+                        Some(format!(
+                            "For {}, {y_label} goes from {:.1} at {x_label} {} to {:.1} at {}",
+                            s.ruleset, first.1.value, first.0, last.1.value, last.0
+                        ))
                     })
-                    .collect::<Vec<_>>()
-                    .join("; ");
+                    .collect();
+                report.finding = format!("{}.", sentences.join(". "));
             }
+            let method: Vec<String> = experiments
+                .iter()
+                .zip(&sweeps)
+                .map(|((run_spec, experiment, label), found)| {
+                    let key = run_spec.key.as_ref().map_or(String::new(), |k| k.get_ref().clone());
+                    let values: Vec<&str> = found.points.iter().map(|(v, _)| v.as_str()).collect();
+                    // A canonical key's values are recorded with the ruleset's
+                    // own keys they were read as (the quality map included).
+                    let readings: Vec<String> = values
+                        .iter()
+                        .filter(|_| key.starts_with(canonical::PREFIX))
+                        .filter_map(|v| {
+                            let read = canonical::expand(&experiment.ruleset, &key, v, &prepared.overrides).ok()?;
+                            let keys: Vec<String> = read.iter().map(|(k, x)| format!("{k}={x}")).collect();
+                            Some(format!("{v} as {}", keys.join(" ")))
+                        })
+                        .collect();
+                    let mut text = format!("{} (swept)", values.join(" / "));
+                    if !readings.is_empty() {
+                        text.push_str(&format!(", read as: {}", readings.join(", ")));
+                    }
+                    let swept = [(key, text)];
+                    format!("{label}: {}", Provenance::of_experiment(experiment, &swept).paragraph())
+                })
+                .collect();
+            report.sections.push(Section::text(
+                "Method",
+                &format!(
+                    "{}\n\nEvery point uses the same seed, so points differ by their settings and not by their dice.",
+                    method.join("\n\n")
+                ),
+            ));
             runs.extend(sweeps.into_iter().flat_map(|s| s.runs));
             parts.push((String::new(), report));
         }
@@ -479,8 +701,15 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
         .collect::<Vec<_>>()
         .join(" | ");
     let mut sections: Vec<Section> = Vec::new();
+    // Every run's record of how it was made goes into one Method section at
+    // the end, a paragraph per run under its label.
+    let mut method: Vec<String> = Vec::new();
     for (label, part) in parts {
         for (i, mut section) in part.sections.into_iter().enumerate() {
+            if section.heading == "Method" {
+                method.push(if label.is_empty() { section.text } else { format!("{label}: {}", section.text) });
+                continue;
+            }
             for chart in &mut section.charts {
                 chart.name = format!("{}-{}", slug(&label), chart.name);
             }
@@ -492,11 +721,18 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
             sections.push(section);
         }
     }
+    if !method.is_empty() {
+        sections.push(Section::text("Method", &method.join("\n\n")));
+    }
     Report { title: title.to_string(), question: question.to_string(), finding, sections }
 }
 
+/// A label as a file-name stem: lower-case letters and digits, one dash
+/// between words (`Huzzah! assault` is `huzzah-assault`).
 fn slug(text: &str) -> String {
-    text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
+    let mapped: String =
+        text.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect();
+    mapped.split('-').filter(|w| !w.is_empty()).collect::<Vec<_>>().join("-")
 }
 
 /// Every spec in a directory, in name order.

@@ -4,7 +4,8 @@ use super::{volley_bad_input, volley_ok};
 
 /// (metric, value) -> (probability, ci_low, ci_high, count) from dist's CSV.
 fn parse_csv(text: &str) -> Vec<(String, String, f64, f64, f64, String)> {
-    let mut lines = text.lines();
+    // How the numbers were made comes first, as `# ` comment lines.
+    let mut lines = text.lines().skip_while(|line| line.starts_with("# "));
     assert_eq!(lines.next(), Some("metric,value,probability,ci_low,ci_high,count"));
     lines
         .map(|line| {
@@ -112,7 +113,7 @@ fn bad_input_exits_2_naming_what_is_wrong() {
     let e = volley_bad_input(&["dist", "dice", "at_least", "--set", "dice=2d6", "--set", "target=7"]);
     assert!(e.contains("`target`: 7 is more than a d6 can roll"), "{e}");
     let e = volley_bad_input(&["dist", "dice", "sum", "--samples", "0"]);
-    assert!(e.contains("--samples must be at least 1"), "{e}");
+    assert!(e.contains("expected a whole number of samples, at least 1"), "{e}");
     let e = volley_bad_input(&["dist", "dice", "sum", "--format", "xml"]);
     assert!(e.contains("xml"), "{e}");
 }

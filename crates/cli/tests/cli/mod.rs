@@ -1,9 +1,13 @@
 //! Runs the real binary and checks its output and exit status.
 
 mod dist;
+mod inputs;
 mod list_and_rules;
+mod playsheets;
+mod provenance;
 mod run_and_report;
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs `volley` with these arguments.
@@ -29,4 +33,33 @@ pub fn volley_bad_input(args: &[&str]) -> String {
     assert_eq!(output.status.code(), Some(2), "volley {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     assert!(output.stdout.is_empty(), "nothing on stdout for bad input");
     String::from_utf8(output.stderr).expect("UTF-8 errors")
+}
+
+/// A scratch directory, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("volley-{name}-{}", std::process::id()));
+        std::fs::remove_dir_all(&dir).ok();
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    pub fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+/// A path as the text an argument takes.
+pub fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
 }

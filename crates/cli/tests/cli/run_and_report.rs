@@ -1,31 +1,7 @@
 //! `volley run` and `volley report` on small specs: the files, their contents,
 //! the same data on any thread count, and bad specs refused with nothing written.
 
-use super::{volley_bad_input, volley_ok};
-use std::path::{Path, PathBuf};
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("volley-{name}-{}", std::process::id()));
-        std::fs::remove_dir_all(&dir).ok();
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        std::fs::remove_dir_all(&self.0).ok();
-    }
-}
+use super::{TempDir, path, volley_bad_input, volley_ok};
 
 const SWEEP: &str = r#"
 title = "Pool successes by target"
@@ -53,10 +29,6 @@ samples = 30000
 ruleset = "dice"
 scenario = "sum"
 "#;
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 #[test]
 fn run_writes_a_report_folder_whose_data_is_right() {

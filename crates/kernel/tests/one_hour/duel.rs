@@ -10,7 +10,7 @@ use volley_kernel::outcome::Distribution;
 use volley_kernel::params::Choice;
 use volley_kernel::rulesets::one_hour::duel::{Duel, DuelKind, SideSetup};
 use volley_kernel::rulesets::one_hour::{
-    ChargeScores, ColumnExit, CommanderLeads, Commander, Doubling, HalfHits, LeaderLoss, LeaderRisk,
+    ChargeScores, ColumnExit, Commander, CommanderLeads, Doubling, HalfHits, LeaderLoss, LeaderRisk,
     LightInfantryCharged, Quality, Rules, SquareAfterFire, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
@@ -140,8 +140,13 @@ fn a_town_halves_line_infantry_fire_until_the_unit_retreats_out_of_it() {
 fn a_bold_unit_out_of_range_advances_instead_of_shooting() {
     // At 3 boxes line infantry cannot shoot: the attacker moves one box (its 1.5
     // moves one box straight) to 2 boxes; the defender then shoots 1D6.
-    let dist =
-        exact(DuelKind::Firefight, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::LineInfantry), 3, 1);
+    let dist = exact(
+        DuelKind::Firefight,
+        SideSetup::new(UnitType::LineInfantry),
+        SideSetup::new(UnitType::LineInfantry),
+        3,
+        1,
+    );
     assert_p(&dist, "attacker_remaining", 83, 2.0 / 3.0);
     assert_p(&dist, "defender_remaining", 100, 1.0);
 }
@@ -159,15 +164,8 @@ fn impetuous_cavalry_charges_and_stays_next_to_the_infantry() {
     // Not impetuous and cautious, at two hits or fewer it breaks off at once.
     let worn = side(UnitType::Cavalry, 1);
     let cautious = plan(Policy::Cautious, Policy::Bold);
-    let dist = exact_with(
-        &Rules::default(),
-        cautious,
-        DuelKind::CavalryCharge,
-        worn,
-        side(UnitType::LineInfantry, 2),
-        2,
-        1,
-    );
+    let dist =
+        exact_with(&Rules::default(), cautious, DuelKind::CavalryCharge, worn, side(UnitType::LineInfantry, 2), 2, 1);
     assert_p(&dist, "winner", NONE, 1.0);
     // Bold and out of reach (4 boxes), it moves 3 boxes and the infantry shoots 3D6 at one box.
     let far = exact(DuelKind::CavalryCharge, cavalry, side(UnitType::LineInfantry, 2), 4, 1);
@@ -397,9 +395,19 @@ fn the_waterloo_commanders_change_the_dice() {
     // D'Erlon: 4D6; four hits on four: 16/81. Lobau: 3D6 with a re-roll: all
     // three hit with 8/27 + 3 * 4/27 * 2/3 = 16/27, on a three-hit target.
     let d_erlon = SideSetup { commander: Commander::DErlon, ..ney };
-    assert_p(&exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2), "winner", ATTACKER, 16.0 / 81.0);
+    assert_p(
+        &exact(DuelKind::CavalryCharge, d_erlon, side(UnitType::LineInfantry, 4), 2),
+        "winner",
+        ATTACKER,
+        16.0 / 81.0,
+    );
     let lobau = SideSetup { commander: Commander::Lobau, ..ney };
-    assert_p(&exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2), "winner", ATTACKER, 16.0 / 27.0);
+    assert_p(
+        &exact(DuelKind::CavalryCharge, lobau, side(UnitType::LineInfantry, 3), 2),
+        "winner",
+        ATTACKER,
+        16.0 / 27.0,
+    );
     // Reille does not help against melee; Orange does: 3D6 on a one-hit target
     // routs unless every die misses (1/27), or with Orange unless the re-rolled
     // single success misses too: 1/27 + 6/27 * 1/3 = 3/27.
@@ -456,7 +464,9 @@ fn light_infantry_half_hits_as_an_effect_or_as_halved_hits() {
     // give 1 or 2 hits: two hits need all three (8/27).
     let light = side(UnitType::LightInfantry, 2);
     let line = SideSetup::new(UnitType::LineInfantry);
-    for (reading, expected) in [(HalfHits::FivePlus, 7.0 / 27.0), (HalfHits::RoundDown, 0.0), (HalfHits::RoundUp, 8.0 / 27.0)] {
+    for (reading, expected) in
+        [(HalfHits::FivePlus, 7.0 / 27.0), (HalfHits::RoundDown, 0.0), (HalfHits::RoundUp, 8.0 / 27.0)]
+    {
         let rules = Rules { light_infantry_half_hits: reading, ..Rules::default() };
         let dist = exact_with(&rules, BOLD, DuelKind::Firefight, line, light, 1, 1);
         assert_p(&dist, "winner", ATTACKER, expected);
@@ -513,7 +523,13 @@ fn monte_carlo_agrees_with_the_solver_under_each_policy() {
             3,
             plan(Policy::Cautious, Policy::Best),
         ),
-        (DuelKind::GrandBattery, SideSetup { column: true, ..line }, SideSetup::new(UnitType::Artillery), 6, plan(Policy::Best, Policy::Bold)),
+        (
+            DuelKind::GrandBattery,
+            SideSetup { column: true, ..line },
+            SideSetup::new(UnitType::Artillery),
+            6,
+            plan(Policy::Best, Policy::Bold),
+        ),
         (
             DuelKind::GrandBattery,
             SideSetup { leader: true, quality: Quality::Poor, ..SideSetup::new(UnitType::HeavyCavalry) },

@@ -8,7 +8,7 @@ use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::second_line::{LinesSetup, SecondLine};
 use volley_kernel::rulesets::one_hour::{
-    ColumnExit, CommanderLeads, Commander, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
+    ColumnExit, Commander, CommanderLeads, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 

@@ -64,7 +64,9 @@
 //!   cavalry could charge it, and non-impetuous cavalry then holds or breaks off.
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
-use super::{ColumnExit, CommanderLeads, SquareAfterFire, Commander, Effect, LeaderLoss, LeaderRisk, Quality, Rules, UnitType};
+use super::{
+    ColumnExit, Commander, CommanderLeads, Effect, LeaderLoss, LeaderRisk, Quality, Rules, SquareAfterFire, UnitType,
+};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::game::{self, ATTACKER, Decision, Fate, Game, Law, NONE, Played, Policy};
@@ -534,7 +536,10 @@ impl Duel {
             base_hits,
             led,
             fire: POSTURES.map(fire_against),
-            charge: me.unit.is_cavalry().then(|| [false, true].map(|column| POSTURES.map(|p| charge_against(column, p)))),
+            charge: me
+                .unit
+                .is_cavalry()
+                .then(|| [false, true].map(|column| POSTURES.map(|p| charge_against(column, p)))),
             max_range: rules.max_range(me.unit),
             move_boxes: [rules.move_boxes(me.unit, false), rules.move_boxes(me.unit, true)],
             retreat_at,
@@ -667,11 +672,7 @@ impl Duel {
     fn attacks_from(&self, s: u8, option: u16, range: u32, state: &State) -> bool {
         let me = &self.sides[s as usize];
         let column = state.posture[s as usize] == Posture::Column && option < DEPLOY_AT;
-        if me.is_cavalry() {
-            range <= me.move_boxes[usize::from(column)]
-        } else {
-            !column && range <= me.max_range
-        }
+        if me.is_cavalry() { range <= me.move_boxes[usize::from(column)] } else { !column && range <= me.max_range }
     }
 
     /// What a heuristic policy picks among `options` (see the module documentation).
@@ -720,8 +721,7 @@ impl Duel {
         let safe = |r: u32| r > threat;
         let ready = |o: u16, r: u32| self.attacks_from(s, o, r, state);
         // The farthest box it could attack from next turn that the enemy cannot reach.
-        if let Some(&(o, _)) = moves.iter().filter(|&&(o, r)| safe(r) && ready(o, r)).max_by_key(|&&(o, r)| (r, o))
-        {
+        if let Some(&(o, _)) = moves.iter().filter(|&&(o, r)| safe(r) && ready(o, r)).max_by_key(|&&(o, r)| (r, o)) {
             return o;
         }
         // Else the nearest box the enemy cannot reach, if it is nearer than where it stands.
@@ -774,7 +774,8 @@ impl Duel {
                 self.take_hits(s, hits, false, state, fate)
             }
             _ => {
-                let (deploy, to) = if chosen >= DEPLOY_AT { (true, chosen - DEPLOY_AT) } else { (false, chosen - HALT_AT) };
+                let (deploy, to) =
+                    if chosen >= DEPLOY_AT { (true, chosen - DEPLOY_AT) } else { (false, chosen - HALT_AT) };
                 if deploy {
                     state.posture[i] = Posture::Deployed;
                 }
@@ -1119,7 +1120,11 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             "a Waterloo commander with the unit (in its box he leads it as a leader too: rule commander_leads)",
             defaults.commander,
         ),
-        Param::boolean(key("impetuous"), "impetuous cavalry: once it has charged it must charge again", defaults.impetuous),
+        Param::boolean(
+            key("impetuous"),
+            "impetuous cavalry: once it has charged it must charge again",
+            defaults.impetuous,
+        ),
         Param::boolean(
             key("reluctant"),
             "reluctant: needs a D6 under its hits left to advance or charge",

@@ -68,13 +68,8 @@ pub static BAYONET_DECISION: Decision = Decision {
 };
 
 /// Every decision of `second_line`: the duels' and the bayonet advance.
-static DECISIONS: &[&Decision] = &[
-    &duel::FIRE_DECISION,
-    &duel::CHARGE_DECISION,
-    &duel::MOVE_DECISION,
-    &duel::SQUARE_DECISION,
-    &BAYONET_DECISION,
-];
+static DECISIONS: &[&Decision] =
+    &[&duel::FIRE_DECISION, &duel::CHARGE_DECISION, &duel::MOVE_DECISION, &duel::SQUARE_DECISION, &BAYONET_DECISION];
 
 /// What became of the first line's leader when it routed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

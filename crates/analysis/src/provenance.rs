@@ -1,0 +1,216 @@
+//! How a result was made, so anyone can reproduce it: the ruleset and
+//! scenario, every key set, each side's policy, every rule that differs from
+//! the printed rules, how it was computed (exact or sampled, samples or
+//! precision, seed, confidence) and the volley version.
+//!
+//! `volley dist` prints it above its table, as comment lines of its CSV and
+//! as a field of its JSON; every report's Method section is written from it.
+
+use crate::balance::Experiment;
+use volley_kernel::catalogue::{self, ScenarioEntry};
+use volley_kernel::params::RuleBook;
+
+/// The version of volley that made a result.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// A key whose name ends so is a side's policy: always recorded, set or not,
+/// because the same fight under another policy is another result.
+pub const POLICY_SUFFIX: &str = ".policy";
+
+/// One rule field whose value is not the printed one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleChange {
+    /// The field's name, as `volley rules` prints it.
+    pub field: String,
+    /// Its value in this run.
+    pub value: String,
+    /// The printed value (the default).
+    pub printed: String,
+}
+
+/// How the numbers were computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Computation {
+    /// Every number solved exactly.
+    Exact,
+    /// Monte Carlo.
+    Sampled {
+        /// Samples per point (the last round's, where a precision was asked).
+        samples: u64,
+        /// The interval half-width the rounds aimed for, if any.
+        precision: Option<f64>,
+        /// The seed.
+        seed: u64,
+    },
+    /// Exact wherever the scenario's solver can, sampled elsewhere.
+    ExactWherePossible {
+        /// Samples per sampled point.
+        samples: u64,
+        /// The interval half-width the rounds aimed for, if any.
+        precision: Option<f64>,
+        /// The seed of sampled points.
+        seed: u64,
+    },
+}
+
+/// Everything needed to make a result again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    /// The ruleset's name.
+    pub ruleset: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// Every key set, as given (canonical keys already read in the ruleset's
+    /// terms), in order.
+    pub keys: Vec<(String, String)>,
+    /// Every `*.policy` key of the scenario with its value, set or default.
+    pub policies: Vec<(String, String)>,
+    /// Every rule field that differs from the printed rules.
+    pub rules_changed: Vec<RuleChange>,
+    /// Exact or sampled, and how.
+    pub computation: Computation,
+    /// The confidence level of every interval.
+    pub confidence: f64,
+}
+
+impl Provenance {
+    /// The provenance of a scenario built with `keys` under `rules`.
+    pub fn new(
+        ruleset: &str,
+        scenario: &ScenarioEntry,
+        rules: &dyn RuleBook,
+        keys: &[(String, String)],
+        computation: Computation,
+        confidence: f64,
+    ) -> Provenance {
+        let policies = scenario
+            .params
+            .iter()
+            .filter(|p| p.name.ends_with(POLICY_SUFFIX))
+            .map(|p| {
+                let set = keys.iter().rev().find(|(k, _)| *k == p.name).map(|(_, v)| v.clone());
+                (p.name.clone(), set.unwrap_or_else(|| p.default.to_string()))
+            })
+            .collect();
+        Provenance {
+            ruleset: ruleset.to_string(),
+            scenario: scenario.name.to_string(),
+            keys: keys.to_vec(),
+            policies,
+            rules_changed: rules_changed(ruleset, rules),
+            computation,
+            confidence,
+        }
+    }
+
+    /// The provenance of an experiment's runs, with `extra` keys set on top
+    /// of its fixed ones (a swept key, say, as `key = first..last`).
+    pub fn of_experiment(experiment: &Experiment, extra: &[(String, String)]) -> Provenance {
+        let mut keys = experiment.fixed.clone();
+        keys.extend(extra.iter().cloned());
+        let (samples, precision, seed) = (experiment.options.samples, experiment.precision, experiment.options.seed);
+        let computation = if experiment.exact {
+            Computation::ExactWherePossible { samples, precision, seed }
+        } else {
+            Computation::Sampled { samples, precision, seed }
+        };
+        Provenance::new(
+            &experiment.ruleset,
+            &experiment.scenario,
+            experiment.rules.as_ref(),
+            &keys,
+            computation,
+            experiment.confidence,
+        )
+    }
+
+    /// The record as (label, value) lines, the same in every format.
+    pub fn lines(&self) -> Vec<(&'static str, String)> {
+        let pairs = |pairs: &[(String, String)]| {
+            if pairs.is_empty() {
+                "none".to_string()
+            } else {
+                pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ")
+            }
+        };
+        let rules = if self.rules_changed.is_empty() {
+            "the printed rules (no field changed)".to_string()
+        } else {
+            self.rules_changed
+                .iter()
+                .map(|c| format!("{}={} (printed {})", c.field, c.value, c.printed))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut lines = vec![
+            ("ruleset", self.ruleset.clone()),
+            ("scenario", self.scenario.clone()),
+            (
+                "keys set",
+                if self.keys.is_empty() { "none (the scenario's defaults)".into() } else { pairs(&self.keys) },
+            ),
+        ];
+        if !self.policies.is_empty() {
+            lines.push(("policies", pairs(&self.policies)));
+        }
+        lines.push(("rules", rules));
+        lines.push(("computed", self.computation_text()));
+        lines.push(("confidence", format!("{}%", percent(self.confidence))));
+        lines.push(("volley", VERSION.to_string()));
+        lines
+    }
+
+    /// How the numbers were computed, in words.
+    pub fn computation_text(&self) -> String {
+        let sampled = |samples: u64, precision: Option<f64>, seed: u64| {
+            let mut text = format!("Monte Carlo, {samples} samples per point, seed {seed}");
+            if let Some(p) = precision {
+                text.push_str(&format!(
+                    " (in rounds until every {}% interval was within ±{p} or four rounds had run)",
+                    percent(self.confidence)
+                ));
+            }
+            text
+        };
+        match &self.computation {
+            Computation::Exact => "exact (every number solved, no sampling)".to_string(),
+            Computation::Sampled { samples, precision, seed } => sampled(*samples, *precision, *seed),
+            Computation::ExactWherePossible { samples, precision, seed } => format!(
+                "exact wherever the scenario's solver can (the data's `exact` column says which); otherwise {}",
+                sampled(*samples, *precision, *seed)
+            ),
+        }
+    }
+
+    /// The record as one paragraph of a report's Method section.
+    pub fn paragraph(&self) -> String {
+        let body: Vec<String> = self.lines().into_iter().map(|(label, value)| format!("{label}: {value}")).collect();
+        format!("{}.", body.join("; "))
+    }
+}
+
+/// Every field of `rules` whose value differs from the ruleset's printed
+/// rules; none for a ruleset the catalogue does not know.
+pub fn rules_changed(ruleset: &str, rules: &dyn RuleBook) -> Vec<RuleChange> {
+    let Ok(entry) = catalogue::ruleset(ruleset) else {
+        return Vec::new();
+    };
+    let printed = (entry.default_rules)().fields();
+    rules
+        .fields()
+        .into_iter()
+        .filter_map(|field| {
+            let default = printed.iter().find(|p| p.name == field.name)?;
+            (default.default != field.default).then(|| RuleChange {
+                field: field.name.clone(),
+                value: field.default.to_string(),
+                printed: default.default.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// A confidence level as a percentage without noise: 95, 99.9.
+pub fn percent(confidence: f64) -> String {
+    format!("{}", (confidence * 1000.0).round() / 10.0)
+}
