@@ -206,8 +206,12 @@
 //!   totals and `attacker_lost` / `second_lost` each attacker's own. A
 //!   cavalry defender facing two arms is refused (its dice depend on the
 //!   enemy's arm, 4.1, before they are divided).
-//! - A square charged by steady cavalry tests morale at -4 (5.4 (3) names no
-//!   exception; `square_charged_test`), and fires with one face, a quarter
+//! - A steady square charged by cavalry does not test (`square_charged_test`:
+//!   `exempt`, default): 2.3 disorders "cavalry contacting a steady square",
+//!   so the cavalry that reaches it is no "steady enemy" for 5.4 (3); the
+//!   `tests` switch keeps the older reading (a test at -4), under which cavalry
+//!   beat a steady square 24.0% of the time, almost all through that test.
+//!   A square fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
 
 pub mod assault;
@@ -437,10 +441,13 @@ crate::choice_enum! {
 crate::choice_enum! {
     /// Interpretation: whether a square charged by steady cavalry tests morale.
     pub enum SquareChargedTest {
-        /// It tests at -4 like any foot (5.4 (3) and 5.6 name no exception). Default: the text.
-        Tests = "tests",
-        /// A steady square does not test.
+        /// A steady square does not test. Default: 2.3 disorders "cavalry
+        /// contacting a steady square", so the cavalry that reaches it is not
+        /// steady, and 5.4 (3) tests infantry "charged successfully by a
+        /// steady enemy".
         Exempt = "exempt",
+        /// It tests at -4 like any foot (5.4 (3) and 5.6 name no exception for squares).
+        Tests = "tests",
     }
 }
 
@@ -811,8 +818,8 @@ crate::rule_book! {
         /// Interpretation: the range band of the defender's fire at a charge (close: canister, the charge ends in contact; far).
         pub defensive_fire_band: DefensiveFireBand = DefensiveFireBand::Close;
 
-        /// Interpretation: whether a square charged by steady cavalry tests morale (tests: 5.4 (3) names no exception for squares, -4 applies; exempt: a steady square holds).
-        pub square_charged_test: SquareChargedTest = SquareChargedTest::Tests;
+        /// Interpretation: whether a square charged by steady cavalry tests morale (exempt: the cavalry contacting a steady square is disordered, 2.3, so not a steady enemy, 5.4 (3); tests: 5.4 (3) names no exception for squares, -4 applies).
+        pub square_charged_test: SquareChargedTest = SquareChargedTest::Exempt;
 
         /// 7.3 Optional "pinning": a unit changing formation, facing or frontage within 4" of an enemy is shaken at once (`cavalry_charge`'s `forms_square`).
         pub optional_pinning: bool = false;
