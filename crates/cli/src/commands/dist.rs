@@ -154,7 +154,7 @@ fn explain_table(explained: &[Explained]) -> String {
             e.decision,
             e.step,
             if e.reached >= 1.0 - 1e-12 {
-                "from the start".to_string()
+                if e.step == 1 { "from the start".to_string() } else { "certain to arise".to_string() }
             } else {
                 format!("the likeliest situation then, reached {:.1}% of the time", 100.0 * e.reached)
             },

@@ -47,7 +47,8 @@ fn cavalry_on_a_square_by_hand() {
     // With squares exempt from the test (the default: 2.3 disorders cavalry
     // contacting a steady square, so it is no steady enemy for 5.4 (3)),
     // only combat can rout it.
-    let default = exact(build("cavalry_charge", &rules(), &[("defender.formation", "square"), ("turns", "1")]).as_ref());
+    let default =
+        exact(build("cavalry_charge", &rules(), &[("defender.formation", "square"), ("turns", "1")]).as_ref());
     close(default.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
     let exempt = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Exempt, ..rules() };
     let dist = exact(build("cavalry_charge", &exempt, &[("defender.formation", "square"), ("turns", "1")]).as_ref());
