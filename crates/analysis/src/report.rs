@@ -610,7 +610,13 @@ pub fn sensitivity_report(
 
 /// The rows of a long frame about one metric.
 fn only_metric(data: &DataFrame, metric: &str) -> PolarsResult<DataFrame> {
-    let mask: BooleanChunked = data.column("metric")?.str()?.iter().map(|m| Some(m == Some(metric))).collect();
+    only_metrics(data, &[metric])
+}
+
+/// The rows of a long frame about any of these metrics.
+pub fn only_metrics(data: &DataFrame, metrics: &[&str]) -> PolarsResult<DataFrame> {
+    let mask: BooleanChunked =
+        data.column("metric")?.str()?.iter().map(|m| Some(m.is_some_and(|m| metrics.contains(&m)))).collect();
     data.filter(&mask)
 }
 

@@ -481,6 +481,10 @@ fn analyse(
     let mut parts: Vec<(String, Report)> = Vec::new();
     let mut runs: Vec<Run> = Vec::new();
     let mut custom_frame: Option<DataFrame> = None;
+    // A sensitivity study's data keeps the measured metrics alone: the other
+    // metrics of hundreds of variant runs would make it megabytes without
+    // bearing on the ranking (its report's Method says so).
+    let mut measured_only: Vec<String> = Vec::new();
     // Where two runs share a ruleset and scenario (the same fight under two
     // variants of the rules, say), the data names each row's run by its label.
     let mut seen = std::collections::HashSet::new();
@@ -547,6 +551,7 @@ fn analyse(
                 let m = default_measure(run_spec, experiment)?;
                 let found = balance::sensitivity(experiment, &m).map_err(internal)?;
                 let (report, _) = report::sensitivity_report(experiment, &found).map_err(internal)?;
+                measured_only.push(m.metric().to_string());
                 let start = runs.len();
                 runs.extend(found.runs);
                 tag(&mut runs[start..], label);
@@ -657,6 +662,12 @@ fn analyse(
     let data = match custom_frame {
         Some(frame) => frame,
         None => long_frame(&runs, confidence).map_err(|e| internal(AnalysisError::Polars(e)))?,
+    };
+    let data = if measured_only.is_empty() {
+        data
+    } else {
+        let metrics: Vec<&str> = measured_only.iter().map(String::as_str).collect();
+        report::only_metrics(&data, &metrics).map_err(|e| internal(AnalysisError::Polars(e)))?
     };
     Ok((combine(&spec.title, &spec.question, parts), data))
 }

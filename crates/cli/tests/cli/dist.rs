@@ -117,3 +117,45 @@ fn bad_input_exits_2_naming_what_is_wrong() {
     let e = volley_bad_input(&["dist", "dice", "sum", "--format", "xml"]);
     assert!(e.contains("xml"), "{e}");
 }
+
+#[test]
+fn explain_values_each_option_of_the_first_decision_under_best_play() {
+    // Impetuous cavalry 4 boxes from line infantry that keeps its formation:
+    // halting out of reach and charging next turn wins 70.4%; advancing the
+    // full move to 1 box, adjacent and uncharged under a 3D6 volley, 29.6%.
+    let args = [
+        "dist",
+        "one_hour",
+        "cavalry_charge",
+        "--set",
+        "range=4",
+        "--set",
+        "attacker.impetuous=true",
+        "--set",
+        "defender.policy=bold",
+        "--exact",
+        "--explain",
+    ];
+    let table = volley_ok(&args);
+    assert!(table.contains("policies: attacker best, defender bold"), "{table}");
+    assert!(table.contains("attacker decides `move` at step 1 (from the start)"), "{table}");
+    let chosen = table.lines().find(|l| l.contains("<- chosen")).expect("a chosen option");
+    assert!(chosen.contains("halt at 4 boxes") && chosen.contains("70.4%"), "{chosen}");
+    let advance = table.lines().find(|l| l.contains("halt at 1 box")).expect("the full advance");
+    assert!(advance.contains("attacker wins  29.6%"), "{advance}");
+    let mut json_args = args.to_vec();
+    json_args.extend(["--format", "json"]);
+    let document: serde_json::Value = serde_json::from_str(&volley_ok(&json_args)).expect("JSON");
+    assert_eq!(document["policies"]["defender"], "bold");
+    let options = document["explain"][0]["options"].as_array().expect("options");
+    let full_advance = options.iter().find(|o| o["option"] == "halt at 1 box").expect("the full advance");
+    assert!((full_advance["attacker_wins"].as_f64().unwrap() - 0.296).abs() < 0.001);
+}
+
+#[test]
+fn explain_is_refused_where_nobody_decides_and_for_csv() {
+    let error = volley_bad_input(&["dist", "huzzah", "test", "--explain"]);
+    assert!(error.contains("has no decisions to explain"), "{error}");
+    let error = volley_bad_input(&["dist", "one_hour", "firefight", "--exact", "--explain", "--format", "csv"]);
+    assert!(error.contains("--explain prints with --format table or json"), "{error}");
+}
