@@ -324,13 +324,8 @@ impl<S> Fate for Rolling<'_, S> {
         options: &[u16],
         heuristic: &dyn Fn(Policy) -> u16,
     ) -> u16 {
-        debug_assert!(!options.is_empty(), "decision {} offered no option", decision.name);
-        if options.len() == 1 {
-            return options[0];
-        }
-        let policy = self.plan.policy[side as usize];
-        if policy != Policy::Best {
-            return heuristic(policy);
+        if let Some(option) = settled(self.plan, side, decision, options, heuristic) {
+            return option;
         }
         let solution = self.solution.expect("best play is sampled from a solved table");
         let graph = &solution.graph;
@@ -343,6 +338,24 @@ impl<S> Fate for Rolling<'_, S> {
         self.node = graph.tracked(child);
         option as u16
     }
+}
+
+/// A decision that needs no table and no branch: a single option, or a side
+/// playing a heuristic. Sampling and enumeration settle these alike, so the
+/// two never disagree on where a decision node stands.
+fn settled(
+    plan: Plan,
+    side: u8,
+    decision: &'static Decision,
+    options: &[u16],
+    heuristic: &dyn Fn(Policy) -> u16,
+) -> Option<u16> {
+    debug_assert!(!options.is_empty(), "decision {} offered no option", decision.name);
+    if options.len() == 1 {
+        return Some(options[0]);
+    }
+    let policy = plan.policy[side as usize];
+    (policy != Policy::Best).then(|| heuristic(policy))
 }
 
 /// Plays one fight with real dice under `plan`, following `solution`'s table
@@ -448,12 +461,8 @@ impl Fate for Replay {
         options: &[u16],
         heuristic: &dyn Fn(Policy) -> u16,
     ) -> u16 {
-        if options.len() == 1 {
-            return options[0];
-        }
-        let policy = self.plan.policy[side as usize];
-        if policy != Policy::Best {
-            return heuristic(policy);
+        if let Some(option) = settled(self.plan, side, decision, options, heuristic) {
+            return option;
         }
         if self.depth == self.path.len() {
             self.path.push(Pick::Decide { side, decision, options: options.to_vec(), chosen: 0 });

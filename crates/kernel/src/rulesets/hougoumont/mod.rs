@@ -1,6 +1,6 @@
 //! Hougoumont 1815: a D20-per-figure ruleset with small arms, three kinds of
 //! artillery, buildings, melee by total scores, and morale with retreat and
-//! rally (../shared/rules/hougoumont-1815.txt).
+//! rally (the rules text `hougoumont-1815.txt`).
 //!
 //! Scenarios: `small_arms`, `artillery` and `morale` (single tests, exact by
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
