@@ -384,10 +384,12 @@ fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, di
 // Enumeration.
 
 /// One entry of a branch's path: a chance or a decision, and the branch taken.
-#[derive(Clone, Debug)]
+/// A decision's options live in the enumeration's arena ([`Leaves::options`]),
+/// so that a pick is plain data and a path is copied without allocating.
+#[derive(Clone, Copy, Debug)]
 enum Pick {
     Chance { chosen: u32, count: u32, probability: f64 },
-    Decide { side: u8, decision: &'static Decision, options: Vec<u16>, chosen: u32 },
+    Decide { side: u8, decision: &'static Decision, options: u32, count: u32, chosen: u32 },
 }
 
 impl Pick {
@@ -399,20 +401,21 @@ impl Pick {
 
     fn count(&self) -> u32 {
         match self {
-            Pick::Chance { count, .. } => *count,
-            Pick::Decide { options, .. } => options.len() as u32,
+            Pick::Chance { count, .. } | Pick::Decide { count, .. } => *count,
         }
     }
 }
 
 /// One branch of every chance and `best` decision, chosen by a path.
-struct Replay {
+struct Replay<'a> {
     plan: Plan,
     path: Vec<Pick>,
     depth: usize,
+    /// The options of every decision pick, each a run its pick points to.
+    options: &'a mut Vec<u16>,
 }
 
-impl Replay {
+impl Replay<'_> {
     /// The branch the path names at this depth (the first, when new).
     fn chance(&mut self, probabilities: impl Fn(usize) -> f64, count: usize) -> usize {
         if self.depth == self.path.len() {
@@ -427,7 +430,7 @@ impl Replay {
     }
 }
 
-impl Fate for Replay {
+impl Fate for Replay<'_> {
     fn die(&mut self, sides: u32) -> u32 {
         if sides <= 1 {
             return 1;
@@ -465,21 +468,25 @@ impl Fate for Replay {
             return option;
         }
         if self.depth == self.path.len() {
-            self.path.push(Pick::Decide { side, decision, options: options.to_vec(), chosen: 0 });
+            let first = self.options.len() as u32;
+            self.options.extend_from_slice(options);
+            self.path.push(Pick::Decide { side, decision, options: first, count: options.len() as u32, chosen: 0 });
         }
-        let chosen = self.path[self.depth].chosen() as usize;
+        let Pick::Decide { options: first, count, chosen, .. } = self.path[self.depth] else {
+            panic!("decision {} taken where the same path took a chance", decision.name)
+        };
         debug_assert!(
-            matches!(&self.path[self.depth], Pick::Decide { options: o, .. } if o.as_slice() == options),
+            &self.options[first as usize..(first + count) as usize] == options,
             "decision {} offered different options on the same path",
             decision.name
         );
         self.depth += 1;
-        options[chosen]
+        options[chosen as usize]
     }
 }
 
 /// Where one branch of a step leads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Branch<S> {
     /// The fight goes on in this state.
     Continue(S),
@@ -487,20 +494,48 @@ enum Branch<S> {
     End(u8, S),
 }
 
+/// One leaf of a step's enumeration: where it leads and its path, a run of
+/// [`Leaves::picks`].
+#[derive(Clone, Copy, Debug)]
+struct Leaf<S> {
+    branch: Branch<S>,
+    first: u32,
+    len: u32,
+    /// The index in its path of the last decision, or -1.
+    last_decision: i32,
+}
+
+/// Every branch of one step, depth first, with the picks of every path and
+/// the options of every decision pick.
+struct Leaves<S> {
+    leaves: Vec<Leaf<S>>,
+    picks: Vec<Pick>,
+    options: Vec<u16>,
+}
+
+impl<S> Leaves<S> {
+    fn path(&self, leaf: &Leaf<S>) -> &[Pick] {
+        &self.picks[leaf.first as usize..(leaf.first + leaf.len) as usize]
+    }
+}
+
 /// Every branch of one step from `state`, with its path.
-fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Vec<(Branch<G::State>, Vec<Pick>)> {
-    let mut leaves = Vec::new();
+fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Leaves<G::State> {
+    let mut leaves = Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new() };
     let mut path = Vec::new();
     loop {
-        let mut replay = Replay { plan, path, depth: 0 };
+        let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options };
         let mut next = *state;
         let branch = match game.step(&mut next, &mut replay) {
             Some(winner) => Branch::End(winner, next),
             None => Branch::Continue(next),
         };
+        let depth = replay.depth;
         path = replay.path;
-        path.truncate(replay.depth);
-        leaves.push((branch, path.clone()));
+        path.truncate(depth);
+        let last_decision = path.iter().rposition(|pick| matches!(pick, Pick::Decide { .. })).map_or(-1, |i| i as i32);
+        leaves.leaves.push(Leaf { branch, first: leaves.picks.len() as u32, len: path.len() as u32, last_decision });
+        leaves.picks.extend_from_slice(&path);
         // The next branch: the deepest pick with a branch left moves on.
         loop {
             match path.last_mut() {
@@ -555,6 +590,9 @@ struct Graph<S> {
     ids: Ids<S>,
     /// Each state's root node (`NO_NODE` for a state only ever ended in).
     root: Vec<u32>,
+    /// Each state's run of [`Graph::transitions`] (first, count): its law's
+    /// transitions are added together.
+    spans: Vec<(u32, u32)>,
     nodes: Vec<Node>,
     /// Children of decision nodes (option, node) and chance nodes (probability bits, node).
     children: Vec<(u64, u32)>,
@@ -570,29 +608,46 @@ struct RawLaw<S> {
     nodes: Vec<Node>,
     children: Vec<(u64, u32)>,
     transitions: Vec<(Branch<S>, f64)>,
+    /// The id of each transition's state where it was known before this
+    /// law was inserted ([`NO_NODE`] otherwise): looked up in parallel, so
+    /// that the serial insertion mostly copies.
+    known: Vec<u32>,
 }
+
+/// A leaf node with more distinct branches than this merges them through a
+/// hash map rather than by a linear search.
+const LINEAR_MERGE: usize = 16;
 
 impl<S: Copy + Eq + Hash> RawLaw<S> {
     /// The tree of a step's branches (paths in depth-first order).
-    fn build(leaves: &[(Branch<S>, Vec<Pick>)]) -> RawLaw<S> {
-        let mut law = RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new() };
-        law.node(leaves, 0);
+    fn build(leaves: &Leaves<S>) -> RawLaw<S> {
+        let mut law = RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new(), known: Vec::new() };
+        law.node(leaves, &leaves.leaves, 0);
         law
     }
 
-    /// Whether any leaf has a decision at `depth` or deeper.
-    fn decides_below(leaves: &[(Branch<S>, Vec<Pick>)], depth: usize) -> bool {
-        leaves.iter().any(|(_, path)| path[depth.min(path.len())..].iter().any(|p| matches!(p, Pick::Decide { .. })))
+    /// Fills [`RawLaw::known`] from the ids given so far.
+    fn look_up(&mut self, ids: &Ids<S>) {
+        self.known = self
+            .transitions
+            .iter()
+            .map(|(branch, _)| match branch {
+                Branch::Continue(s) | Branch::End(_, s) => ids.get(s).copied().unwrap_or(NO_NODE),
+            })
+            .collect();
     }
 
-    /// The node of `leaves` (which share their first `depth` picks); its
+    /// The node of `group` (leaves that share their first `depth` picks); its
     /// index. Probabilities below it are conditional on reaching it.
-    fn node(&mut self, leaves: &[(Branch<S>, Vec<Pick>)], depth: usize) -> u32 {
+    fn node(&mut self, all: &Leaves<S>, group: &[Leaf<S>], depth: usize) -> u32 {
         let index = self.nodes.len() as u32;
-        if !Self::decides_below(leaves, depth) {
-            // Chances only: merge equal branches.
+        if !group.iter().any(|leaf| leaf.last_decision >= depth as i32) {
+            // Chances only: merge equal branches, in the order first met, so
+            // that the sums are the same whatever the merging method.
             let first = self.transitions.len();
-            for (branch, path) in leaves {
+            let mut seen: HashMap<Branch<S>, usize, BuildHasherDefault<CodeHasher>> = HashMap::default();
+            for leaf in group {
+                let path = all.path(leaf);
                 let p: f64 = path[depth.min(path.len())..]
                     .iter()
                     .map(|pick| match pick {
@@ -600,45 +655,52 @@ impl<S: Copy + Eq + Hash> RawLaw<S> {
                         Pick::Decide { .. } => 1.0,
                     })
                     .product();
-                match self.transitions[first..].iter_mut().find(|(b, _)| b == branch) {
-                    Some(slot) => slot.1 += p,
-                    None => self.transitions.push((*branch, p)),
+                let found = if self.transitions.len() - first <= LINEAR_MERGE {
+                    self.transitions[first..].iter().position(|(b, _)| *b == leaf.branch).map(|i| first + i)
+                } else {
+                    if seen.is_empty() {
+                        seen.extend(self.transitions[first..].iter().enumerate().map(|(i, (b, _))| (*b, first + i)));
+                    }
+                    seen.get(&leaf.branch).copied()
+                };
+                match found {
+                    Some(i) => self.transitions[i].1 += p,
+                    None => {
+                        if !seen.is_empty() {
+                            seen.insert(leaf.branch, self.transitions.len());
+                        }
+                        self.transitions.push((leaf.branch, p));
+                    }
                 }
             }
             self.nodes.push(Node::Leaf { first: first as u32, count: (self.transitions.len() - first) as u32 });
             return index;
         }
         // The pick at this depth, shared by every leaf here.
-        let head = leaves[0].1[depth].clone();
+        let head = all.path(&group[0])[depth];
         self.nodes.push(Node::Leaf { first: 0, count: 0 });
-        let mut groups: Vec<(u32, &[(Branch<S>, Vec<Pick>)])> = Vec::new();
+        let chosen_at = |leaf: &Leaf<S>| all.path(leaf)[depth].chosen();
+        let mut kids = Vec::with_capacity(head.count() as usize);
         let mut start = 0;
-        for i in 1..=leaves.len() {
-            if i == leaves.len() || leaves[i].1[depth].chosen() != leaves[start].1[depth].chosen() {
-                groups.push((leaves[start].1[depth].chosen(), &leaves[start..i]));
+        for i in 1..=group.len() {
+            if i == group.len() || chosen_at(&group[i]) != chosen_at(&group[start]) {
+                let chosen = chosen_at(&group[start]);
+                let child = self.node(all, &group[start..i], depth + 1);
+                let key = match all.path(&group[start])[depth] {
+                    Pick::Chance { probability, .. } => probability.to_bits(),
+                    Pick::Decide { options, .. } => u64::from(all.options[(options + chosen) as usize]),
+                };
+                kids.push((key, child));
                 start = i;
             }
         }
-        let mut kids = Vec::with_capacity(groups.len());
-        for &(chosen, group) in &groups {
-            let child = self.node(group, depth + 1);
-            let key = match &group[0].1[depth] {
-                Pick::Chance { probability, .. } => probability.to_bits(),
-                Pick::Decide { options, .. } => u64::from(options[chosen as usize]),
-            };
-            kids.push((key, child));
-        }
         let first = self.children.len() as u32;
+        let count = kids.len() as u32;
         self.children.extend(kids);
+        debug_assert_eq!(count, head.count());
         self.nodes[index as usize] = match head {
-            Pick::Chance { count, .. } => {
-                debug_assert_eq!(count as usize, groups.len());
-                Node::Chance { first, count }
-            }
-            Pick::Decide { side, decision, options, .. } => {
-                debug_assert_eq!(options.len(), groups.len());
-                Node::Decide { side, decision, first, count: options.len() as u32, slot: 0 }
-            }
+            Pick::Chance { .. } => Node::Chance { first, count },
+            Pick::Decide { side, decision, .. } => Node::Decide { side, decision, first, count, slot: 0 },
         };
         index
     }
@@ -665,6 +727,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         self.states.push(state);
         self.ids.insert(state, id);
         self.root.push(NO_NODE);
+        self.spans.push((0, 0));
         (id, true)
     }
 
@@ -675,6 +738,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             states: Vec::new(),
             ids: Ids::default(),
             root: Vec::new(),
+            spans: Vec::new(),
             nodes: Vec::new(),
             children: Vec::new(),
             transitions: Vec::new(),
@@ -694,8 +758,15 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             // given ids in layer order so that ids never depend on threads.
             let fresh: Vec<u32> = layer.iter().copied().filter(|&id| graph.root[id as usize] == NO_NODE).collect();
             let states: Vec<S> = fresh.iter().map(|&id| graph.states[id as usize]).collect();
-            let laws: Vec<RawLaw<S>> =
-                states.par_iter().with_min_len(64).map(|state| RawLaw::build(&enumerate(game, plan, state))).collect();
+            let laws: Vec<RawLaw<S>> = states
+                .par_iter()
+                .with_min_len(64)
+                .map(|state| {
+                    let mut law = RawLaw::build(&enumerate(game, plan, state));
+                    law.look_up(&graph.ids);
+                    law
+                })
+                .collect();
             for (id, law) in fresh.into_iter().zip(laws) {
                 graph.insert(id, law);
                 if graph.states.len() > budget {
@@ -705,7 +776,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             seen.resize(graph.states.len(), 0);
             let mut next = Vec::new();
             for &id in &layer {
-                graph.successors(graph.root[id as usize], &mut |target| {
+                graph.successors(id, &mut |target| {
                     if seen[target as usize] != t + 1 {
                         seen[target as usize] = t + 1;
                         next.push(target);
@@ -734,31 +805,26 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             });
         }
         self.children.extend(law.children.into_iter().map(|(key, node)| (key, node + node_base)));
-        for (branch, probability) in law.transitions {
+        for ((branch, probability), known) in law.transitions.into_iter().zip(law.known) {
             let (winner, state) = match branch {
                 Branch::Continue(s) => (CONTINUES, s),
                 Branch::End(w, s) => (w, s),
             };
-            let (target, _) = self.id(state);
+            let target = if known != NO_NODE { known } else { self.id(state).0 };
             self.transitions.push(Transition { target, winner, probability });
         }
         self.root[id as usize] = node_base;
+        self.spans[id as usize] = (transition_base, self.transitions.len() as u32 - transition_base);
     }
 
-    /// Calls `visit` with every state that may follow node `node`, whatever is chosen.
-    fn successors(&self, node: u32, visit: &mut impl FnMut(u32)) {
-        match self.nodes[node as usize] {
-            Node::Decide { first, count, .. } | Node::Chance { first, count } => {
-                for &(_, child) in &self.children[first as usize..(first + count) as usize] {
-                    self.successors(child, visit);
-                }
-            }
-            Node::Leaf { first, count } => {
-                for t in &self.transitions[first as usize..(first + count) as usize] {
-                    if t.winner == CONTINUES {
-                        visit(t.target);
-                    }
-                }
+    /// Calls `visit` with every state that may follow state `id`, whatever is
+    /// chosen: its transitions are one run, so this is a scan, not a walk of
+    /// its tree.
+    fn successors(&self, id: u32, visit: &mut impl FnMut(u32)) {
+        let (first, count) = self.spans[id as usize];
+        for t in &self.transitions[first as usize..(first + count) as usize] {
+            if t.winner == CONTINUES {
+                visit(t.target);
             }
         }
     }
@@ -893,18 +959,20 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             Node::Decide { side, first, count, slot, .. } => {
                 let objective = plan.objective[side as usize];
                 let mut best: Option<(f64, usize, Worth)> = None;
+                // Each option's worth is kept only at the node being explained.
+                let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
                 for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
                     let w = self.worth(child, next, plan, picks, capture.as_deref_mut());
-                    options.push(w);
+                    if capturing {
+                        options.push(w);
+                    }
                     let score = objective_of(w, side, objective);
                     if best.is_none_or(|(b, _, _)| score > b + TIE) {
                         best = Some((score, i, w));
                     }
                 }
-                if let Some(c) = capture
-                    && c.0 == slot
-                {
+                if capturing && let Some(c) = capture {
                     c.1 = options;
                 }
                 let (_, chosen, worth) = best.expect("a decision has options");
