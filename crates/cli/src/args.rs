@@ -46,7 +46,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
 }
 
 /// `--samples`: a whole number, at least 1.
-fn parse_samples(text: &str) -> Result<u64, String> {
+pub fn parse_samples(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err("expected a whole number of samples, at least 1, such as 1000000".to_string()),
@@ -54,7 +54,7 @@ fn parse_samples(text: &str) -> Result<u64, String> {
 }
 
 /// `--seed`: a whole number from 0 to 2^64 - 1.
-fn parse_seed(text: &str) -> Result<u64, String> {
+pub fn parse_seed(text: &str) -> Result<u64, String> {
     text.trim().parse::<u64>().map_err(|_| "expected a whole number from 0 to 18446744073709551615".to_string())
 }
 
@@ -130,6 +130,10 @@ pub enum Command {
         /// Monte Carlo samples.
         #[arg(long, default_value_t = 1_000_000, allow_hyphen_values = true, value_parser = parse_samples)]
         samples: u64,
+        /// Sample until every probability's interval is at most this either
+        /// side (such as 0.005), instead of a fixed number of samples.
+        #[arg(long, conflicts_with_all = ["samples", "exact"], allow_hyphen_values = true)]
+        precision: Option<f64>,
         /// The seed: the same seed gives the same numbers on any thread count.
         #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = parse_seed)]
         seed: u64,
@@ -158,6 +162,28 @@ pub enum Command {
         /// Start from these overrides instead of the printed defaults.
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
+    },
+    /// The explorer in a browser: a page and a JSON API on this machine.
+    Serve {
+        /// The address to listen on (loopback by default; any other address
+        /// lets other machines in, and the server says so).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// The port (0: any free port).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The reports folder served under /reports/.
+        #[arg(long, default_value = "reports")]
+        reports: PathBuf,
+        /// The most samples one request may ask for.
+        #[arg(long, default_value_t = 100_000_000, value_parser = parse_samples)]
+        max_samples: u64,
+        /// The most seconds one request may compute before it is stopped.
+        #[arg(long, default_value_t = 60)]
+        timeout: u64,
+        /// How many requests compute at once; the rest wait their turn.
+        #[arg(long, default_value_t = 4)]
+        concurrent: usize,
     },
     /// Throughput of each scenario and of the raw generator, in one run.
     Bench {

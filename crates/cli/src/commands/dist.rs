@@ -12,20 +12,27 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use volley_analysis::provenance::{Computation, Provenance};
-use volley_analysis::stats::{PRINTED_DIGITS, round_significant, wilson};
+use volley_analysis::stats::{PRINTED_DIGITS, round_significant, samples_for_half_width, wilson};
 use volley_kernel::game::{Explained, PolicyUse};
 use volley_kernel::outcome::Distribution;
+use volley_kernel::params::{RuleBook, nearest};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
-/// Everything `dist` was asked.
+/// Everything `dist` was asked (by the command line or the explorer's API).
+#[derive(Clone, Debug)]
 pub struct DistRequest {
     pub ruleset: String,
     pub scenario: String,
     pub set: Vec<String>,
     pub rules: Option<PathBuf>,
+    /// Rule fields set one by one (`FIELD=VALUE`), over the rules file.
+    pub rule_overrides: Vec<String>,
     pub exact: bool,
     pub samples: u64,
+    /// Sample enough for every probability's interval to be at most this
+    /// either side (instead of `samples`).
+    pub precision: Option<f64>,
     pub seed: u64,
     pub threads: usize,
     pub confidence: f64,
@@ -44,17 +51,59 @@ struct Row {
     count: Option<u64>,
 }
 
+/// A computed distribution with everything its outputs print.
+pub struct DistResult {
+    provenance: Provenance,
+    distribution: Distribution,
+    rows: Vec<Row>,
+    settings: Vec<(String, String)>,
+    policies: Option<[PolicyUse; 2]>,
+    explained: Option<Vec<Explained>>,
+}
+
 /// Runs `dist`.
 pub fn run(request: DistRequest) -> anyhow::Result<()> {
+    let result = compute(&request, &Control::default())?;
+    print!("{}", render(&request, &result, request.format));
+    Ok(())
+}
+
+/// What a caller other than the command line attaches to a run: a progress
+/// counter and a cancel flag (the explorer's streams and time limits).
+#[derive(Clone, Default)]
+pub struct Control {
+    pub progress: Option<Arc<AtomicU64>>,
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// The samples a sampled request draws: `samples`, or enough for `precision`
+/// whatever the probability (the widest Wilson interval is at p = 1/2).
+pub fn planned_samples(request: &DistRequest) -> u64 {
+    match request.precision {
+        Some(p) => samples_for_half_width(0.5, p, request.confidence).max(1),
+        None => request.samples,
+    }
+}
+
+/// Checks a request and computes its distribution: exactly, or by sampling.
+pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistResult> {
     if !(request.confidence > 0.0 && request.confidence < 1.0) {
         return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
     }
     if !request.exact && request.samples == 0 {
         return Err(bad_input("--samples must be at least 1"));
     }
+    if let Some(p) = request.precision
+        && !(p > 0.0 && p < 0.5)
+    {
+        return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
+    }
     let ruleset = find_ruleset(&request.ruleset)?;
     let entry = ruleset.scenario(&request.scenario).map_err(|e| bad_input(e.to_string()))?;
-    let rules = load_rules(&ruleset, request.rules.as_deref())?;
+    let mut rules = load_rules(&ruleset, request.rules.as_deref())?;
+    for pair in &request.rule_overrides {
+        set_rule(rules.as_mut(), ruleset.name, pair)?;
+    }
     let pairs = request
         .set
         .iter()
@@ -67,7 +116,7 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
     let scenario = entry
         .build_from_text(rules.as_ref(), pairs.iter().copied())
         .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))?;
-    let explained = if request.explain { Some(explanation(&request, scenario.as_ref())?) } else { None };
+    let explained = if request.explain { Some(explanation(request, scenario.as_ref())?) } else { None };
     let distribution = if request.exact {
         scenario.exact_distribution().ok_or_else(|| {
             bad_input(format!(
@@ -76,13 +125,20 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
             ))
         })?
     } else {
-        let options = RunOptions::new(request.samples, request.seed).with_threads(request.threads);
-        simulate_with_progress(scenario.as_ref(), options, request.quiet)?
+        let mut options = RunOptions::new(planned_samples(request), request.seed).with_threads(request.threads);
+        options.cancel = control.cancel.clone();
+        match &control.progress {
+            Some(progress) => {
+                options.progress = Some(progress.clone());
+                scenario.simulate(&options)?
+            }
+            None => simulate_with_progress(scenario.as_ref(), options, request.quiet)?,
+        }
     };
     let rows = rows(&distribution, request.confidence);
     let keys: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let computation = match distribution.samples() {
-        Some(samples) => Computation::Sampled { samples, precision: None, seed: request.seed },
+        Some(samples) => Computation::Sampled { samples, precision: request.precision, seed: request.seed },
         None => Computation::Exact,
     };
     let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence);
@@ -97,24 +153,45 @@ pub fn run(request: DistRequest) -> anyhow::Result<()> {
         all
     };
     let policies = scenario.policies();
-    let text = match request.format {
-        Format::Csv => csv(&provenance, &rows),
-        Format::Json => {
-            json_text(&request, &provenance, &distribution, &settings, &rows, policies, explained.as_deref())
-        }
+    Ok(DistResult { provenance, distribution, rows, settings, policies, explained })
+}
+
+/// Sets one rule field from `FIELD=VALUE`, naming the field and what it
+/// accepts when either is wrong.
+fn set_rule(book: &mut dyn RuleBook, ruleset: &str, pair: &str) -> anyhow::Result<()> {
+    let (name, text) = pair
+        .split_once('=')
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .ok_or_else(|| bad_input(format!("a rule is set as FIELD=VALUE, got `{pair}`")))?;
+    let fields = book.fields();
+    let Some(field) = fields.iter().find(|f| f.name == name) else {
+        let near = nearest(name, fields.iter().map(|f| f.name.as_str()));
+        let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
+        return Err(bad_input(format!(
+            "rules.{name}: {ruleset} has no rule field `{name}`{hint}; `volley rules {ruleset}` lists them"
+        )));
+    };
+    let value = field.parse(text).map_err(|e| bad_input(format!("rules.{name}: {e}")))?;
+    book.set(name, &value).map_err(|e| bad_input(format!("rules.{name}: {e}")))
+}
+
+/// A computed distribution in one of the output formats.
+pub fn render(request: &DistRequest, result: &DistResult, format: Format) -> String {
+    let DistResult { provenance, distribution, rows, settings, policies, explained } = result;
+    match format {
+        Format::Csv => csv(provenance, rows),
+        Format::Json => json_text(request, provenance, distribution, settings, rows, *policies, explained.as_deref()),
         Format::Table => {
-            let mut text = table(&provenance, &distribution, &rows);
+            let mut text = table(provenance, distribution, rows);
             if let Some(policies) = policies {
-                text.push_str(&format!("\npolicies: {}\n", policy_words(&policies)));
+                text.push_str(&format!("\npolicies: {}\n", policy_words(policies)));
             }
-            if let Some(explained) = &explained {
+            if let Some(explained) = explained {
                 text.push_str(&explain_table(explained));
             }
             text
         }
-    };
-    print!("{text}");
-    Ok(())
+    }
 }
 
 /// Each side's first decision, or a clear refusal: a scenario without

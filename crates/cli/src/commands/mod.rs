@@ -6,6 +6,7 @@ mod list;
 mod report;
 mod rules;
 mod run;
+mod serve;
 
 use crate::args::{Cli, Command, SpecRunArgs};
 use crate::error::bad_input;
@@ -27,6 +28,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             rules,
             exact,
             samples,
+            precision,
             seed,
             threads,
             confidence,
@@ -38,8 +40,10 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             scenario,
             set,
             rules,
+            rule_overrides: Vec::new(),
             exact,
             samples,
+            precision,
             seed,
             threads,
             confidence,
@@ -48,6 +52,9 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             explain,
         }),
         Command::Rules { ruleset, rules } => rules::run(&ruleset, rules.as_deref()),
+        Command::Serve { host, port, reports, max_samples, timeout, concurrent } => {
+            serve::run(serve::Options { host, port, reports, max_samples, timeout_seconds: timeout, concurrent })
+        }
         Command::Bench { seconds, ruleset, scenario, format } => {
             bench::run(seconds, ruleset.as_deref(), scenario.as_deref(), format)
         }
