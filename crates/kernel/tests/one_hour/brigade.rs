@@ -91,6 +91,22 @@ fn a_retreat_from_one_source_opens_the_range_to_both() {
 }
 
 #[test]
+fn the_order_of_fire_is_the_attackers_decision() {
+    // A battalion at 2 boxes (1D6) and a battery at 1 (3D6) on a four-hit
+    // line, one turn. The battalion first: its hit (2/3) and the battery's
+    // three (8/27) rout the line: 16/81. The battery first: three hits do
+    // not rout it but push it back a box, the battalion is then out of range,
+    // and less than three leave it standing: never. Best play fires the
+    // battalion first; bold fires the nearer unit, the battery, first.
+    let units =
+        [SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery), side(UnitType::LineInfantry, 4)];
+    let best = exact(&Rules::default(), Plan::BEST, units, setup(2, 1, 1));
+    assert_p(&best, "winner", ATTACKER, 16.0 / 81.0);
+    let bold = exact(&Rules::default(), BOLD, units, setup(2, 1, 1));
+    assert_p(&bold, "winner", ATTACKER, 0.0);
+}
+
+#[test]
 fn the_defender_chooses_whom_to_fire_at() {
     // One-hit battalion and battery, both 2 boxes from a one-hit line that
     // fires first: 1D6 (2/3) routs the one it fires at. Then whoever is left
