@@ -57,6 +57,7 @@ fn every_interpretation_is_a_documented_field() {
         "commander_leads",
         "square_after_fire",
         "leader_morale_bonus",
+        "single_source",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -174,6 +175,45 @@ fn second_line_builds_from_the_keys_users_type() {
     assert!(error.to_string().contains("depth"), "{error}");
 }
 
+#[test]
+fn brigade_fire_builds_from_the_keys_users_type() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let entry = one_hour.scenario("brigade_fire").unwrap();
+    let scenario = entry
+        .build_from_text(
+            rules.as_ref(),
+            [
+                ("support.type", "line_infantry"),
+                ("support.range", "3"),
+                ("support.leader", "true"),
+                ("defender.conscript", "true"),
+                ("defender.leader", "true"),
+                ("attacker.policy", "bold"),
+                ("turns", "10"),
+            ],
+        )
+        .unwrap();
+    let names: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
+    assert_eq!(
+        names,
+        [
+            "winner",
+            "turns",
+            "attacker_remaining",
+            "defender_remaining",
+            "attackers_routed",
+            "support_leader_lost",
+            "defender_leader_lost"
+        ]
+    );
+    let exact = scenario.exact_distribution().unwrap();
+    let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    let decisions: Vec<&str> = scenario.decisions().iter().map(|d| d.name).collect();
+    assert_eq!(decisions, ["volley", "target", "move", "square"]);
+}
+
 /// The exact answers of the multi-turn scenarios at their defaults, pinned:
 /// a change to any rule's code shows up here (Monte Carlo agreement with the
 /// same solver is checked in `duel`).
@@ -182,7 +222,7 @@ fn default_duels_are_pinned() {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
     let mut lines = Vec::new();
-    for name in ["firefight", "cavalry_charge", "grand_battery", "second_line"] {
+    for name in ["firefight", "cavalry_charge", "grand_battery", "second_line", "brigade_fire"] {
         let scenario = one_hour.scenario(name).unwrap().build_from_text(rules.as_ref(), []).unwrap();
         let exact = scenario.exact_distribution().unwrap();
         lines.push(format!(
@@ -205,12 +245,18 @@ fn default_duels_are_pinned() {
         shares("lines_broken", 0..3),
         shares("defender_leader", 0..4)
     ));
+    let brigade = one_hour.scenario("brigade_fire").unwrap().build_from_text(rules.as_ref(), []).unwrap();
+    let exact = brigade.exact_distribution().unwrap();
+    let routed: Vec<String> = (0..4).map(|v| format!("{:.9}", exact.probability("attackers_routed", v))).collect();
+    lines.push(format!("brigade_fire: attackers_routed {}", routed.join(" ")));
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
         cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 23.1489; remaining 66.680 / 49.550
         grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
         second_line: attacker 0.073085 defender 0.834277 none 0.092639; turns 23.9876; remaining 3.708 / 29.068
-        second_line: lines_broken 0.118305 0.808610 0.073085; defender_leader 0.113558 0.273395 0.613047 0.000000"#]]
+        brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3993; remaining 94.803 / 0.000
+        second_line: lines_broken 0.118305 0.808610 0.073085; defender_leader 0.113558 0.273395 0.613047 0.000000
+        brigade_fire: attackers_routed 0.999943632 0.000046645 0.000009364 0.000000359"#]]
     .assert_eq(&lines.join("\n"));
 }
 

@@ -584,7 +584,7 @@ impl Duel {
     /// The fire side `s` could deliver now, if any: not in column of route
     /// ("may not fight in column of route apart from cavalry") nor in square,
     /// and the enemy in range.
-    fn fire_now(&self, s: u8, state: &State) -> Option<&Attack> {
+    pub(super) fn fire_now(&self, s: u8, state: &State) -> Option<&Attack> {
         let i = s as usize;
         if matches!(state.posture[i], Posture::Column | Posture::Square) {
             return None;
@@ -602,7 +602,7 @@ impl Duel {
 
     /// The options of side `s` this side turn, in the order ties are broken,
     /// and the decision they belong to.
-    fn options(&self, s: u8, state: &State, options: &mut Vec<u16>) -> &'static Decision {
+    pub(super) fn options(&self, s: u8, state: &State, options: &mut Vec<u16>) -> &'static Decision {
         let i = s as usize;
         let me = &self.sides[i];
         let range = u32::from(state.range);
@@ -676,7 +676,7 @@ impl Duel {
     }
 
     /// What a heuristic policy picks among `options` (see the module documentation).
-    fn heuristic(&self, s: u8, state: &State, options: &[u16], policy: Policy) -> u16 {
+    pub(super) fn heuristic(&self, s: u8, state: &State, options: &[u16], policy: Policy) -> u16 {
         let i = s as usize;
         let me = &self.sides[i];
         let has = |option: u16| options.contains(&option);
@@ -736,11 +736,17 @@ impl Duel {
     /// Side `s` acts: fires, charges, moves, changes formation or breaks off;
     /// `Some(winner)` when the fight ends.
     fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
-        let i = s as usize;
         let mut options = Vec::with_capacity(40);
         let decision = self.options(s, state, &mut options);
         let now = *state;
         let chosen = fate.decide(s, decision, &options, &|policy| self.heuristic(s, &now, &options, policy));
+        self.apply(s, chosen, state, fate)
+    }
+
+    /// Side `s` carries out the option `chosen` (one [`Duel::options`]
+    /// offered it); `Some(winner)` when the fight ends.
+    pub(super) fn apply<F: Fate>(&self, s: u8, chosen: u16, state: &mut State, fate: &mut F) -> Option<u8> {
+        let i = s as usize;
         match chosen {
             STAY_IN_SQUARE => None,
             LEAVE_SQUARE => {
@@ -812,8 +818,16 @@ impl Duel {
         fate.ways(ways, 6)
     }
 
-    /// The enemy of `s` takes `hits`; `Some(s)` if it routs.
-    fn take_hits<F: Fate>(&self, s: u8, hits: u32, shooting: bool, state: &mut State, fate: &mut F) -> Option<u8> {
+    /// The enemy of `s` takes `hits`; `Some(s)` if it routs. Hits of
+    /// `shooting` make it retreat when they are enough from this one source.
+    pub(super) fn take_hits<F: Fate>(
+        &self,
+        s: u8,
+        hits: u32,
+        shooting: bool,
+        state: &mut State,
+        fate: &mut F,
+    ) -> Option<u8> {
         if hits == 0 {
             return None;
         }
@@ -845,28 +859,42 @@ impl Duel {
             return Some(s);
         }
         // Shooting: "Targets that suffer 3 (or more) hits from shooting from a
-        // single source = retreat 1 box directly away from source." A square
-        // "may not move" and is not pushed back; a unit that retreats out of a
-        // town leaves it (Towns: "Towns fill a whole box").
-        if shooting && hits >= self.sides[o].retreat_at && state.posture[o] != Posture::Square {
-            let mut boxes = self.rules.retreat_boxes;
-            if state.room[o] != UNLIMITED_ROOM {
-                // No room behind (the second line's box): it retreats as far as it can.
-                boxes = boxes.min(u32::from(state.room[o]));
-                state.room[o] -= boxes as u8;
-            }
-            if boxes > 0 {
-                state.range = (u32::from(state.range) + boxes).min(MAX_RANGE) as u8;
-                if state.posture[o] == Posture::Town {
-                    state.posture[o] = Posture::Deployed;
-                }
-            }
+        // single source = retreat 1 box directly away from source."
+        if shooting && hits >= self.sides[o].retreat_at {
+            self.retreat(o as u8, state);
         }
         None
     }
 
+    /// The hits of enemy fire from one source at which side `s` retreats (u32::MAX: never).
+    pub(super) fn retreat_at(&self, s: u8) -> u32 {
+        self.sides[s as usize].retreat_at
+    }
+
+    /// Side `s` retreats from fire ("retreat 1 box directly away from
+    /// source"). A square "may not move" and is not pushed back; a unit that
+    /// retreats out of a town leaves it (Towns: "Towns fill a whole box").
+    pub(super) fn retreat(&self, s: u8, state: &mut State) {
+        let o = s as usize;
+        if state.posture[o] == Posture::Square {
+            return;
+        }
+        let mut boxes = self.rules.retreat_boxes;
+        if state.room[o] != UNLIMITED_ROOM {
+            // No room behind (the second line's box): it retreats as far as it can.
+            boxes = boxes.min(u32::from(state.room[o]));
+            state.room[o] -= boxes as u8;
+        }
+        if boxes > 0 {
+            state.range = (u32::from(state.range) + boxes).min(MAX_RANGE) as u8;
+            if state.posture[o] == Posture::Town {
+                state.posture[o] = Posture::Deployed;
+            }
+        }
+    }
+
     /// Rally by C-in-C: D6, 1 nothing, 2-4 one hit back, 5-6 two; "1st hit cannot be rallied off".
-    fn rally<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
+    pub(super) fn rally<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
         let side = &self.sides[s as usize];
         let with_leader = state.leader[s as usize] || self.rules.leader_loss == LeaderLoss::KeepHits;
         let whole = if with_leader { side.start_hits } else { side.base_hits };
@@ -899,7 +927,7 @@ impl Duel {
     }
 
     /// The words for a unit type.
-    fn unit_words(unit: UnitType) -> &'static str {
+    pub(super) fn unit_words(unit: UnitType) -> &'static str {
         match unit {
             UnitType::Cavalry => "cavalry",
             UnitType::HeavyCavalry => "heavy cavalry",

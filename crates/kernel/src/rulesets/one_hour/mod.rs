@@ -24,6 +24,13 @@
 //!   leader retiring and perhaps joining the second line), then the duel
 //!   against the second line `depth` boxes behind; the same game with the
 //!   phase in the state, and the bayonet advance as the attacker's decision.
+//! - `brigade_fire` ([`brigade`]): several shooters at one target, as grand
+//!   batteries and brigade attacks are played: two attacking units (a
+//!   battalion and its battery by default, keys `attacker.*` and `support.*`,
+//!   ranges `range` and `support.range`) against one defender, until the
+//!   defender routs or both attackers do; each attacking unit is paired with
+//!   the defender by the duels' code, the attacker decides which unit fires
+//!   next (`volley`) and the defender whom it fires at (`target`).
 //!
 //! For example `volley dist one_hour firefight --set attacker.quality=old_guard
 //! --set defender.type=rifles --set range=2 --exact`, or `volley dist one_hour
@@ -139,6 +146,23 @@
 //!   column of route included) until the first line routs; then the side
 //!   turn that routed it ends as any other (Wellington's rally) and the second
 //!   line has the next side turn.
+//! - Several shooters (`brigade_fire`): "3 (or more) hits from shooting from
+//!   a single source" counts each unit's fire on its own by default, so a
+//!   conscript hit once by each of two units does not retreat, and a target
+//!   hit three times by each retreats twice: the conscripts' sentence in the
+//!   same paragraph says "from a single shooter", a shooter is a unit, and a
+//!   retreat is "directly away from source", which needs one place to be
+//!   away from. Field `single_source`: `each_unit` (default) or `all_fire`
+//!   (the hits of the attacker's whole shooting phase add up, and the target
+//!   retreats once). Each unit's fire is also its own attack for leader risk
+//!   (`leader_risk`). The fire of a shooting phase is resolved one unit at a
+//!   time, in the order the attacker chooses, since a retreat changes the next
+//!   unit's range; units that did not fire move afterwards ("2) Shoot 3)
+//!   Move"). A routed attacker leaves the fight and its partner fights on
+//!   (the rules rout units, not brigades; not a field). The two attackers
+//!   stand in neighbouring files, so the defender's retreats and moves change
+//!   both ranges alike and an attacker's own move or retreat only its own
+//!   (scenario geometry, stated in [`brigade`]).
 //! - Non-impetuous cavalry may break off (the fight ends, winner none) at any
 //!   side turn; impetuous cavalry that has charged "MUST continue to charge"
 //!   while it has a valid target (one within reach and not in square), and
@@ -167,6 +191,7 @@
 use crate::catalogue::RulesetEntry;
 
 pub mod attack;
+pub mod brigade;
 pub mod duel;
 pub mod second_line;
 pub mod single;
@@ -396,6 +421,16 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation: what "a single source" of fire is for the retreat test.
+    pub enum SingleSource {
+        /// Each unit's fire is its own source: hits from two units never add up.
+        EachUnit = "each_unit",
+        /// All the fire of a shooting phase is one source: its hits add up, and the target retreats once.
+        AllFire = "all_fire",
+    }
+}
+
 crate::rule_book! {
     /// One Hour Napoleonic's numbers and readings, at their printed values.
     pub struct Rules {
@@ -544,6 +579,12 @@ crate::rule_book! {
         /// (the only morale roll these rules have: "score less than their
         /// remaining hits to advance or charge"); 0 turns it off.
         pub leader_morale_bonus: u32 = 1, range 0..=6;
+        /// Interpretation: Shooting's "3 (or more) hits from shooting from a
+        /// single source" with several shooters (`brigade_fire`): each_unit
+        /// (default: each unit's fire is a source, and the conscripts'
+        /// sentence says "from a single shooter") or all_fire (a shooting
+        /// phase's hits add up, and the target retreats once).
+        pub single_source: SingleSource = SingleSource::EachUnit;
     }
 }
 
@@ -655,6 +696,7 @@ pub fn entry() -> RulesetEntry {
             duel::cavalry_charge_entry(),
             duel::grand_battery_entry(),
             second_line::second_line_entry(),
+            brigade::brigade_fire_entry(),
         ],
     }
 }

@@ -1,0 +1,244 @@
+//! `brigade_fire`: several shooters at one target worked by hand (the single
+//! source of the retreat test, retreats opening both ranges, the defender's
+//! choice of target, a routed attacker's partner fighting on), the
+//! start-distance sweep under best play, and Monte Carlo against the solver
+//! under each policy and reading.
+
+use volley_kernel::catalogue::ruleset;
+use volley_kernel::check::assert_agrees;
+use volley_kernel::game::{Objective, Plan, Played, Policy};
+use volley_kernel::outcome::Distribution;
+use volley_kernel::rulesets::one_hour::brigade::{BrigadeFire, BrigadeSetup};
+use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
+use volley_kernel::rulesets::one_hour::{Commander, LeaderRisk, Quality, Rules, SingleSource, UnitType};
+use volley_kernel::scenario::DynScenario;
+
+const TOLERANCE: f64 = 1e-12;
+const ATTACKER: i64 = 0;
+const DEFENDER: i64 = 1;
+/// `attackers_routed` values.
+const ROUTED_ATTACKER: i64 = 1;
+const ROUTED_BOTH: i64 = 3;
+
+/// Both sides bold: they fire whenever they may, the nearer unit first and at
+/// the nearer unit, and otherwise move their full move.
+const BOLD: Plan = Plan { policy: [Policy::Bold, Policy::Bold], objective: [Objective::Margin; 2] };
+
+fn side(unit: UnitType, hits: u32) -> SideSetup {
+    SideSetup { hits, ..SideSetup::new(unit) }
+}
+
+fn setup(range: u32, support_range: u32, turns: u32) -> BrigadeSetup {
+    BrigadeSetup { range, support_range, turns, first: FirstSide::Attacker }
+}
+
+fn exact(rules: &Rules, plan: Plan, units: [SideSetup; 3], setup: BrigadeSetup) -> Distribution {
+    let fight = BrigadeFire::new(rules, units[0], units[1], units[2], setup).unwrap();
+    Played::new(fight, plan).exact_distribution().unwrap()
+}
+
+#[track_caller]
+fn assert_p(dist: &Distribution, metric: &str, value: i64, expected: f64) {
+    let got = dist.probability(metric, value);
+    assert!((got - expected).abs() < TOLERANCE, "P({metric} = {value}) = {got}, expected {expected}");
+}
+
+fn build(pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    one_hour.scenario("brigade_fire").unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+}
+
+#[test]
+fn a_conscript_hit_once_by_each_of_two_shooters_does_not_retreat() {
+    // A battalion at 2 boxes (1D6) and a battery at 5 (1D6) fire on a
+    // three-hit conscript line, which retreats at "2 (or more) hits from a
+    // single shooter". Each unit's fire is a source (each_unit): one hit from
+    // each is two sources of one hit, no retreat, and the line, still at 2
+    // boxes, fires 1D6 back at the battalion: the attackers lose a hit (11 of
+    // their 12 left: 91%) with 2/3. Read as one source (all_fire), both hitting
+    // (4/9) makes it retreat a box, out of its own range of both: 5/9 * 2/3 =
+    // 10/27. One turn, attacker first.
+    let conscript = SideSetup { conscript: true, ..side(UnitType::LineInfantry, 3) };
+    let units = [SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery), conscript];
+    let dist = exact(&Rules::default(), BOLD, units, setup(2, 5, 1));
+    assert_p(&dist, "attacker_remaining", 91, 2.0 / 3.0);
+    let pooled = Rules { single_source: SingleSource::AllFire, ..Rules::default() };
+    let dist = exact(&pooled, BOLD, units, setup(2, 5, 1));
+    assert_p(&dist, "attacker_remaining", 91, 10.0 / 27.0);
+    // Two hits from one shooter do make it retreat under either reading: the
+    // battery at 3 boxes (2D6) hits twice with 4/9, and the line, pushed to 3
+    // boxes from the battalion, cannot reply: 5/9 * 2/3 again.
+    let dist = exact(&Rules::default(), BOLD, units, setup(3, 3, 1));
+    // The battalion at 3 boxes cannot fire; it moves in the movement phase,
+    // after the battery's fire: to 2 boxes, or to 3 after a retreat (4 boxes).
+    assert_p(&dist, "attacker_remaining", 91, 5.0 / 9.0 * 2.0 / 3.0);
+}
+
+#[test]
+fn a_retreat_from_one_source_opens_the_range_to_both() {
+    // A battery at 1 box (3D6, fired first as the nearer unit) and a battalion
+    // at 2 boxes (1D6) on an eleven-hit line. Three hits of the battery (8/27)
+    // push the line back a box, straight along the files: the battalion is
+    // then 3 boxes off, out of range, and moves instead of firing. So the line
+    // loses exactly three hits (8 of 11 left: 72%) with 8/27 (the battery
+    // alone) + 12/27 * 2/3 (two from the battery, one from the battalion) =
+    // 16/27. Had the retreat opened only the battery's range, 32/81.
+    let units =
+        [side(UnitType::LineInfantry, 6), SideSetup::new(UnitType::Artillery), side(UnitType::LineInfantry, 11)];
+    let dist = exact(&Rules::default(), BOLD, units, setup(2, 1, 1));
+    assert_p(&dist, "defender_remaining", 72, 16.0 / 27.0);
+}
+
+#[test]
+fn the_order_of_fire_is_the_attackers_decision() {
+    // A battalion at 2 boxes (1D6) and a battery at 1 (3D6) on a four-hit
+    // line, one turn. The battalion first: its hit (2/3) and the battery's
+    // three (8/27) rout the line: 16/81. The battery first: three hits do
+    // not rout it but push it back a box, the battalion is then out of range,
+    // and less than three leave it standing: never. Best play fires the
+    // battalion first; bold fires the nearer unit, the battery, first.
+    let units =
+        [SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery), side(UnitType::LineInfantry, 4)];
+    let best = exact(&Rules::default(), Plan::BEST, units, setup(2, 1, 1));
+    assert_p(&best, "winner", ATTACKER, 16.0 / 81.0);
+    let bold = exact(&Rules::default(), BOLD, units, setup(2, 1, 1));
+    assert_p(&bold, "winner", ATTACKER, 0.0);
+}
+
+#[test]
+fn the_defender_chooses_whom_to_fire_at() {
+    // One-hit battalion and battery, both 2 boxes from a one-hit line that
+    // fires first: 1D6 (2/3) routs the one it fires at. Then whoever is left
+    // fires back: the battalion 1D6 (2/3), the battery 2D6 (8/9), both
+    // 1 - 1/3 * 1/9 = 26/27. Firing at the battery leaves the attacker
+    // 2/3 * 2/3 + 1/3 * 26/27 = 62/81; at the battalion 2/3 * 8/9 + 1/3 * 26/27
+    // = 74/81. Best play fires at the battery; bold at the nearer unit, the
+    // attacking unit on a tie, the battalion.
+    let units = [side(UnitType::LineInfantry, 1), side(UnitType::Artillery, 1), side(UnitType::LineInfantry, 1)];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(2, 2, 1) };
+    let best = exact(&Rules::default(), Plan::BEST, units, first);
+    assert_p(&best, "winner", ATTACKER, 62.0 / 81.0);
+    assert_p(&best, "attackers_routed", 2, 2.0 / 3.0);
+    let bold = exact(&Rules::default(), BOLD, units, first);
+    assert_p(&bold, "winner", ATTACKER, 74.0 / 81.0);
+    assert_p(&bold, "attackers_routed", ROUTED_ATTACKER, 2.0 / 3.0);
+    // The decision is named, with both targets among its options.
+    let scenario =
+        build(&[("first", "defender"), ("attacker.hits", "1"), ("support.hits", "1"), ("defender.hits", "1")]);
+    let explained = scenario.explain().unwrap();
+    let target = explained.iter().find(|e| e.decision == "target").unwrap();
+    assert_eq!(target.side, "defender");
+    let chosen: Vec<&str> = target.options.iter().filter(|o| o.chosen).map(|o| o.option.as_str()).collect();
+    assert_eq!(chosen, ["fire at the supporting unit"]);
+}
+
+#[test]
+fn the_fight_goes_on_when_one_attacker_routs() {
+    // The line fires first, 3D6 at a one-hit battalion one box off (26/27 rout
+    // it); the battery at 3 boxes fights on, 2D6 on the one-hit line (8/9).
+    // If the battalion stands (1/27), both fire: 1 - 1/27 * 1/9 = 242/243.
+    let units = [side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::Artillery), side(UnitType::LineInfantry, 1)];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(1, 3, 1) };
+    let dist = exact(&Rules::default(), BOLD, units, first);
+    assert_p(&dist, "winner", ATTACKER, 26.0 / 27.0 * 8.0 / 9.0 + 1.0 / 27.0 * 242.0 / 243.0);
+    assert_p(&dist, "attackers_routed", ROUTED_ATTACKER, 26.0 / 27.0);
+    // The defender wins only when both have routed. A steadfast battery of
+    // eleven hits fires first on a one-hit battalion at 2 boxes and a one-hit
+    // battery at 4, 2D6 each time at the nearer: the battalion routs with
+    // 8/9 in turn 1, the battery with 8/9 in turn 2 (a battalion that stood
+    // is fired on again instead). Their fire cannot rout eleven hits in two turns.
+    let guns = SideSetup { steadfast: true, ..side(UnitType::Artillery, 11) };
+    let units = [side(UnitType::LineInfantry, 1), side(UnitType::Artillery, 1), guns];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(2, 4, 2) };
+    let dist = exact(&Rules::default(), BOLD, units, first);
+    assert_p(&dist, "winner", DEFENDER, 64.0 / 81.0);
+    assert_p(&dist, "attackers_routed", ROUTED_BOTH, 64.0 / 81.0);
+    assert_p(&dist, "attacker_remaining", 0, 64.0 / 81.0);
+}
+
+#[test]
+fn errors_name_the_supporting_units_keys() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let entry = one_hour.scenario("brigade_fire").unwrap();
+    for (key, value) in [("support.type", "cavalry"), ("support.range", "16"), ("support.commander", "picton")] {
+        let mut pairs = vec![(key, value)];
+        if key == "support.commander" {
+            pairs.push(("attacker.commander", "picton"));
+        }
+        let error = entry.build_from_text(rules.as_ref(), pairs).err().unwrap();
+        assert!(error.to_string().contains(key), "{error}");
+    }
+    let error = entry.build_from_text(rules.as_ref(), [("defender.type", "heavy_cavalry")]).err().unwrap();
+    assert!(error.to_string().contains("defender.type"), "{error}");
+    let error = entry.build_from_text(rules.as_ref(), [("support.close_to", "2")]).err().unwrap();
+    assert!(error.to_string().contains("retired"), "{error}");
+}
+
+/// The start distance of both attackers (`range`, with `support.range` the
+/// same) from 1 to 8 boxes under best play, at the defaults: no jump of more
+/// than 10 points of the attacker's win probability between neighbours (the
+/// brigade module's "Start distances").
+#[test]
+fn best_play_sweep_of_the_start_distance_is_flat() {
+    let values: Vec<f64> = (1..=8)
+        .map(|r| {
+            let r = r.to_string();
+            build(&[("range", &r)]).exact_distribution().unwrap().probability("winner", ATTACKER)
+        })
+        .collect();
+    for (from, pair) in (1..).zip(values.windows(2)) {
+        assert!((pair[0] - pair[1]).abs() <= 0.10, "{from} -> {}: {values:?}", from + 1);
+    }
+    // Two units against one win at every distance, given thirty turns.
+    assert!(values.iter().all(|&v| v > 0.999), "{values:?}");
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver() {
+    let default_rules = Rules::default();
+    let other_rules =
+        Rules { single_source: SingleSource::AllFire, leader_risk: LeaderRisk::PerHit, ..Rules::default() };
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let battery = SideSetup::new(UnitType::Artillery);
+    let plan = |attacker, defender| Plan { policy: [attacker, defender], objective: [Objective::Margin; 2] };
+    let cases = [
+        (
+            &default_rules,
+            Plan::BEST,
+            [line, battery, SideSetup { quality: Quality::OldGuard, ..line }],
+            setup(2, 4, 12),
+        ),
+        (
+            &default_rules,
+            plan(Policy::Bold, Policy::Best),
+            [
+                SideSetup { leader: true, conscript: true, ..line },
+                SideSetup { commander: Commander::Napoleon, ..battery },
+                SideSetup { in_town: true, leader: true, commander: Commander::Wellington, ..line },
+            ],
+            BrigadeSetup { first: FirstSide::Defender, ..setup(3, 5, 12) },
+        ),
+        (
+            &other_rules,
+            plan(Policy::Cautious, Policy::Cautious),
+            [
+                SideSetup { column: true, reluctant: true, ..line },
+                SideSetup { quality: Quality::Poor, ..SideSetup::new(UnitType::Rifles) },
+                SideSetup { conscript: true, leader: true, quality: Quality::Excellent, ..line },
+            ],
+            setup(4, 2, 12),
+        ),
+        (
+            &other_rules,
+            Plan::BEST,
+            [SideSetup { quality: Quality::Poor, ..line }, SideSetup { quality: Quality::Poor, ..line }, line],
+            setup(3, 0, 12),
+        ),
+    ];
+    for (seed, (rules, plan, units, setup)) in cases.into_iter().enumerate() {
+        let fight = BrigadeFire::new(rules, units[0], units[1], units[2], setup).unwrap();
+        assert_agrees(&Played::new(fight, plan), 1_000_000, 1100 + seed as u64);
+    }
+}
