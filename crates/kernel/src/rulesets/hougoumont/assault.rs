@@ -88,6 +88,21 @@
 //! fallback; measured on the default assault, cautious wins 11.9% where best
 //! play wins 19.2% (bold: 11.2%), a gap of 7.3 points.
 //!
+//! The start distance, swept under best play (tests `the_start_distance_sweep_*`
+//! and `the_farm_assault_start_distance_sweep_*`), jumps where no choice
+//! avoids a volley: the `assault` from 10 to 11 inches (within charge reach
+//! the attackers charge at once and meet no fire; from 11 they spend a turn
+//! under the gun's canister and the muskets), and `farm_assault` (10
+//! attackers, 6 Veteran light infantry, 10 turns) from 10 to 11 inches,
+//! 99.9% to 78%: from 11 to 22 inches the attackers start within the light
+//! infantry's musket range (11 - 2 = 9 needed) but beyond their charge reach,
+//! and the side outside the position only holds or advances, so they take
+//! volleys they cannot return behind the walls, where from 23 inches they wait
+//! out of range while the howitzers work. A fall-back option (tried: any inch
+//! up to the move, away from the position) would let them step out of range,
+//! but it also lets the default `assault` attacker withdraw and wait for the
+//! undecided limit (it then wins 0.0%), so it waits on the turn-limit reading.
+//!
 //! The turn limit matters to best play: a fight still going at the limit is
 //! undecided (`assault_limit`), and an attacker that expects to lose more
 //! than it wins may hold out of musket range and wait for it. The default
@@ -240,7 +255,7 @@ impl Position {
 
 /// Casualties of one volley of small arms (3.1): each figure's D20 against a need.
 #[derive(Debug)]
-struct Volley {
+pub(super) struct Volley {
     figures: u32,
     need: i32,
     figures_per_hit: u32,
@@ -248,7 +263,7 @@ struct Volley {
 }
 
 impl Volley {
-    fn new(figures: u32, need: i32, figures_per_hit: u32) -> Volley {
+    pub(super) fn new(figures: u32, need: i32, figures_per_hit: u32) -> Volley {
         let outcomes = Pmf::binomial(figures, d20_at_least(need))
             .iter()
             .filter(|&(_, p)| p > 0.0)

@@ -4,11 +4,13 @@
 //!
 //! Scenarios: `small_arms`, `artillery` and `morale` (single tests, exact by
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
-//! D20 sums), `firefight` (two units trading volleys, exact as an absorbing
-//! Markov chain when the units are small), `assault` and `farm_assault`
-//! (multi-turn games on the decision model, [`crate::game`]: the attacker
-//! decides each turn how far to move and when to charge, played at its best
-//! by the solver by default; see [`assault`](self::Assault)).
+//! D20 sums), and three multi-turn games on the decision model
+//! ([`crate::game`], played at their best by the solver by default):
+//! `firefight` (two units trading volleys, each deciding where to stand: hold,
+//! come back towards its place once rallied, or fall back; see
+//! [`Firefight`]), `assault` and `farm_assault` (the side outside the position
+//! decides each turn how far to move and when to charge, and defenders who
+//! lost it may rally and retake it; see [`Assault`]).
 //!
 //! # Ruleset note
 //!
@@ -66,9 +68,6 @@
 //! - `half_strength_test` = `on_falling` (5): "falls below half strength"
 //!   triggers a test in the turn the unit drops below half, not every turn
 //!   after.
-//! - `rallied_units` = `return` (5): a unit that rallies "can act normally";
-//!   in a firefight that means marching back towards its old place at its
-//!   move (8 inches), otherwise rallied units would sit out of range for ever.
 //! - `woods_movement_percent` = 50 (2): light infantry has "no movement
 //!   penalty in woods", which implies one for line infantry that is not
 //!   printed; half a move is the usual convention. Cavalry and artillery
@@ -153,7 +152,7 @@ mod small_arms;
 
 pub use artillery::Artillery;
 pub use assault::{ADVANCE, Assault, AssaultSetup, Battery, RETAKE};
-pub use firefight::{Firefight, FirefightSide};
+pub use firefight::{Firefight, FirefightSide, MOVE};
 pub use melee::{Melee, melee_casualties};
 pub use morale::Morale;
 pub use small_arms::SmallArms;
@@ -329,16 +328,6 @@ crate::choice_enum! {
         None = "none",
         /// Yes: the defenders' small arms fire once at the distance the charge started from.
         AtChargeStart = "at_charge_start",
-    }
-}
-
-crate::choice_enum! {
-    /// Interpretation of what a rallied unit does in a firefight (5).
-    pub enum RalliedUnits {
-        /// It marches back towards its old place at its move (default).
-        Return = "return",
-        /// It stays where it rallied.
-        Stand = "stand",
     }
 }
 
@@ -520,11 +509,6 @@ crate::rule_book! {
         /// Interpretation of 5's "falls below half strength": `on_falling`
         /// (default: test in the turn it happens) or `every_turn`.
         pub half_strength_test: HalfStrengthTest = HalfStrengthTest::OnFalling;
-        /// Interpretation of 5's "can act normally" in a firefight: `return`
-        /// (default: a rallied unit marches back towards its old place at its
-        /// move, 8 inches, so the fight resumes) or `stand` (it stays where it
-        /// rallied, often out of range).
-        pub rallied_units: RalliedUnits = RalliedUnits::Return;
         /// Interpretation: `none` (default: a charge reaching contact goes
         /// straight to melee) or `at_charge_start` (the defenders' small arms fire
         /// once at the distance the charge began).
@@ -703,14 +687,15 @@ fn firefight_side(settings: &Settings, side: &str) -> FirefightSide {
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let rules = rules_of::<Rules>(rules);
-    Ok(Box::new(Firefight::new(
+    let firefight = Firefight::new(
         rules,
         firefight_side(settings, "attacker"),
         firefight_side(settings, "defender"),
         settings.int("distance") as u32,
         settings.int("edge") as u32,
         settings.int("turns") as u32,
-    )?))
+    )?;
+    Ok(Box::new(Played::new(firefight, Plan::from_settings(settings))))
 }
 
 fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -838,6 +823,7 @@ pub fn entry() -> RulesetEntry {
     firefight_params.push(Param::int("distance", "inches between the units at the start", 15, 1, 100));
     firefight_params.push(edge_param(16));
     firefight_params.push(turns_param());
+    firefight_params.extend(plan_params());
 
     RulesetEntry {
         name: "hougoumont",
@@ -895,7 +881,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "firefight",
-                summary: "Two units trade volleys at a distance, test morale, retreat and rally, until one leaves the field or the turn limit.",
+                summary: "Two units trade volleys at a distance, test morale, retreat and rally, each deciding to hold, come back or fall back, until one leaves the field or the turn limit.",
                 params: firefight_params,
                 build: build_firefight,
             },
