@@ -1,5 +1,5 @@
-//! 5: a flanked unit tests morale, whatever its losses (the firefight's
-//! `SIDE.flanked` key).
+//! 5: the morale triggers: a flanked unit tests morale, whatever its losses
+//! (the `SIDE.flanked` keys), and the 25% trigger's base (`loss_test_base`).
 
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
@@ -46,4 +46,35 @@ fn a_unit_that_stays_flanked_tests_again_under_every_check() {
     let every = entry.scenario("firefight").unwrap().build_from_text(&rules, pairs.iter().copied()).unwrap();
     let every = every.exact_distribution().unwrap();
     assert!((every.probability("winner", 1) - (9.0 / 20.0 + 11.0 / 20.0 * 9.0 / 20.0)).abs() < 1e-12);
+}
+
+#[test]
+fn the_quarter_loss_is_measured_against_the_phase_start_not_the_unit_start() {
+    // Issue 16, item 6. One rifle figure behind walls at 20 inches fires at 5
+    // line figures, which cannot hit it (20 + 10 needed); it hits on 15 (20
+    // - 5): 6/20 a turn. The defenders stand at their table edge (edge 0), so
+    // a failed test (Experienced: 9/20) takes them off the field. Turn 1: a
+    // hit takes 1 of 5, 20%, no test either way (4 is not below half of 5).
+    // Turn 2: a second hit takes 1 of the 4 left. Read `phase_start`, that is
+    // 25% of the phase's 4 figures: a test, failed with 9/20, so the attacker
+    // wins with (6/20)^2 * 9/20 = 324/8000. Read `unit_start`, it is 20% of
+    // the unit's 5: no test, and the attacker never wins in two turns.
+    use volley_kernel::rulesets::hougoumont::{LossTestBase, Rules};
+    let pairs = [
+        ("attacker.figures", "1"),
+        ("attacker.troops", "rifles"),
+        ("attacker.cover", "walls"),
+        ("defender.figures", "5"),
+        ("distance", "20"),
+        ("edge", "0"),
+        ("turns", "2"),
+    ];
+    let phase = firefight(&pairs).exact_distribution().unwrap();
+    assert!((phase.probability("winner", 0) - 324.0 / 8000.0).abs() < 1e-12, "{}", phase.probability("winner", 0));
+    let entry = ruleset("hougoumont").unwrap();
+    let rules = Rules { loss_test_base: LossTestBase::UnitStart, ..Rules::default() };
+    let unit = entry.scenario("firefight").unwrap().build_from_text(&rules, pairs.iter().copied()).unwrap();
+    let unit = unit.exact_distribution().unwrap();
+    assert_eq!(unit.probability("winner", 0), 0.0);
+    assert_agrees(firefight(&pairs).as_ref(), 400_000, 16);
 }

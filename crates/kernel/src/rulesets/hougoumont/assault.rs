@@ -1,76 +1,122 @@
 //! An assault (2, 3, 4, 5) as a game: attackers advance from a distance under
 //! the defenders' artillery and musketry, firing back, halt where they choose,
-//! charge the last stretch, then melee until one side fails morale.
-//! `farm_assault` is the Hougoumont case: defenders behind walls and in
-//! buildings, and the attackers' own guns trying to penetrate the buildings
-//! and set them alight.
+//! charge the last stretch, and melee; a side that fails morale retreats, may
+//! rally and come back, until one side leaves the field. `farm_assault` is
+//! the Hougoumont case: defenders behind walls and in buildings, and the
+//! attackers' own guns trying to penetrate the buildings and set them alight.
+//!
+//! # The position and the side outside it
+//!
+//! One side holds the position (at the start the defenders) and the other is
+//! outside it, at a distance (at the start the attackers). A holder that
+//! fails morale retreats 8 inches from the position (5) and the side outside
+//! takes it (interpretation `defender_failure = retreat_and_rally`): the two
+//! exchange places, and the side now outside is retreating. It tries to rally
+//! in the next Give Orders phase; once rallied it "can act normally": it
+//! decides, as the attackers did, whether to stay off or come back and charge
+//! to retake the position ([`RETAKE`] for the defenders; the attackers, thrown
+//! out of a position they took, take [`ADVANCE`] again). Only the position's
+//! holder has its cover (walls and buildings in `farm_assault`), and only
+//! while the defenders hold it do their guns and the attackers' battery fire:
+//! the defenders' guns, emplaced in the position, are left there when they
+//! retreat (artillery moves 4 inches, a retreat 8), and the battery does not
+//! fire on buildings its own men hold (3.3: no fire into one's own men).
+//!
+//! A holder broken by fire at a distance leaves the position empty and the
+//! side outside, the only one not in retreat, walks in unopposed; the state
+//! keeps one distance, so it is taken at once, the retreating side 8 inches
+//! beyond it. Under `defender_failure = attacker_wins` the defenders' first
+//! failure ends the assault as the attackers' win (the reading before issue
+//! 16; see the ruleset note).
 //!
 //! # A turn
 //!
 //! Each turn follows 1, as three steps of the game (orders, movement and
-//! artillery; the defenders' volley; the attackers' volley or the melee with
-//! the Morale Check), so `turns` counts three steps as one turn:
+//! artillery; the holders' volley; the outside side's volley or the melee
+//! with the Morale Check), so `turns` counts three steps as one turn:
 //!
-//! 1. **Give Orders and Movement.** A retreating attacker tries to rally (a
-//!    D20 against its morale need) or retreats 8 inches more, leaving the
-//!    field past its table edge (5). An attacker not retreating takes the
-//!    decision [`ADVANCE`]: hold, advance any whole number of inches up to its
-//!    move (movement rates are maximums, 2), or, within its move plus its
-//!    charge bonus, charge into contact.
-//! 2. **Artillery.** While the units are not in contact (3.3), the attackers'
-//!    battery fires at the buildings and the defenders' guns at the attackers:
-//!    canister within its range, flat-trajectory shot or howitzer shells
-//!    beyond. A howitzer firing again at a target that has not moved since
-//!    adds its consecutive bonus (3.2); the count resets when it does not fire
-//!    or the target moves.
-//! 3. **Defenders' small arms**, from the figures left after artillery (3.2
-//!    note), at the distance; in the turn of a charge only under
+//! 1. **Give Orders and Movement.** A retreating side tries to rally (a D20
+//!    against its morale need) or retreats 8 inches more, leaving the field
+//!    past its table edge (5; `edge` inches behind its starting place). The
+//!    side outside, if not retreating, decides: hold, move any whole number of
+//!    inches up to its move (movement rates are maximums, 2), or, within its
+//!    move plus its charge bonus, charge into contact.
+//! 2. **Artillery.** While the defenders hold the position and the units are
+//!    not in contact (3.3), the attackers' battery fires at the buildings and
+//!    the defenders' guns at the attackers: canister within its range,
+//!    flat-trajectory shot or howitzer shells beyond. A howitzer firing again
+//!    at a target that has not moved since adds its consecutive bonus (3.2);
+//!    the count resets when it does not fire or the target moves.
+//! 3. **The holders' small arms**, from the figures left after artillery
+//!    (3.2 note), at the distance; in the turn of a charge only under
 //!    `closing_volley = at_charge_start`, at the distance the charge began
 //!    (the defenders' guns then fire canister at it too).
-//! 4. **Attackers' small arms**, from the figures they had after artillery
-//!    (both volleys are simultaneous), unless they are retreating, in contact,
-//!    or forbidden by `attacker_fire` (cavalry does not fire by default).
+//! 4. **The outside side's small arms**, from the figures it had after
+//!    artillery (both volleys are simultaneous), unless it is retreating, in
+//!    contact, or forbidden by `attacker_fire` (cavalry does not fire by
+//!    default).
 //! 5. **Melee and Morale Check.** Units in contact fight a round (4); a unit
 //!    that lost 25% in the Firing or the Melee phase, or fell below half,
-//!    tests (5); a burning building makes its defenders test under
-//!    `burning_building = morale_test`.
+//!    tests (5); a defender attacked in the flank (`defender.flanked`) tests
+//!    at the first Morale Check (`flanked_test`); a burning building makes its
+//!    holders test under `burning_building = morale_test`.
 //!
-//! The fight ends when the defenders fail morale (they retreat from the
-//! position: the attackers win; if the attackers also failed in the same
-//! phase, no one holds it: none), when the attackers leave the field (the
-//! defenders win), when a side is destroyed, when the buildings burn under
-//! `burning_building = evacuate` (the attackers win), or at the turn limit
-//! (none).
+//! The fight ends when a side leaves the field (a retreat, or a failed
+//! rally's retreat, past its table edge) or is destroyed; when the holders
+//! fail morale while the side outside also fails or is itself retreating (no
+//! one holds the position: none); when the defenders' buildings burn under
+//! `burning_building = evacuate` (the attackers win); or at the turn limit
+//! (`assault_limit`: undecided, or the side holding the position wins).
 //!
 //! # Decisions
 //!
-//! Only the attacker decides: how far to move and when to charge. Its
-//! options are listed least movement first (hold, advance 1 inch, ...,
-//! advance its full move, charge), so that among equal options the solver
-//! keeps the attacker back. Its policies: `bold` charges when it can and
-//! otherwise advances its full move (the fixed play before the game model);
-//! `cautious` never ends a move nearer than its charge reach (move plus
-//! charge bonus) unless it charges from there. The rules give the defender no
-//! choice worth a decision here: firing never harms the firer, so every
-//! defender and gun fires whenever the rules allow, and a defender that
-//! leaves its position concedes it (see the ruleset note, item 9).
+//! The side outside the position decides how far to move and when to charge:
+//! the attackers ([`ADVANCE`]) and, once they have lost the position and
+//! rallied, the defenders ([`RETAKE`]). The options are listed least movement
+//! first (hold or stay off, move 1 inch, ..., the full move, charge), so that
+//! among equal options the solver keeps the side back. Its policies: `bold`
+//! charges when it can and otherwise moves its full move (the fixed play
+//! before the game model); `cautious` never ends a move nearer than its charge
+//! reach (move plus charge bonus) unless it charges from there. The holders
+//! take no decision: firing never harms the firer, so every musket and gun
+//! fires whenever the rules allow, and a holder gives up its position only by
+//! failing morale.
 //!
 //! Every state of a default fight is solved exactly; the solver's tables are
 //! built once per scenario. Settings whose graph would outgrow the solver
 //! ([`Assault::size_estimate`] above [`SOLVER_LIMIT`]) play the `cautious`
-//! fallback; measured on the default assault, cautious wins 11.9% where best
-//! play wins 19.2% (bold: 11.2%), a gap of 7.3 points.
+//! fallback; measured on the default assault (both sides' defaults, the
+//! defenders playing best), cautious wins 6.5% and loses 84.6% where best
+//! play wins 9.2% and loses 75.2% (bold: 6.1%, 85.5%), a gap of 12.0 points
+//! of margin.
+//!
+//! The start distance, swept under best play (tests `the_start_distance_sweep_*`
+//! and `the_farm_assault_start_distance_sweep_*`), jumps where no choice
+//! avoids a volley: the `assault` from 10 to 11 inches (within charge reach
+//! the attackers charge at once and meet no fire; from 11 they spend a turn
+//! under the gun's canister and the muskets), and `farm_assault` (10
+//! attackers, 6 Veteran light infantry, 10 turns) from 10 to 11 inches,
+//! 99.9% to 78%: from 11 to 22 inches the attackers start within the light
+//! infantry's musket range (11 - 2 = 9 needed) but beyond their charge reach,
+//! and the side outside the position only holds or advances, so they take
+//! volleys they cannot return behind the walls, where from 23 inches they wait
+//! out of range while the howitzers work. A fall-back option (tried: any inch
+//! up to the move, away from the position) would let them step out of range,
+//! but it also lets the default `assault` attacker withdraw and wait for the
+//! undecided limit (it then wins 0.0%), so it waits on the turn-limit reading.
 //!
 //! The turn limit matters to best play: a fight still going at the limit is
 //! undecided (`assault_limit`), and an attacker that expects to lose more
 //! than it wins may hold out of musket range and wait for it. The default
-//! assault attacks at 30 turns (19.2%) but waits at 20 (0.0%, 77% undecided).
+//! assault attacks at 30 turns (9.2% won) but waits at 20 (0.0% won, 77%
+//! undecided).
 
 use super::artillery::{Gun, Shot};
 use super::melee::{MeleeSide, resolve};
 use super::{
-    Arm, ArtilleryKind, AssaultLimit, AttackerFire, BurningBuilding, ClosingVolley, Cover, Crew, Ground,
-    HalfStrengthTest, LossTestBase, MeleeCasualties, Quality, Rules, Target, Troops, d20_at_least, percent,
+    Arm, ArtilleryKind, AssaultLimit, AttackerFire, BurningBuilding, ClosingVolley, Cover, Crew, DefenderFailure,
+    FlankedTest, Ground, HalfStrengthTest, LossTestBase, MeleeCasualties, Quality, Rules, Target, Troops, d20_at_least,
+    percent,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
@@ -108,10 +154,13 @@ pub struct AssaultSetup {
     pub defender_figures: u32,
     /// The defender's experience.
     pub defender_quality: Quality,
-    /// What the defenders fire.
+    /// What the defenders fire (light troops also move as light infantry).
     pub defender_troops: Troops,
     /// Open (the `assault`) or walls and buildings (`farm_assault`).
     pub defender_cover: Cover,
+    /// The attack comes on the defenders' flank: they test morale at the first
+    /// Morale Check (5, `flanked_test`).
+    pub defender_flanked: bool,
     /// The defenders' guns: canister within its range, `defender_artillery` beyond.
     pub defender_guns: u32,
     /// Flat trajectory or howitzer: what the defenders' guns fire beyond canister range.
@@ -120,32 +169,44 @@ pub struct AssaultSetup {
     pub battery: Option<Battery>,
     /// Inches between the units at the start.
     pub distance: u32,
-    /// Inches behind the attacker's start to its table edge.
+    /// Inches behind each side's starting place to its table edge (the
+    /// attackers' start, the defenders' position).
     pub edge: u32,
     /// The turn limit.
     pub turns: u32,
 }
 
-/// The decision of the attacker in each Movement phase.
+/// The decision of the attackers in each Movement phase while they are outside the position.
 pub static ADVANCE: Decision = Decision {
     name: "advance",
     who: "attacker",
     doc: "In Movement (2), how far the attackers move: movement rates are maximums, so they may hold or stop \
-          short; within their move plus charge bonus they may charge into contact.",
+          short; within their move plus charge bonus they may charge into contact (also to retake a position \
+          they took and lost).",
     options: "hold; advance 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE];
+/// The decision of defenders who lost the position and rallied.
+pub static RETAKE: Decision = Decision {
+    name: "retake",
+    who: "defender",
+    doc: "Defenders who failed morale, retreated and rallied \"can act normally\" (5): they stay off, leaving the \
+          position to the attackers, or come back any whole number of inches up to their move (2), and within \
+          their move plus charge bonus charge to retake it.",
+    options: "stay off; come back 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
+};
 
-/// The steps of a turn: orders, movement and artillery; the defenders'
-/// volley; the attackers' volley or the melee, and the Morale Check.
+static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE];
+
+/// The steps of a turn: orders, movement and artillery; the holders'
+/// volley; the outside side's volley or the melee, and the Morale Check.
 const MOVEMENT: u8 = 0;
-const DEFENDER_VOLLEY: u8 = 1;
+const HOLDER_VOLLEY: u8 = 1;
 const CLOSE: u8 = 2;
 /// Steps per turn.
 pub const PHASES: u32 = 3;
 
-/// The attacker is retreating (failed morale, not yet rallied).
+/// The side outside the position is retreating (failed morale, not yet rallied).
 const ROUTED: u8 = 1;
 /// A howitzer has blown the roof off.
 const ROOF_OFF: u8 = 2;
@@ -155,27 +216,27 @@ const BURNING: u8 = 4;
 const BATTERY_RANGED: u8 = 8;
 /// The defenders' howitzers fired at the attackers last turn, and the attackers have not moved since.
 const GUNS_RANGED: u8 = 16;
-/// The attacker must test morale at this turn's Morale Check.
-const ATTACKER_TESTS: u8 = 32;
-/// The defender must test morale at this turn's Morale Check.
-const DEFENDER_TESTS: u8 = 64;
+/// The side outside must test morale at this turn's Morale Check.
+const OUTSIDE_TESTS: u8 = 32;
+/// The holders must test morale at this turn's Morale Check.
+const HOLDER_TESTS: u8 = 64;
+/// The attackers hold the position; the defenders are outside it.
+const HELD: u8 = 128;
 
 /// An assault between steps. Fields that cannot matter at a step are kept
 /// at zero, so that equal situations are one state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// The attacker's figures.
-    attacker: u8,
-    /// The defender's figures.
-    defender: u8,
-    /// The attacker's figures at the start of the Firing phase (morale), then,
-    /// before its volley, the figures that fire it.
-    attacker_mark: u8,
-    /// The defender's figures at the start of the Firing phase (morale).
-    defender_mark: u8,
-    /// Inches between the attackers and the position (0: in contact).
+    /// The figures of the attacker (index 0) and the defender (1).
+    figures: [u8; 2],
+    /// The outside side's figures at the start of the Firing phase (morale),
+    /// then, before its volley, the figures that fire it.
+    outside_mark: u8,
+    /// The holders' figures at the start of the Firing phase (morale).
+    holder_mark: u8,
+    /// Inches between the side outside and the position (0: in contact).
     distance: u8,
-    /// The distance the defenders fire at this turn (0: they do not).
+    /// The distance the holders fire at this turn (0: they do not).
     fire_at: u8,
     /// The next step of the turn.
     phase: u8,
@@ -183,9 +244,21 @@ pub struct Position {
     flags: u8,
 }
 
+impl Position {
+    /// The side outside the position.
+    fn outside(&self) -> u8 {
+        if self.flags & HELD != 0 { DEFENDER } else { ATTACKER }
+    }
+
+    /// The side holding the position.
+    fn holder(&self) -> u8 {
+        1 - self.outside()
+    }
+}
+
 /// Casualties of one volley of small arms (3.1): each figure's D20 against a need.
 #[derive(Debug)]
-struct Volley {
+pub(super) struct Volley {
     figures: u32,
     need: i32,
     figures_per_hit: u32,
@@ -193,7 +266,7 @@ struct Volley {
 }
 
 impl Volley {
-    fn new(figures: u32, need: i32, figures_per_hit: u32) -> Volley {
+    pub(super) fn new(figures: u32, need: i32, figures_per_hit: u32) -> Volley {
         let outcomes = Pmf::binomial(figures, d20_at_least(need))
             .iter()
             .filter(|&(_, p)| p > 0.0)
@@ -340,12 +413,14 @@ pub struct Assault {
     setup: AssaultSetup,
     rules: Rules,
     farm: bool,
-    move_inches: u32,
-    charge_bonus: u32,
-    /// Past this distance the attackers have left the field.
-    farthest: u32,
-    /// The attackers' small-arms troops, or `None` if they do not fire.
-    attacker_troops: Option<Troops>,
+    /// Inches each side moves per turn over the ground between (2).
+    move_inches: [u32; 2],
+    /// Each side's charge bonus (2).
+    charge_bonus: [u32; 2],
+    /// Past this distance from the position each side has left the field.
+    farthest: [u32; 2],
+    /// Each side's small-arms troops, or `None` if it does not fire.
+    troops: [Option<Troops>; 2],
     /// The D20 each side needs to pass morale or rally.
     morale_need: [i32; 2],
     melee_modifier: [i32; 2],
@@ -398,9 +473,9 @@ impl Assault {
                 "the defenders' guns fire canister within its range anyway: choose flat or howitzer for beyond it",
             ));
         }
-        let farthest = setup.distance + setup.edge;
+        let farthest = [setup.distance + setup.edge, setup.edge];
         // Distances are kept in a byte: the farthest retreat must fit.
-        if farthest + rules.retreat_distance > 255 {
+        if farthest[0] + rules.retreat_distance > 255 {
             return Err(invalid("distance", "the distance, the edge and a retreat must add to at most 255 inches"));
         }
         let farm = setup.defender_cover == Cover::Walls;
@@ -415,7 +490,7 @@ impl Assault {
             let gun = Gun::new(rules, kind, d, attacker_target, Crew::Regular, consecutive).ok()?;
             Some(Salvo::new(gun, setup.defender_guns, true, rules.figures_per_hit))
         };
-        let defender_guns = (0..=farthest + rules.retreat_distance)
+        let defender_guns = (0..=farthest[0] + rules.retreat_distance)
             .map(|d| {
                 let consecutive = setup.defender_artillery == ArtilleryKind::Howitzer;
                 [gun_at(d, false), if consecutive { gun_at(d, true) } else { None }]
@@ -439,7 +514,10 @@ impl Assault {
                 Some([[salvo(false, false)?, salvo(false, true)?], [salvo(true, false)?, salvo(true, true)?]])
             }
         };
-        let (move_inches, charge_bonus) = rules.movement(setup.attacker_arm, setup.ground);
+        // 2: the defenders move as infantry, light troops as light infantry.
+        let defender_arm = if setup.defender_troops == Troops::Light { Arm::LightInfantry } else { Arm::Infantry };
+        let (attacker_move, attacker_bonus) = rules.movement(setup.attacker_arm, setup.ground);
+        let (defender_move, defender_bonus) = rules.movement(defender_arm, setup.ground);
         // Interpretation `attacker_fire`: who among the attackers fires.
         let attacker_troops = match (rules.attacker_fire, setup.attacker_arm) {
             (AttackerFire::Never, _) | (AttackerFire::Infantry, Arm::Cavalry) => None,
@@ -461,10 +539,10 @@ impl Assault {
             setup,
             rules: rules.clone(),
             farm,
-            move_inches,
-            charge_bonus,
+            move_inches: [attacker_move, defender_move],
+            charge_bonus: [attacker_bonus, defender_bonus],
             farthest,
-            attacker_troops,
+            troops: [attacker_troops, Some(setup.defender_troops)],
             morale_need: [rules.morale_need(setup.attacker_quality, 0), rules.morale_need(setup.defender_quality, 0)],
             melee_modifier: [
                 rules.melee_modifier(setup.attacker_quality),
@@ -488,39 +566,45 @@ impl Assault {
 
     /// 2: the attackers' charge reach, their move plus their charge bonus.
     pub fn charge_reach(&self) -> u32 {
-        self.move_inches + self.charge_bonus
+        self.reach(ATTACKER)
     }
 
-    /// The volley of `figures` of side `side` at `distance` inches.
-    fn volley(&self, side: u8, figures: u8, distance: u8) -> &Volley {
-        let need = if side == DEFENDER {
-            let cover = if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open };
-            self.rules.small_arms_need(self.setup.defender_troops, cover, u32::from(distance))
+    /// 2: side `side`'s charge reach.
+    fn reach(&self, side: u8) -> u32 {
+        self.move_inches[side as usize] + self.charge_bonus[side as usize]
+    }
+
+    /// 3.1: the D20 side `side` needs to hit at `distance`, holding the
+    /// position or not; `None` when it does not fire or cannot hit.
+    fn need(&self, side: u8, holds: bool, distance: u8) -> Option<i32> {
+        let troops = self.troops[side as usize]?;
+        // The target's cover: the ground outside, or the position's.
+        let cover = if holds {
+            if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open }
         } else {
-            let troops = self.attacker_troops.expect("only attackers with muskets fire");
-            self.rules.small_arms_need(troops, self.setup.defender_cover, u32::from(distance))
+            self.setup.defender_cover
         };
+        let need = self.rules.small_arms_need(troops, cover, u32::from(distance));
+        (distance > 0 && need <= 20).then_some(need)
+    }
+
+    /// The volley of `figures` of side `side` needing `need`.
+    fn volley(&self, side: u8, figures: u8, need: i32) -> &Volley {
         let need = need.clamp(1, NEEDS as i32);
         let index = usize::from(figures) * NEEDS + need as usize - 1;
         self.volleys[side as usize][index]
             .get_or_init(|| Volley::new(u32::from(figures), need, self.rules.figures_per_hit))
     }
 
-    /// Whether the attackers fire at `distance` with any chance to hit (a
+    /// Whether the side outside fires at `distance` with any chance to hit (a
     /// volley that cannot hit is left out, so that states stay few).
-    fn attacker_can_hit(&self, distance: u8) -> bool {
-        match self.attacker_troops {
-            Some(troops) if distance > 0 => {
-                self.rules.small_arms_need(troops, self.setup.defender_cover, u32::from(distance)) <= 20
-            }
-            _ => false,
-        }
+    fn outside_can_hit(&self, s: &Position) -> bool {
+        s.flags & ROUTED == 0 && self.need(s.outside(), false, s.distance).is_some()
     }
 
-    /// Whether the defenders' muskets can hit at `fire_at` inches (0: they do not fire).
-    fn defenders_can_hit(&self, fire_at: u8) -> bool {
-        let cover = if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open };
-        fire_at > 0 && self.rules.small_arms_need(self.setup.defender_troops, cover, u32::from(fire_at)) <= 20
+    /// Whether the holders' muskets can hit at `fire_at` inches (0: they do not fire).
+    fn holders_can_hit(&self, s: &Position) -> bool {
+        self.need(s.holder(), true, s.fire_at).is_some()
     }
 
     /// The melee round of `attacker` against `defender` figures.
@@ -557,32 +641,33 @@ impl Assault {
         (21 - self.morale_need[side as usize]).clamp(0, 20) as u32
     }
 
-    /// The attacker's options at `distance`: `moved << 8 | target`, least movement first.
-    fn options(&self, distance: u8) -> ([u16; 64], usize) {
+    /// Side `side`'s options at `distance`: `moved << 8 | target`, least movement first.
+    fn options(&self, side: u8, distance: u8) -> ([u16; 64], usize) {
         let mut options = [0u16; 64];
         let mut count = 0;
         let distance = u32::from(distance);
-        let nearest = distance.saturating_sub(self.move_inches).max(1);
+        let nearest = distance.saturating_sub(self.move_inches[side as usize]).max(1);
         for target in (nearest..=distance).rev() {
             options[count] = option(distance - target, target);
             count += 1;
         }
-        if distance <= self.charge_reach() {
+        if distance <= self.reach(side) {
             options[count] = option(distance, 0);
             count += 1;
         }
         (options, count)
     }
 
-    /// What each heuristic does at `distance` (see the module documentation).
-    fn heuristic(&self, policy: Policy, distance: u8) -> u16 {
+    /// What each heuristic does for side `side` at `distance` (see the module documentation).
+    fn heuristic(&self, side: u8, policy: Policy, distance: u8) -> u16 {
         let distance = u32::from(distance);
-        if distance <= self.charge_reach() {
+        let reach = self.reach(side);
+        if distance <= reach {
             return option(distance, 0);
         }
-        let full = distance.saturating_sub(self.move_inches).max(1);
+        let full = distance.saturating_sub(self.move_inches[side as usize]).max(1);
         let target = match policy {
-            Policy::Cautious => full.max(self.charge_reach()).min(distance),
+            Policy::Cautious => full.max(reach).min(distance),
             _ => full,
         };
         option(distance - target, target)
@@ -590,7 +675,7 @@ impl Assault {
 
     /// The winner when a side has no figures left.
     fn destroyed(state: &Position) -> Option<u8> {
-        match (state.attacker == 0, state.defender == 0) {
+        match (state.figures[0] == 0, state.figures[1] == 0) {
             (false, false) => None,
             (true, false) => Some(DEFENDER),
             (false, true) => Some(ATTACKER),
@@ -600,26 +685,29 @@ impl Assault {
 
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decision).
     fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
-        s.phase = DEFENDER_VOLLEY;
+        s.phase = HOLDER_VOLLEY;
+        let outside = s.outside();
         let mut moved = false;
         if s.flags & ROUTED != 0 {
             // 5: "In the next Give Orders phase, the unit may attempt to rally."
-            if fate.ways(self.pass_ways(ATTACKER), 20) {
+            if fate.ways(self.pass_ways(outside), 20) {
                 s.flags &= !ROUTED;
             } else {
                 // 5: "it continues to retreat 8 inches per turn until it rallies or exits."
                 s.distance += self.rules.retreat_distance as u8;
                 moved = true;
-                if u32::from(s.distance) > self.farthest {
-                    return Some(DEFENDER);
+                if u32::from(s.distance) > self.farthest[outside as usize] {
+                    return Some(s.holder());
                 }
             }
         }
         let mut charged_from = 0;
         if s.flags & ROUTED == 0 && s.distance > 0 {
-            let (options, count) = self.options(s.distance);
+            let (options, count) = self.options(outside, s.distance);
             let distance = s.distance;
-            let chosen = fate.decide(ATTACKER, &ADVANCE, &options[..count], &|policy| self.heuristic(policy, distance));
+            let decision = if outside == ATTACKER { &ADVANCE } else { &RETAKE };
+            let chosen =
+                fate.decide(outside, decision, &options[..count], &|policy| self.heuristic(outside, policy, distance));
             let target = (chosen & 0xff) as u8;
             moved = target != s.distance;
             if target == 0 {
@@ -630,8 +718,8 @@ impl Assault {
         if moved {
             s.flags &= !GUNS_RANGED;
         }
-        // 3, 4: the defenders fire at the attackers' distance; in the turn of a
-        // charge only under the closing volley reading, at its start.
+        // 3, 4: the holders fire at the distance of the side outside; in the
+        // turn of a charge only under the closing volley reading, at its start.
         s.fire_at = if s.distance > 0 {
             s.distance
         } else if charged_from > 0 && self.rules.closing_volley == ClosingVolley::AtChargeStart {
@@ -639,21 +727,24 @@ impl Assault {
         } else {
             0
         };
-        s.attacker_mark = s.attacker;
-        s.defender_mark = s.defender;
+        s.outside_mark = s.figures[outside as usize];
+        s.holder_mark = s.figures[s.holder() as usize];
         self.artillery(s, fate);
         None
     }
 
-    /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the attackers.
+    /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the
+    /// attackers, both only while the defenders hold the position.
     fn artillery<F: Fate>(&self, s: &mut Position, fate: &mut F) {
+        let defenders_hold = s.flags & HELD == 0;
         if let Some(battery) = &self.battery {
-            // 3.3: no artillery into a melee; a battery that does not fire loses its range.
-            if s.distance > 0 {
+            // 3.3: no artillery into a melee or on its own men; a battery that
+            // does not fire loses its range.
+            if s.distance > 0 && defenders_hold {
                 let roof_intact = s.flags & ROOF_OFF == 0;
                 let consecutive = s.flags & BATTERY_RANGED != 0;
                 let shot = fate.draw(&battery[usize::from(roof_intact)][usize::from(consecutive)]);
-                s.defender = s.defender.saturating_sub((shot >> 2).min(255) as u8);
+                s.figures[1] = s.figures[1].saturating_sub((shot >> 2).min(255) as u8);
                 if shot & 2 != 0 {
                     s.flags |= ROOF_OFF;
                 }
@@ -670,10 +761,11 @@ impl Assault {
         let consecutive = s.flags & GUNS_RANGED != 0;
         s.flags &= !GUNS_RANGED;
         if s.fire_at > 0
+            && defenders_hold
             && let Some(salvo) = &self.defender_guns[usize::from(s.fire_at)][usize::from(consecutive)]
         {
             let shot = fate.draw(salvo);
-            s.attacker = s.attacker.saturating_sub((shot >> 2).min(255) as u8);
+            s.figures[0] = s.figures[0].saturating_sub((shot >> 2).min(255) as u8);
             // 3.2: howitzers that fired may fire again next turn at a target
             // that stays put (the flag is kept only where it can matter).
             if self.setup.defender_artillery == ArtilleryKind::Howitzer {
@@ -684,103 +776,139 @@ impl Assault {
         // complete: it learns now whether it tests, and its mark is dropped,
         // so that equal situations are one state (a bombarded farm out of
         // musket range, say).
-        if !self.attacker_can_hit(s.distance) || s.flags & ROUTED != 0 {
-            if self.must_test(DEFENDER, s.defender_mark, s.defender) {
-                s.flags |= DEFENDER_TESTS;
+        let (outside, holder) = (s.outside(), s.holder());
+        if !self.outside_can_hit(s) {
+            if self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
+                s.flags |= HOLDER_TESTS;
             }
-            s.defender_mark = 0;
+            s.holder_mark = 0;
         }
-        if !self.defenders_can_hit(s.fire_at) {
-            if self.must_test(ATTACKER, s.attacker_mark, s.attacker) {
-                s.flags |= ATTACKER_TESTS;
+        if !self.holders_can_hit(s) {
+            if self.must_test(outside, s.outside_mark, s.figures[outside as usize]) {
+                s.flags |= OUTSIDE_TESTS;
             }
-            s.attacker_mark = 0;
+            s.outside_mark = 0;
         }
     }
 
-    /// 3.1: the defenders' volley; the attacker's Firing-phase losses are then complete.
-    fn defender_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) {
+    /// 3.1: the holders' volley; the outside side's Firing-phase losses are then complete.
+    fn holder_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) {
         s.phase = CLOSE;
-        let shooters = s.attacker;
-        if s.fire_at > 0 && s.defender > 0 && s.attacker > 0 {
-            let hits = fate.draw(self.volley(DEFENDER, s.defender, s.fire_at));
-            s.attacker = s.attacker.saturating_sub(hits.min(255) as u8);
+        let (outside, holder) = (s.outside() as usize, s.holder() as usize);
+        let shooters = s.figures[outside];
+        if let Some(need) = self.need(holder as u8, true, s.fire_at)
+            && s.figures[holder] > 0
+            && s.figures[outside] > 0
+        {
+            let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
+            s.figures[outside] = s.figures[outside].saturating_sub(hits.min(255) as u8);
         }
         // A mark of 0: the test was settled after artillery.
-        if s.attacker_mark > 0 && self.must_test(ATTACKER, s.attacker_mark, s.attacker) {
-            s.flags |= ATTACKER_TESTS;
+        if s.outside_mark > 0 && self.must_test(outside as u8, s.outside_mark, s.figures[outside]) {
+            s.flags |= OUTSIDE_TESTS;
         }
-        // Both volleys are simultaneous: the attackers fire with the figures
-        // they had before the defenders' volley.
-        let fires = self.attacker_can_hit(s.distance) && s.flags & ROUTED == 0;
-        s.attacker_mark = if fires { shooters } else { 0 };
+        // Both volleys are simultaneous: the side outside fires with the
+        // figures it had before the holders' volley.
+        s.outside_mark = if self.outside_can_hit(s) { shooters } else { 0 };
     }
 
-    /// 3.1: the attackers' volley; then the end of the Firing phase.
-    fn attacker_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
-        if s.attacker_mark > 0 && s.defender > 0 {
-            let hits = fate.draw(self.volley(ATTACKER, s.attacker_mark, s.distance));
-            s.defender = s.defender.saturating_sub(hits.min(255) as u8);
+    /// 3.1: the outside side's volley; then the end of the Firing phase.
+    fn outside_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
+        let (outside, holder) = (s.outside(), s.holder());
+        if s.outside_mark > 0
+            && s.figures[holder as usize] > 0
+            && let Some(need) = self.need(outside, false, s.distance)
+        {
+            let hits = fate.draw(self.volley(outside, s.outside_mark, need));
+            let left = &mut s.figures[holder as usize];
+            *left = left.saturating_sub(hits.min(255) as u8);
         }
-        if s.defender_mark > 0 && self.must_test(DEFENDER, s.defender_mark, s.defender) {
-            s.flags |= DEFENDER_TESTS;
+        if s.holder_mark > 0 && self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
+            s.flags |= HOLDER_TESTS;
         }
-        s.attacker_mark = 0;
-        s.defender_mark = 0;
+        s.outside_mark = 0;
+        s.holder_mark = 0;
         s.fire_at = 0;
         if let Some(winner) = Self::destroyed(s) {
             return Some(winner);
         }
-        // 6 (interpretation `burning_building`): defenders leave a burning building.
+        // 6 (interpretation `burning_building`): the holders leave a burning
+        // building and lose it (only the defenders' buildings are fired).
         if s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::Evacuate {
-            return Some(ATTACKER);
+            return Some(outside);
         }
         None
     }
 
     /// 4, 5: a round of melee in contact, then the Morale Check.
     fn melee_and_morale<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
+        let (outside, holder) = (s.outside(), s.holder());
         if s.distance == 0 {
-            let (a, d) = (s.attacker, s.defender);
+            let [a, d] = s.figures;
             let losses = fate.draw(self.melee(a, d));
-            s.attacker -= (losses >> 8) as u8;
-            s.defender -= (losses & 0xff) as u8;
+            s.figures[0] -= (losses >> 8) as u8;
+            s.figures[1] -= (losses & 0xff) as u8;
             if let Some(winner) = Self::destroyed(s) {
                 return Some(winner);
             }
-            if self.must_test(ATTACKER, a, s.attacker) {
-                s.flags |= ATTACKER_TESTS;
+            let before = [a, d];
+            if self.must_test(outside, before[outside as usize], s.figures[outside as usize]) {
+                s.flags |= OUTSIDE_TESTS;
             }
-            if self.must_test(DEFENDER, d, s.defender) {
-                s.flags |= DEFENDER_TESTS;
+            if self.must_test(holder, before[holder as usize], s.figures[holder as usize]) {
+                s.flags |= HOLDER_TESTS;
             }
         }
         // 5: a retreating unit does not test again until it has rallied.
-        let attacker_tests = s.flags & ATTACKER_TESTS != 0 && s.flags & ROUTED == 0;
+        let routed = s.flags & ROUTED != 0;
+        let outside_tests = s.flags & OUTSIDE_TESTS != 0 && !routed;
         let burning_test = s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::MoraleTest;
-        let defender_tests = s.flags & DEFENDER_TESTS != 0 || burning_test;
-        s.flags &= !(ATTACKER_TESTS | DEFENDER_TESTS);
-        let attacker_broke = attacker_tests && !fate.ways(self.pass_ways(ATTACKER), 20);
-        let defender_broke = defender_tests && !fate.ways(self.pass_ways(DEFENDER), 20);
-        if defender_broke {
-            // The defenders retreat from the position: whoever still stands holds it.
-            return Some(if attacker_broke { NONE } else { ATTACKER });
+        // 5: "Unit is flanked": defenders attacked in the flank test at the
+        // first Morale Check (the start state asks it); under `flanked_test
+        // = every_check` at every one while they hold the position, for an
+        // attack thrown back comes again the same way.
+        let flanked_test =
+            self.setup.defender_flanked && holder == DEFENDER && self.rules.flanked_test == FlankedTest::EveryCheck;
+        let holder_tests = s.flags & HOLDER_TESTS != 0 || burning_test || flanked_test;
+        s.flags &= !(OUTSIDE_TESTS | HOLDER_TESTS);
+        let outside_broke = outside_tests && !fate.ways(self.pass_ways(outside), 20);
+        let holder_broke = holder_tests && !fate.ways(self.pass_ways(holder), 20);
+        if holder_broke {
+            // Both sides in retreat: no one holds the position.
+            if outside_broke || routed {
+                return Some(NONE);
+            }
+            // Interpretation `defender_failure = attacker_wins`: the first
+            // failure of the defenders gives the attackers the fight.
+            if self.rules.defender_failure == DefenderFailure::AttackerWins {
+                return Some(outside);
+            }
+            // 5: the holders "immediately move 8 inches away from the enemy"
+            // and the side outside takes the position they left.
+            s.flags ^= HELD;
+            s.flags |= ROUTED;
+            s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
+            s.distance = self.rules.retreat_distance as u8;
+            if u32::from(s.distance) > self.farthest[holder as usize] {
+                return Some(outside);
+            }
+            return None;
         }
-        if attacker_broke {
+        if outside_broke {
             // 5: "The unit must immediately move 8 inches away from the enemy."
             s.flags |= ROUTED;
             s.flags &= !GUNS_RANGED;
             s.distance += self.rules.retreat_distance as u8;
-            if u32::from(s.distance) > self.farthest {
-                return Some(DEFENDER);
+            if u32::from(s.distance) > self.farthest[outside as usize] {
+                return Some(holder);
             }
         }
         None
     }
 
-    /// The position's place, in words, from the attackers.
+    /// The position's place, in words, from the side outside it.
     fn target_words(&self) -> &'static str {
-        if self.farm { "the farm" } else { "the defenders" }
+        if self.farm { "the farm" } else { "the position" }
     }
 }
 
@@ -789,7 +917,7 @@ fn inches(n: u32) -> String {
     if n == 1 { "1 inch".into() } else { format!("{n} inches") }
 }
 
-/// An attacker's option: inches moved and the distance it ends at (0: contact).
+/// An option of the side outside: inches moved and the distance it ends at (0: contact).
 fn option(moved: u32, target: u32) -> u16 {
     (moved << 8 | target) as u16
 }
@@ -803,14 +931,14 @@ impl Game for Assault {
 
     fn start(&self) -> Position {
         Position {
-            attacker: self.setup.attacker_figures as u8,
-            defender: self.setup.defender_figures as u8,
-            attacker_mark: 0,
-            defender_mark: 0,
+            figures: [self.setup.attacker_figures as u8, self.setup.defender_figures as u8],
+            outside_mark: 0,
+            holder_mark: 0,
             distance: self.setup.distance as u8,
             fire_at: 0,
             phase: MOVEMENT,
-            flags: 0,
+            // 5: flanked defenders test at the first Morale Check.
+            flags: if self.setup.defender_flanked { HOLDER_TESTS } else { 0 },
         }
     }
 
@@ -821,15 +949,15 @@ impl Game for Assault {
     fn step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<u8> {
         match state.phase {
             MOVEMENT => self.movement(state, fate),
-            DEFENDER_VOLLEY => {
-                self.defender_volley(state, fate);
+            HOLDER_VOLLEY => {
+                self.holder_volley(state, fate);
                 None
             }
             _ => {
-                // The attackers' volley and the melee never fall in the same
-                // turn: muskets fire only while the units are apart.
+                // The outside side's volley and the melee never fall in the
+                // same turn: muskets fire only while the units are apart.
                 state.phase = MOVEMENT;
-                if let Some(winner) = self.attacker_volley(state, fate) {
+                if let Some(winner) = self.outside_volley(state, fate) {
                     return Some(winner);
                 }
                 self.melee_and_morale(state, fate)
@@ -842,19 +970,19 @@ impl Game for Assault {
         let values = [
             i64::from(winner),
             i64::from(turn),
-            percent(u32::from(state.attacker), self.setup.attacker_figures),
-            percent(u32::from(state.defender), self.setup.defender_figures),
+            percent(u32::from(state.figures[0]), self.setup.attacker_figures),
+            percent(u32::from(state.figures[1]), self.setup.defender_figures),
             i64::from(state.flags & BURNING != 0),
             i64::from(state.flags & ROOF_OFF != 0),
         ];
         self.layout.encode(&values[..if self.farm { 6 } else { 4 }])
     }
 
-    /// Interpretation `assault_limit`: undecided, or the defenders hold.
-    fn at_limit(&self, _state: &Position) -> u8 {
+    /// Interpretation `assault_limit`: undecided, or the side holding the position wins.
+    fn at_limit(&self, state: &Position) -> u8 {
         match self.rules.assault_limit {
             AssaultLimit::Undecided => NONE,
-            AssaultLimit::DefenderHolds => DEFENDER,
+            AssaultLimit::Holder => state.holder(),
         }
     }
 
@@ -872,34 +1000,48 @@ impl Game for Assault {
     }
 
     /// Whether the graph stays within what solves in about a second: an
-    /// estimate of the states of the attackers' volley step, the largest,
-    /// (firing figures and figures left, defenders, distances), checked
-    /// against measured solves (see `solver_size` in the tests).
+    /// estimate of the states of the outside side's volley step, the largest,
+    /// (firing figures and figures left, holders, distances), checked against
+    /// measured solves.
     fn solvable(&self) -> bool {
         self.size_estimate() <= SOLVER_LIMIT
     }
 
-    fn describe_state(&self, state: &Position, _side: u8) -> String {
+    fn describe_state(&self, state: &Position, side: u8) -> String {
         let place = self.target_words();
-        let (a, d) = (state.attacker, state.defender);
-        match state.distance {
-            0 => format!("{a} attackers in contact with {d} defenders"),
-            distance => format!(
-                "{a} attackers {} from {place} ({d} defenders; charge reach {})",
+        let [a, d] = state.figures;
+        let reach = inches(self.reach(side));
+        match (state.distance, side) {
+            (0, _) => format!("{a} attackers in contact with {d} defenders"),
+            (distance, ATTACKER) if state.flags & HELD == 0 => format!(
+                "{a} attackers {} from {} ({d} defenders; charge reach {reach})",
                 inches(u32::from(distance)),
-                inches(self.charge_reach())
+                if self.farm { place } else { "the defenders" },
+            ),
+            (distance, ATTACKER) => format!(
+                "{a} attackers, thrown out of {place}, {} from it ({d} defenders hold it; charge reach {reach})",
+                inches(u32::from(distance))
+            ),
+            (distance, _) => format!(
+                "{d} rallied defenders {} from {place} ({a} attackers hold it; charge reach {reach})",
+                inches(u32::from(distance))
             ),
         }
     }
 
-    fn describe_option(&self, _decision: &'static Decision, option: u16) -> String {
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
         let (moved, target) = (u32::from(option >> 8), u32::from(option & 0xff));
         let (moved_words, target_words) = (inches(moved), inches(target));
+        let retake = std::ptr::eq(decision, &RETAKE);
+        let side = if retake { DEFENDER } else { ATTACKER };
+        let verb = if retake { "come back" } else { "advance" };
         match (moved, target) {
+            (_, 0) if retake => format!("charge {moved_words} to retake the position"),
             (_, 0) => format!("charge {moved_words} into contact"),
+            (0, _) if retake => format!("stay off at {target_words}"),
             (0, _) => format!("hold at {target_words}"),
-            _ if target == self.charge_reach() => format!("advance {moved_words} to charge reach ({target_words})"),
-            _ => format!("advance {moved_words} to {target_words}"),
+            _ if target == self.reach(side) => format!("{verb} {moved_words} to charge reach ({target_words})"),
+            _ => format!("{verb} {moved_words} to {target_words}"),
         }
     }
 }
@@ -909,19 +1051,27 @@ impl Game for Assault {
 pub const SOLVER_LIMIT: u64 = 5_000_000;
 
 impl Assault {
-    /// A rough count of the states of the largest step: the attackers' firing
-    /// and remaining figures, the defenders' figures (and, under a
-    /// bombardment, their figures before it), and the distances.
+    /// A rough count of the states of the largest step: the outside side's
+    /// firing and remaining figures, the holders' figures (and, under a
+    /// bombardment, their figures before it), and the distances of either
+    /// side outside the position.
     pub fn size_estimate(&self) -> u64 {
         let a = u64::from(self.setup.attacker_figures) + 1;
         let d = u64::from(self.setup.defender_figures) + 1;
-        let distances = u64::from(self.farthest + self.rules.retreat_distance) + 1;
-        let shooters = if self.attacker_troops.is_some() { a * (a + 1) / 2 } else { a };
+        let retreat = self.rules.retreat_distance;
+        let distances = u64::from(self.farthest[0] + retreat) + 1;
+        let shooters = if self.troops[0].is_some() { a * (a + 1) / 2 } else { a };
         // The defenders' figures before the battery fired, at most its greatest salvo more.
         let bombarded = match &self.battery {
             Some(battery) => d.min(1 + u64::from(battery[0][0].guns * battery[0][0].gun.max_hits())),
             None => 1,
         };
-        shooters * d * bombarded * distances
+        let mut size = shooters * d * bombarded * distances;
+        // Defenders outside a position the attackers took: their firing and
+        // remaining figures, the attackers', their distances.
+        if self.rules.defender_failure == DefenderFailure::RetreatAndRally {
+            size += d * (d + 1) / 2 * a * u64::from(self.farthest[1] + retreat + 1);
+        }
+        size
     }
 }

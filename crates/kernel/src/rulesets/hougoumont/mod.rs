@@ -4,11 +4,13 @@
 //!
 //! Scenarios: `small_arms`, `artillery` and `morale` (single tests, exact by
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
-//! D20 sums), `firefight` (two units trading volleys, exact as an absorbing
-//! Markov chain when the units are small), `assault` and `farm_assault`
-//! (multi-turn games on the decision model, [`crate::game`]: the attacker
-//! decides each turn how far to move and when to charge, played at its best
-//! by the solver by default; see [`assault`](self::Assault)).
+//! D20 sums), and three multi-turn games on the decision model
+//! ([`crate::game`], played at their best by the solver by default):
+//! `firefight` (two units trading volleys, each deciding where to stand: hold,
+//! come back towards its place once rallied, or fall back; see
+//! [`Firefight`]), `assault` and `farm_assault` (the side outside the position
+//! decides each turn how far to move and when to charge, and defenders who
+//! lost it may rally and retake it; see [`Assault`]).
 //!
 //! # Ruleset note
 //!
@@ -66,9 +68,6 @@
 //! - `half_strength_test` = `on_falling` (5): "falls below half strength"
 //!   triggers a test in the turn the unit drops below half, not every turn
 //!   after.
-//! - `rallied_units` = `return` (5): a unit that rallies "can act normally";
-//!   in a firefight that means marching back towards its old place at its
-//!   move (8 inches), otherwise rallied units would sit out of range for ever.
 //! - `woods_movement_percent` = 50 (2): light infantry has "no movement
 //!   penalty in woods", which implies one for line infantry that is not
 //!   printed; half a move is the usual convention. Cavalry and artillery
@@ -97,15 +96,24 @@
 //!   multi-turn scenario here. Under best play this lets an attacker facing
 //!   likely defeat hold out of reach and wait for the limit (its margin
 //!   counts a draw as 0): the default assault attacks at 30 turns but waits
-//!   at 20. `defender_holds` gives such a fight to the defenders, who still
-//!   hold the position, so that waiting is a loss.
-//!
-//! One reading is argued rather than switchable: a defender that fails morale
-//! in an assault retreats 8 inches from its position (5), and the attackers,
-//! who came for the position, hold it: the assault ends as their win. The
-//! retreating defenders may rally next turn and "act normally", but taking
-//! the position back is a new assault with the sides exchanged (another run
-//! of the scenario), not part of this one.
+//!   at 20. `holder` gives such a fight to the side holding the position
+//!   then (the defenders, unless the attackers took it), so that waiting
+//!   outside is a loss.
+//! - `defender_failure` = `retreat_and_rally` (5): a defender that fails
+//!   morale in an assault "must immediately move 8 inches away from the
+//!   enemy", and "in the next Give Orders phase ... may attempt to rally";
+//!   if it does it "can act normally", and if not it "continues to retreat 8
+//!   inches per turn until it rallies or exits the battlefield". Nothing in 5
+//!   ends the fight at the failure, so the assault plays it: the attackers
+//!   take the position the defenders left, and the defenders retreat, rally
+//!   or leave the field past their table edge (`edge` inches behind the
+//!   position); rallied, they decide (`retake`) whether to stay off or come
+//!   back and charge to retake it, and attackers thrown out of the position
+//!   in turn do the same. `attacker_wins` is the reading before issue 16:
+//!   the defenders' first failure ends the assault as the attackers' win
+//!   (the position is what the attackers came for, and retaking it a new
+//!   assault); a fair reading of a scenario that ends at the position's
+//!   fall, kept to compare (the default assault: 9.2% against 19.2%).
 //!
 //! Also by default and not switchable, because the rules are explicit or a
 //! scenario fixes it: no natural-roll specials (none are printed); fire at a
@@ -119,14 +127,21 @@
 //! rules give none). A howitzer's D4 or single hit and canister's D8 or D6
 //! are casualties as rolled (`figures_per_hit` scales only small-arms and
 //! flat-trajectory hits). Artillery has no woods modifier but canister's D6
-//! (3.2 prints none). In an assault only the attacker decides (how far to
-//! move, when to charge); the defenders hold the position and every musket
-//! and gun fires whenever the rules allow, since firing never harms the
-//! firer; guns fire canister within its range (the deadlier load) and their
-//! `defender.artillery`, flat shot or howitzer shells, beyond it.
-//! The "flanked" trigger of 5 is the firefight's `SIDE.flanked` key: a
-//! flanked unit tests at the first Morale Check, whatever its losses; the
-//! assaults close from the front, so there it never arises.
+//! (3.2 prints none). In an assault the side outside the position decides
+//! (how far to move, when to charge): the attackers, and defenders who lost
+//! the position and rallied; the holders of the position fire every musket
+//! and gun whenever the rules allow, since firing never harms the firer;
+//! guns fire canister within its range (the deadlier load) and their
+//! `defender.artillery`, flat shot or howitzer shells, beyond it. The
+//! defenders' guns are left in the position when they retreat from it
+//! (artillery moves 4 inches, a retreat 8), and the attackers' battery does
+//! not fire on buildings its own men hold. A holder broken by fire at a
+//! distance leaves the position to the side outside at once (the state keeps
+//! one distance; the walk into an empty position is unopposed).
+//! The "flanked" trigger of 5 is the `SIDE.flanked` key of the firefight and
+//! `defender.flanked` of the assaults (an attack that comes on the defenders'
+//! flank): a flanked unit tests at the first Morale Check, whatever its
+//! losses, and the text gives it no other penalty in fire or melee.
 
 mod artillery;
 mod assault;
@@ -136,8 +151,8 @@ mod morale;
 mod small_arms;
 
 pub use artillery::Artillery;
-pub use assault::{Assault, AssaultSetup, Battery};
-pub use firefight::{Firefight, FirefightSide};
+pub use assault::{ADVANCE, Assault, AssaultSetup, Battery, RETAKE};
+pub use firefight::{Firefight, FirefightSide, MOVE};
 pub use melee::{Melee, melee_casualties};
 pub use morale::Morale;
 pub use small_arms::SmallArms;
@@ -317,16 +332,6 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
-    /// Interpretation of what a rallied unit does in a firefight (5).
-    pub enum RalliedUnits {
-        /// It marches back towards its old place at its move (default).
-        Return = "return",
-        /// It stays where it rallied.
-        Stand = "stand",
-    }
-}
-
-crate::choice_enum! {
     /// Interpretation of what a burning building does to its defenders (6).
     pub enum BurningBuilding {
         /// They leave it and lose the position (default).
@@ -385,8 +390,19 @@ crate::choice_enum! {
     pub enum AssaultLimit {
         /// No one: the fight is undecided (default).
         Undecided = "undecided",
-        /// The defenders, who still hold the position.
-        DefenderHolds = "defender_holds",
+        /// The side that holds the position then.
+        Holder = "holder",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of what a defender's failed morale test does to an assault (5).
+    pub enum DefenderFailure {
+        /// The defenders retreat 8 inches, the attackers take the position, and
+        /// the defenders may rally and come back to retake it (default).
+        RetreatAndRally = "retreat_and_rally",
+        /// The assault ends at once as the attackers' win.
+        AttackerWins = "attacker_wins",
     }
 }
 
@@ -493,11 +509,6 @@ crate::rule_book! {
         /// Interpretation of 5's "falls below half strength": `on_falling`
         /// (default: test in the turn it happens) or `every_turn`.
         pub half_strength_test: HalfStrengthTest = HalfStrengthTest::OnFalling;
-        /// Interpretation of 5's "can act normally" in a firefight: `return`
-        /// (default: a rallied unit marches back towards its old place at its
-        /// move, 8 inches, so the fight resumes) or `stand` (it stays where it
-        /// rallied, often out of range).
-        pub rallied_units: RalliedUnits = RalliedUnits::Return;
         /// Interpretation: `none` (default: a charge reaching contact goes
         /// straight to melee) or `at_charge_start` (the defenders' small arms fire
         /// once at the distance the charge began).
@@ -525,9 +536,14 @@ crate::rule_book! {
         /// every Morale Check while it stays flanked).
         pub flanked_test: FlankedTest = FlankedTest::FirstCheck;
         /// Interpretation of an assault's turn limit, which the rules do not
-        /// have: `undecided` (default: no one wins) or `defender_holds` (the
-        /// defenders, still in the position, win).
+        /// have: `undecided` (default: no one wins) or `holder` (the side
+        /// holding the position then wins).
         pub assault_limit: AssaultLimit = AssaultLimit::Undecided;
+        /// Interpretation of 5 in an assault: `retreat_and_rally` (default:
+        /// defenders who fail morale retreat 8 inches, the attackers take the
+        /// position, and the defenders may rally and come back to retake it)
+        /// or `attacker_wins` (their first failure ends the assault).
+        pub defender_failure: DefenderFailure = DefenderFailure::RetreatAndRally;
     }
 }
 
@@ -671,14 +687,15 @@ fn firefight_side(settings: &Settings, side: &str) -> FirefightSide {
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let rules = rules_of::<Rules>(rules);
-    Ok(Box::new(Firefight::new(
+    let firefight = Firefight::new(
         rules,
         firefight_side(settings, "attacker"),
         firefight_side(settings, "defender"),
         settings.int("distance") as u32,
         settings.int("edge") as u32,
         settings.int("turns") as u32,
-    )?))
+    )?;
+    Ok(Box::new(Played::new(firefight, Plan::from_settings(settings))))
 }
 
 fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -692,6 +709,7 @@ fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dy
         defender_quality: settings.choice("defender.quality"),
         defender_troops: settings.choice("defender.troops"),
         defender_cover: Cover::Open,
+        defender_flanked: settings.bool("defender.flanked"),
         defender_guns: settings.int("defender.guns") as u32,
         defender_artillery: settings.choice("defender.artillery"),
         battery: None,
@@ -714,6 +732,7 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
         defender_quality: settings.choice("defender.quality"),
         defender_troops: settings.choice("defender.troops"),
         defender_cover: Cover::Walls,
+        defender_flanked: settings.bool("defender.flanked"),
         defender_guns: settings.int("defender.guns") as u32,
         defender_artillery: settings.choice("defender.artillery"),
         battery: (guns > 0).then(|| Battery {
@@ -750,8 +769,20 @@ fn defender_gun_params(default: i64) -> [Param; 2] {
 /// The keys of an assault: `own`, then the guns, the plan and the limits.
 fn assault_params(own: Vec<Param>, guns: i64) -> Vec<Param> {
     let mut params = own;
+    params.push(Param::boolean(
+        "defender.flanked",
+        "the attack comes on the defenders' flank: they test morale at the first Morale Check (5)",
+        false,
+    ));
     params.extend(defender_gun_params(guns));
-    params.push(edge_param(8));
+    params.push(Param::int(
+        "edge",
+        "inches from each side's starting place (the attackers' start, the defenders' position) back to its table \
+         edge; a retreat past it leaves the field",
+        8,
+        0,
+        100,
+    ));
     params.push(turns_param());
     params.extend(plan_params());
     params
@@ -792,6 +823,7 @@ pub fn entry() -> RulesetEntry {
     firefight_params.push(Param::int("distance", "inches between the units at the start", 15, 1, 100));
     firefight_params.push(edge_param(16));
     firefight_params.push(turns_param());
+    firefight_params.extend(plan_params());
 
     RulesetEntry {
         name: "hougoumont",
@@ -849,7 +881,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "firefight",
-                summary: "Two units trade volleys at a distance, test morale, retreat and rally, until one leaves the field or the turn limit.",
+                summary: "Two units trade volleys at a distance, test morale, retreat and rally, each deciding to hold, come back or fall back, until one leaves the field or the turn limit.",
                 params: firefight_params,
                 build: build_firefight,
             },
