@@ -174,6 +174,36 @@ mod multi_unit {
     }
 
     #[test]
+    fn each_target_has_its_own_defender_modifier() {
+        // 4.9 Case D: the defender strikes the unit in front "with no
+        // penalty" and the one on its flank at -3. Two 4-figure grade D units
+        // against 8: one die at each; at the first 6-10 (0.5), at the second
+        // 9-10 (0.2). One `defender.modifier` for both (the only key before
+        // issue 15) would put both at 0.5 or both at 0.2.
+        let entry = ruleset("brigades").unwrap();
+        let book = (entry.default_rules)();
+        let keys = [
+            ("attacker.arm", "infantry"),
+            ("attacker.figures", "4"),
+            ("second.figures", "4"),
+            ("defender.figures", "8"),
+            ("defender.modifier_vs_second", "-3"),
+        ];
+        let built = entry.scenario("multi_combat").unwrap().build_from_text(book.as_ref(), keys).unwrap();
+        let d = exact(built.as_ref());
+        close(d.probability("hits_on_attacker", 1), 0.5);
+        close(d.probability("hits_on_second", 1), 0.2);
+        // The second attacker lost on its own account when the die at it hit
+        // and its own missed: 0.2 x 0.5.
+        close(d.probability("second_lost", 1), 0.1);
+        let foot = |figures| striker(Arm::Infantry, figures, Grade::D, 0);
+        let direct =
+            MultiCombat::with_targets(&rules(), foot(4), foot(4), foot(8), SplitTowards::Attacker, true, [0, -3])
+                .unwrap();
+        assert_eq!(direct.chances().map(|c| (c * 10.0).round() as i32), [5, 5, 5, 2]);
+    }
+
+    #[test]
     fn catalogue_and_monte_carlo() {
         let entry = ruleset("brigades").unwrap();
         let rules = (entry.default_rules)();

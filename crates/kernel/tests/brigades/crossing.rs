@@ -19,7 +19,7 @@ fn column(figures: u32) -> Mover {
 }
 
 fn path(start: u32, exposed: u32) -> Path {
-    Path { start, exposed, step: 0 }
+    Path { start, exposed, step: 0, across: 2 }
 }
 
 fn crossing(rules: &Rules, mover: Mover, path: Path) -> Crossing {
@@ -174,8 +174,14 @@ fn the_solver_agrees_with_monte_carlo() {
     mover.general = GeneralPlace::Attached;
     mover.charisma = Charisma::Rolled;
     let firer = Firer { weapon: Weapon::Rifle, ..Firer::new(Grade::B, 20) };
-    let scenario =
-        Crossing::new(&pass_through(), firer, RangeBand::Far, mover, Path { start: 3, exposed: 14, step: 0 }).unwrap();
+    let scenario = Crossing::new(
+        &pass_through(),
+        firer,
+        RangeBand::Far,
+        mover,
+        Path { start: 3, exposed: 14, step: 0, across: 2 },
+    )
+    .unwrap();
     assert_agrees(&scenario, 1_000_000, 72);
     // Light cavalry past a battery's canister, out of its general's radius,
     // with 3.8's literal reading.
@@ -187,6 +193,41 @@ fn the_solver_agrees_with_monte_carlo() {
     let scenario = Crossing::new(&rules, battery, RangeBand::Canister, mover, path(5, 20)).unwrap();
     assert_eq!(scenario.volley_turns(), vec![1, 2, 3]);
     assert_agrees(&scenario, 1_000_000, 73);
+}
+
+#[test]
+fn a_line_crossing_the_front_is_dense_over_the_middle_of_its_path() {
+    // A line marching along a path across the firer's front faces along the
+    // path: straight ahead of the firer the line of sight runs down its flank,
+    // and 3.5 makes a line enfiladed at 22.5 degrees or less dense. The
+    // stretch 4"-12" is symmetric about the point straight ahead, 8"; 2" in
+    // front of the firer (`across`), a line is enfiladed within 2 x tan 22.5
+    // = 0.83" of it. A line moves 4" a turn (2.11): it ends its moves at 4",
+    // 8" and 12" (the fourth, to 16", takes it past), dense only at 8".
+    let battery = Firer::battery(Grade::D, Weapon::FieldGun, 6, 12);
+    let line = Mover::new(Grade::D, 24, MoverType::Line);
+    let near = Crossing::new(&rules(), battery, RangeBand::Ballshot, line, Path { across: 2, ..path(4, 8) }).unwrap();
+    assert_eq!(near.volley_turns(), vec![1, 2, 3]);
+    assert_eq!(near.dense_turns(), vec![2]);
+    // 10" off the path, the enfiladed stretch is 4.14" either side of 8".
+    let far = Crossing::new(&rules(), battery, RangeBand::Ballshot, line, Path { across: 10, ..path(4, 8) }).unwrap();
+    assert_eq!(far.dense_turns(), vec![1, 2, 3]);
+    // One volley, at 8": a field battery of 6 guns and 12 gunners rolls 6
+    // dice (4 gunners a model, 2 dice each, 3.1); ballshot hits a normal
+    // target on 8 (3.2), a dense one on 6 (+2, 3.3): 0.5 a die. No hit at all
+    // comes 0.5^6 of the time; a line never dense (the reading before issue
+    // 15) would go unhit 0.7^6 of the time.
+    let one = Crossing::new(&rules(), battery, RangeBand::Ballshot, line, path(8, 0)).unwrap();
+    assert_eq!((one.volley_turns(), one.dense_turns()), (vec![2], vec![2]));
+    let dist = exact(&one);
+    close(dist.probability("hits", 0), 0.5f64.powi(6));
+    close(dist.probability("hits", 1), binomial(6, 0.5, 1));
+    close(dist.probability("volleys", 1), 1.0);
+    // A column is dense (or not) wherever it is; cavalry never.
+    let cavalry = Mover::new(Grade::D, 12, MoverType::HeavyCavalry);
+    let ridden = Crossing::new(&rules(), battery, RangeBand::Ballshot, cavalry, path(8, 0)).unwrap();
+    assert!(ridden.dense_turns().is_empty());
+    assert_agrees(&far, 400_000, 74);
 }
 
 #[test]

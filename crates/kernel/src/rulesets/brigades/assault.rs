@@ -37,8 +37,9 @@ use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};
 use super::roll::{DiceRoller, Roller, enumerate};
 use super::{
-    Arm, Charisma, DefensiveFireBand, GeneralPlace, Grade, Heaviness, Nation, RangeBand, RoutRow, Rules,
-    SquareChargedTest, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
+    Arm, Charisma, DefensiveFireBand, EvadeFire, FreshAgainst, GeneralPlace, Grade, Heaviness, Nation, PursuerLoses,
+    PursuitCost, RangeBand, RoutRow, Rules, SquareChargedTest, Target, TestResult, Weapon, dice_from_figures,
+    grade_param, invalid,
 };
 use crate::choice_enum;
 use crate::dice::Dice;
@@ -57,6 +58,32 @@ choice_enum! {
         Roll = "roll",
         /// It always holds: the bounce ends the combat with no winner.
         Holds = "holds",
+    }
+}
+
+choice_enum! {
+    /// The ground the charger crosses or enters on its charge (2.3, 6).
+    pub enum ChargeTerrain {
+        /// Open ground.
+        None = "none",
+        /// Disordering (broken) terrain: woods, rough ground, a bridge,
+        /// fieldworks (6.1, 6.2, 6.8, 6.10): the charger is disordered (2.3).
+        Disordering = "disordering",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: when cavalry must be steady for its charge move (2.11).
+    pub enum ChargeMoveSteady {
+        /// At launch: disorder and unsteadiness met during the charge
+        /// (terrain, an obstacle, the plowed-field roll) leave the 16"/20"
+        /// move alone. Default: 2.11's footnote reads "steady cavalry
+        /// launching a charge".
+        Launch = "launch",
+        /// Also on contact: a charge into disordering terrain or an obstacle
+        /// moves at the normal move (the plowed roll, made during the charge,
+        /// still cannot take it away).
+        Contact = "contact",
     }
 }
 
@@ -134,8 +161,17 @@ pub struct Charger {
     pub heaviness: Heaviness,
     /// Cavalry with lances.
     pub lancers: bool,
+    /// Cavalry that has fought no combat yet this game ("Fresh Cavalry").
+    pub fresh: bool,
     /// A proper flank or rear charge (4.6): it started behind the target's frontage.
     pub flank: bool,
+    /// The ground it charges across or into (2.3).
+    pub terrain: ChargeTerrain,
+    /// It charges into an obstacle: unsteady (6.5, 2.3) and -1 in combat (4.2).
+    pub obstacle: bool,
+    /// Cavalry charging across 1" or more of plowed field: disordered on a
+    /// D10 of 8-10 (6.6).
+    pub plowed: bool,
     /// Net of other combat modifiers.
     pub modifier: i32,
     /// Its general.
@@ -187,6 +223,8 @@ pub struct Holder {
     pub advanced: u32,
     /// Cavalry that has fought no combat yet this game ("Fresh Cavalry").
     pub fresh: bool,
+    /// Skirmishers or gunners that evade the charge (2.7) when they may (2.8).
+    pub evades: bool,
 }
 
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
@@ -215,6 +253,26 @@ fn params(cavalry: bool) -> Vec<Param> {
     params.push(Param::int("attacker.figures", "starting figures", if cavalry { 18 } else { 24 }, 1, 60));
     params.push(Param::choice("attacker.heaviness", "cavalry: light, heavy or cuirassier (4.3)", Heaviness::Heavy));
     params.push(Param::boolean("attacker.lancers", "cavalry: lancers (+2 in the first round if steady)", false));
+    params.push(Param::boolean(
+        "attacker.fresh",
+        "cavalry: has fought no combat this game (\"Fresh Cavalry\": +2 in its first round if steady, against cavalry that is not fresh; fresh_against)",
+        true,
+    ));
+    params.push(Param::choice(
+        "attacker.terrain",
+        "ground it charges across or into: none, or disordering (woods, rough, bridge, works: disordered, 2.3; no test by the defender, 5.4 (3), no steady-cavalry +3, not fresh)",
+        ChargeTerrain::None,
+    ));
+    params.push(Param::boolean(
+        "attacker.obstacle",
+        "it charges into an obstacle (6.5): unsteady (2.3: the defender does not test, 5.4 (3)) and -1 in combat (4.2)",
+        false,
+    ));
+    params.push(Param::boolean(
+        "attacker.plowed",
+        "cavalry charging across 1\" or more of plowed field (6.6): disordered on a D10 of 8-10",
+        false,
+    ));
     params.push(Param::boolean(
         "attacker.flank",
         "a proper flank/rear charge (4.6): +3, the defender -3 and -2 morale, no fire at it, no charge-home test",
@@ -247,6 +305,11 @@ fn params(cavalry: bool) -> Vec<Param> {
             "defender.order",
             "close or skirmish (skirmishers are overrun on contact unless in cover, 4.11)",
             DefenderOrder::Close,
+        ));
+        params.push(Param::boolean(
+            "defender.evades",
+            "skirmishers or a battery's gunners evade the charge (2.7): they shoot at the evading penalty (evade_fire) and get away, gunners leaving their guns; not from infantry charging from within 2\" or cavalry from within 4\" (2.8)",
+            false,
         ));
     }
     if cavalry {
@@ -364,6 +427,15 @@ impl Assault {
                 return Err(invalid("defender.two_rank", "a two-rank line is foot (7.9)"));
             }
         }
+        if holder.evades && !holder.weapon.is_gun() && holder.order != DefenderOrder::Skirmish {
+            return Err(invalid(
+                "defender.evades",
+                "only skirmishers, gunners and limbered horse guns may evade (2.7)",
+            ));
+        }
+        if charger.plowed && charger.arm != Arm::Cavalry {
+            return Err(invalid("attacker.plowed", "plowed fields disrupt cavalry charges only (6.6)"));
+        }
         if charger.flank && holder.formation != DefenderFormation::Line {
             return Err(invalid("attacker.flank", "a square faces out in all directions (1.8): it has no flank"));
         }
@@ -371,6 +443,13 @@ impl Assault {
             && (holder.weapon.is_gun() || holder.order == DefenderOrder::Skirmish)
         {
             return Err(invalid("defender.formation", "only close-order infantry forms square"));
+        }
+        let built = Assault { rules: rules.clone(), charger, holder, distance, turns, layout: Layout::new(Vec::new()) };
+        if holder.formation == DefenderFormation::FormsSquare && built.square_cost_in_half_moves() > 2 {
+            return Err(invalid(
+                "defender.formation",
+                "an extended line of grade E-F needs two moves to form square (2.12), not one movement phase",
+            ));
         }
         if (charger.nation != Nation::None || holder.nation != Nation::None) && !rules.optional_national_modifiers {
             let key = if charger.nation != Nation::None { "attacker.nation" } else { "defender.nation" };
@@ -492,14 +571,30 @@ impl Assault {
         let on_router = struck * rules.pursuit_hit_multiplier;
         state.rounds = state.rounds.saturating_add(1);
         let mut shattered = [false; 2];
+        // `pursue` tells a renewed pursuit from a first one by the marker.
+        let marker = state.pursuer;
         shattered[p] = self.take_hits(p, &mut state, on_pursuer);
         shattered[r] = self.take_hits(r, &mut state, on_router);
         let mut fate = [(false, false, false); 2];
         fate[p] = (shattered[p], false, shattered[p]);
         fate[r] = (true, true, shattered[r]);
         state.pursuer = None;
-        if shattered[0] || shattered[1] || on_router <= on_pursuer {
+        let renew = |state: AssaultState| AssaultState { pursuer: marker, ..state };
+        if shattered[0] || shattered[1] || on_router == on_pursuer {
             // The pursuit ends: the routers got away or are gone.
+            return Ending::Over(state, fate);
+        }
+        if on_pursuer > on_router {
+            // 5.4 (4): the pursuer lost the round. By default it tests like any
+            // unit losing a combat (`pursuer_loses`); the pursuit ends either way.
+            if rules.pursuer_loses == PursuerLoses::Tests {
+                let (pass, modifier, rout_modifier) = self.base_test(p, &state, on_pursuer, charisma);
+                let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
+                if let TestResult::Rout(row) = result {
+                    let shattered = self.rout(p, &mut state, row);
+                    fate[p] = (true, true, shattered);
+                }
+            }
             return Ending::Over(state, fate);
         }
         // Losing again, the routers rout again (no test), on the rout table.
@@ -511,15 +606,27 @@ impl Assault {
             return Ending::Over(state, fate);
         }
         if self.enters_pursuit(p, roller) {
-            // Another rout hit to disorganization for pursuing again.
-            if self.take_hits(p, &mut state, rules.pursuit_rout_hits) {
-                fate[p] = (true, false, true);
-                return Ending::Over(state, fate);
-            }
-            state.pursuer = Some(p as u8);
-            return Ending::Going(state);
+            return self.pursue(p, renew(state), fate);
         }
         Ending::Over(state, fate)
+    }
+
+    /// 7.4: side `p` enters pursuit of the other, which it has just routed:
+    /// it loses a rout hit to disorganization (every pursuit by default,
+    /// `pursuit_cost`; under `again` only a pursuit renewed after a pursuit
+    /// round), which may shatter it, and pursues next turn.
+    fn pursue(&self, p: usize, mut state: AssaultState, mut fate: [(bool, bool, bool); 2]) -> Ending {
+        let rules = &self.rules;
+        let renewed = state.pursuer.is_some();
+        if (renewed || rules.pursuit_cost == PursuitCost::Every)
+            && self.take_hits(p, &mut state, rules.pursuit_rout_hits)
+        {
+            fate[p] = (true, false, true);
+            state.pursuer = None;
+            return Ending::Over(state, fate);
+        }
+        state.pursuer = Some(p as u8);
+        Ending::Going(state)
     }
 
     /// Side `s`'s combat modifiers that hold in every round: its own net
@@ -578,6 +685,17 @@ impl Assault {
         self.holder.formation != DefenderFormation::Line
     }
 
+    /// 2.12: what forming square costs the defender, in half moves: half a
+    /// move, a whole move for an extended line (1.8: wider than 24 figures),
+    /// and twice that if unsteady or grade E-F (the grade F defender is
+    /// unsteady too, 2.3; pinning comes after the change, 7.3).
+    fn square_cost_in_half_moves(&self) -> u32 {
+        let rules = &self.rules;
+        let base = if self.holder.figures > rules.line_max_width { 2 } else { 1 };
+        let unsteady = matches!(self.holder.grade, Grade::E | Grade::F);
+        if unsteady { base * 2 } else { base }
+    }
+
     /// 7.3 Pinning: the defender formed square within 4" of the cavalry, and
     /// is shaken at once; it cannot recover (2.4) before contact, nor while
     /// it fights, so it stays shaken.
@@ -587,9 +705,22 @@ impl Assault {
             && self.distance <= self.rules.pinning_distance
     }
 
-    /// 2.3: steady if in good morale, close order, not disordered, grade E or better.
+    /// 2.3: steady if in good morale, close order, not disordered, grade E or
+    /// better: the charger as it launches its charge.
     fn charger_steady(&self) -> bool {
         self.charger.grade != Grade::F
+    }
+
+    /// 2.3: the charger disordered as it makes contact: by disordering
+    /// terrain crossed or entered, or by the plowed-field roll (6.6).
+    fn charger_disordered_on_contact(&self, plowed: bool) -> bool {
+        self.charger.terrain == ChargeTerrain::Disordering || plowed
+    }
+
+    /// 2.3, 6.5: the charger steady as it makes contact: steady at launch,
+    /// not disordered on the way, and not charging into an obstacle.
+    fn charger_steady_on_contact(&self, plowed: bool) -> bool {
+        self.charger_steady() && !self.charger_disordered_on_contact(plowed) && !self.charger.obstacle
     }
 
     fn holder_steady(&self) -> bool {
@@ -599,6 +730,14 @@ impl Assault {
 
     fn battery(&self) -> bool {
         self.holder.weapon.is_gun()
+    }
+
+    /// 2.7, 2.8: whether the defender evades a charge starting `distance`
+    /// inches away: it wants to, and the charge starts farther than 2"
+    /// (infantry) or 4" (cavalry).
+    fn evades(&self, distance: u32) -> bool {
+        let within = if self.cavalry() { self.rules.evade_cavalry_within } else { self.rules.evade_infantry_within };
+        self.holder.evades && distance > within
     }
 
     /// 4.11: close-order chargers wipe out gunners and skirmishers they
@@ -619,20 +758,28 @@ impl Assault {
     /// 2.11: the charger's move, and its charge reach.
     fn moves(&self) -> (u32, u32) {
         let rules = &self.rules;
+        // 2.11: the charge move is for steady cavalry launching a charge;
+        // under `charge_move_steady = contact` the terrain or obstacle it
+        // charges into takes it away too.
+        let steady = self.charger_steady()
+            && (rules.charge_move_steady == ChargeMoveSteady::Launch
+                || (self.charger.terrain == ChargeTerrain::None && !self.charger.obstacle));
         match (self.charger.arm, self.charger.heaviness) {
             (Arm::Cavalry, Heaviness::Light) => {
-                let charge =
-                    if self.charger_steady() { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
+                let charge = if steady { rules.move_light_cavalry_charge } else { rules.move_light_cavalry };
                 (rules.move_light_cavalry, charge)
             }
             (Arm::Cavalry, _) => {
-                let charge =
-                    if self.charger_steady() { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
+                let charge = if steady { rules.move_heavy_cavalry_charge } else { rules.move_heavy_cavalry };
                 (rules.move_heavy_cavalry, charge)
             }
             _ => {
                 let m = match self.charger.formation {
                     ChargerFormation::Column => rules.move_infantry_column,
+                    // 1.8, 2.11: a line wider than 24 figures is an extended line, 3".
+                    ChargerFormation::Line if self.charger.figures > rules.line_max_width => {
+                        rules.move_infantry_extended_line
+                    }
                     ChargerFormation::Line => rules.move_infantry_line,
                 };
                 (m, m)
@@ -641,12 +788,32 @@ impl Assault {
     }
 
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
-    fn defender_fire(&self, figures: u32, band: RangeBand, reformed: bool) -> ([bool; 10], f64, u32) {
+    fn defender_fire(&self, figures: u32, band: RangeBand, reformed: bool, evading: bool) -> ([bool; 10], f64, u32) {
+        let (faces, chance, dice) = self.defender_fire_standing(figures, band, reformed, evading);
+        if evading && rules_halve(&self.rules) {
+            // 2.7: an evading unit shoots at half effect: half its dice.
+            return (faces, chance, dice / 2);
+        }
+        (faces, chance, dice)
+    }
+
+    fn defender_fire_standing(
+        &self,
+        figures: u32,
+        band: RangeBand,
+        reformed: bool,
+        evading: bool,
+    ) -> ([bool; 10], f64, u32) {
         let rules = &self.rules;
         let band = self.holder_band(band);
         let score = rules.score_to_hit(self.holder.weapon, band, Target::Normal).unwrap_or(0);
         let mut modifier = self.holder.fire_modifier + rules.fire_grade(self.holder.grade);
         if reformed && rules.formation_change_fire == FormationChangeFire::Moving {
+            if self.square_cost_in_half_moves() > 1 {
+                // 2.12, 3.1: a formation change that took its whole move
+                // leaves no half move to fire after: it does not fire.
+                return ([false; 10], 0.0, 0);
+            }
             // 2.12, 3.1: it used half a move to form square: moving, -2 (3.3).
             modifier += rules.fire_moving;
         }
@@ -664,6 +831,10 @@ impl Assault {
         }
         if self.holder.order == DefenderOrder::Skirmish {
             modifier += rules.fire_disordered_or_skirmishing;
+        }
+        if evading && rules.evade_fire != EvadeFire::HalfDice {
+            // 3.3: evading, -2 (3.1: "may shoot at a penalty before evading").
+            modifier += rules.fire_evading;
         }
         // 3.5: a column of 3 or more ranks is dense, for ballshot.
         let dense = !self.cavalry()
@@ -755,6 +926,8 @@ impl Assault {
         if let Some(p) = state.pursuer {
             return self.pursuit_turn(state, usize::from(p), charisma, roller);
         }
+        // Whether the plowed-field roll (6.6) disordered the charger this turn.
+        let mut plowed_disorder = false;
         if state.distance > 0 {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
@@ -762,8 +935,11 @@ impl Assault {
             let band = if self.holder_cavalry() {
                 // 3.1: cavalry cannot shoot.
                 None
-            } else if charging && self.charger.flank {
-                // 3.1: the arc of fire is 45 degrees either side of the front.
+            } else if self.charger.flank {
+                // 3.1: the arc of fire is 45 degrees either side of the front,
+                // and a proper flank charger starts its charge behind the
+                // target's frontage (4.6): it is out of the arc on its
+                // approach moves as on the charge itself.
                 None
             } else if charging {
                 Some(match rules.defensive_fire_band {
@@ -784,10 +960,12 @@ impl Assault {
                     None
                 }
             };
+            // 2.7, 2.8: skirmishers or gunners evading the charge shoot first.
+            let evading = charging && self.evades(distance);
             let mut hits = 0;
             if let Some(band) = band {
                 let (faces, chance, dice) =
-                    self.defender_fire(u32::from(state.figures[1]), band, before.holder_reformed);
+                    self.defender_fire(u32::from(state.figures[1]), band, before.holder_reformed, evading);
                 hits = roller.hits(dice, &faces, chance);
             }
             if self.take_hits(0, &mut state, hits) {
@@ -804,11 +982,20 @@ impl Assault {
                 && (against_steady_foot || self.holder.cover == CombatCover::Hard);
             if hits >= rules.morale_test_shooting_hits || home_test {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
-                if !charging && self.national(0) && !self.cavalry() {
-                    modifier += self.national_vs_shooting_in_approach();
+                if self.national(0) && !self.cavalry() && hits >= rules.morale_test_shooting_hits {
+                    if !charging {
+                        modifier += self.national_vs_shooting_in_approach();
+                    } else if self.charger.nation == Nation::Britain && self.charger.formation == ChargerFormation::Line
+                    {
+                        // 7.11: British infantry +1 vs. shooting hits in line,
+                        // with no exception for charging (the other nations'
+                        // column modifiers have one).
+                        modifier += 1;
+                    }
                 }
-                if home_test && self.cavalry() && self.national(0) && self.charger.nation == Nation::Britain {
-                    // 7.11: British cavalry +1 on morale to charge.
+                if charging && self.british_cavalry(0) {
+                    // 7.11: British cavalry +1 on morale to charge: every
+                    // test of the charging unit that turn.
                     modifier += 1;
                 }
                 if home_test {
@@ -831,6 +1018,15 @@ impl Assault {
             if !charging {
                 return Ending::Going(state);
             }
+            if evading {
+                // 2.7: the evaders move away and the charge meets nobody.
+                // Skirmishers get away: no winner. Gunners leave their guns
+                // to the charger: the battery is taken.
+                if self.battery() {
+                    fate[1] = (true, false, false);
+                }
+                return Ending::Over(state, fate);
+            }
             state.distance = 0;
             if self.overrun() {
                 // 4.11: the gunners or skirmishers contacted are wiped out.
@@ -838,6 +1034,11 @@ impl Assault {
                 fate[1] = (true, false, false);
                 return Ending::Over(state, fate);
             }
+            // 6.6: cavalry that charged across plowed field is disordered on
+            // a D10 of 8-10.
+            plowed_disorder = self.cavalry()
+                && self.charger.plowed
+                && !roller.d10_at_most(rules.plowed_disorder_min.saturating_sub(1));
             // 5.4 (3): infantry charged successfully by a steady enemy test.
             let mut exempt = self.square()
                 && self.cavalry()
@@ -849,7 +1050,7 @@ impl Assault {
                 && self.holder.nation == Nation::PrussiaEarly
                 && self.holder_steady();
             // Cavalry charged does not test (5.4 (3) names infantry and artillery).
-            if self.charger_steady() && !exempt && !self.holder_cavalry() {
+            if self.charger_steady_on_contact(plowed_disorder) && !exempt && !self.holder_cavalry() {
                 let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
                 modifier += if self.cavalry() {
                     rules.morale_meeting_cavalry_charge
@@ -867,8 +1068,10 @@ impl Assault {
                 }
             }
         }
-        // 2.1 phase 6: a round of combat.
-        let (hits_on_charger, hits_on_holder) = self.combat_round(&state, roller);
+        // 2.1 phase 6: a round of combat. The first round is fought in the
+        // turn the charge lands (or, from contact, the first turn played).
+        let charge_turn = state.rounds == 0;
+        let (hits_on_charger, hits_on_holder) = self.combat_round(&state, plowed_disorder, roller);
         state.rounds = state.rounds.saturating_add(1);
         let shattered = [self.take_hits(0, &mut state, hits_on_charger), self.take_hits(1, &mut state, hits_on_holder)];
         if shattered[0] || shattered[1] {
@@ -891,15 +1094,25 @@ impl Assault {
                 } else {
                     self.national(1) && !self.holder_cavalry() && self.holder.nation == Nation::Russia
                 };
-                let modifier = modifier + if russian { 2 } else { 0 };
+                let mut modifier = modifier + if russian { 2 } else { 0 };
+                if charge_turn && self.british_cavalry(s) {
+                    // 7.11: British cavalry +1 on morale to charge or meet a
+                    // charge, on every test of the turn the charge lands.
+                    modifier += 1;
+                }
+                if s == 1 && self.charger.flank && charge_turn {
+                    // 5.6: "charged on flank or rear this turn" counts on every
+                    // test of the turn the charge lands, the test for losing
+                    // its first round of combat too.
+                    modifier += rules.morale_flanked;
+                }
                 let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
                 self.danger(s, &mut state, hits, roller);
                 if let TestResult::Rout(row) = result {
                     let shattered = self.rout(s, &mut state, row);
                     fate[s] = (true, true, shattered);
                     if !shattered && self.enters_pursuit(1 - s, roller) {
-                        state.pursuer = Some((1 - s) as u8);
-                        return Ending::Going(state);
+                        return self.pursue(1 - s, state, fate);
                     }
                     return Ending::Over(state, fate);
                 }
@@ -940,6 +1153,12 @@ impl Assault {
         self.rules.optional_national_modifiers && nation != Nation::None && grade != Grade::F
     }
 
+    /// 7.11: side `s` is British cavalry with national modifiers.
+    fn british_cavalry(&self, s: usize) -> bool {
+        let nation = if s == 0 { self.charger.nation } else { self.holder.nation };
+        self.national(s) && self.arm(s) == Arm::Cavalry && nation == Nation::Britain
+    }
+
     /// 7.11: an infantry charger's morale modifier vs. shooting hits while it
     /// advances at full speed before the charge (not while charging).
     fn national_vs_shooting_in_approach(&self) -> i32 {
@@ -954,7 +1173,7 @@ impl Assault {
     }
 
     /// One round's hits (on the charger, on the defender).
-    fn combat_round<R: Roller + ?Sized>(&self, state: &AssaultState, roller: &mut R) -> (u32, u32) {
+    fn combat_round<R: Roller + ?Sized>(&self, state: &AssaultState, plowed: bool, roller: &mut R) -> (u32, u32) {
         let rules = &self.rules;
         let first = state.rounds == 0;
         let cavalry = self.cavalry();
@@ -992,10 +1211,15 @@ impl Assault {
             // 4.2: the unit is shaken (pinned, 7.3), every round.
             holder_mod += rules.combat_shaken;
         }
-        let charger_steady = first && self.charger_steady();
+        let charger_steady = first && self.charger_steady_on_contact(plowed);
         let holder_steady_now = first && self.holder_steady();
-        // 2.3: who is disordered in the first round.
-        let mut charger_disordered = !first;
+        // 2.3: who is disordered in the first round: the charger by the
+        // ground it charged across (terrain, 6.6's roll).
+        let mut charger_disordered = !first || self.charger_disordered_on_contact(plowed);
+        if self.charger.obstacle {
+            // 4.2: vs. steep slope/obstacle, every round.
+            charger_mod += rules.combat_vs_obstacle;
+        }
         let mut holder_disordered = !first;
         if first {
             if cavalry && square && self.holder_steady() {
@@ -1018,11 +1242,13 @@ impl Assault {
                 charger_mod += rules.combat_steady_cavalry_vs_unsquared;
                 holder_mod += rules.combat_unsquared_vs_steady_cavalry;
             }
-            // 4.2 and "Fresh Cavalry": fresh (steady, in its first combat)
-            // cavalry against a non-fresh enemy; infantry is never fresh cavalry.
-            let charger_fresh = first && charger_steady && !charger_disordered;
+            // 4.2 and "Fresh Cavalry": fresh (steady, in its first combat of
+            // the game) cavalry against a non-fresh enemy: by default only
+            // cavalry, which alone is rated fresh or not (`fresh_against`).
+            let charger_fresh = first && charger_steady && !charger_disordered && self.charger.fresh;
             let holder_fresh = first && self.holder_cavalry() && self.holder.fresh && self.holder_steady();
-            if charger_fresh && !holder_fresh {
+            let rated = self.holder_cavalry() || rules.fresh_against == FreshAgainst::Any;
+            if charger_fresh && !holder_fresh && rated {
                 charger_mod += rules.combat_fresh_cavalry;
             }
             if charger_fresh && self.charger.lancers {
@@ -1103,6 +1329,11 @@ impl Assault {
     }
 }
 
+/// Whether the evading fire reading halves the dice (2.7 "1/2 effect").
+fn rules_halve(rules: &Rules) -> bool {
+    rules.evade_fire != EvadeFire::Modifier
+}
+
 fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> Charger {
     Charger {
         arm,
@@ -1111,6 +1342,10 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
         formation,
         heaviness: settings.choice("attacker.heaviness"),
         lancers: settings.bool("attacker.lancers"),
+        fresh: settings.bool("attacker.fresh"),
+        terrain: settings.choice("attacker.terrain"),
+        obstacle: settings.bool("attacker.obstacle"),
+        plowed: settings.bool("attacker.plowed"),
         flank: settings.bool("attacker.flank"),
         modifier: settings.int("attacker.modifier") as i32,
         general: settings.choice("attacker.general"),
@@ -1128,6 +1363,7 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         lancers: cavalry_keys && settings.bool("defender.lancers"),
         advanced: if cavalry_keys { settings.int("defender.advanced") as u32 } else { 0 },
         fresh: !cavalry_keys || settings.bool("defender.fresh"),
+        evades: settings.iter().any(|(k, _)| k == "defender.evades") && settings.bool("defender.evades"),
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,
         weapon: settings.choice("defender.weapon"),

@@ -193,6 +193,20 @@ pub fn multi_params() -> Vec<Param> {
     params.push(Param::int("second.figures", "the second attacker's eligible figures (4.1)", 12, 1, 200));
     params.push(grade_param("second.quality", "the second attacker's morale grade (4.2)"));
     params.push(Param::int("second.modifier", "net of the second attacker's other combat modifiers (4.2)", 0, -20, 20));
+    params.push(Param::int(
+        "defender.modifier_vs_attacker",
+        "the defender's modifiers against the first attacker alone, added to defender.modifier (4.9 Case D: none at the unit in front)",
+        0,
+        -20,
+        20,
+    ));
+    params.push(Param::int(
+        "defender.modifier_vs_second",
+        "the defender's modifiers against the second attacker alone, added to defender.modifier (4.9 Case D: -3 striking to a flank attacker)",
+        0,
+        -20,
+        20,
+    ));
     params.push(Param::choice(
         "defender.split_towards",
         "the attacker the defender has the most figures in combat with, which takes its odd die (4.5)",
@@ -206,7 +220,10 @@ pub fn multi_params() -> Vec<Param> {
 /// the one it has the most figures in combat with. Each attacker's dice all
 /// strike the defender. The defender's grade modifier is taken against each
 /// target in turn (4.2, grade against grade), its other modifiers
-/// (`defender.modifier`) against both.
+/// (`defender.modifier`) against both, and each target's own
+/// (`defender.modifier_vs_attacker`, `defender.modifier_vs_second`) against
+/// that target alone: in 4.9 Case D the defender strikes the unit in front
+/// "with no penalty" and the one on its flank at -3 (4.7).
 ///
 /// `loser` compares the sides' totals (the attackers together against the
 /// defender); 5.4 (4) tests a unit that lost a combat, and where each of two
@@ -226,7 +243,8 @@ pub struct MultiCombat {
 const MULTI_EXACT_LIMIT: u64 = 20_000_000;
 
 impl MultiCombat {
-    /// A round between `attacker` and `second` on one side and `defender`.
+    /// A round between `attacker` and `second` on one side and `defender`,
+    /// the defender's modifiers the same against both.
     pub fn new(
         rules: &Rules,
         attacker: Striker,
@@ -234,6 +252,20 @@ impl MultiCombat {
         defender: Striker,
         towards: SplitTowards,
         open_ground: bool,
+    ) -> Result<MultiCombat, ParamError> {
+        MultiCombat::with_targets(rules, attacker, second, defender, towards, open_ground, [0, 0])
+    }
+
+    /// The same, the defender also taking `per_target[i]` against the first
+    /// (0) and the second (1) attacker alone (4.9 Case D, 4.7).
+    pub fn with_targets(
+        rules: &Rules,
+        attacker: Striker,
+        second: Striker,
+        defender: Striker,
+        towards: SplitTowards,
+        open_ground: bool,
+        per_target: [i32; 2],
     ) -> Result<MultiCombat, ParamError> {
         // A cavalry defender's dice depend on its enemy's arm (4.1); against
         // two arms at once they would depend on how it divides them first.
@@ -258,8 +290,8 @@ impl MultiCombat {
         let modifiers = [
             attacker.modifier + grade_modifier(rules, attacker.grade, defender.grade),
             second.modifier + grade_modifier(rules, second.grade, defender.grade),
-            defender.modifier + grade_modifier(rules, defender.grade, attacker.grade),
-            defender.modifier + grade_modifier(rules, defender.grade, second.grade),
+            defender.modifier + per_target[0] + grade_modifier(rules, defender.grade, attacker.grade),
+            defender.modifier + per_target[1] + grade_modifier(rules, defender.grade, second.grade),
         ];
         // 4.1: the base chance to hit is 6-10.
         let base = rules.combat_base_to_hit;
@@ -291,13 +323,14 @@ impl MultiCombat {
     /// From the catalogue's settings.
     pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<MultiCombat, ParamError> {
         let side = |name| Striker::from_settings(settings, name);
-        MultiCombat::new(
+        MultiCombat::with_targets(
             rules,
             side("attacker"),
             side("second"),
             side("defender"),
             settings.choice("defender.split_towards"),
             settings.bool("open_ground"),
+            [settings.int("defender.modifier_vs_attacker") as i32, settings.int("defender.modifier_vs_second") as i32],
         )
     }
 

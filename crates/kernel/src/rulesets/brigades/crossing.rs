@@ -44,7 +44,9 @@
 //! shooting table's score for its band at the mover's target type, with its
 //! grade (3.3), its `modifier`, -2 if moving, and +2 for ballshot at a dense
 //! mover (3.5: an infantry column of three ranks or more, over two column
-//! widths of figures).
+//! widths of figures; or a line enfiladed at 22.5 degrees or less onto its
+//! flank, which a line marching along the path is over the middle of the
+//! stretch: see [`enfilade_schedule`]).
 //!
 //! Hits remove the mover's figures; at three quarters lost it is shattered
 //! (5.3) and removed at once. With 2 or more hits in the phase it tests morale
@@ -81,7 +83,7 @@ choice_enum! {
     pub enum MoverType {
         /// Infantry in column: 8" (2.11); dense from three ranks of 8 (3.5).
         Column = "column",
-        /// Infantry in line or skirmish order: 4" (2.11).
+        /// Infantry in line or skirmish order: 4" (2.11); dense where enfiladed (3.5).
         Line = "line",
         /// Heavy cavalry or cuirassiers: 10" (2.11).
         HeavyCavalry = "heavy_cavalry",
@@ -147,6 +149,13 @@ pub fn params() -> Vec<Param> {
             "exposed",
             "inches of the path inside the firer's field of fire (in range of the band and in arc, 3.1, 3.2)",
             8,
+            0,
+            100,
+        ),
+        Param::int(
+            "across",
+            "inches from the firer's front to the path (2.2: 2 or more): a line on the path shows the firer its flank at 22.5 degrees or less, so is dense (3.5), within across x tan 22.5 (0.41 x across) of the stretch's middle",
+            2,
             0,
             100,
         ),
@@ -224,6 +233,9 @@ pub struct Path {
     pub exposed: u32,
     /// Inches a turn; 0 for the mover's 2.11 move.
     pub step: u32,
+    /// Inches from the firer's front to the path: where a line on it is
+    /// enfiladed (3.5).
+    pub across: u32,
 }
 
 /// A stationary firer and a unit marching across its front.
@@ -236,11 +248,15 @@ pub struct Crossing {
     /// For each turn up to the one that takes the mover past the stretch:
     /// whether the firer fires that turn.
     fires: Vec<bool>,
+    /// For each of those turns: whether the mover is a dense target when
+    /// that turn's volley strikes it (3.5).
+    dense: Vec<bool>,
     /// The firer's dice a volley.
     dice: u32,
-    /// The faces of a die that hit, and the chance.
-    faces: [bool; 10],
-    chance: f64,
+    /// The faces of a die that hit, and the chance, at a target that is not
+    /// dense (index 0) and at one that is (1).
+    faces: [[bool; 10]; 2],
+    chance: [f64; 2],
     layout: Layout,
 }
 
@@ -319,11 +335,19 @@ impl Crossing {
         if firer.moving {
             modifier += rules.fire_moving;
         }
-        let dense = mover.kind == MoverType::Column && mover.figures > 2 * rules.column_width;
-        if dense && band == RangeBand::Ballshot {
-            modifier += rules.fire_ball_vs_dense;
-        }
+        let dense_bonus = if band == RangeBand::Ballshot { rules.fire_ball_vs_dense } else { 0 };
         let fires = fire_schedule(rules, path.start, path.exposed, step, !firer.moving);
+        let dense = match mover.kind {
+            // 3.5: a column of 3 or more ranks is dense wherever it is.
+            MoverType::Column => vec![mover.figures > 2 * rules.column_width; fires.len()],
+            // 3.5: a line enfiladed at 22.5 degrees or less onto its flank. A
+            // line marching along the path faces along it, so the firer looks
+            // down its flank where the path is nearly straight ahead.
+            // Skirmishers are never dense (3.5).
+            MoverType::Line if mover.target == Target::Skirmish => vec![false; fires.len()],
+            MoverType::Line => enfilade_schedule(rules, path, step, !firer.moving),
+            MoverType::HeavyCavalry | MoverType::LightCavalry => vec![false; fires.len()],
+        };
         let turns = fires.len() as i64;
         let volleys = fires.iter().filter(|&&f| f).count() as i64;
         let layout = Layout::new(vec![
@@ -341,9 +365,10 @@ impl Crossing {
             mover,
             step,
             fires,
+            dense,
             dice,
-            faces: rules.hit_faces(score, modifier),
-            chance: rules.hit_chance(score, modifier),
+            faces: [rules.hit_faces(score, modifier), rules.hit_faces(score, modifier + dense_bonus)],
+            chance: [rules.hit_chance(score, modifier), rules.hit_chance(score, modifier + dense_bonus)],
             layout,
         })
     }
@@ -372,6 +397,7 @@ impl Crossing {
             start: settings.int("start") as u32,
             exposed: settings.int("exposed") as u32,
             step: settings.int("move") as u32,
+            across: settings.int("across") as u32,
         };
         Crossing::new(rules, firer, settings.choice("range"), mover, path)
     }
@@ -386,9 +412,17 @@ impl Crossing {
         (1..).zip(&self.fires).filter(|&(_, &f)| f).map(|(t, _)| t).collect()
     }
 
-    /// The firer's dice a volley and a die's chance to hit.
+    /// The firer's dice a volley and a die's chance to hit the mover as it
+    /// is in turn 1 (a column is dense or not throughout; a line only where
+    /// enfiladed: see [`Crossing::dense_turns`]).
     pub fn volley(&self) -> (u32, f64) {
-        (self.dice, self.chance)
+        (self.dice, self.chance[usize::from(self.dense.first().copied().unwrap_or(false))])
+    }
+
+    /// The turns (1-based) in which the mover is a dense target (3.5), should
+    /// it still be crossing.
+    pub fn dense_turns(&self) -> Vec<u32> {
+        (1..).zip(&self.dense).filter(|&(_, &d)| d).map(|(t, _)| t).collect()
     }
 
     /// The turn the mover is past the stretch.
@@ -475,7 +509,8 @@ impl Crossing {
             return vec![(go_on(figures), 1.0)];
         }
         let mut law = Vec::new();
-        for (h, ph) in Pmf::binomial(self.dice, self.chance).iter().filter(|&(_, p)| p > 0.0) {
+        let chance = self.chance[usize::from(self.dense[turn as usize - 1])];
+        for (h, ph) in Pmf::binomial(self.dice, chance).iter().filter(|&(_, p)| p > 0.0) {
             let hits = h as u32;
             let left = match self.after_hits(turn, figures, hits) {
                 Err(code) => {
@@ -544,6 +579,39 @@ pub fn fire_schedule(rules: &Rules, start: u32, exposed: u32, step: u32, station
         .collect()
 }
 
+/// Whether a line marching along the path is dense (3.5: enfiladed at 22.5
+/// degrees or less onto its flank) when each turn's volley strikes it. The
+/// stretch in the field of fire is symmetric about the point of the path
+/// straight ahead of the firer (range and arc both are), so that point is its
+/// middle; the line of sight meets the line's front at 22.5 degrees or less
+/// while the mover is within `across` x tan 22.5 degrees of it. A volley at
+/// the end of the move strikes the mover where it stopped; a volley given
+/// under 7.1 or 3.8's wider reading at a mover no longer eligible at the end
+/// strikes it somewhere on the eligible part of its move, and the firer, who
+/// chooses the moment, takes it on its flank if that part meets the
+/// enfiladed stretch.
+pub fn enfilade_schedule(rules: &Rules, path: Path, step: u32, stationary: bool) -> Vec<bool> {
+    let fires = fire_schedule(rules, path.start, path.exposed, step, stationary);
+    let (start, end) = (f64::from(path.start), f64::from(path.start + path.exposed));
+    let middle = (start + end) / 2.0;
+    let half = f64::from(path.across) * std::f64::consts::FRAC_PI_8.tan();
+    (1..=fires.len() as u32)
+        .map(|turn| {
+            let (from, to) = (f64::from((turn - 1) * step), f64::from(turn * step));
+            if !fires[turn as usize - 1] {
+                // No volley this turn: nothing strikes it.
+                false
+            } else if start <= to && to <= end {
+                (to - middle).abs() <= half + 1e-9
+            } else {
+                // The eligible part of the move, [max(from, start), min(to, end)].
+                let (low, high) = (from.max(start), to.min(end));
+                low <= high && low <= middle + half + 1e-9 && middle - half - 1e-9 <= high
+            }
+        })
+        .collect()
+}
+
 impl Scenario for Crossing {
     fn layout(&self) -> &Layout {
         &self.layout
@@ -554,9 +622,10 @@ impl Scenario for Crossing {
         let mut figures = self.mover.figures;
         for turn in 1..=self.last_turn() {
             if self.fires[turn as usize - 1] {
+                let faces = &self.faces[usize::from(self.dense[turn as usize - 1])];
                 let mut hits = 0;
                 for _ in 0..self.dice {
-                    hits += u32::from(self.faces[dice.d10() as usize - 1]);
+                    hits += u32::from(faces[dice.d10() as usize - 1]);
                 }
                 figures = match self.after_hits(turn, figures, hits) {
                     Err(code) => return code,

@@ -94,16 +94,42 @@
 //!   defender's arc of fire (3.1: 45 degrees either side), needs no test to
 //!   charge home (5.4), gives the defender -2 on its test (5.6), and keeps +3
 //!   and -3 for the whole combat (4.6, 4.7).
+//! - Evasion (2.7, 2.8; `assault`'s `defender.evades`): skirmishers and a
+//!   battery's gunners may evade a charge that starts farther than 2"
+//!   (infantry) or 4" (cavalry) away. They shoot first at the evading
+//!   penalty (`evade_fire`: `modifier`, 3.3's -2, default, since 3.1 calls
+//!   it fire "at a penalty" and -2 turns close musketry's 7-10 into 9-10,
+//!   half its effect; `half_dice`; `both`), the charger tests if hit twice,
+//!   and the charge meets nobody: skirmishers get away (no winner), gunners
+//!   leave their guns to the charger (the attacker wins). A charge from
+//!   closer overruns them as before.
+//! - The charger's state on contact (2.3): charging across or into
+//!   disordering terrain (`attacker.terrain`) or, for cavalry, failing 6.6's
+//!   plowed-field roll (`attacker.plowed`: 8-10) disorders it; charging into
+//!   an obstacle (`attacker.obstacle`) makes it unsteady (6.5) and costs -1
+//!   in every round (4.2 vs. obstacle). A charger unsteady on contact is no
+//!   "steady enemy": the defender does not test (5.4 (3)), infantry is not
+//!   disordered by its contact, cavalry gets no +3 against unsquared
+//!   infantry and is not fresh, lancers get no +2; a disordered one fights
+//!   at -2 against a steady defender. Its 16"/20" charge move is for
+//!   "steady cavalry launching a charge" (2.11), and the ground it meets
+//!   comes after the launch, so it keeps it (`charge_move_steady`: `launch`,
+//!   default; `contact` takes it away for terrain and obstacles, which are
+//!   known before the charge; the plowed roll never can be).
 //! - Gunners and skirmishers in the open are overrun on contact (4.11): they
 //!   are unsteady (2.3), so the charger tests only after 2 hits, and the
-//!   defender does not test; skirmishers stand rather than evade. In cover
+//!   defender does not test; unless they evade (below) they stand. In cover
 //!   they fight. A battery's figures are its gunners, spread over its models
 //!   for the crew limits of 3.1 as in the firefight (`battery_crew`).
 //! - National modifiers (7.11) apply to grade A-E troops: in assaults the
 //!   column's bonus vs. shooting hits (France +2, Spain, Austria and later
 //!   Prussia +1; -1 in line for Austria and later Prussia, +1 for Britain)
-//!   counts only on approach turns, not the charge; British cavalry +1 to
-//!   charge home; early Prussians do not test against a cavalry charge if
+//!   counts only on approach turns, not the charge, except Britain's +1 in
+//!   line, which names no charging exception and so counts on a charging
+//!   line's test after 2 hits too; British cavalry +1 "to charge or meet a
+//!   charge" on every test of the charging (or charged) cavalry in the turn
+//!   the charge lands: its charge-home or 2-hit test and its test for losing
+//!   the first round; early Prussians do not test against a cavalry charge if
 //!   steady; Russians +2 vs. losing a combat and -1 with muskets; steady
 //!   British infantry +1 with muskets. Firefights are fought in line.
 //! - A unit's general is a key per side (`in_radius`, `out_of_radius`,
@@ -122,8 +148,16 @@
 //!   the next turn it strikes the shaken routers (-3) with double hits, and
 //!   neither side is steady; if the routers lose again they rout again
 //!   without a test (rolling for rout hits), and the cavalry may pursue again
-//!   at the cost of one rout hit; a pursuer losing a pursuit round does not
-//!   test, the pursuit just ends. Infantry never chooses to pursue.
+//!   at the cost of one rout hit; entering the first pursuit costs one too
+//!   (`pursuit_cost`: `every`, default, since 7.4's "yet another rout hit"
+//!   for the renewed pursuit implies an earlier one; `again` charges only
+//!   renewed pursuits). A pursuer losing a pursuit round (more hits taken than
+//!   inflicted, the routers' double hits counted as inflicted) tests at -3
+//!   like any loser (`pursuer_loses`: `tests`, default: 5.4 (4) has no
+//!   exception and 7.4 fights "a new round of combat"; `ends`: the pursuit
+//!   just ends); the pursuit ends either way. A pursuer that routs from that
+//!   test is out as well as the routers, so the fight ends with no winner,
+//!   as when a pursuer shatters. Infantry never chooses to pursue.
 //!   The cavalry bounce (7.1): cavalry that did not inflict more hits than it
 //!   took, with no one routed, recoils 4". Against infantry that ends the
 //!   charge as undecided (`none`): infantry never pursues cavalry (7.4) and no
@@ -149,7 +183,7 @@
 //!   case regarding short charges" is not in the text). Both count
 //!   all their figures (4.1's two ranks hold the one-rank line of 1.10
 //!   stands), fresh cavalry gets +2 only against a non-fresh enemy
-//!   (`defender.fresh`), lancers +2 in the first round if steady, and
+//!   (`attacker.fresh`, `defender.fresh`), lancers +2 in the first round if steady, and
 //!   heaviness +1 a level in every round (4.3).
 //! - Pinning (7.3, `optional_pinning`): the one formation change the
 //!   scenarios play is `cavalry_charge`'s `defender.formation = forms_square`,
@@ -163,6 +197,12 @@
 //!   disordered as "infantry not in a steady square" (2.3), though it keeps
 //!   its +3 as a square. Forming square costs half a move (2.12), so that
 //!   turn it fires as moving, -2 (`formation_change_fire`: moving, or free).
+//!   It costs a whole move for an extended line (1.8: wider than 24
+//!   figures) or a grade E-F unit (2.12's "X2 if unsteady or grade E-F"):
+//!   with no half move left to fire after (3.1), it does not fire that turn
+//!   (under `moving`); an extended line of grade E-F would need two moves,
+//!   and is refused. An infantry charger in a line wider than 24 figures
+//!   moves 3" (2.11 extended line).
 //!   Pinning by skirmishers and artillery has no effect: the only enemy near
 //!   a formation change here is cavalry.
 //! - Carry-through (7.8, `optional_carry_through`; the `rear` keys of `fire`):
@@ -195,7 +235,15 @@
 //!   after all fire, shaken, 5.7.4): its crossing has failed and it is not
 //!   followed further; one still in good order past the stretch has arrived.
 //!   An infantry column of more than two column widths (three ranks) is
-//!   dense for ballshot (3.5). The firer takes no fire, so its dice never
+//!   dense for ballshot (3.5). So is a line where it is enfiladed at 22.5
+//!   degrees or less onto its flank (3.5): marching along the path it faces
+//!   along it, so the firer looks down its flank while it is within
+//!   `across` x tan 22.5 degrees of the point of the path straight ahead (the
+//!   middle of the stretch, which range and arc make symmetric about it); the
+//!   volley strikes where the move ended, or, given under 7.1 or 3.8's wider
+//!   reading to a mover no longer eligible at the end, on its flank if the
+//!   eligible part of the move met that stretch (the firer picks its moment).
+//!   Cavalry has no such line here (it moves the same whatever its width, 1.8). The firer takes no fire, so its dice never
 //!   change; national modifiers are not played here.
 //! - Multi-unit combats (4.5, `multi_combat`): the defender's dice are
 //!   divided as evenly as possible, the odd die towards the attacker it has
@@ -203,9 +251,21 @@
 //!   modifier is against each target's grade, its other modifiers against
 //!   both. Whether a unit of a side of two "loses a combat" (5.4 (4)) by its
 //!   side's hits or its own the rules do not say: `loser` compares the sides'
-//!   totals and `attacker_lost` / `second_lost` each attacker's own. A
+//!   totals and `attacker_lost` / `second_lost` each attacker's own. The
+//!   defender may take modifiers against one target alone
+//!   (`defender.modifier_vs_attacker`, `defender.modifier_vs_second`): 4.9
+//!   Case D strikes the unit in front "with no penalty" and the flank
+//!   attacker at -3 (4.7). A
 //!   cavalry defender facing two arms is refused (its dice depend on the
 //!   enemy's arm, 4.1, before they are divided).
+//! - Fresh cavalry (4.2 "Fresh cavalry vs. non-fresh: +2"; "Fresh Cavalry"
+//!   after 4.11) gets its +2 only against cavalry that is not fresh
+//!   (`fresh_against`: `cavalry`, default): freshness is defined as a rating
+//!   of cavalry (its first round of combat of the game, if steady), so
+//!   "non-fresh" names cavalry that has lost it; infantry and gunners are not
+//!   "non-fresh cavalry". `any` gives the +2 against every enemy not rated
+//!   fresh, as the scenarios did before issue 15. A charger that has fought
+//!   before is set up with `attacker.fresh = false`.
 //! - A steady square charged by cavalry does not test (`square_charged_test`:
 //!   `exempt`, default): 2.3 disorders "cavalry contacting a steady square",
 //!   so the cavalry that reaches it is no "steady enemy" for 5.4 (3); the
@@ -448,6 +508,58 @@ crate::choice_enum! {
         Exempt = "exempt",
         /// It tests at -4 like any foot (5.4 (3) and 5.6 name no exception for squares).
         Tests = "tests",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what 2.7's "shoot at 1/2 effect before evading" does.
+    pub enum EvadeFire {
+        /// 3.3's "Evading: -2". Default: 3.1 names the same fire "at a
+        /// penalty" and 3.3 prints the penalty; -2 halves close musketry at a
+        /// normal target (7-10 to 9-10), so "1/2 effect" describes it.
+        Modifier = "modifier",
+        /// Half the dice (rounded down), no modifier.
+        HalfDice = "half_dice",
+        /// Both: half the dice at -2.
+        Both = "both",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what a pursuer that loses a pursuit round does (7.4).
+    pub enum PursuerLoses {
+        /// It tests morale at -3 like any unit that loses more hits than it
+        /// inflicts (5.4 (4)), and the pursuit ends. Default: 5.4 (4) names
+        /// no exception, and 7.4 fights "a new round of combat".
+        Tests = "tests",
+        /// The pursuit just ends, without a test.
+        Ends = "ends",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: which pursuits cost the pursuer a rout hit (7.4).
+    pub enum PursuitCost {
+        /// Every pursuit, the first too. Default: 7.4's "losing yet another
+        /// rout hit to disorganization" for a renewed pursuit implies one was
+        /// lost on entering the first.
+        Every = "every",
+        /// Only a pursuit renewed after a pursuit round.
+        Again = "again",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: against whom fresh cavalry gets its +2 (4.2 "Fresh
+    /// cavalry vs. non-fresh").
+    pub enum FreshAgainst {
+        /// Only against cavalry that is not fresh. Default: freshness is a
+        /// rating of cavalry ("Fresh Cavalry": its first round of combat of the
+        /// game, if steady), so "non-fresh" names cavalry without it; infantry
+        /// and gunners are neither.
+        Cavalry = "cavalry",
+        /// Against any enemy not rated fresh, infantry and gunners included.
+        Any = "any",
     }
 }
 
@@ -783,6 +895,10 @@ crate::rule_book! {
         pub move_infantry_column: u32 = 8, range 0..=40;
         /// 2.11 Movement: infantry in line (inches).
         pub move_infantry_line: u32 = 4, range 0..=40;
+        /// 2.11 Movement: infantry in extended line (inches).
+        pub move_infantry_extended_line: u32 = 3, range 0..=40;
+        /// 1.8 Formations: a line is up to this many figures wide; wider is an extended line (2.11 3", 2.12 a whole move to change formation).
+        pub line_max_width: u32 = 24, range 1..=100;
         /// 2.11 Movement: heavy cavalry or cuirassiers (inches).
         pub move_heavy_cavalry: u32 = 10, range 0..=40;
         /// 2.11 Movement: light cavalry (inches).
@@ -792,6 +908,16 @@ crate::rule_book! {
         /// 2.11 Movement: light cavalry, steady and launching a charge (inches).
         pub move_light_cavalry_charge: u32 = 20, range 0..=40;
 
+        /// 2.8 Evaders caught: no evading an infantry charge that starts within this many inches.
+        pub evade_infantry_within: u32 = 2, range 0..=40;
+        /// 2.8 Evaders caught: no evading a cavalry charge that starts within this many inches.
+        pub evade_cavalry_within: u32 = 4, range 0..=40;
+        /// Interpretation: 2.7's evading fire "at 1/2 effect" (modifier: 3.3's -2; half_dice; both).
+        pub evade_fire: EvadeFire = EvadeFire::Modifier;
+        /// 6.6 Plowed fields: cavalry charging across 1" or more is disordered on a D10 of this or more (8-10).
+        pub plowed_disorder_min: u32 = 8, range 1..=11;
+        /// Interpretation: when cavalry must be steady for its 16"/20" charge move (launch: 2.11 "steady cavalry launching a charge"; contact: terrain or an obstacle charged into takes it away too).
+        pub charge_move_steady: assault::ChargeMoveSteady = assault::ChargeMoveSteady::Launch;
         /// 7.4 Pursuit: a cavalry unit enters pursuit on a D10 of this or less.
         pub pursuit_max_score: i32 = 4, range 0..=10;
         /// 7.4 Pursuit: the modifier to that roll for grade E/F (lower rolls pursue).
@@ -831,6 +957,12 @@ crate::rule_book! {
         pub optional_pass_through_fire: bool = false;
         /// 7.1 Pass-through fire: the target must have been eligible for at least this percent of its movement ("at least half").
         pub pass_through_percent: u32 = 50, range 1..=100;
+        /// Interpretation: a pursuer losing a pursuit round tests at -3 as any loser (tests, 5.4 (4)), or the pursuit just ends (ends).
+        pub pursuer_loses: PursuerLoses = PursuerLoses::Tests;
+        /// Interpretation: which pursuits cost the pursuer a rout hit (every: the first too, 7.4's "yet another"; again: only renewed ones).
+        pub pursuit_cost: PursuitCost = PursuitCost::Every;
+        /// Interpretation: against whom fresh cavalry gets +2 (cavalry: only cavalry that is not fresh, freshness being a rating of cavalry; any: infantry and gunners too).
+        pub fresh_against: FreshAgainst = FreshAgainst::Cavalry;
         /// Interpretation: which moving targets a stationary unit may shoot without 7.1 (end_of_move: 7.1's "normally"; passed_through: 3.8's "any target that passed through its range and arc of fire this turn").
         pub stationary_fire_targets: StationaryFireTargets = StationaryFireTargets::EndOfMove;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
