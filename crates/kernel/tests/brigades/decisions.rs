@@ -196,3 +196,35 @@ fn the_defaults_solve_exactly() {
         close(total, 1.0);
     }
 }
+
+#[test]
+fn infantry_pursues_only_when_it_wants_to() {
+    // A column of 24 against a line of 16 in contact, with pursuit: the
+    // winner's infantry decides to pursue. Holding is the no-pursuit fight:
+    // the cautious winner (never pursuing) plays as without the rule.
+    let pursuit = Rules { optional_pursuit: true, ..Rules::default() };
+    let pairs = [("defender.figures", "16"), ("distance", "0"), ("turns", "3")];
+    let policy = |p: &'static str| {
+        let mut all = pairs.to_vec();
+        all.extend([("attacker.policy", p), ("defender.policy", p)]);
+        all
+    };
+    let cautious = exact(build("assault", &pursuit, &policy("cautious")).as_ref());
+    let without = exact(build("assault", &Rules::default(), &pairs).as_ref());
+    for w in 0..3 {
+        close(cautious.probability("winner", w), without.probability("winner", w));
+    }
+    // Bold pursues: the routers lose more figures than when left alone.
+    let bold = exact(build("assault", &pursuit, &policy("bold")).as_ref());
+    assert!(bold.mean("defender_remaining") < cautious.mean("defender_remaining"));
+    // Best play pursues only where it pays: the attacker's margin is at
+    // least the cautious one's, with the defender also at its best.
+    let best = exact(build("assault", &pursuit, &pairs).as_ref());
+    let mut holding = pairs.to_vec();
+    holding.push(("attacker.policy", "cautious"));
+    let holding = exact(build("assault", &pursuit, &holding).as_ref());
+    let margin = |d: &volley_kernel::outcome::Distribution| d.probability("winner", 0) - d.probability("winner", 1);
+    assert!(margin(&best) >= margin(&holding) - 1e-12);
+    assert_agrees(build("assault", &pursuit, &pairs).as_ref(), 300_000, 99);
+    assert_agrees(build("assault", &pursuit, &policy("bold")).as_ref(), 300_000, 100);
+}

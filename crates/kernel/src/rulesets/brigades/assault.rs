@@ -60,6 +60,11 @@
 //! - `evade` (defender, skirmishers or gunners charged from beyond those
 //!   distances): stand, or shoot at the evading penalty and get away. Bold
 //!   stands; cautious evades.
+//! - `pursue` (either side, with `optional_pursuit`): infantry that routed
+//!   its enemy in combat pursues only if it wants to (7.4; never cavalry),
+//!   at the same rout hit's cost as cavalry (`pursuit_cost`: 7.4's
+//!   disorganization is the pursuer's, whatever its arm). Bold pursues;
+//!   cautious holds. Cavalry still rolls to resist pursuit.
 //!
 //! The turn limit (`turns`, 10): a fight still going has no winner unless a
 //! side is being pursued (it has routed, and its pursuer wins). The only
@@ -481,7 +486,17 @@ pub static SQUARE_DECISION: Decision = Decision {
     options: "stay in line; form square",
 };
 
-static DECISIONS: &[&Decision] = &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION];
+/// An infantry winner's choice to pursue.
+pub static PURSUE_DECISION: Decision = Decision {
+    name: "pursue",
+    who: "either side",
+    doc: "Infantry that routed its enemy in combat, with pursuit in use (7.4: \"infantry only enter pursuit if \
+          they want to\"; never after cavalry): hold, or pursue, at a rout hit's cost (`pursuit_cost`), striking \
+          the shaken routers next turn with double hits.",
+    options: "hold; pursue",
+};
+
+static DECISIONS: &[&Decision] = &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION];
 
 /// How one turn ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -658,12 +673,15 @@ impl Assault {
         fate
     }
 
-    /// 7.4: whether side `p` may pursue the other: only cavalry rolls
-    /// (infantry never chooses to, interpretation; gunners never pursue), and
-    /// cavalry never pursues faster cavalry.
+    /// 7.4: whether side `p` may pursue the other: gunners never pursue,
+    /// infantry never pursues cavalry, and cavalry never pursues faster
+    /// cavalry.
     fn may_pursue(&self, p: usize) -> bool {
-        self.arm(p) == Arm::Cavalry
-            && (self.arm(1 - p) != Arm::Cavalry || self.cavalry_speed(1 - p) <= self.cavalry_speed(p))
+        match self.arm(p) {
+            Arm::Cavalry => self.arm(1 - p) != Arm::Cavalry || self.cavalry_speed(1 - p) <= self.cavalry_speed(p),
+            Arm::Infantry => self.arm(1 - p) != Arm::Cavalry,
+            Arm::Gunners => false,
+        }
     }
 
     /// 7.4: side `p`'s roll to enter pursuit (fails to resist it): a D10 of
@@ -685,7 +703,16 @@ impl Assault {
 
     /// 7.4: whether side `p` enters pursuit of the other, which it routed.
     fn enters_pursuit<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
-        self.rules.optional_pursuit && self.may_pursue(p) && self.pursuit_roll(p, roller)
+        if !self.rules.optional_pursuit || !self.may_pursue(p) {
+            return false;
+        }
+        if self.arm(p) == Arm::Infantry {
+            // 7.4: "Infantry only enter pursuit if they want to": the
+            // winner's decision. Bold pursues; cautious holds.
+            return roller.decide(p as u8, &PURSUE_DECISION, &[0, 1], &|policy| u16::from(policy == Policy::Bold)) == 1;
+        }
+        // 7.4: cavalry must roll to resist pursuit.
+        self.pursuit_roll(p, roller)
     }
 
     /// 7.1 Cavalry bounce: whether the winner `w` follows up the recoiling
@@ -1663,6 +1690,7 @@ impl Game for Assault {
         let words: [&str; 2] = match decision.name {
             "charge" => ["charge now", "close first"],
             "evade" => ["stand", "evade"],
+            "pursue" => ["hold", "pursue"],
             _ => ["stay in line", "form square"],
         };
         words[usize::from(option.min(1))].to_string()

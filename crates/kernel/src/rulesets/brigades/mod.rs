@@ -158,7 +158,8 @@
 //!   exception and 7.4 fights "a new round of combat"; `ends`: the pursuit
 //!   just ends); the pursuit ends either way. A pursuer that routs from that
 //!   test is out as well as the routers, so the fight ends with no winner,
-//!   as when a pursuer shatters. Infantry never chooses to pursue.
+//!   as when a pursuer shatters. Infantry pursues only by its decision
+//!   (`pursue`, see [`assault`]), never after cavalry.
 //!   The cavalry bounce (7.1): cavalry that did not inflict more hits than it
 //!   took, with no one routed, recoils 4". Against infantry that ends the
 //!   charge as undecided (`none`): infantry never pursues cavalry (7.4) and no
