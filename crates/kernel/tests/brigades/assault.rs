@@ -5,6 +5,7 @@ use super::{close, exact, rules};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
 use volley_kernel::params::RuleBook;
+use volley_kernel::rulesets::brigades::assault::SquareInitiative;
 use volley_kernel::rulesets::brigades::{BatteryCrew, FreshAgainst, SquareChargedTest};
 use volley_kernel::scenario::DynScenario;
 
@@ -320,7 +321,14 @@ fn forming_square_costs_a_whole_move_for_poor_troops_and_extended_lines() {
     // 1 die, at -2 (moving: half a move to form square, 2.12) and -1
     // (square): only a natural 10, 0.1.
     let p = |pairs: &[(&str, &str)]| {
-        let mut all = vec![("defender.formation", "forms_square"), ("defender.weapon", "rifle"), ("distance", "20")];
+        // Cautious forms square at once (the `square` decision; forced before
+        // the decision model).
+        let mut all = vec![
+            ("defender.formation", "forms_square"),
+            ("defender.policy", "cautious"),
+            ("defender.weapon", "rifle"),
+            ("distance", "20"),
+        ];
         all.extend_from_slice(pairs);
         all.push(("turns", "1"));
         exact(build("cavalry_charge", &rules(), &all).as_ref()).probability("attacker_remaining", 100)
@@ -758,9 +766,19 @@ fn a_square_formed_within_four_inches_is_pinned() {
     // shaken: not steady (2.3).
     // Worked under the `tests` reading, so that the steady square below
     // tests too (a pinned square is unsteady and tests under either reading).
-    let testing = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Tests, ..rules() };
+    // The line moves first (square_initiative = always), as this test worked
+    // it before the initiative roll of the decision model.
+    let testing = volley_kernel::rulesets::brigades::Rules {
+        square_charged_test: SquareChargedTest::Tests,
+        square_initiative: SquareInitiative::Always,
+        ..rules()
+    };
     let pinning = volley_kernel::rulesets::brigades::Rules { optional_pinning: true, ..testing.clone() };
-    let pairs = [("defender.formation", "forms_square"), ("distance", "4"), ("turns", "1")];
+    let first = volley_kernel::rulesets::brigades::Rules { square_initiative: SquareInitiative::Always, ..rules() };
+    // The line forms square at once: its cautious policy (the `square`
+    // decision, forced in the first turn before the decision model).
+    let pairs =
+        [("defender.formation", "forms_square"), ("defender.policy", "cautious"), ("distance", "4"), ("turns", "1")];
     let dist = exact(build("cavalry_charge", &pinning, &pairs).as_ref());
     // Fire: one face, 6 figures, 1 die at 7 with -1 (square), -2 (moving:
     // it formed square this turn), -2 (shaken): only the natural 10, 0.1.
@@ -794,30 +812,42 @@ fn a_square_formed_within_four_inches_is_pinned() {
             steady += binomial(6, 0.8, a) * binomial(6, 0.1, d) * fail;
         }
     }
-    let far = [("defender.formation", "forms_square"), ("distance", "5"), ("turns", "1")];
+    let far =
+        [("defender.formation", "forms_square"), ("defender.policy", "cautious"), ("distance", "5"), ("turns", "1")];
     let dist = exact(build("cavalry_charge", &pinning, &far).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
     // Without the optional rule, no pinning at 4" either.
     let dist = exact(build("cavalry_charge", &testing, &pairs).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
     // By default the steady square does not test: only combat routs it.
-    let dist = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    let dist = exact(build("cavalry_charge", &first, &pairs).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * steady);
     // Fire as moving: at 12" the square formed the same turn fires at -3
     // (10 only) instead of -1 (8-10): the cavalry loses a figure less often.
-    let formed = exact(build("cavalry_charge", &rules(), &[("defender.formation", "forms_square")]).as_ref());
+    let formed = exact(
+        build("cavalry_charge", &first, &[("defender.formation", "forms_square"), ("defender.policy", "cautious")])
+            .as_ref(),
+    );
     let standing = exact(build("cavalry_charge", &rules(), &[("defender.formation", "square")]).as_ref());
     assert!(formed.mean("attacker_remaining") > standing.mean("attacker_remaining"));
     let free = volley_kernel::rulesets::brigades::Rules {
         formation_change_fire: volley_kernel::rulesets::brigades::assault::FormationChangeFire::Free,
-        ..rules()
+        ..first.clone()
     };
-    let formed_free = exact(build("cavalry_charge", &free, &[("defender.formation", "forms_square")]).as_ref());
+    let formed_free = exact(
+        build("cavalry_charge", &free, &[("defender.formation", "forms_square"), ("defender.policy", "cautious")])
+            .as_ref(),
+    );
     for (a, b) in formed_free.joint.iter().zip(&standing.joint) {
         assert_eq!(a.values, b.values);
         close(a.probability, b.probability);
     }
     // Monte Carlo agrees over the whole charge.
-    let pinned = [("defender.formation", "forms_square"), ("distance", "3"), ("defender.figures", "16")];
+    let pinned = [
+        ("defender.formation", "forms_square"),
+        ("defender.policy", "cautious"),
+        ("distance", "3"),
+        ("defender.figures", "16"),
+    ];
     assert_agrees(build("cavalry_charge", &pinning, &pinned).as_ref(), 1_000_000, 60);
 }

@@ -5,6 +5,7 @@ mod assault;
 mod combat;
 mod contract;
 mod crossing;
+mod decisions;
 mod fire;
 mod firefight;
 mod morale;

@@ -3,8 +3,9 @@
 //! through its fire; tests to charge home (5.4 (2)); the defender tests on
 //! being charged by a steady enemy (5.4 (3)); then combat rounds, one a turn
 //! (2.1 phase 6), the loser testing each time (5.4 (4)), until one side routs
-//! or shatters, or the turn limit. The exact solver runs the same turn logic
-//! through [`super::roll::enumerate`] inside `markov::absorb`.
+//! or shatters, or the turn limit. Both are games on the kernel's decision
+//! model (below): the sampler, the exact law and best play run the same turn
+//! logic.
 //!
 //! Order of one turn while approaching: the charger moves its move (2.11;
 //! cavalry's charge move once within it); if it has not reached the defender
@@ -32,22 +33,67 @@
 //! up: the melee goes on next turn, round after round, until a rout, a
 //! shattering, a winner that holds, or a round of equal hits (both recoil).
 //! Pursuit (7.4) works either way round, but never after faster cavalry.
+//!
+//! # On the decision model
+//!
+//! Both scenarios are [`crate::game`] games, a step a turn, the turn logic
+//! written once against a [`Roller`] that [`FateRoller`] plays on a
+//! [`Fate`]. The attached generals' charisma is rolled in the first step.
+//! Three decisions:
+//!
+//! - `square` (defender, `defender.formation = forms_square`): each turn the
+//!   cavalry is not yet in contact, in its own movement phase, the line stays
+//!   in line or forms square (2.12; pinned within 4" under 7.3). Cavalry
+//!   within charge reach that wins the initiative (2.1: each side a D10,
+//!   ties rerolled, so half the time) moves first and charges before the
+//!   line can form (no emergency square); out of reach, the line may form
+//!   whoever moves first (`square_initiative`: `rolled`, default; `always`
+//!   lets the line move first every turn, the scenario before the decision
+//!   model). Bold never forms; cautious forms at once.
+//! - `charge` (attacker, against skirmishers or gunners that may evade,
+//!   `defender.evades`): within charge reach but farther than 2" (infantry)
+//!   or 4" (cavalry), charge now, when they may evade, or close to that
+//!   distance first, under their fire, so that the next charge catches them
+//!   (2.8). Bold charges; cautious closes. Elsewhere the charger has no
+//!   choice: it moves its move, and charges once within reach. It is never
+//!   offered to stand still, so no fight can be stalled to the turn limit.
+//! - `evade` (defender, skirmishers or gunners charged from beyond those
+//!   distances): stand, or shoot at the evading penalty and get away. Bold
+//!   stands; cautious evades.
+//! - `pursue` (either side, with `optional_pursuit`): infantry that routed
+//!   its enemy in combat pursues only if it wants to (7.4; never cavalry),
+//!   at the same rout hit's cost as cavalry (`pursuit_cost`: 7.4's
+//!   disorganization is the pursuer's, whatever its arm). Bold pursues;
+//!   cautious holds. Cavalry still rolls to resist pursuit.
+//!
+//! The turn limit (`turns`, 10): a fight still going has no winner unless a
+//! side is being pursued (it has routed, and its pursuer wins). The only
+//! decision the limit can turn is the charger's closing first, which costs
+//! it a turn: on the last turn closing means no charge at all. The
+//! start-distance sweeps (tests/brigades/decisions.rs) run at 4 turns, more
+//! than any charge here needs to land (cavalry reaches 16"-20" in one turn,
+//! a column 8"; the sweeps stop at 30" and 18").
+//!
+//! Start-distance jumps of more than 10 points under best play: skirmishers
+//! that may evade a column from 3" (beyond 2.8's 2") make the column close
+//! first and pay a volley more than from 2", where it simply charges; and a
+//! line that may form square against heavy cavalry is caught in line half
+//! the time from 16" or less (the cavalry's charge reach, when it has the
+//! initiative), never from 17" or more, where it forms square first: the
+//! cavalry's wins fall from about a third to almost none.
 
 use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};
-use super::roll::{DiceRoller, Roller, enumerate};
+use super::roll::{FateRoller, Roller};
 use super::{
     Arm, Charisma, DefensiveFireBand, EvadeFire, FreshAgainst, GeneralPlace, Grade, Heaviness, Nation, PursuerLoses,
     PursuitCost, RangeBand, RoutRow, Rules, SquareChargedTest, Target, TestResult, Weapon, dice_from_figures,
     grade_param, invalid,
 };
 use crate::choice_enum;
-use crate::dice::Dice;
-use crate::markov::{Step, absorb};
+use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Played, Policy};
 use crate::outcome::Layout;
 use crate::params::{Param, ParamError, Settings};
-use crate::scenario::Scenario;
-use std::collections::HashMap;
 
 choice_enum! {
     /// Interpretation: what the winner of a cavalry bounce (7.1) does.
@@ -84,6 +130,21 @@ choice_enum! {
         /// moves at the normal move (the plowed roll, made during the charge,
         /// still cannot take it away).
         Contact = "contact",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: whether a line may form square before cavalry within
+    /// charge reach moves (2.1: side A, the initiative's pick, moves first).
+    pub enum SquareInitiative {
+        /// Only when it has the initiative: each side rolls a D10, ties
+        /// rerolled, so half the time; cavalry that wins it moves first and
+        /// charges before the line can form (2.12: no emergency square).
+        /// Default: 2.1's turn sequence.
+        Rolled = "rolled",
+        /// Always: the line moves first every turn (the scenario before the
+        /// decision model).
+        Always = "always",
     }
 }
 
@@ -349,6 +410,7 @@ fn params(cavalry: bool) -> Vec<Param> {
         60,
     ));
     params.push(Param::int("turns", "the turn limit", 10, 1, 100));
+    params.extend(game::plan_params());
     params
 }
 
@@ -378,9 +440,63 @@ pub struct AssaultState {
     pub general: [bool; 2],
     /// The side (0 the charger, 1 the defender) pursuing the other, routed (7.4).
     pub pursuer: Option<u8>,
-    /// The defender changed formation this turn (it formed square).
-    pub holder_reformed: bool,
+    /// The defender is in square (formed at the start, or by its decision).
+    pub square: bool,
+    /// The defender formed square within 4" of the cavalry under pinning
+    /// (7.3): shaken, and it stays so.
+    pub pinned: bool,
+    /// Each side's general's charisma, once rolled at the start (`UNROLLED`
+    /// before).
+    pub charisma: [i8; 2],
+    /// How the fight ended, per side: out, routed, shattered (bits 0-2 the
+    /// charger's, 3-5 the defender's).
+    pub fate: u8,
 }
+
+/// The charisma of a state not yet rolled.
+const UNROLLED: i8 = i8::MIN;
+
+/// 2.7, 2.8, 7.3 The decisions of `assault` and `cavalry_charge`.
+pub static CHARGE_DECISION: Decision = Decision {
+    name: "charge",
+    who: "attacker",
+    doc: "Within charge reach of skirmishers or gunners that may evade (2.7): charge now, from beyond 2\" \
+          (infantry) or 4\" (cavalry), where they may evade, or first close to that distance, under their fire, so \
+          that the next turn's charge catches them (2.8).",
+    options: "charge now; close first",
+};
+
+/// The defender's choice to evade a charge.
+pub static EVADE_DECISION: Decision = Decision {
+    name: "evade",
+    who: "defender",
+    doc: "Skirmishers or gunners charged from beyond 2\" (infantry) or 4\" (cavalry) (2.7, 2.8): stand and be \
+          overrun (4.11) unless the charger breaks, or shoot at the evading penalty and get away (gunners leave \
+          their guns).",
+    options: "stand; evade",
+};
+
+/// The defender's choice to form square.
+pub static SQUARE_DECISION: Decision = Decision {
+    name: "square",
+    who: "defender",
+    doc: "A line charged at by cavalry (`forms_square`), in its own movement phase before the cavalry moves (2.1, \
+          2.12: no emergency square): stay in line, or form square (half a move, a whole one for grade E-F or an \
+          extended line; shaken if within 4\" under pinning, 7.3).",
+    options: "stay in line; form square",
+};
+
+/// An infantry winner's choice to pursue.
+pub static PURSUE_DECISION: Decision = Decision {
+    name: "pursue",
+    who: "either side",
+    doc: "Infantry that routed its enemy in combat, with pursuit in use (7.4: \"infantry only enter pursuit if \
+          they want to\"; never after cavalry): hold, or pursue, at a rout hit's cost (`pursuit_cost`), striking \
+          the shaken routers next turn with double hits.",
+    options: "hold; pursue",
+};
+
+static DECISIONS: &[&Decision] = &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION];
 
 /// How one turn ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -398,6 +514,10 @@ pub struct Assault {
     holder: Holder,
     distance: u32,
     turns: u32,
+    /// The defender is in square in the turn being played.
+    square_now: bool,
+    /// The defender is pinned (7.3) in the turn being played.
+    pinned_now: bool,
     layout: Layout,
 }
 
@@ -444,7 +564,16 @@ impl Assault {
         {
             return Err(invalid("defender.formation", "only close-order infantry forms square"));
         }
-        let built = Assault { rules: rules.clone(), charger, holder, distance, turns, layout: Layout::new(Vec::new()) };
+        let built = Assault {
+            rules: rules.clone(),
+            charger,
+            holder,
+            distance,
+            turns,
+            square_now: false,
+            pinned_now: false,
+            layout: Layout::new(Vec::new()),
+        };
         if holder.formation == DefenderFormation::FormsSquare && built.square_cost_in_half_moves() > 2 {
             return Err(invalid(
                 "defender.formation",
@@ -470,6 +599,8 @@ impl Assault {
             holder,
             distance,
             turns,
+            square_now: holder.formation == DefenderFormation::Square,
+            pinned_now: false,
             layout: Layout::new(multi_turn_metrics(turns)),
         })
     }
@@ -495,8 +626,41 @@ impl Assault {
             figures: [self.charger.figures as u8, self.holder.figures as u8],
             general: [self.charger.general == GeneralPlace::Attached, self.holder.general == GeneralPlace::Attached],
             pursuer: None,
-            holder_reformed: self.holder.formation == DefenderFormation::FormsSquare,
+            square: self.holder.formation == DefenderFormation::Square,
+            pinned: false,
+            charisma: [UNROLLED; 2],
+            fate: 0,
         }
+    }
+
+    /// The scenario as it plays in `state`: the defender's formation is the
+    /// state's (it may have formed square by its decision).
+    fn view(&self, state: &AssaultState) -> std::borrow::Cow<'_, Assault> {
+        if state.square == self.square_now && state.pinned == self.pinned_now {
+            std::borrow::Cow::Borrowed(self)
+        } else {
+            let mut view = self.clone();
+            view.square_now = state.square;
+            view.pinned_now = state.pinned;
+            std::borrow::Cow::Owned(view)
+        }
+    }
+
+    /// 2.1: whether cavalry within charge reach of the line moves (and so
+    /// charges) before the line's movement phase: it wins the initiative
+    /// (each side a D10, ties rerolled: half the time) under
+    /// `square_initiative = rolled`. Out of reach, who moves first changes
+    /// nothing the line cares about: it may form after the cavalry's move.
+    fn cavalry_charges_first<R: Roller + ?Sized>(&self, state: AssaultState, roller: &mut R) -> bool {
+        let (_, reach) = self.moves();
+        self.rules.square_initiative == SquareInitiative::Rolled
+            && u32::from(state.distance) <= reach
+            && roller.d10_at_most(5)
+    }
+
+    /// 2.8: a charge starting within this many inches cannot be evaded.
+    fn evade_within(&self) -> u32 {
+        if self.cavalry() { self.rules.evade_cavalry_within } else { self.rules.evade_infantry_within }
     }
 
     /// The fate of both sides when the turn limit comes: a pursued side has
@@ -509,12 +673,15 @@ impl Assault {
         fate
     }
 
-    /// 7.4: whether side `p` may pursue the other: only cavalry rolls
-    /// (infantry never chooses to, interpretation; gunners never pursue), and
-    /// cavalry never pursues faster cavalry.
+    /// 7.4: whether side `p` may pursue the other: gunners never pursue,
+    /// infantry never pursues cavalry, and cavalry never pursues faster
+    /// cavalry.
     fn may_pursue(&self, p: usize) -> bool {
-        self.arm(p) == Arm::Cavalry
-            && (self.arm(1 - p) != Arm::Cavalry || self.cavalry_speed(1 - p) <= self.cavalry_speed(p))
+        match self.arm(p) {
+            Arm::Cavalry => self.arm(1 - p) != Arm::Cavalry || self.cavalry_speed(1 - p) <= self.cavalry_speed(p),
+            Arm::Infantry => self.arm(1 - p) != Arm::Cavalry,
+            Arm::Gunners => false,
+        }
     }
 
     /// 7.4: side `p`'s roll to enter pursuit (fails to resist it): a D10 of
@@ -536,7 +703,16 @@ impl Assault {
 
     /// 7.4: whether side `p` enters pursuit of the other, which it routed.
     fn enters_pursuit<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
-        self.rules.optional_pursuit && self.may_pursue(p) && self.pursuit_roll(p, roller)
+        if !self.rules.optional_pursuit || !self.may_pursue(p) {
+            return false;
+        }
+        if self.arm(p) == Arm::Infantry {
+            // 7.4: "Infantry only enter pursuit if they want to": the
+            // winner's decision. Bold pursues; cautious holds.
+            return roller.decide(p as u8, &PURSUE_DECISION, &[0, 1], &|policy| u16::from(policy == Policy::Bold)) == 1;
+        }
+        // 7.4: cavalry must roll to resist pursuit.
+        self.pursuit_roll(p, roller)
     }
 
     /// 7.1 Cavalry bounce: whether the winner `w` follows up the recoiling
@@ -682,7 +858,7 @@ impl Assault {
     }
 
     fn square(&self) -> bool {
-        self.holder.formation != DefenderFormation::Line
+        self.square_now
     }
 
     /// 2.12: what forming square costs the defender, in half moves: half a
@@ -700,9 +876,7 @@ impl Assault {
     /// is shaken at once; it cannot recover (2.4) before contact, nor while
     /// it fights, so it stays shaken.
     fn pinned(&self) -> bool {
-        self.rules.optional_pinning
-            && self.holder.formation == DefenderFormation::FormsSquare
-            && self.distance <= self.rules.pinning_distance
+        self.pinned_now
     }
 
     /// 2.3: steady if in good morale, close order, not disordered, grade E or
@@ -732,12 +906,12 @@ impl Assault {
         self.holder.weapon.is_gun()
     }
 
-    /// 2.7, 2.8: whether the defender evades a charge starting `distance`
-    /// inches away: it wants to, and the charge starts farther than 2"
-    /// (infantry) or 4" (cavalry).
-    fn evades(&self, distance: u32) -> bool {
-        let within = if self.cavalry() { self.rules.evade_cavalry_within } else { self.rules.evade_infantry_within };
-        self.holder.evades && distance > within
+    /// 2.7, 2.8: whether the defender may evade a charge starting
+    /// `distance` inches away: it is skirmishers or gunners allowed to
+    /// (`defender.evades`), and the charge starts farther than 2" (infantry)
+    /// or 4" (cavalry).
+    fn may_evade(&self, distance: u32) -> bool {
+        self.holder.evades && distance > self.evade_within()
     }
 
     /// 4.11: close-order chargers wipe out gunners and skirmishers they
@@ -915,12 +1089,46 @@ impl Assault {
         }
     }
 
-    /// One turn.
+    /// One turn: the defender's formation decision in its movement phase,
+    /// then the turn in the formation it chose.
     fn turn<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let mut state = before;
-        // A formation change counts in the turn it is made only.
-        state.holder_reformed = false;
+        let mut reformed = false;
+        if state.pursuer.is_none()
+            && state.distance > 0
+            && self.cavalry()
+            && self.holder.formation == DefenderFormation::FormsSquare
+            && !state.square
+            && !self.cavalry_charges_first(state, roller)
+        {
+            // 2.1, 2.12: the line may form square in its own movement phase,
+            // before the cavalry moves (there is no emergency square).
+            let form = roller.decide(DEFENDER, &SQUARE_DECISION, &[0, 1], &|policy| {
+                // Cautious forms square at once; bold keeps its line.
+                u16::from(policy == Policy::Cautious)
+            });
+            if form == 1 {
+                state.square = true;
+                reformed = true;
+                // 7.3: a formation change within 4" of an enemy: shaken.
+                state.pinned = rules.optional_pinning && u32::from(state.distance) <= rules.pinning_distance;
+            }
+        }
+        self.view(&state).turn_formed(state, reformed, charisma, roller)
+    }
+
+    /// One turn in the defender's formation (`reformed`: it formed square
+    /// this turn).
+    fn turn_formed<R: Roller + ?Sized>(
+        &self,
+        before: AssaultState,
+        reformed: bool,
+        charisma: [i32; 2],
+        roller: &mut R,
+    ) -> Ending {
+        let rules = &self.rules;
+        let mut state = before;
         // Per side: (out, routed, shattered).
         let mut fate = [(false, false, false); 2];
         if let Some(p) = state.pursuer {
@@ -931,7 +1139,20 @@ impl Assault {
         if state.distance > 0 {
             let (step, reach) = self.moves();
             let distance = u32::from(state.distance);
-            let charging = distance <= reach;
+            let mut charging = distance <= reach;
+            let mut close_to = None;
+            if charging && self.may_evade(distance) {
+                // 2.7, 2.8: charge now, where they may evade, or close to
+                // where the next turn's charge catches them.
+                let close = roller.decide(ATTACKER, &CHARGE_DECISION, &[0, 1], &|policy| {
+                    // Bold charges at once; cautious closes first.
+                    u16::from(policy == Policy::Cautious)
+                });
+                if close == 1 {
+                    charging = false;
+                    close_to = Some(self.evade_within());
+                }
+            }
             let band = if self.holder_cavalry() {
                 // 3.1: cavalry cannot shoot.
                 None
@@ -948,7 +1169,7 @@ impl Assault {
                 })
             } else {
                 // The charger advances a move and is shot where it stands (3.8).
-                let left = distance - step.min(distance);
+                let left = close_to.unwrap_or(distance - step.min(distance));
                 state.distance = left.max(1) as u16;
                 let close = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Close)).unwrap_or(0);
                 let far = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Far)).unwrap_or(0);
@@ -961,11 +1182,15 @@ impl Assault {
                 }
             };
             // 2.7, 2.8: skirmishers or gunners evading the charge shoot first.
-            let evading = charging && self.evades(distance);
+            let evading = charging
+                && self.may_evade(distance)
+                && roller.decide(DEFENDER, &EVADE_DECISION, &[0, 1], &|policy| {
+                    // Bold stands; cautious evades.
+                    u16::from(policy == Policy::Cautious)
+                }) == 1;
             let mut hits = 0;
             if let Some(band) = band {
-                let (faces, chance, dice) =
-                    self.defender_fire(u32::from(state.figures[1]), band, before.holder_reformed, evading);
+                let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band, reformed, evading);
                 hits = roller.hits(dice, &faces, chance);
             }
             if self.take_hits(0, &mut state, hits) {
@@ -1295,7 +1520,7 @@ impl Assault {
         (on_charger, on_holder)
     }
 
-    fn code(&self, turn: u32, state: &AssaultState, fate: [(bool, bool, bool); 2]) -> u64 {
+    fn encode(&self, turn: u32, state: &AssaultState, fate: [(bool, bool, bool); 2]) -> u64 {
         let winner = match (fate[0].0, fate[1].0) {
             (false, true) => 0,
             (true, false) => 1,
@@ -1316,16 +1541,6 @@ impl Assault {
     /// Side `s`'s general: where it is and its charisma.
     fn general(&self, s: usize) -> (GeneralPlace, Charisma) {
         if s == 0 { (self.charger.general, self.charger.charisma) } else { (self.holder.general, self.holder.charisma) }
-    }
-
-    fn charisma_law(&self, s: usize) -> Vec<(i32, f64)> {
-        let (place, charisma) = self.general(s);
-        self.rules.general_charisma_law(place, charisma)
-    }
-
-    fn roll_charisma(&self, s: usize, dice: &mut Dice) -> i32 {
-        let (place, charisma) = self.general(s);
-        self.rules.roll_general_charisma(place, charisma, dice)
     }
 }
 
@@ -1384,62 +1599,117 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
     }
 }
 
-impl Scenario for Assault {
+impl Game for Assault {
+    type State = AssaultState;
+
     fn layout(&self) -> &Layout {
         &self.layout
     }
 
-    fn sample(&self, dice: &mut Dice) -> u64 {
-        let charisma = [self.roll_charisma(0, dice), self.roll_charisma(1, dice)];
-        let mut state = self.start();
-        for turn in 1..=self.turns {
-            match self.turn(state, charisma, &mut DiceRoller(&mut *dice)) {
-                Ending::Going(next) => state = next,
-                Ending::Over(end, fate) => return self.code(turn, &end, fate),
-            }
-        }
-        self.code(self.turns, &state, Self::limit_fate(&state))
+    fn start(&self) -> AssaultState {
+        Assault::start(self)
     }
 
-    fn has_exact(&self) -> bool {
+    fn steps(&self) -> u32 {
+        self.turns
+    }
+
+    fn step<F: Fate>(&self, state: &mut AssaultState, fate: &mut F) -> Option<u8> {
+        if state.charisma[0] == UNROLLED {
+            // 1.11: an attached general's charisma, rolled once at the start.
+            for s in 0..2 {
+                let (place, charisma) = self.general(s);
+                state.charisma[s] = if place != GeneralPlace::Attached {
+                    0
+                } else {
+                    match charisma {
+                        Charisma::Zero => 0,
+                        Charisma::One => 1,
+                        Charisma::Two => 2,
+                        Charisma::Rolled => self.rules.charisma_of_roll(fate.die(10)) as i8,
+                    }
+                };
+            }
+        }
+        let charisma = state.charisma.map(i32::from);
+        match self.turn(*state, charisma, &mut FateRoller(fate)) {
+            Ending::Going(next) => {
+                *state = next;
+                None
+            }
+            Ending::Over(end, ends) => {
+                *state = end;
+                state.fate = pack_fate(ends);
+                Some(match (ends[0].0, ends[1].0) {
+                    (false, true) => ATTACKER,
+                    (true, false) => DEFENDER,
+                    _ => NONE,
+                })
+            }
+        }
+    }
+
+    fn code(&self, _winner: u8, steps: u32, state: &AssaultState) -> u64 {
+        let ends = if state.fate != 0 { unpack_fate(state.fate) } else { Self::limit_fate(state) };
+        self.encode(steps.max(1), state, ends)
+    }
+
+    fn at_limit(&self, state: &AssaultState) -> u8 {
+        // A side still pursued at the limit has routed: its enemy has won.
+        match state.pursuer {
+            Some(p) => p,
+            None => NONE,
+        }
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        DECISIONS
+    }
+
+    fn solvable(&self) -> bool {
         self.charger.figures <= EXACT_MAX_FIGURES && self.holder.figures <= EXACT_MAX_FIGURES
     }
 
-    fn exact(&self) -> Option<Vec<(u64, f64)>> {
-        // Each state's turn is enumerated path by path; 36 against 36 takes
-        // seconds, more takes long: Monte Carlo only.
-        if self.charger.figures > EXACT_MAX_FIGURES || self.holder.figures > EXACT_MAX_FIGURES {
-            return None;
-        }
-        let mut total: HashMap<u64, f64> = HashMap::new();
-        for (ca, pa) in self.charisma_law(0) {
-            for (cd, pd) in self.charisma_law(1) {
-                let charisma = [ca, cd];
-                let chain = absorb(
-                    self.start(),
-                    self.turns,
-                    |state: &AssaultState, turn| {
-                        let mut going: HashMap<AssaultState, f64> = HashMap::new();
-                        let mut over: HashMap<u64, f64> = HashMap::new();
-                        for (ending, p) in enumerate(|roller: &mut dyn Roller| self.turn(*state, charisma, roller)) {
-                            match ending {
-                                Ending::Going(next) => *going.entry(next).or_insert(0.0) += p,
-                                Ending::Over(end, fate) => *over.entry(self.code(turn, &end, fate)).or_insert(0.0) += p,
-                            }
-                        }
-                        going
-                            .into_iter()
-                            .map(|(s, p)| (Step::Continue(s), p))
-                            .chain(over.into_iter().map(|(c, p)| (Step::End(c), p)))
-                            .collect::<Vec<_>>()
-                    },
-                    |state| self.code(self.turns, state, Self::limit_fate(state)),
-                );
-                for (code, p) in chain {
-                    *total.entry(code).or_insert(0.0) += pa * pd * p;
-                }
-            }
-        }
-        Some(total.into_iter().collect())
+    fn describe_state(&self, state: &AssaultState, _side: u8) -> String {
+        let charger = if self.cavalry() { "cavalry" } else { "infantry" };
+        let holder = if self.battery() {
+            "a battery"
+        } else if self.holder_cavalry() {
+            "cavalry"
+        } else if self.holder.order == DefenderOrder::Skirmish {
+            "skirmishers"
+        } else if state.square {
+            "a square"
+        } else {
+            "a line"
+        };
+        format!("{} {charger} {}\" from {} of {holder}", state.figures[0], state.distance, state.figures[1])
     }
+
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        let words: [&str; 2] = match decision.name {
+            "charge" => ["charge now", "close first"],
+            "evade" => ["stand", "evade"],
+            "pursue" => ["hold", "pursue"],
+            _ => ["stay in line", "form square"],
+        };
+        words[usize::from(option.min(1))].to_string()
+    }
+}
+
+/// Per side (out, routed, shattered) as bits.
+fn pack_fate(ends: [(bool, bool, bool); 2]) -> u8 {
+    let side =
+        |(out, routed, shattered): (bool, bool, bool)| u8::from(out) | u8::from(routed) << 1 | u8::from(shattered) << 2;
+    side(ends[0]) | side(ends[1]) << 3
+}
+
+fn unpack_fate(bits: u8) -> [(bool, bool, bool); 2] {
+    let side = |b: u8| (b & 1 != 0, b & 2 != 0, b & 4 != 0);
+    [side(bits & 7), side(bits >> 3)]
+}
+
+/// `assault` or `cavalry_charge` as played by the plan of its keys.
+pub fn played(assault: Assault, settings: &Settings) -> Played<Assault> {
+    Played::new(assault, game::Plan::from_settings(settings))
 }

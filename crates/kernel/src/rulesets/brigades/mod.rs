@@ -7,17 +7,18 @@
 //! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`firefight`] (two units shooting it out, turn after
 //! turn), [`crossing`] (a unit marching across a stationary firer's front, for
 //! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
-//! combat: `assault` and `cavalry_charge`, whose defender may be cavalry), and
-//! [`roll`], which runs one turn's logic either on
-//! dice or by enumerating every branch, so Monte Carlo and the exact solvers
-//! of the assaults share one description of the rules.
+//! combat: `assault` and `cavalry_charge`, whose defender may be cavalry, on
+//! the kernel's decision model: see [`assault`] for their decisions), and
+//! [`roll`], which plays one turn's logic on the decision model's fate, so
+//! Monte Carlo, the exact law and best play share one description of the
+//! rules.
 //!
 //! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
 //! `multi_combat` enumerate
 //! their dice (binomials, the two D10s of a test); `firefight` (up to 24
 //! figures a side, batteries within a size bound: see [`firefight`]) and
-//! `assault` / `cavalry_charge` (up to 36) are absorbing Markov chains turn
-//! by turn; `crossing` is a chain over the mover's figures (the firer takes no
+//! `assault` / `cavalry_charge` (up to 36) are games solved by backward
+//! induction, best play included ([`crate::game`]); `crossing` is a chain over the mover's figures (the firer takes no
 //! losses); larger units are Monte Carlo only.
 //!
 //! # Ruleset note
@@ -157,7 +158,8 @@
 //!   exception and 7.4 fights "a new round of combat"; `ends`: the pursuit
 //!   just ends); the pursuit ends either way. A pursuer that routs from that
 //!   test is out as well as the routers, so the fight ends with no winner,
-//!   as when a pursuer shatters. Infantry never chooses to pursue.
+//!   as when a pursuer shatters. Infantry pursues only by its decision
+//!   (`pursue`, see [`assault`]), never after cavalry.
 //!   The cavalry bounce (7.1): cavalry that did not inflict more hits than it
 //!   took, with no one routed, recoils 4". Against infantry that ends the
 //!   charge as undecided (`none`): infantry never pursues cavalry (7.4) and no
@@ -916,6 +918,8 @@ crate::rule_book! {
         pub evade_fire: EvadeFire = EvadeFire::Modifier;
         /// 6.6 Plowed fields: cavalry charging across 1" or more is disordered on a D10 of this or more (8-10).
         pub plowed_disorder_min: u32 = 8, range 1..=11;
+        /// Interpretation: whether a line may form square before cavalry within charge reach moves (rolled: only with the initiative, half the time, 2.1; always: it moves first every turn).
+        pub square_initiative: assault::SquareInitiative = assault::SquareInitiative::Rolled;
         /// Interpretation: when cavalry must be steady for its 16"/20" charge move (launch: 2.11 "steady cavalry launching a charge"; contact: terrain or an obstacle charged into takes it away too).
         pub charge_move_steady: assault::ChargeMoveSteady = assault::ChargeMoveSteady::Launch;
         /// 7.4 Pursuit: a cavalry unit enters pursuit on a D10 of this or less.
@@ -1385,11 +1389,13 @@ pub fn entry() -> RulesetEntry {
 }
 
 fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(assault::Assault::from_assault_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+    let assault = assault::Assault::from_assault_settings(crate::params::rules_of::<Rules>(rules), settings)?;
+    Ok(Box::new(assault::played(assault, settings)))
 }
 
 fn build_cavalry_charge(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(assault::Assault::from_cavalry_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+    let assault = assault::Assault::from_cavalry_settings(crate::params::rules_of::<Rules>(rules), settings)?;
+    Ok(Box::new(assault::played(assault, settings)))
 }
 
 fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {

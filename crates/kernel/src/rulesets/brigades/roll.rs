@@ -1,17 +1,15 @@
-//! One turn's logic, written once, run two ways: with real dice (Monte Carlo)
-//! or by enumerating every branch with its probability (exact solvers).
-//!
-//! A turn function takes a [`Roller`]. [`DiceRoller`] rolls. [`enumerate`]
-//! replays the function with a script of branch choices, odometer fashion,
-//! until every path has been taken once: each path's probability is the
-//! product of the chances of its choices. The kernel's `markov::absorb` then
-//! carries the per-turn laws from turn to turn.
+//! One turn's logic, written once against a [`Roller`], played on the
+//! kernel's decision model: [`FateRoller`] turns each random event into a
+//! chance of a [`Fate`] (a law the solver enumerates and the sampler rolls)
+//! and each choice into a named [`Decision`].
 
-use super::{Rules, TestResult, roll_test, test_distribution};
+use super::{RoutRow, Rules, TestResult, roll_test, test_distribution};
 use crate::dice::Dice;
+use crate::game::{Decision, Fate, Law, Policy};
 use crate::pmf::Pmf;
+use std::cell::OnceCell;
 
-/// The random events a turn needs.
+/// The random events and choices a turn needs.
 pub trait Roller {
     /// How many of `dice` D10s hit, each on `faces` (with the chance `chance`).
     fn hits(&mut self, dice: u32, faces: &[bool; 10], chance: f64) -> u32;
@@ -19,90 +17,112 @@ pub trait Roller {
     fn test(&mut self, rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult;
     /// True with chance `tenths` / 10 (one D10 at or under `tenths`).
     fn d10_at_most(&mut self, tenths: u32) -> bool;
+    /// Side `side` takes `decision` among `options` (see [`Fate::decide`]).
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16;
 }
 
-/// Real dice.
-pub struct DiceRoller<'a>(pub &'a mut Dice);
+/// A [`Fate`] as a [`Roller`].
+pub struct FateRoller<'a, F>(pub &'a mut F);
 
-impl Roller for DiceRoller<'_> {
+/// The hits of `dice` D10s: rolled face by face, enumerated as a binomial.
+struct HitsLaw<'a> {
+    dice: u32,
+    faces: &'a [bool; 10],
+    chance: f64,
+    table: OnceCell<Vec<(u32, f64)>>,
+}
+
+impl Law for HitsLaw<'_> {
+    fn sample(&self, dice: &mut Dice) -> u32 {
+        (0..self.dice).map(|_| u32::from(self.faces[dice.d10() as usize - 1])).sum()
+    }
+
+    fn outcomes(&self) -> &[(u32, f64)] {
+        self.table.get_or_init(|| {
+            Pmf::binomial(self.dice, self.chance).iter().filter(|&(_, p)| p > 0.0).map(|(v, p)| (v as u32, p)).collect()
+        })
+    }
+}
+
+/// A morale test and rout roll, coded 0 for a pass and 1 + the row's index
+/// ([`RoutRow`] in table order) for a rout.
+struct TestLaw<'a> {
+    rules: &'a Rules,
+    pass: i32,
+    modifier: i32,
+    rout_modifier: i32,
+    table: OnceCell<Vec<(u32, f64)>>,
+}
+
+const ROWS: [RoutRow; 6] =
+    [RoutRow::Shattered, RoutRow::Rout18, RoutRow::Rout12, RoutRow::Rout8, RoutRow::Rout6, RoutRow::Rout4];
+
+fn test_code(result: TestResult) -> u32 {
+    match result {
+        TestResult::Pass => 0,
+        TestResult::Rout(row) => 1 + ROWS.iter().position(|&r| r == row).expect("a row of the table") as u32,
+    }
+}
+
+fn test_of_code(code: u32) -> TestResult {
+    if code == 0 { TestResult::Pass } else { TestResult::Rout(ROWS[code as usize - 1]) }
+}
+
+impl Law for TestLaw<'_> {
+    fn sample(&self, dice: &mut Dice) -> u32 {
+        test_code(roll_test(self.rules, dice, self.pass, self.modifier, self.rout_modifier))
+    }
+
+    fn outcomes(&self) -> &[(u32, f64)] {
+        self.table.get_or_init(|| {
+            let mut table: Vec<(u32, f64)> =
+                test_distribution(self.rules, self.pass, self.modifier, self.rout_modifier)
+                    .into_iter()
+                    .map(|(r, p)| (test_code(r), p))
+                    .collect();
+            table.sort_by_key(|&(c, _)| c);
+            table
+        })
+    }
+}
+
+impl<F: Fate> Roller for FateRoller<'_, F> {
     #[inline]
-    fn hits(&mut self, dice: u32, faces: &[bool; 10], _chance: f64) -> u32 {
-        let mut hits = 0;
-        for _ in 0..dice {
-            hits += u32::from(faces[self.0.d10() as usize - 1]);
+    fn hits(&mut self, dice: u32, faces: &[bool; 10], chance: f64) -> u32 {
+        if dice == 0 || chance == 0.0 {
+            return 0;
         }
-        hits
+        if chance >= 1.0 {
+            return dice;
+        }
+        self.0.draw(&HitsLaw { dice, faces, chance, table: OnceCell::new() })
     }
 
     #[inline]
     fn test(&mut self, rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
-        roll_test(rules, self.0, pass, modifier, rout_modifier)
+        let law = TestLaw { rules, pass, modifier, rout_modifier, table: OnceCell::new() };
+        test_of_code(self.0.draw(&law))
     }
 
     #[inline]
     fn d10_at_most(&mut self, tenths: u32) -> bool {
-        self.0.d10() <= tenths
-    }
-}
-
-/// Replays a script of branch choices and records the branches it meets.
-struct ScriptRoller<'a> {
-    script: &'a [usize],
-    taken: Vec<usize>,
-    branches: Vec<usize>,
-    probability: f64,
-}
-
-impl ScriptRoller<'_> {
-    fn choose<T: Copy>(&mut self, options: &[(T, f64)]) -> T {
-        let depth = self.taken.len();
-        let index = self.script.get(depth).copied().unwrap_or(0);
-        self.taken.push(index);
-        self.branches.push(options.len());
-        self.probability *= options[index].1;
-        options[index].0
-    }
-}
-
-impl Roller for ScriptRoller<'_> {
-    fn hits(&mut self, dice: u32, _faces: &[bool; 10], chance: f64) -> u32 {
-        let options: Vec<(u32, f64)> =
-            Pmf::binomial(dice, chance).iter().filter(|&(_, p)| p > 0.0).map(|(v, p)| (v as u32, p)).collect();
-        self.choose(&options)
+        self.0.ways(tenths.min(10), 10)
     }
 
-    fn test(&mut self, rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
-        self.choose(&test_distribution(rules, pass, modifier, rout_modifier))
-    }
-
-    fn d10_at_most(&mut self, tenths: u32) -> bool {
-        let p = f64::from(tenths.min(10)) / 10.0;
-        let options: Vec<(bool, f64)> = [(true, p), (false, 1.0 - p)].into_iter().filter(|&(_, q)| q > 0.0).collect();
-        self.choose(&options)
-    }
-}
-
-/// Every outcome of `turn` with its probability, one entry per path.
-pub fn enumerate<T>(mut turn: impl FnMut(&mut dyn Roller) -> T) -> Vec<(T, f64)> {
-    let mut out = Vec::new();
-    let mut script: Vec<usize> = Vec::new();
-    loop {
-        let mut roller = ScriptRoller { script: &script, taken: Vec::new(), branches: Vec::new(), probability: 1.0 };
-        let result = turn(&mut roller);
-        out.push((result, roller.probability));
-        // The next path: the deepest choice with an untried branch moves on.
-        let ScriptRoller { mut taken, branches, .. } = roller;
-        loop {
-            match taken.pop() {
-                None => return out,
-                Some(index) if index + 1 < branches[taken.len()] => {
-                    taken.push(index + 1);
-                    break;
-                }
-                Some(_) => {}
-            }
-        }
-        script = taken;
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16 {
+        self.0.decide(side, decision, options, heuristic)
     }
 }
 
@@ -111,17 +131,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn enumeration_covers_every_path_once() {
-        // Two dice at 0.5, then, if both hit, a D10 of 1-3: P(2 hits and low) = 0.25 * 0.3.
-        let faces = [false; 10];
-        let paths = enumerate(|r: &mut dyn Roller| {
-            let h = r.hits(2, &faces, 0.5);
-            if h == 2 { (h, r.d10_at_most(3)) } else { (h, false) }
-        });
-        assert_eq!(paths.len(), 4);
-        let total: f64 = paths.iter().map(|p| p.1).sum();
-        assert!((total - 1.0).abs() < 1e-15);
-        let low: f64 = paths.iter().filter(|p| p.0 == (2, true)).map(|p| p.1).sum();
-        assert!((low - 0.075).abs() < 1e-15);
+    fn test_codes_round_trip_in_table_order() {
+        for code in 0..7 {
+            assert_eq!(test_code(test_of_code(code)), code);
+        }
+        let rules = Rules::default();
+        let law = TestLaw { rules: &rules, pass: 3, modifier: -2, rout_modifier: 0, table: OnceCell::new() };
+        let total: f64 = law.outcomes().iter().map(|o| o.1).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        assert!(law.outcomes().windows(2).all(|w| w[0].0 < w[1].0));
     }
 }
