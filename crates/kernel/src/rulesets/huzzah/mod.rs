@@ -72,8 +72,17 @@
 //! - Skirmisher superiority: a side cannot both have failed and won the
 //!   previous test; only one side can have won it, or be reinforced.
 //! - Bombardment: a square is always disadvantaged against artillery; a unit
-//!   split between ranges is at the closer; bounce-through hits a unit behind
-//!   the target only at short range and within the bounce-through distance.
+//!   split between ranges is at the closer.
+//! - `bounce_through` (default `all`): "Bounce through" says "Troops that are
+//!   behind a unit that is bombarded may be hit by bounce through fire" and
+//!   "Units that are beyond extreme range can be hit by bounce through
+//!   fire", which can only happen if targets at long or extreme range bounce
+//!   through (a unit behind a target at short range is at most 7 + 4 bands
+//!   from the guns, far inside extreme range); the "Short range" paragraph's
+//!   "Targets bombarded at short range are subject to bounce through"
+//!   contrasts bombardment with the inherent canister threat, which never
+//!   bounces through. So a unit behind the target within the bounce-through
+//!   distance tests at every range; `short` is the narrower reading.
 //! - `command_check_huzzah` (default `passes`): "Command integrity check",
 //!   Huzzah! results assume the command passed, so a Huzzah! passes even at an
 //!   effective rating below 2; `rating` makes it pass only at 2 or more. A
@@ -243,6 +252,20 @@ crate::choice_enum! {
         Beyond = "beyond",
         /// A move that reaches the edge: ending exactly at it leaves the table too.
         Reaching = "reaching",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: at which bombardment ranges units behind the target
+    /// are hit by bounce-through.
+    pub enum BounceThrough {
+        /// At every range ("Bounce through": "Troops that are behind a unit
+        /// that is bombarded may be hit"; "Units that are beyond extreme
+        /// range can be hit by bounce through fire") (default).
+        All = "all",
+        /// Only at short range ("Short range": "Targets bombarded at short
+        /// range are subject to bounce through").
+        Short = "short",
     }
 }
 
@@ -466,6 +489,8 @@ crate::rule_book! {
         pub bounce_through_medium_artillery: i32 = 3, range 0..=10;
         /// "Artillery bombardment", Bombardment ranges: heavy artillery bounce through, bands.
         pub bounce_through_heavy_artillery: i32 = 4, range 0..=10;
+        /// Interpretation: the bombardment ranges at which units behind the target are hit by bounce-through; `all` (default: "Units that are beyond extreme range can be hit by bounce through fire") or `short`.
+        pub bounce_through: BounceThrough = BounceThrough::All;
         /// "Artillery bombardment", Rearm: Up 1 if the majority of batteries are depleted.
         pub rearm_majority_depleted_up: i32 = 1, range 0..=3;
         /// "Artillery bombardment", Rearm: Up 1 if all batteries are depleted.
