@@ -96,6 +96,17 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
         entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
     );
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.edge", "41")]).is_err());
+    // "An individual unit attached to any officer is always in command": an
+    // attached officer with the unit out of command is refused.
+    for side in ["attacker", "defender"] {
+        let (officer, in_command) = (format!("{side}.officer"), format!("{side}.in_command"));
+        let refused = entry
+            .build_from_text(rules.as_ref(), [(officer.as_str(), "attached"), (in_command.as_str(), "false")])
+            .err()
+            .expect("refused");
+        assert!(refused.to_string().contains("in_command"), "{refused}");
+        assert!(entry.build_from_text(rules.as_ref(), [(officer.as_str(), "inspirational")]).is_ok());
+    }
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());

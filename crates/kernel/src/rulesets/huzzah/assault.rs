@@ -479,6 +479,14 @@ impl Assault {
             if !(-10..=10).contains(&unit.shifts) || !(6..=10).contains(&unit.rating) {
                 return Err(invalid(format!("{prefix}.shifts"), "shifts -10 to 10, ratings 6 to 10"));
             }
+            // "Command radius": "An individual unit attached to any officer is
+            // always in command" (Up 1 to orders and rallies).
+            if unit.officer != Officer::None && !unit.in_command {
+                return Err(invalid(
+                    format!("{prefix}.in_command"),
+                    "a unit with an officer attached is always in command: in_command cannot be false",
+                ));
+            }
             if unit.routing && unit.arm == Arm::Artillery {
                 return Err(invalid(format!("{prefix}.routing"), "a battery never routs: it breaks"));
             }
