@@ -230,11 +230,14 @@ fn the_attacker_holds_while_the_defender_routs_and_the_defender_rallies_in_its_t
     let easier =
         Assault::new(&no_routing_down, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
     assert!(close(easier.probability("rallies", 1), 30.0 / 36.0));
-    // On favourable ground it rallies as Experienced (30/36), but a failed
-    // rally routs it off that ground: its second try is at Trained (26/36).
+    // On favourable ground it still rallies at Trained (26/36): a mob is
+    // disadvantaged (playsheet: "Use disadvantaged rating ... if routing")
+    // and "Only troops that are not disadvantaged can be in a favourable
+    // position" (the old reading rallied it as Experienced, 30/36). Its
+    // second try, off that ground, is at Trained too.
     line.favourable = true;
     let on_ground = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 2).unwrap().exact_distribution().unwrap();
-    assert!(close(on_ground.probability("rallies", 0), (6.0 / 36.0) * (10.0 / 36.0)));
+    assert!(close(on_ground.probability("rallies", 0), (10.0 / 36.0) * (10.0 / 36.0)));
     line.favourable = false;
     line.edge = 3;
     let off = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();

@@ -671,6 +671,14 @@ impl Assault {
         if self.broken(&s, side) { Node::End(self.code(1 - side as i64, 1, &s)) } else { Node::Live(s) }
     }
 
+    /// Whether `side` is disadvantaged when threatened: its own key, or a
+    /// mob (playsheet, Threat tests: "Use disadvantaged rating ... if
+    /// routing"; "Mob": mobs "use their disadvantaged morale rating if
+    /// threatened or engaged"; a routing unit and cavalry out of control alike).
+    fn threat_disadvantaged(&self, s: &State, side: usize) -> bool {
+        self.units[side].disadvantaged || s.routing[side]
+    }
+
     /// The effective rating of `side` tested by the other ("Threat tests",
     /// Procedure); `bombarded` is the bombardment range band (0 short, 1
     /// long, 2 extreme) or `None` for an ordinary threat.
@@ -678,9 +686,7 @@ impl Assault {
         let r = &self.rules;
         let unit = &self.units[side];
         let enemy = &self.units[1 - side];
-        // Playsheet, Threat tests: "Use disadvantaged rating ... if routing"
-        // ("Mob": mobs "use their disadvantaged morale rating if threatened").
-        let disadvantaged = unit.disadvantaged || s.routing[side];
+        let disadvantaged = self.threat_disadvantaged(s, side);
         let mut shifts = unit.shifts;
         if s.strength[2 * side] > 0 {
             shifts -= r.threat_staggers_down;
@@ -1064,7 +1070,11 @@ impl Assault {
         if unit.in_command {
             shifts += r.rally_in_command_up;
         }
-        if self.favourable(s, side) {
+        // "Favourable position": "Only troops that are not disadvantaged can
+        // be in a favourable position": a disadvantaged unit, or a mob
+        // (playsheet: "Use disadvantaged rating ... if routing"), takes no Up
+        // for its ground, though it rallies on its full rating.
+        if self.favourable(s, side) && !self.threat_disadvantaged(s, side) {
             shifts += r.rally_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
