@@ -46,9 +46,13 @@
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
 //! - `leave_table` (default `beyond`): "Any unit that routs from the
 //!   battlefield is immediately broken": in `assault` a rout or retirement
-//!   longer than the bands behind the unit (its `edge` key, default 8: a
-//!   24-band deep table with the units 8 bands apart in its middle) takes it
-//!   off the table; `reaching` also breaks a unit whose move ends at the edge.
+//!   longer than the bands behind the unit (its `edge` key) takes it off the
+//!   table; `reaching` also breaks a unit whose move ends at the edge.
+//! - The `edge` key's default is 16 bands: "The typical depth of a
+//!   battlefield in Huzzah! is 40 bands" ("Scaling the game"), with the two
+//!   units at the default 8 bands apart across its middle, (40 - 8) / 2.
+//!   (The rules' 1.8 m table in 5 cm bands is 36 bands deep, 14 behind
+//!   each; the typical depth the rules name for any scale is the one taken.)
 //! - In `assault` a routing unit rallies or makes its compulsory rout move in
 //!   its side's Rally phase and the assault goes on; while the defender
 //!   routs the attacker holds the ground it won, and a rallied unit takes its
@@ -108,10 +112,24 @@
 //!   CinC's ends the phase. Under "Scaling a game" (`scaled`) each
 //!   successive order after an advance or retire is Down 2 (the chain's
 //!   orders are all of one kind).
-//! - The `assault` lists its own modelling choices (bombardment timing, the
-//!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
-//!   does while its enemy routs) in its docs; its exact solver drops states
-//!   less likely than 1e-15 and takes assaults of up to 20 turns.
+//! - The `assault` lists its own modelling choices (when the battery may
+//!   bombard and its `defender.fire` policy, the threat test after a forced
+//!   deploy, cavalry out of control as a mob, the Huzzah! chain's limit of 8,
+//!   forced orders, blown cavalry, what the winner does while its enemy
+//!   routs) in its docs; its exact solver drops states less likely than
+//!   1e-15 and takes assaults of up to 20 turns.
+//! - Fixes to the text rather than interpretations, listed for the record:
+//!   a small unit's Down 1 in engagements applies only against a
+//!   standard-sized unit ("such units suffer this penalty in engagements
+//!   against standard-sized units"; a battery under `artillery_small_unit =
+//!   small` is small too); an officer attached to a unit has it in command
+//!   ("An individual unit attached to any officer is always in command": the
+//!   CinC attached in `orders_phase` takes the in-command Up, and `attached`
+//!   without `in_command` is refused); and no unit that is disadvantaged
+//!   (its `disadvantaged` key, or a mob: the playsheet's "Use disadvantaged
+//!   rating ... if routing") takes the favourable-position Up to rally or
+//!   reform ("Only troops that are not disadvantaged can be in a favourable
+//!   position"), though it rallies on its full rating.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
