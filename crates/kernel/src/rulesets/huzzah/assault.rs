@@ -283,11 +283,12 @@ const NEGLIGIBLE: f64 = 1e-15;
 /// The longest assault the exact solver takes on, in turns. Since routed
 /// units rally and come back, assaults last longer and the chain's live
 /// states spread over positions, table edges, rout counts and both units'
-/// staggers and kills: the default assault's 20 turns take about 19 s of two
-/// cores here (33 s of one; 15 turns took 34 s of one core before the
-/// solver packed its states and expanded them in parallel), each further
-/// turn about a second more, and its joint distribution (2.9 million
-/// outcomes) about 490 MB. Longer assaults are sampled.
+/// staggers and kills. With the rules' 16-band table edge (issue 14) the
+/// default assault's 20 turns took 240 s and 830 MB (4.3 million outcomes)
+/// on this two-core machine shared at a load of about 9, and 10 turns 65 s
+/// against 22 s with the old 8-band edge under the same load (unloaded, the
+/// old edge's 20 turns took about 19 s). Longer assaults are sampled; the
+/// default 30 turns are the decision model's to solve (issue 14, part B).
 pub const EXACT_TURN_LIMIT: u32 = 20;
 
 /// States the exact solver expands in one task before it merges their
