@@ -3,7 +3,9 @@
 
 use super::assert_agrees;
 use volley_kernel::catalogue;
-use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultUnit, EXACT_TURN_LIMIT, Formation, Guns};
+use volley_kernel::rulesets::huzzah::assault::{
+    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns,
+};
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
 
@@ -96,6 +98,17 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
         entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.routing", "true")]).is_err()
     );
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.edge", "41")]).is_err());
+    // "An individual unit attached to any officer is always in command": an
+    // attached officer with the unit out of command is refused.
+    for side in ["attacker", "defender"] {
+        let (officer, in_command) = (format!("{side}.officer"), format!("{side}.in_command"));
+        let refused = entry
+            .build_from_text(rules.as_ref(), [(officer.as_str(), "attached"), (in_command.as_str(), "false")])
+            .err()
+            .expect("refused");
+        assert!(refused.to_string().contains("in_command"), "{refused}");
+        assert!(entry.build_from_text(rules.as_ref(), [(officer.as_str(), "inspirational")]).is_ok());
+    }
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
@@ -151,10 +164,98 @@ fn a_hand_worked_advance_through_a_bombardment() {
     let exact = assault.exact_distribution().unwrap();
     assert!(close(exact.probability("engaged", 1), 714.0 / 46656.0));
     // The bombardment at short range against a column is at Raw (6): it
-    // leaves staggers only on 7 or more, so no stagger at all has chance
-    // at least (1 - 15/36) + (15/36)(15/36) before any later test.
+    // leaves staggers only on 7 or more, so, with the battery holding its
+    // fire for short range, no stagger at all has chance at least
+    // (1 - 15/36) + (15/36)(15/36) before any later test.
+    let holding = assault.clone().with_fire(Fire::Short);
+    let exact = holding.exact_distribution().unwrap();
     assert!(exact.probability("attacker_staggers", 0) >= 21.0 / 36.0 + (15.0 / 36.0) * (15.0 / 36.0) - 1e-12);
     assert_agrees(&assault, 1_000_000, 65);
+}
+
+#[test]
+fn a_battery_bombards_a_target_that_acts_on_no_order() {
+    // "Artillery bombardment": a battery may bombard once in each of the
+    // opponent's Orders phases, and again each time its target acts on
+    // another order. The column of the test above, with 7 kills (one
+    // stagger more breaks it), 10 bands from light guns with one
+    // bombardment, one turn. Its first order (at 6: 15/36) takes it to 6
+    // bands, short range, where the battery fires under either policy. When
+    // that order fails (21/36) the column acts on no order, still 10 bands
+    // out (long range): a battery firing `now` bombards it there, at
+    // Trained Down 1 (kills) Down 1 (column), Raw (6), which any roll of 7
+    // or more (21/36) breaks; one holding for `short` does not fire, and
+    // nothing else can touch the column that turn. So firing `now` breaks
+    // it (21/36)(21/36) = 441/1296 more often than holding. The old reading
+    // fired only after an advance: no difference at all.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    (column.rating, column.in_command, column.kills) = (6, false, 7);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let now = Assault::new(&rules, column, battery, Guns::Light, 1, 10, 1).unwrap();
+    let short = now.clone().with_fire(Fire::Short);
+    let (now_exact, short_exact) = (now.exact_distribution().unwrap(), short.exact_distribution().unwrap());
+    let gap = now_exact.probability("winner", 1) - short_exact.probability("winner", 1);
+    assert!(close(gap, 441.0 / 1296.0), "{gap}");
+    // The key reaches the scenario: `defender.fire=short` is the holding battery.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let defaults = (huzzah.default_rules)();
+    let built = huzzah
+        .scenario("assault")
+        .unwrap()
+        .build_from_text(
+            defaults.as_ref(),
+            [
+                ("attacker.rating", "6"),
+                ("attacker.in_command", "false"),
+                ("attacker.kills", "7"),
+                ("defender.arm", "artillery"),
+                ("defender.guns", "light"),
+                ("defender.bombardments", "1"),
+                ("defender.fire", "short"),
+                ("distance", "10"),
+                ("turns", "1"),
+            ],
+        )
+        .unwrap();
+    let built = built.exact_distribution().unwrap();
+    assert!(close(built.probability("winner", 1), short_exact.probability("winner", 1)));
+    assert_agrees(&now, 1_000_000, 69);
+}
+
+#[test]
+fn the_default_table_edge_is_16_bands_behind_each_unit() {
+    // "The typical depth of a battlefield in Huzzah! is 40 bands", the units
+    // 8 bands apart across its middle: 16 bands behind each. Both units
+    // start routing 30 bands apart (no threat zones, no orders while the
+    // defender routs): each rallies at Trained, Up 1 in command, Down 1
+    // routing (8: 26/36) or routs 4 bands. The defender leaves the table
+    // only by routing off it: without an engagement and without a stagger
+    // (a unit broken by threats or casualties has staggers). With 16 bands
+    // behind it, three turns of failed rallies (12 bands) cannot take it
+    // off. With the old 8 it leaves on its third failure, (10/36)^3, unless
+    // the attacker has left first, on its own third failure earlier that
+    // turn: (10/36)^3 (1 - (10/36)^3).
+    assert_eq!(DEFAULT_EDGE, 16);
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let mut line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    (column.routing, line.routing) = (true, true);
+    let routed_off = |column: AssaultUnit, line: AssaultUnit| {
+        let exact = Assault::new(&rules, column, line, Guns::Medium, 0, 30, 3).unwrap().exact_distribution().unwrap();
+        let index = |name: &str| exact.metric_index(name).unwrap();
+        let (winner, engaged, staggers) = (index("winner"), index("engaged"), index("defender_staggers"));
+        exact
+            .joint
+            .iter()
+            .filter(|o| o.values[winner] == 0 && o.values[engaged] == 0 && o.values[staggers] == 0)
+            .map(|o| o.probability)
+            .sum::<f64>()
+    };
+    assert!(close(routed_off(column, line), 0.0));
+    (column.edge, line.edge) = (8, 8);
+    let third = (10.0f64 / 36.0).powi(3);
+    assert!(close(routed_off(column, line), third * (1.0 - third)));
 }
 
 #[test]
@@ -219,11 +320,14 @@ fn the_attacker_holds_while_the_defender_routs_and_the_defender_rallies_in_its_t
     let easier =
         Assault::new(&no_routing_down, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
     assert!(close(easier.probability("rallies", 1), 30.0 / 36.0));
-    // On favourable ground it rallies as Experienced (30/36), but a failed
-    // rally routs it off that ground: its second try is at Trained (26/36).
+    // On favourable ground it still rallies at Trained (26/36): a mob is
+    // disadvantaged (playsheet: "Use disadvantaged rating ... if routing")
+    // and "Only troops that are not disadvantaged can be in a favourable
+    // position" (the old reading rallied it as Experienced, 30/36). Its
+    // second try, off that ground, is at Trained too.
     line.favourable = true;
     let on_ground = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 2).unwrap().exact_distribution().unwrap();
-    assert!(close(on_ground.probability("rallies", 0), (6.0 / 36.0) * (10.0 / 36.0)));
+    assert!(close(on_ground.probability("rallies", 0), (10.0 / 36.0) * (10.0 / 36.0)));
     line.favourable = false;
     line.edge = 3;
     let off = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap().exact_distribution().unwrap();
@@ -296,7 +400,9 @@ fn fingerprint(exact: &volley_kernel::outcome::Distribution) -> f64 {
 #[test]
 fn the_exact_solver_keeps_its_distributions() {
     // Regression pins, computed by the solver as it stood at accfcb7 (before
-    // its states were packed into two words): the chances of each winner,
+    // its states were packed into two words) and taken again after issue 14's
+    // readings (deploy threat tests, the battery's chances to fire, cavalry
+    // out of control, the 16-band table edge): the chances of each winner,
     // the mean turn it ended, the mean routs of the defender and the
     // fingerprint of the whole joint distribution (every outcome's chance),
     // for the default assault, cavalry against a square and a column against
@@ -311,21 +417,21 @@ fn the_exact_solver_keeps_its_distributions() {
     let cases = [
         (
             Assault::new(&rules, column, line, Guns::Medium, 3, 8, 5).unwrap(),
-            [0.3227999012404351, 0.22500634975446177, 0.45219374897885606],
-            [4.311094326674289, 0.6149672963219305, 0.5114565964145605],
-            141874,
+            [0.23571338210380832, 0.2493666243336757, 0.5149199935122794],
+            [4.412592177002925, 0.6088536404501722, 0.5095668724258786],
+            158115,
         ),
         (
             Assault::new(&rules, cavalry, square, Guns::Medium, 0, 6, 5).unwrap(),
-            [0.27687486581281046, 0.09681531930705023, 0.626309814862525],
-            [4.4285684668248635, 0.37420503177226166, 0.5144789350839983],
-            198465,
+            [0.24823953943157415, 0.07683044911074631, 0.6749300114327879],
+            [4.5281532045742745, 0.3758266276330779, 0.5110593674085794],
+            227857,
         ),
         (
             Assault::new(&rules, column, battery, Guns::Medium, 3, 8, 6).unwrap(),
-            [0.26732513949304343, 0.6998534958833065, 0.03282136455736465],
-            [2.7478614971972486, 0.0, 0.49341410116003454],
-            105623,
+            [0.27032265187836857, 0.6929171087437825, 0.03676023931431163],
+            [2.692601825355004, 0.0, 0.4923076103951885],
+            103612,
         ),
     ];
     for (assault, winners, [turns, defender_routs, print], outcomes) in cases {

@@ -158,6 +158,30 @@ fn a_battery_is_a_small_unit_and_breaks_when_it_loses() {
 }
 
 #[test]
+fn small_units_take_their_down_only_against_standard_sized_units() {
+    // "Engage the enemy", Small unit: small units "suffer this penalty in
+    // engagements against standard-sized units". A small Trained unit (8)
+    // against a standard one fights as Green (7); two small Trained units
+    // fight each other at 8 apiece (the old reading gave 7 and 7); a small
+    // unit against a battery (small by default) also meets an equal: 8, 8.
+    let rules = Rules::default();
+    let mut small = Fighter::new(Quality::Trained);
+    small.small = true;
+    let standard = Fighter::new(Quality::Trained);
+    let battery = Fighter::new(Quality::Trained).of_arm(Arm::Artillery);
+    let ratings = |a: Fighter, d: Fighter| Engagement::new(&rules, a, d).unwrap().ratings();
+    assert_eq!(ratings(small, standard), [7, 8]);
+    assert_eq!(ratings(small, small), [8, 8]);
+    assert_eq!(ratings(small, battery), [8, 8]);
+    // With batteries standard-sized, the small unit takes its Down again.
+    let standard_guns = Rules {
+        artillery_small_unit: volley_kernel::rulesets::huzzah::ArtillerySmallUnit::Standard,
+        ..Rules::default()
+    };
+    assert_eq!(Engagement::new(&standard_guns, small, battery).unwrap().ratings(), [7, 8]);
+}
+
+#[test]
 fn engagement_ups_and_downs() {
     let rules = Rules::default();
     let base = Fighter::new(Quality::Trained);

@@ -158,3 +158,27 @@ fn a_cinc_who_fails_first_ends_the_phase() {
     let busy = [("orders", "2"), ("cinc_orders", "3"), ("cinc_attached", "false"), ("huzzah_order", "best")];
     assert_agrees(scenario("orders_phase", &busy).as_ref(), 1_000_000, 34);
 }
+
+#[test]
+fn an_attached_officer_always_has_his_unit_in_command() {
+    // "Command radius": "An individual unit attached to any officer is always
+    // in command". The CinC (rated 8, so 10) attached to the unit he orders
+    // three times: Up 1 attached and Up 1 in command, 12, 11 and 10, each
+    // failing only on 11-12 (33/36). With the free order taken, a Huzzah! on
+    // the first order gives two orders and ends the chain short of three;
+    // one on the second gives the third free. P(all three) =
+    // (32/36) ((32/36)(33/36) + 1/36) = 32 * 1092 / 46656, about 74.9%
+    // (without the in-command Up, 11, 10 and 9: about 68.3%).
+    let phase = exact("orders_phase", &[("cinc_orders", "3")]);
+    close(phase.probability("cinc_completed", 1), 32.0 * (32.0 * 33.0 + 36.0) / 46656.0);
+    // A chain with its officer attached but the unit out of command
+    // contradicts the rule, and is refused; in command, it is accepted.
+    let entry = ruleset("huzzah").unwrap();
+    let rules = (entry.default_rules)();
+    for name in ["order_chain", "orders_phase"] {
+        let scenario = entry.scenario(name).unwrap();
+        let refused = scenario.build_from_text(rules.as_ref(), [("attached", "true")]).err().expect("refused");
+        assert!(refused.to_string().contains("in_command"), "{refused}");
+        assert!(scenario.build_from_text(rules.as_ref(), [("attached", "true"), ("in_command", "true")]).is_ok());
+    }
+}

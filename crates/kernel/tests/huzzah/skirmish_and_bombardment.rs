@@ -6,7 +6,7 @@ use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::Guns;
 use volley_kernel::rulesets::huzzah::bombardment::{Bombardment, Target};
 use volley_kernel::rulesets::huzzah::skirmish::{Skirmish, SkirmishLine};
-use volley_kernel::rulesets::huzzah::{Officer, Quality, Rules};
+use volley_kernel::rulesets::huzzah::{BounceThrough, Officer, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
 
 fn close(a: f64, b: f64) -> bool {
@@ -92,17 +92,29 @@ fn bombardment_ranges_and_modifiers() {
 }
 
 #[test]
-fn bounce_through_only_at_short_range_and_within_its_distance() {
-    let rules = Rules::default();
-    let bounce = |distance: i32, behind: i32| {
-        let b = Bombardment::new(&rules, trained(), Guns::Medium, distance, false, behind).unwrap();
+fn bounce_through_at_every_range_within_its_distance() {
+    // "Bounce through": "Units that are beyond extreme range can be hit by
+    // bounce through fire": a unit behind the target within the distance
+    // (medium guns: 15cm, 3 bands) is hit whatever the target's range. The
+    // issue's case, `behind=2 distance=10` (long range), bounces through;
+    // the old reading (short range only) gave no bounce-through there.
+    let bounce = |rules: &Rules, distance: i32, behind: i32| {
+        let b = Bombardment::new(rules, trained(), Guns::Medium, distance, false, behind).unwrap();
         b.exact_distribution().unwrap().probability("bounce_through", 1)
     };
-    // Medium guns bounce through 15cm (3 bands).
-    assert!(close(bounce(5, 3), 1.0));
-    assert!(close(bounce(5, 4), 0.0));
-    assert!(close(bounce(10, 1), 0.0));
-    assert!(close(bounce(5, 0), 0.0));
+    let rules = Rules::default();
+    assert!(close(bounce(&rules, 5, 3), 1.0));
+    assert!(close(bounce(&rules, 5, 4), 0.0));
+    assert!(close(bounce(&rules, 10, 2), 1.0));
+    // Extreme range (15-21): the unit behind, at 21 + 3 = 24 bands, is
+    // beyond extreme range and still hit.
+    assert!(close(bounce(&rules, 21, 3), 1.0));
+    assert!(close(bounce(&rules, 5, 0), 0.0));
+    // The narrower reading: short range only.
+    let short = Rules { bounce_through: BounceThrough::Short, ..Rules::default() };
+    assert!(close(bounce(&short, 5, 3), 1.0));
+    assert!(close(bounce(&short, 10, 2), 0.0));
+    assert!(close(bounce(&short, 21, 3), 0.0));
 }
 
 #[test]

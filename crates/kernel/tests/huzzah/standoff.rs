@@ -56,6 +56,16 @@ fn threat_staggers_are_the_excess_and_ratings_fall_with_staggers_and_kills() {
     let unit = Stand::new(Quality::Trained);
     assert_eq!(unit.reform_rating(&rules, 1, true), 7);
     assert_eq!(unit.reform_rating(&rules, 0, false), 9);
+    // "Only troops that are not disadvantaged can be in a favourable
+    // position": favourable ground gives Up 1 to reform (Trained, Down 1
+    // threat zone, Up 1 in command, Up 1 favourable: Experienced, 9), but
+    // not to a disadvantaged unit, which reforms at Trained (8) on its full
+    // rating (the old reading gave it 9 too).
+    let mut placed = Stand::new(Quality::Trained);
+    placed.favourable = true;
+    assert_eq!(placed.reform_rating(&rules, 0, true), 9);
+    placed.disadvantaged = true;
+    assert_eq!(placed.reform_rating(&rules, 0, true), 8);
 }
 
 #[test]

@@ -3,12 +3,12 @@
 //! from one defending unit (infantry in line, column or square, or a battery).
 //!
 //! The attacker's turn: threat tests if it is in the defender's threat zone;
-//! orders (a forced order first, then advance orders until one fails, an order
-//! cannot be given, or it makes contact), each move answered by a bombardment
-//! while the battery has bombardments left; the engagement on contact; rally,
-//! reform and rout. The defender's turn: threat tests if it is in the
-//! attacker's zone, its forced order (deploy to line or form square), smoke
-//! removal and rally, reform and rout. It ends when a unit breaks (a routing
+//! orders (a forced order first, a deploy followed by its threat test, then
+//! advance orders until one fails, an order cannot be given, or it makes
+//! contact), with the battery's bombardments; the engagement on contact;
+//! rally, reform and rout. The defender's turn: threat tests if it is in the
+//! attacker's zone, its forced order (deploy to line or form square) and the
+//! deploy's threat test, smoke removal and rally, reform and rout. It ends when a unit breaks (a routing
 //! unit that leaves the table is broken), or at the turn limit.
 //!
 //! "Rally, reform and rout" ("Rally and reform", "Compulsory movement: Rout",
@@ -53,10 +53,33 @@
 //!   into rout in an engagement (a unit that starts routing has not routed
 //!   yet; a mob that loses again routs on, the same rout); `rallies` counts
 //!   routing units of either side that rallied.
-//! - A battery bombards once for each advance order the attacker acts on, at
-//!   the distance the move ends (at 1 band, short range, when it ends in
-//!   contact), while bombardments last ("Artillery bombardment": a target can
-//!   be bombarded again when it acts on another order).
+//! - A battery may bombard the attacker once in each attacker's Orders phase
+//!   and once more each time the attacker acts on an order, forced deploys
+//!   and recalls included ("Artillery bombardment": "Once a battery has
+//!   bombarded, it cannot bombard the same target again during the same turn
+//!   unless that target acts on another order. A target bombarded in a
+//!   previous turn can be bombarded again ... even if [it] does not act on
+//!   another order"), while bombardments last and the target is within
+//!   extreme range and not engaged. Its chances come after each order is
+//!   carried out (at the distance the move ends, or at 1 band when it ends
+//!   in contact: "a moving unit can be bombarded at any stage in its
+//!   movement"; after a deploy, once the deploy's threat test is taken) and
+//!   once more at the end of the attacker's orders (a target that acted on
+//!   no order, a mob included). Whether to take a chance is the defender's
+//!   `defender.fire` key: `now` (default) fires at every chance, `short`
+//!   holds fire until the attacker is at short range. A battery that holds
+//!   keeps the bombardment but not the chance: a later order gives one
+//!   chance, not two.
+//! - A forced deploy that succeeds is followed at once by a threat test of
+//!   the deployed unit when it is in the enemy's threat zone ("Deploying": "A
+//!   unit that deploys within or into a threat zone must immediately take a
+//!   threat test on completing the change of formation").
+//! - Cavalry whose recall fails (or cannot be given) loses control: it
+//!   advances one move at cavalry march column rate as a mob (disadvantaged
+//!   when threatened, and in an engagement as blown cavalry), stopped on
+//!   entering the defender's threat zone, and makes contact from anywhere
+//!   inside it (the advance order's 1-band limit binds orders only). It is
+//!   under control again when it rallies.
 //! - "Bombarded in column" applies to the battery's inherent threat too (its
 //!   explanation: "in all artillery threat zones - short, long and extreme").
 //! - A Huzzah! in a threat test makes the other unit test when each is in the
@@ -70,8 +93,7 @@
 //! - A unit broken by leaving the table (or a battery broken by losing)
 //!   keeps its staggers and kills in `*_remaining`.
 //! - Blown cavalry that fails to rally takes the recall order in its next
-//!   orders phase; if that fails it advances one move out of control and
-//!   engages disadvantaged if it makes contact.
+//!   orders phase, and acts on no other order that phase.
 
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
@@ -109,6 +131,18 @@ crate::choice_enum! {
         Medium = "medium",
         /// Heavy artillery.
         Heavy = "heavy",
+    }
+}
+
+crate::choice_enum! {
+    /// When a battery bombards the attacker ("Artillery bombardment": once in
+    /// each of the opponent's Orders phases, and once more each time the target
+    /// acts on another order): the defender's fire policy.
+    pub enum Fire {
+        /// At every chance within extreme range (default).
+        Now = "now",
+        /// Only at short range, holding fire while the attacker is farther.
+        Short = "short",
     }
 }
 
@@ -214,22 +248,31 @@ impl AssaultUnit {
     }
 }
 
-/// The default bands behind each unit to its table edge: a 120 cm (24-band)
-/// deep table with the two units 8 bands apart across its middle.
-pub const DEFAULT_EDGE: i32 = 8;
+/// The default bands behind each unit to its table edge: "The typical depth
+/// of a battlefield in Huzzah! is 40 bands" ("Scaling the game"), with the
+/// two units at the default 8 bands apart across its middle, (40 - 8) / 2.
+/// (The rules' own table, 1.8 m deep in 5 cm bands, is 36 bands: 14 behind
+/// each.) The old default of 8 bands took a unit off the table after its
+/// third rout move.
+pub const DEFAULT_EDGE: i32 = 16;
 
 // The phases of a turn, each consuming at most one roll.
 const ATTACKER_THREAT: u8 = 0;
 const ATTACKER_FORCED: u8 = 1;
-const ATTACKER_ORDERS: u8 = 2;
-const BOMBARD: u8 = 3;
-const ENGAGE_ATTACKER_ROLL: u8 = 4;
-const ENGAGE_DEFENDER_ROLL: u8 = 5;
-const ATTACKER_REFORM: u8 = 6;
-const DEFENDER_THREAT: u8 = 7;
-const DEFENDER_FORCED: u8 = 8;
-const DEFENDER_REFORM: u8 = 9;
-const TURN_END: u8 = 10;
+/// The threat test of a unit that completed a forced deploy in a threat zone.
+const ATTACKER_DEPLOY_THREAT: u8 = 2;
+const ATTACKER_ORDERS: u8 = 3;
+const BOMBARD: u8 = 4;
+/// The battery's last chance to bombard in the attacker's Orders phase.
+const LAST_BOMBARD: u8 = 5;
+const ENGAGE_ATTACKER_ROLL: u8 = 6;
+const ENGAGE_DEFENDER_ROLL: u8 = 7;
+const ATTACKER_REFORM: u8 = 8;
+const DEFENDER_THREAT: u8 = 9;
+const DEFENDER_FORCED: u8 = 10;
+const DEFENDER_DEPLOY_THREAT: u8 = 11;
+const DEFENDER_REFORM: u8 = 12;
+const TURN_END: u8 = 13;
 
 /// States less likely than this are dropped by the exact solver (as
 /// `markov::absorb` drops mass below 1e-300): a long assault reaches tens of
@@ -240,11 +283,12 @@ const NEGLIGIBLE: f64 = 1e-15;
 /// The longest assault the exact solver takes on, in turns. Since routed
 /// units rally and come back, assaults last longer and the chain's live
 /// states spread over positions, table edges, rout counts and both units'
-/// staggers and kills: the default assault's 20 turns take about 19 s of two
-/// cores here (33 s of one; 15 turns took 34 s of one core before the
-/// solver packed its states and expanded them in parallel), each further
-/// turn about a second more, and its joint distribution (2.9 million
-/// outcomes) about 490 MB. Longer assaults are sampled.
+/// staggers and kills. With the rules' 16-band table edge (issue 14) the
+/// default assault's 20 turns took 240 s and 830 MB (4.3 million outcomes)
+/// on this two-core machine shared at a load of about 9, and 10 turns 65 s
+/// against 22 s with the old 8-band edge under the same load (unloaded, the
+/// old edge's 20 turns took about 19 s). Longer assaults are sampled; the
+/// default 30 turns are the decision model's to solve (issue 14, part B).
 pub const EXACT_TURN_LIMIT: u32 = 20;
 
 /// States the exact solver expands in one task before it merges their
@@ -341,6 +385,11 @@ pub struct State {
     /// Times each side has broken into rout (the rallies follow from these,
     /// the starting routers and who routs now, so they need no field).
     routs: [u8; 2],
+    /// The attacking cavalry lost control: a mob until it rallies.
+    out_of_control: bool,
+    /// The battery may bombard the attacker now: it has not bombarded it
+    /// since the attacker last acted on an order this turn.
+    fire_ready: bool,
 }
 
 /// A [`State`] packed into two words, the exact solver's map key: a key
@@ -359,7 +408,7 @@ impl std::hash::Hash for Packed {
 impl State {
     /// The state in two words. The first: phase (4 bits), Huzzah!es (4),
     /// tester (1), the nine flags, both formations (2 each), the engagement
-    /// pair (6), then distance, smoke, orders and bombardments a byte each.
+    /// pair (6), out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
     /// The second: the four strengths, the two bands behind and the two rout
     /// counts, a byte each (signed bytes as their bits).
     fn pack(&self) -> Packed {
@@ -385,6 +434,8 @@ impl State {
             | (self.formation[0] as u64) << 18
             | (self.formation[1] as u64) << 20
             | u64::from(self.engage_pair) << 22
+            | u64::from(self.out_of_control) << 28
+            | u64::from(self.fire_ready) << 29
             | u64::from(self.distance as u8) << 32
             | u64::from(self.smoke) << 40
             | u64::from(self.orders) << 48
@@ -427,6 +478,8 @@ impl State {
             routing: [flag(7), flag(8)],
             behind: [behind_0 as i8, behind_1 as i8],
             routs: [routs_0, routs_1],
+            out_of_control: (first >> 28) & 1 == 1,
+            fire_ready: (first >> 29) & 1 == 1,
         }
     }
 }
@@ -441,6 +494,7 @@ pub struct Assault {
     bombardments: i32,
     full: [i32; 2],
     turns: u32,
+    fire: Fire,
     layout: Layout,
 }
 
@@ -479,6 +533,14 @@ impl Assault {
             if !(-10..=10).contains(&unit.shifts) || !(6..=10).contains(&unit.rating) {
                 return Err(invalid(format!("{prefix}.shifts"), "shifts -10 to 10, ratings 6 to 10"));
             }
+            // "Command radius": "An individual unit attached to any officer is
+            // always in command" (Up 1 to orders and rallies).
+            if unit.officer != Officer::None && !unit.in_command {
+                return Err(invalid(
+                    format!("{prefix}.in_command"),
+                    "a unit with an officer attached is always in command: in_command cannot be false",
+                ));
+            }
             if unit.routing && unit.arm == Arm::Artillery {
                 return Err(invalid(format!("{prefix}.routing"), "a battery never routs: it breaks"));
             }
@@ -499,7 +561,9 @@ impl Assault {
         metrics.push(Metric::boolean("engaged", "whether the units engaged at least once"));
         metrics.push(Metric::integer("attacker_routs", "times the attacker routed", 0, i64::from(turns)));
         metrics.push(Metric::integer("defender_routs", "times the defender routed", 0, i64::from(turns)));
-        metrics.push(Metric::integer("rallies", "times a routing unit rallied", 0, i64::from(turns)));
+        // At most one unit routs in each turn's engagement, and each of the
+        // two may also start routing: rallies are at most the turns and two.
+        metrics.push(Metric::integer("rallies", "times a routing unit rallied", 0, i64::from(turns) + 2));
         let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
         Ok(Assault {
             rules: rules.clone(),
@@ -509,8 +573,32 @@ impl Assault {
             bombardments,
             full,
             turns,
+            fire: Fire::Now,
             layout: Layout::new(metrics),
         })
+    }
+
+    /// The same assault with the battery firing under `fire`.
+    pub fn with_fire(mut self, fire: Fire) -> Self {
+        self.fire = fire;
+        self
+    }
+
+    /// Whether the battery bombards the attacker at this point of its Orders
+    /// phase: it has bombardments left, it has not fired since the attacker
+    /// last acted on an order ("Once a battery has bombarded, it cannot
+    /// bombard the same target again during the same turn unless that target
+    /// acts on another order"), the attacker is within extreme range and not
+    /// engaged (a move into contact is fired on at 1 band, "at any stage in
+    /// its movement"), and the fire policy takes the shot at this range.
+    fn fire_now(&self, s: &State, moving_into_contact: bool) -> bool {
+        if s.bombardments == 0 || !s.fire_ready || (s.distance == 0 && !moving_into_contact) {
+            return false;
+        }
+        match self.bombard_band(i32::from(s.distance).max(1)) {
+            None => false,
+            Some(band) => self.fire == Fire::Now || band == 0,
+        }
     }
 
     fn start(&self) -> State {
@@ -534,6 +622,8 @@ impl Assault {
             routing: [a.routing, d.routing],
             behind: [a.edge as i8, d.edge as i8],
             routs: [0; 2],
+            out_of_control: false,
+            fire_ready: true,
         }
     }
 
@@ -663,6 +753,14 @@ impl Assault {
         if self.broken(&s, side) { Node::End(self.code(1 - side as i64, 1, &s)) } else { Node::Live(s) }
     }
 
+    /// Whether `side` is disadvantaged when threatened: its own key, or a
+    /// mob (playsheet, Threat tests: "Use disadvantaged rating ... if
+    /// routing"; "Mob": mobs "use their disadvantaged morale rating if
+    /// threatened or engaged"; a routing unit and cavalry out of control alike).
+    fn threat_disadvantaged(&self, s: &State, side: usize) -> bool {
+        self.units[side].disadvantaged || s.routing[side] || (side == 0 && s.out_of_control)
+    }
+
     /// The effective rating of `side` tested by the other ("Threat tests",
     /// Procedure); `bombarded` is the bombardment range band (0 short, 1
     /// long, 2 extreme) or `None` for an ordinary threat.
@@ -670,9 +768,7 @@ impl Assault {
         let r = &self.rules;
         let unit = &self.units[side];
         let enemy = &self.units[1 - side];
-        // Playsheet, Threat tests: "Use disadvantaged rating ... if routing"
-        // ("Mob": mobs "use their disadvantaged morale rating if threatened").
-        let disadvantaged = unit.disadvantaged || s.routing[side];
+        let disadvantaged = self.threat_disadvantaged(s, side);
         let mut shifts = unit.shifts;
         if s.strength[2 * side] > 0 {
             shifts -= r.threat_staggers_down;
@@ -745,12 +841,21 @@ impl Assault {
         match s.phase {
             ATTACKER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
             ATTACKER_FORCED => s.forced[0],
-            ATTACKER_ORDERS => !s.free_order && s.distance > 0 && self.may_order(s) && self.order_rating(s).is_some(),
+            ATTACKER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
+            ATTACKER_ORDERS => {
+                !s.free_order
+                    && s.distance > 0
+                    && self.may_order(s)
+                    && !(s.blown && s.orders > 0)
+                    && self.order_rating(s).is_some()
+            }
             BOMBARD | ENGAGE_DEFENDER_ROLL => true,
+            LAST_BOMBARD => s.huzzahs > 0 || self.fire_now(s, false),
             ENGAGE_ATTACKER_ROLL => s.distance == 0,
             ATTACKER_REFORM => s.strength[0] > 0 || s.blown || s.routing[0],
             DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
             DEFENDER_FORCED => s.forced[1],
+            DEFENDER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
             DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1],
             _ => false,
         }
@@ -857,10 +962,11 @@ impl Assault {
     }
 
     /// After a move: bombard if the battery can, else carry on ordering.
+    /// The attacker has acted on an advance order: it may be bombarded again.
     fn after_move(&self, mut s: State, moved_to: i32) -> Node<State> {
         Self::advance_to(&mut s, moved_to);
-        let at = moved_to.max(1);
-        if s.bombardments > 0 && self.bombard_band(at).is_some() {
+        s.fire_ready = true;
+        if self.fire_now(&s, moved_to == 0) {
             s.phase = BOMBARD;
             s.tester = 0;
             s.huzzahs = 0;
@@ -870,14 +976,46 @@ impl Assault {
         Node::Live(s)
     }
 
+    /// Cavalry out of control "advances one move in mob formation towards the
+    /// nearest enemy unit" ("Forced orders", Recall): at its march column rate
+    /// ("Mob": "Mobs use the movement rate for march column"), stopped on
+    /// entering a threat zone ("The cavalry is stopped by threat zones"),
+    /// and it may make contact from anywhere in that zone ("If it engages an
+    /// enemy it fights using its disadvantaged morale rating"): the advance
+    /// order's 1-band limit on engaging binds orders, and this is none.
+    fn out_of_control_move(&self, s: &State) -> i32 {
+        let distance = i32::from(s.distance);
+        let zone = self.zone(s, 1);
+        let step = self.rules.move_cavalry_march_column;
+        let target = if distance > zone && zone > 0 { (distance - step).max(zone) } else { distance - step };
+        target.max(0)
+    }
+
+    /// Blown cavalry whose recall failed loses control: a mob advancing one
+    /// move (see [`Assault::out_of_control_move`]); the battery has its last
+    /// chance to fire on it before any engagement.
+    fn lose_control(&self, mut s: State) -> Node<State> {
+        s.out_of_control = true;
+        let to = self.out_of_control_move(&s);
+        Self::advance_to(&mut s, to);
+        s.phase = if self.fire_now(&s, to == 0) { BOMBARD } else { LAST_BOMBARD };
+        Node::Live(s)
+    }
+
     /// Applies one step: the phase of `s` with `pair` if it wants a roll.
     fn step(&self, mut s: State, pair: Option<u32>) -> Node<State> {
         let r = &self.rules;
         match s.phase {
-            ATTACKER_THREAT | DEFENDER_THREAT => {
-                let side = usize::from(s.phase == DEFENDER_THREAT);
-                let next = if side == 0 { ATTACKER_FORCED } else { DEFENDER_FORCED };
-                match pair {
+            ATTACKER_THREAT | DEFENDER_THREAT | ATTACKER_DEPLOY_THREAT | DEFENDER_DEPLOY_THREAT => {
+                let side = usize::from(s.phase == DEFENDER_THREAT || s.phase == DEFENDER_DEPLOY_THREAT);
+                let next = match s.phase {
+                    ATTACKER_THREAT => ATTACKER_FORCED,
+                    DEFENDER_THREAT => DEFENDER_FORCED,
+                    ATTACKER_DEPLOY_THREAT => ATTACKER_ORDERS,
+                    _ => DEFENDER_REFORM,
+                };
+                let deployed = s.phase == ATTACKER_DEPLOY_THREAT;
+                let node = match pair {
                     None => {
                         s.phase = next;
                         Node::Live(s)
@@ -888,18 +1026,34 @@ impl Assault {
                         }
                         self.threat_test(s, pair, None, next)
                     }
+                };
+                // The attacker acted on its forced order: the battery may fire
+                // on it (after the deploy and its threat test).
+                match node {
+                    Node::Live(mut t) if deployed && t.phase == ATTACKER_ORDERS && self.fire_now(&t, false) => {
+                        t.phase = BOMBARD;
+                        Node::Live(t)
+                    }
+                    node => node,
                 }
             }
-            BOMBARD => {
-                let pair = pair.expect("a bombardment rolls");
+            BOMBARD | LAST_BOMBARD => {
+                let Some(pair) = pair else {
+                    // The battery holds its fire.
+                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    return Node::Live(s);
+                };
                 if s.huzzahs == 0 {
                     // "Each time a battery threatens a target by bombardment, one
-                    // smoke marker is placed"; one bombardment is used.
+                    // smoke marker is placed"; one bombardment is used, and the
+                    // battery cannot fire again until the target acts on an order.
                     s.bombardments -= 1;
+                    s.fire_ready = false;
                     s.tester = 0;
                 }
                 let band = self.bombard_band(i32::from(s.distance).max(1));
-                let next = if s.distance == 0 { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
+                let next =
+                    if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
                 // The battery's own smoke marker comes from threat_test.
                 self.threat_test(s, pair, band, next)
             }
@@ -931,13 +1085,22 @@ impl Assault {
                     if side == 0 && pair_is_huzzah(pair) {
                         s.free_order = true;
                     }
+                    // "Deploying": "A unit that deploys within or into a threat
+                    // zone must immediately take a threat test on completing the
+                    // change of formation" (its deploy threat phase tests it when
+                    // it is in the enemy's zone). The attacker has acted on an
+                    // order: the battery may fire on it again.
+                    s.phase = if side == 0 { ATTACKER_DEPLOY_THREAT } else { DEFENDER_DEPLOY_THREAT };
+                    if side == 0 {
+                        s.fire_ready = true;
+                    }
                     Node::Live(s)
                 } else {
                     // "The unit takes one stagger if the forced order fails", and
                     // the officer can give no further orders.
                     s.strength[2 * side] += r.forced_order_failure_staggers as i8;
                     if side == 0 {
-                        s.phase = ENGAGE_ATTACKER_ROLL;
+                        s.phase = LAST_BOMBARD;
                     }
                     self.settle(s, side)
                 }
@@ -956,25 +1119,32 @@ impl Assault {
                     return self.after_move(s, to);
                 }
                 let Some(pair) = pair else {
-                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    // No (further) order. Blown cavalry whose recall order
+                    // cannot be given loses control: "If no recall order is
+                    // given ... then the recall order fails."
+                    if s.blown && s.orders == 0 && self.may_order(&s) {
+                        s.orders = 1;
+                        return self.lose_control(s);
+                    }
+                    s.phase = LAST_BOMBARD;
                     return Node::Live(s);
                 };
                 let rating = self.order_rating(&s).expect("rolled only when an order can be given");
                 s.orders = s.orders.saturating_add(1);
                 if s.blown {
-                    // A recall order: obeyed, the cavalry stays blown where it is;
+                    // A recall order: obeyed, the cavalry stays blown where it is
+                    // (it has acted on an order: the battery may fire again);
                     // failed, it advances one move out of control.
-                    s.phase = ENGAGE_ATTACKER_ROLL;
                     if r.passes(pair_total(pair), rating) {
+                        s.fire_ready = true;
+                        s.phase = if self.fire_now(&s, false) { BOMBARD } else { LAST_BOMBARD };
                         return Node::Live(s);
                     }
-                    let to = self.advance(&s);
-                    Self::advance_to(&mut s, to);
-                    return Node::Live(s);
+                    return self.lose_control(s);
                 }
                 if !r.passes(pair_total(pair), rating) {
                     // "An officer who fails when issuing an order can give no further orders that turn."
-                    s.phase = ENGAGE_ATTACKER_ROLL;
+                    s.phase = LAST_BOMBARD;
                     return Node::Live(s);
                 }
                 if pair_is_huzzah(pair) {
@@ -1022,8 +1192,10 @@ impl Assault {
                     }
                 }
                 if side == 0 && s.blown && rallied {
-                    // "Blown troops that rally immediately lose the blown status."
+                    // "Blown troops that rally immediately lose the blown status"
+                    // (and cavalry out of control is under control again).
                     s.blown = false;
+                    s.out_of_control = false;
                 }
                 let staggers = i32::from(s.strength[2 * side]);
                 let left = staggers_after_reform(r, rating, staggers, total, pair_is_huzzah(pair));
@@ -1056,7 +1228,11 @@ impl Assault {
         if unit.in_command {
             shifts += r.rally_in_command_up;
         }
-        if self.favourable(s, side) {
+        // "Favourable position": "Only troops that are not disadvantaged can
+        // be in a favourable position": a disadvantaged unit, or a mob
+        // (playsheet: "Use disadvantaged rating ... if routing"), takes no Up
+        // for its ground, though it rallies on its full rating.
+        if self.favourable(s, side) && !self.threat_disadvantaged(s, side) {
             shifts += r.rally_favourable_up;
         }
         shifts += match self.officer_of(s, side) {
@@ -1137,6 +1313,10 @@ impl Assault {
                         s.routs[side] += 1;
                     }
                     s.routing[side] = true;
+                    if side == 0 {
+                        // A routing mob now, no longer one out of control.
+                        s.out_of_control = false;
+                    }
                     // A mob acts on no orders, forced ones included.
                     s.forced[side] = false;
                     self.rout_move(side)
@@ -1168,6 +1348,9 @@ impl Assault {
         s.phase = ATTACKER_THREAT;
         s.orders = 0;
         s.free_order = false;
+        // "Artillery bombards only during the opponent's Orders phase": once
+        // in each, whatever the target does.
+        s.fire_ready = true;
         // A forced order from a test in the other player's turn waits for
         // the unit's next orders phase, so `forced` carries over.
         s
@@ -1223,6 +1406,7 @@ impl Assault {
                 // that differ in nothing else.
                 s.orders = 0;
                 s.free_order = false;
+                s.fire_ready = true;
                 node = Node::Live(s);
             }
             if s.phase == TURN_END || self.wants_roll(&s) {
@@ -1369,15 +1553,18 @@ impl Scenario for Assault {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(Assault::new(
-        rules_of::<Rules>(rules),
-        AssaultUnit::from_settings(settings, "attacker"),
-        AssaultUnit::from_settings(settings, "defender"),
-        settings.choice("defender.guns"),
-        settings.int("defender.bombardments") as i32,
-        settings.int("distance") as i32,
-        settings.int("turns") as u32,
-    )?))
+    Ok(Box::new(
+        Assault::new(
+            rules_of::<Rules>(rules),
+            AssaultUnit::from_settings(settings, "attacker"),
+            AssaultUnit::from_settings(settings, "defender"),
+            settings.choice("defender.guns"),
+            settings.int("defender.bombardments") as i32,
+            settings.int("distance") as i32,
+            settings.int("turns") as u32,
+        )?
+        .with_fire(settings.choice("defender.fire")),
+    ))
 }
 
 /// The `assault` scenario.
@@ -1386,6 +1573,11 @@ pub fn entry() -> ScenarioEntry {
     params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
     params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
+    params.push(Param::choice(
+        "defender.fire",
+        "when the battery bombards: now (every chance within extreme range) or short (only at short range)",
+        Fire::Now,
+    ));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int(
         "turns",
@@ -1399,5 +1591,97 @@ pub fn entry() -> ScenarioEntry {
         summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",
         params,
         build,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Single steps of the assault's turn, worked by hand: the readings that
+    //! a whole assault's distribution shows only among many other rolls.
+
+    use super::*;
+
+    /// A pair index of a 2D6 total (double one for 2).
+    fn pair_of(total: i32) -> u32 {
+        let first = (total - 6).max(1) as u32;
+        6 * (first - 1) + (total as u32 - first - 1)
+    }
+
+    fn live(node: Node<State>) -> State {
+        match node {
+            Node::Live(s) => s,
+            Node::End(code) => panic!("the assault ended ({code})"),
+        }
+    }
+
+    #[test]
+    fn a_forced_deploy_in_a_threat_zone_is_followed_by_a_threat_test() {
+        // "Deploying": "A unit that deploys within or into a threat zone must
+        // immediately take a threat test on completing the change of
+        // formation". A Trained column 3 bands from a Trained line (inside its
+        // 3-band zone) with a forced order: 8 + 1 in command - 1 threat zone
+        // = 8, so a 5 deploys it into line. It then tests at Trained (8): a 10
+        // gives 2 staggers. The old reading went straight on to its orders.
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 1).unwrap();
+        let mut s = assault.start();
+        (s.phase, s.forced[0]) = (ATTACKER_FORCED, true);
+        let s = live(assault.step(s, Some(pair_of(5))));
+        assert_eq!((s.phase, s.formation[0]), (ATTACKER_DEPLOY_THREAT, Formation::Line));
+        assert!(assault.wants_roll(&s));
+        let s = live(assault.step(s, Some(pair_of(10))));
+        assert_eq!((s.phase, s.strength[0]), (ATTACKER_ORDERS, 2));
+        // The defender too: a line 5 bands from cavalry in line (its 5-band
+        // zone) forms square, then tests at Trained Up 2 (square against
+        // cavalry), Veteran (10): only 11-12 fail, an 11 by 1 stagger.
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let mut s = assault.start();
+        (s.phase, s.forced[1]) = (DEFENDER_FORCED, true);
+        let s = live(assault.step(s, Some(pair_of(5))));
+        assert_eq!((s.phase, s.formation[1]), (DEFENDER_DEPLOY_THREAT, Formation::Square));
+        assert_eq!(assault.threat_rating(&s, 1, None), 10);
+        let s = live(assault.step(s, Some(pair_of(11))));
+        assert_eq!((s.phase, s.strength[2]), (DEFENDER_REFORM, 1));
+    }
+
+    #[test]
+    fn cavalry_out_of_control_advances_as_a_mob_at_march_column_rate() {
+        // "Forced orders", Recall: "If the recall order fails, the cavalry loses
+        // control and advances one move in mob formation", at march column
+        // rate (6 bands, not the 5 of cavalry in line), "stopped by threat
+        // zones", and "If it engages an enemy it fights using its
+        // disadvantaged morale rating". Blown Trained cavalry 12 bands from a
+        // line: recall at 8 + 1 in command = 9; a 12 fails it, and it moves 6
+        // bands to 6, still outside the line's 3-band zone (the old reading
+        // moved it 5, to 7).
+        let rules = Rules::default();
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 12, 1).unwrap();
+        let mut s = assault.start();
+        (s.phase, s.blown) = (ATTACKER_ORDERS, true);
+        let after = live(assault.step(s, Some(pair_of(12))));
+        assert_eq!((after.distance, after.out_of_control), (6, true));
+        // A mob is disadvantaged when threatened: Trained's disadvantaged 4.
+        assert_eq!(assault.threat_rating(&after, 0, None), 4);
+        // From 3 bands, inside the line's zone, it makes contact (the old
+        // reading stopped it at 1 band: its blown zone is none, and an advance
+        // order engages from outside its zone only within 1 band).
+        s.distance = 3;
+        let after = live(assault.step(s, Some(pair_of(12))));
+        assert_eq!(after.distance, 0);
+        // It takes no further order (no battery fires), and engages disadvantaged.
+        assert_eq!(after.phase, LAST_BOMBARD);
+        assert!(!assault.wants_roll(&after));
+        let (fighters, _) = assault.fighters(&after);
+        assert!(fighters[0].disadvantaged);
+        // Rallying puts it under control again.
+        let mut reform = after;
+        reform.phase = ATTACKER_REFORM;
+        let rallied = live(assault.step(reform, Some(pair_of(5))));
+        assert!(!rallied.blown && !rallied.out_of_control);
     }
 }

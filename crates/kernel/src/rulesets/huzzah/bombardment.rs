@@ -1,12 +1,12 @@
 //! One bombardment ("Artillery bombardment"): a battery forces a threat test on
 //! a single target at short, long or extreme range, with the range, column,
-//! small-unit and smoke modifiers; at short range units close behind the
-//! target are hit by bounce-through. One pair of dice: exact by enumeration.
+//! small-unit and smoke modifiers; units close behind the target are hit by
+//! bounce-through (`bounce_through`). One pair of dice: exact by enumeration.
 
 use super::assault::Guns;
 use super::single::delegate_to_table;
 use super::standoff::threat_staggers;
-use super::{Officer, PairTable, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param};
+use super::{BounceThrough, Officer, PairTable, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -140,9 +140,13 @@ impl Bombardment {
             Officer::Inspirational => rules.threat_officer_up + rules.threat_inspirational_up,
         };
         let rating = rules.effective_rating(target.quality, shifts, disadvantaged);
-        // "Short range": "Targets bombarded at short range are subject to bounce
-        // through": a unit behind within the bounce-through distance tests too.
-        let bounce_through = range == 0 && behind > 0 && behind <= bounce;
+        // "Bounce through": "Troops that are behind a unit that is bombarded
+        // may be hit by bounce through fire ... if it is also within the bounce
+        // through distance. ... Units that are beyond extreme range can be hit
+        // by bounce through fire": at every range under `bounce_through = all`
+        // (only at short range under `short`).
+        let in_range = rules.bounce_through == BounceThrough::All || range == 0;
+        let bounce_through = in_range && behind > 0 && behind <= bounce;
         let metrics = vec![
             Metric::boolean("passed", "whether the target passes its threat test"),
             Metric::integer("staggers", "staggers the target takes", 0, 11),

@@ -169,6 +169,12 @@ pub fn is_disadvantaged(me: &Fighter, enemy: &Fighter) -> bool {
     me.disadvantaged || (me.arm == Arm::Cavalry && enemy.arm == Arm::Infantry && enemy.square)
 }
 
+/// Whether a unit fights as a small unit: its own `small` key, or a battery
+/// under `artillery_small_unit = small` ("Most artillery batteries are small units").
+pub fn is_small(rules: &Rules, unit: &Fighter) -> bool {
+    unit.small || (unit.arm == Arm::Artillery && rules.artillery_small_unit == ArtillerySmallUnit::Small)
+}
+
 /// The effective rating of `me` engaging `enemy` ("Engage the enemy", Procedure).
 pub fn engagement_rating(rules: &Rules, me: &Fighter, enemy: &Fighter) -> i32 {
     let disadvantaged = is_disadvantaged(me, enemy);
@@ -180,9 +186,12 @@ pub fn engagement_rating(rules: &Rules, me: &Fighter, enemy: &Fighter) -> i32 {
     if me.staggers > enemy.staggers {
         shifts -= rules.engagement_more_staggers_down;
     }
-    // "Down 1 if small unit": "Most artillery batteries are small units".
-    let small_battery = me.arm == Arm::Artillery && rules.artillery_small_unit == ArtillerySmallUnit::Small;
-    if me.small || small_battery {
+    // "Down 1 if small unit": "Most artillery batteries are small units and
+    // suffer this penalty. If smaller units than the typical sized infantry or
+    // cavalry units are in play, ... such units suffer this penalty in
+    // engagements against standard-sized units." Two small units (a battery
+    // among them) meet as equals: neither takes the Down.
+    if is_small(rules, me) && !is_small(rules, enemy) {
         shifts -= rules.engagement_small_unit_down;
     }
     // "Disadvantaged units never get the favourable position modifier."

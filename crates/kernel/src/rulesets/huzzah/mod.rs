@@ -46,9 +46,13 @@
 //!   `100 * (full rating - staggers - kills) / full rating`, floored, 0 when broken.
 //! - `leave_table` (default `beyond`): "Any unit that routs from the
 //!   battlefield is immediately broken": in `assault` a rout or retirement
-//!   longer than the bands behind the unit (its `edge` key, default 8: a
-//!   24-band deep table with the units 8 bands apart in its middle) takes it
-//!   off the table; `reaching` also breaks a unit whose move ends at the edge.
+//!   longer than the bands behind the unit (its `edge` key) takes it off the
+//!   table; `reaching` also breaks a unit whose move ends at the edge.
+//! - The `edge` key's default is 16 bands: "The typical depth of a
+//!   battlefield in Huzzah! is 40 bands" ("Scaling the game"), with the two
+//!   units at the default 8 bands apart across its middle, (40 - 8) / 2.
+//!   (The rules' 1.8 m table in 5 cm bands is 36 bands deep, 14 behind
+//!   each; the typical depth the rules name for any scale is the one taken.)
 //! - In `assault` a routing unit rallies or makes its compulsory rout move in
 //!   its side's Rally phase and the assault goes on; while the defender
 //!   routs the attacker holds the ground it won, and a rallied unit takes its
@@ -72,8 +76,17 @@
 //! - Skirmisher superiority: a side cannot both have failed and won the
 //!   previous test; only one side can have won it, or be reinforced.
 //! - Bombardment: a square is always disadvantaged against artillery; a unit
-//!   split between ranges is at the closer; bounce-through hits a unit behind
-//!   the target only at short range and within the bounce-through distance.
+//!   split between ranges is at the closer.
+//! - `bounce_through` (default `all`): "Bounce through" says "Troops that are
+//!   behind a unit that is bombarded may be hit by bounce through fire" and
+//!   "Units that are beyond extreme range can be hit by bounce through
+//!   fire", which can only happen if targets at long or extreme range bounce
+//!   through (a unit behind a target at short range is at most 7 + 4 bands
+//!   from the guns, far inside extreme range); the "Short range" paragraph's
+//!   "Targets bombarded at short range are subject to bounce through"
+//!   contrasts bombardment with the inherent canister threat, which never
+//!   bounces through. So a unit behind the target within the bounce-through
+//!   distance tests at every range; `short` is the narrower reading.
 //! - `command_check_huzzah` (default `passes`): "Command integrity check",
 //!   Huzzah! results assume the command passed, so a Huzzah! passes even at an
 //!   effective rating below 2; `rating` makes it pass only at 2 or more. A
@@ -99,10 +112,24 @@
 //!   CinC's ends the phase. Under "Scaling a game" (`scaled`) each
 //!   successive order after an advance or retire is Down 2 (the chain's
 //!   orders are all of one kind).
-//! - The `assault` lists its own modelling choices (bombardment timing, the
-//!   Huzzah! chain's limit of 8, forced orders, blown cavalry, what the winner
-//!   does while its enemy routs) in its docs; its exact solver drops states
-//!   less likely than 1e-15 and takes assaults of up to 20 turns.
+//! - The `assault` lists its own modelling choices (when the battery may
+//!   bombard and its `defender.fire` policy, the threat test after a forced
+//!   deploy, cavalry out of control as a mob, the Huzzah! chain's limit of 8,
+//!   forced orders, blown cavalry, what the winner does while its enemy
+//!   routs) in its docs; its exact solver drops states less likely than
+//!   1e-15 and takes assaults of up to 20 turns.
+//! - Fixes to the text rather than interpretations, listed for the record:
+//!   a small unit's Down 1 in engagements applies only against a
+//!   standard-sized unit ("such units suffer this penalty in engagements
+//!   against standard-sized units"; a battery under `artillery_small_unit =
+//!   small` is small too); an officer attached to a unit has it in command
+//!   ("An individual unit attached to any officer is always in command": the
+//!   CinC attached in `orders_phase` takes the in-command Up, and `attached`
+//!   without `in_command` is refused); and no unit that is disadvantaged
+//!   (its `disadvantaged` key, or a mob: the playsheet's "Use disadvantaged
+//!   rating ... if routing") takes the favourable-position Up to rally or
+//!   reform ("Only troops that are not disadvantaged can be in a favourable
+//!   position"), though it rallies on its full rating.
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
 use crate::dice::Dice;
@@ -243,6 +270,20 @@ crate::choice_enum! {
         Beyond = "beyond",
         /// A move that reaches the edge: ending exactly at it leaves the table too.
         Reaching = "reaching",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: at which bombardment ranges units behind the target
+    /// are hit by bounce-through.
+    pub enum BounceThrough {
+        /// At every range ("Bounce through": "Troops that are behind a unit
+        /// that is bombarded may be hit"; "Units that are beyond extreme
+        /// range can be hit by bounce through fire") (default).
+        All = "all",
+        /// Only at short range ("Short range": "Targets bombarded at short
+        /// range are subject to bounce through").
+        Short = "short",
     }
 }
 
@@ -466,6 +507,8 @@ crate::rule_book! {
         pub bounce_through_medium_artillery: i32 = 3, range 0..=10;
         /// "Artillery bombardment", Bombardment ranges: heavy artillery bounce through, bands.
         pub bounce_through_heavy_artillery: i32 = 4, range 0..=10;
+        /// Interpretation: the bombardment ranges at which units behind the target are hit by bounce-through; `all` (default: "Units that are beyond extreme range can be hit by bounce through fire") or `short`.
+        pub bounce_through: BounceThrough = BounceThrough::All;
         /// "Artillery bombardment", Rearm: Up 1 if the majority of batteries are depleted.
         pub rearm_majority_depleted_up: i32 = 1, range 0..=3;
         /// "Artillery bombardment", Rearm: Up 1 if all batteries are depleted.

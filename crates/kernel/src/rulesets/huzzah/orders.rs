@@ -167,6 +167,15 @@ impl Officer {
         if !(-10..=10).contains(&self.shifts) {
             return Err(invalid(format!("{prefix}shifts"), "shifts run from -10 to 10"));
         }
+        // "Command radius": "An individual unit attached to any officer is
+        // always in command", so an attached officer with `in_command` unset
+        // contradicts the rules (the Up 1 for being in command would be lost).
+        if self.attached && !self.in_command {
+            return Err(invalid(
+                format!("{prefix}in_command"),
+                "a unit with its officer attached is always in command: set in_command too",
+            ));
+        }
         if self.infantry_on_cavalry && self.kind != OrderKind::Advance {
             return Err(invalid(format!("{prefix}infantry_on_cavalry"), "applies to advance orders only"));
         }
@@ -205,7 +214,11 @@ impl Officer {
             Param::boolean("dense", "a unit ordered is in dense terrain (Down 1)", false),
             Param::boolean("infantry_on_cavalry", "infantry ordered to advance on cavalry (Down 2)", false),
             Param::boolean("in_command", "all units ordered are in command (Up 1)", false),
-            Param::boolean("attached", "the officer is attached (Up 1)", false),
+            Param::boolean(
+                "attached",
+                "the officer is attached (Up 1; needs in_command: an attached unit is always in command)",
+                false,
+            ),
             Param::boolean("inspirational", "an inspirational officer (Up 1 to advance)", false),
             Param::int("shifts", "net further Ups minus Downs (a simple plus or minus)", 0, -10, 10),
             Param::boolean(
@@ -625,8 +638,12 @@ fn build_phase(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynS
     let officer = Officer::from_settings(settings, false);
     // The CinC's own modifiers are his attachment and his shifts; the order
     // kind and the scaling rule are the side's.
+    // "Command radius": "An individual unit attached to any officer is always
+    // in command": the CinC attached to the unit he orders has it in command
+    // (Up 1), as well as attached (Up 1).
     let cinc = Officer {
         attached: settings.bool("cinc_attached"),
+        in_command: settings.bool("cinc_attached"),
         shifts: settings.int("cinc_shifts") as i32,
         kind: officer.kind,
         scaled: officer.scaled,
@@ -663,7 +680,11 @@ pub fn entries() -> Vec<ScenarioEntry> {
         Param::int("orders", "orders each command wants this turn", 1, 1, 10),
         Param::int("cinc_rating", "the CinC's command rating as rolled (two higher in play, at most 10)", 8, 6, 10),
         Param::int("cinc_orders", "orders the CinC wants for the unit he leads (0: none)", 1, 0, 10),
-        Param::boolean("cinc_attached", "the CinC is attached to the unit he orders (Up 1)", true),
+        Param::boolean(
+            "cinc_attached",
+            "the CinC is attached to the unit he orders (Up 1, and Up 1 in command: an attached unit is always in command)",
+            true,
+        ),
         Param::int(
             "cinc_shifts",
             "the CinC's net further Ups minus Downs (the keys above are the commands')",

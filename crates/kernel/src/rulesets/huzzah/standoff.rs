@@ -96,7 +96,10 @@ impl Stand {
         if self.in_command {
             shifts += rules.rally_in_command_up;
         }
-        if self.favourable {
+        // "Favourable position": "Only troops that are not disadvantaged can
+        // be in a favourable position", so a disadvantaged unit takes no Up
+        // for it when it reforms either (though it reforms on its full rating).
+        if self.favourable && !self.disadvantaged {
             shifts += rules.rally_favourable_up;
         }
         shifts += match self.officer {
