@@ -42,6 +42,17 @@ pub enum Computation {
         /// The seed.
         seed: u64,
     },
+    /// Monte Carlo in one run of as many samples as the widest interval (at
+    /// probability 1/2) needs to be within `precision` (`volley dist
+    /// --precision`).
+    SampledToPrecision {
+        /// The samples drawn.
+        samples: u64,
+        /// The largest interval half-width allowed.
+        precision: f64,
+        /// The seed.
+        seed: u64,
+    },
     /// Exact wherever the scenario's solver can, sampled elsewhere.
     ExactWherePossible {
         /// Samples per sampled point.
@@ -175,6 +186,10 @@ impl Provenance {
         match &self.computation {
             Computation::Exact => "exact (every number solved, no sampling)".to_string(),
             Computation::Sampled { samples, precision, seed } => sampled(*samples, *precision, *seed),
+            Computation::SampledToPrecision { samples, precision, seed } => format!(
+                "Monte Carlo, {samples} samples, seed {seed} (enough for every {}% interval to be within ±{precision})",
+                percent(self.confidence)
+            ),
             Computation::ExactWherePossible { samples, precision, seed } => format!(
                 "exact wherever the scenario's solver can (the data's `exact` column says which); otherwise {}",
                 sampled(*samples, *precision, *seed)

@@ -300,7 +300,12 @@ fn every_catalogue_scenario_with_two_qualities_makes_a_ladder_report() {
             if !is_choice(ATTACKER_QUALITY) || !is_choice(DEFENDER_QUALITY) {
                 continue;
             }
-            let experiment = Experiment::new(&ruleset, scenario.name, RunOptions::new(2_000, 1)).unwrap();
+            // Bold play on both sides where the scenario has decisions: the
+            // report's making is checked here, and best play would solve
+            // each game once per pair of qualities.
+            let experiment = Experiment::new(&ruleset, scenario.name, RunOptions::new(2_000, 1))
+                .unwrap()
+                .with_fixed(crate::heuristic_play(scenario));
             // A scenario with neither a winner nor a result metric has no
             // default measure; the CLI asks for one, and so is skipped here.
             let Ok(ladder) = quality_ladder(&experiment, None, None) else { continue };

@@ -138,7 +138,10 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
     let rows = rows(&distribution, request.confidence);
     let keys: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let computation = match distribution.samples() {
-        Some(samples) => Computation::Sampled { samples, precision: request.precision, seed: request.seed },
+        Some(samples) => match request.precision {
+            Some(precision) => Computation::SampledToPrecision { samples, precision, seed: request.seed },
+            None => Computation::Sampled { samples, precision: None, seed: request.seed },
+        },
         None => Computation::Exact,
     };
     let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence);
@@ -454,9 +457,9 @@ fn provenance_json(provenance: &Provenance) -> serde_json::Value {
         .map(|c| json!({ "field": c.field, "value": c.value, "printed": c.printed }))
         .collect();
     let (samples, seed) = match provenance.computation {
-        Computation::Sampled { samples, seed, .. } | Computation::ExactWherePossible { samples, seed, .. } => {
-            (Some(samples), Some(seed))
-        }
+        Computation::Sampled { samples, seed, .. }
+        | Computation::SampledToPrecision { samples, seed, .. }
+        | Computation::ExactWherePossible { samples, seed, .. } => (Some(samples), Some(seed)),
         Computation::Exact => (None, None),
     };
     json!({

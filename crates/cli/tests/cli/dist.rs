@@ -159,3 +159,21 @@ fn explain_is_refused_where_nobody_decides_and_for_csv() {
     let error = volley_bad_input(&["dist", "one_hour", "firefight", "--exact", "--explain", "--format", "csv"]);
     assert!(error.contains("--explain prints with --format table or json"), "{error}");
 }
+
+#[test]
+fn precision_samples_enough_for_every_interval() {
+    // Wilson at p = 1/2 needs 9,599 samples for a 95% half-width of 0.01,
+    // the widest any probability can have.
+    let rows = parse_csv(&volley_ok(&["dist", "huzzah", "test", "--precision", "0.01", "--format", "csv"]));
+    let samples: u64 = rows.iter().filter(|r| r.0 == "passed").map(|r| r.5.parse::<u64>().unwrap()).sum();
+    assert!((9_598..=9_602).contains(&samples), "{samples}");
+    for (metric, value, _, low, high, _) in &rows {
+        assert!((high - low) / 2.0 <= 0.01 + 1e-12, "{metric}={value}: [{low}, {high}]");
+    }
+    for flag in ["--exact", "--samples=5"] {
+        let error = volley_bad_input(&["dist", "huzzah", "test", "--precision", "0.01", flag]);
+        assert!(error.contains("--precision"), "{error}");
+    }
+    let error = volley_bad_input(&["dist", "huzzah", "test", "--precision", "0.7"]);
+    assert!(error.contains("--precision 0.7 must be above 0 and below 0.5"), "{error}");
+}

@@ -41,8 +41,12 @@ pub fn run(options: Options) -> anyhow::Result<()> {
     if options.concurrent == 0 {
         return Err(bad_input("--concurrent must be at least 1, such as 4"));
     }
-    let ip: std::net::IpAddr = options.host.parse().map_err(|_| {
-        bad_input(format!("--host {}: expected an IP address, such as 127.0.0.1 or 0.0.0.0", options.host))
+    let host = if options.host == "localhost" { "127.0.0.1" } else { options.host.as_str() };
+    let ip: std::net::IpAddr = host.parse().map_err(|_| {
+        bad_input(format!(
+            "--host {}: expected an IP address, such as 127.0.0.1 or 0.0.0.0, or localhost",
+            options.host
+        ))
     })?;
     let address = SocketAddr::new(ip, options.port);
     let limits = Limits {
