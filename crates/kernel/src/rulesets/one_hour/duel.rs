@@ -707,8 +707,7 @@ impl Duel {
         let bold = || -> u16 {
             // Bold: in column it deploys once its deployed move brings the enemy
             // within its range (or charge reach), and otherwise moves its full move.
-            let deploy =
-                moves.iter().filter(|&&(o, r)| o >= DEPLOY_AT && self.attacks_from(s, o, r, state)).next_back();
+            let deploy = moves.iter().rfind(|&&(o, r)| o >= DEPLOY_AT && self.attacks_from(s, o, r, state));
             if let Some(&(o, _)) = deploy
                 && !me.is_cavalry()
             {
