@@ -60,7 +60,7 @@
 //!   and recalls included ("Artillery bombardment": "Once a battery has
 //!   bombarded, it cannot bombard the same target again during the same turn
 //!   unless that target acts on another order. A target bombarded in a
-//!   previous turn can be bombarded again ... even if [it] does not act on
+//!   previous turn can be bombarded again ... even if \[it\] does not act on
 //!   another order"), while bombardments last and the target is within
 //!   extreme range and not engaged. Its chances come after each order is
 //!   carried out (at the distance the move ends, or at 1 band when it ends
@@ -284,12 +284,20 @@ const NEGLIGIBLE: f64 = 1e-15;
 
 /// The longest assault the exact solver takes on, in turns. Since routed
 /// units rally and come back, assaults last longer and the chain's live
-/// states spread over positions, table edges and both units'
-/// staggers and kills. With the rules' 16-band table edge (issue 14) the
-/// default assault's 20 turns took 240 s and 830 MB (4.3 million outcomes)
-/// on this two-core machine shared at a load of about 9, and 10 turns 65 s
-/// against 22 s with the old 8-band edge under the same load (unloaded, the
-/// old edge's 20 turns took about 19 s). Longer assaults are sampled; the
+/// states spread over positions, table edges and both units' staggers and
+/// kills: the default assault's live states level off near 85 k a turn from
+/// the tenth (91 k distinct turn starts in 20 turns, 676 k distinct states
+/// within turns). What keeps them apart is play and outcome, not waste:
+/// forgetting the kills would merge them 4 to 1, the formations or routing
+/// 1.3 to 1.6 to 1, but forgetting `engaged` (an outcome metric, read by no
+/// roll) only 1.03 to 1, and the positions take just 126 combinations of
+/// distance and bands behind (the bands behind the attacker follow from the
+/// distance and the bands behind the defender), so capping the bands merges
+/// next to nothing. Each state's steps are therefore worked out once and
+/// replayed in later turns (see the solver's `Known`): at a load of about 6 on this
+/// two-core machine the default assault's 20 turns take 4.9 to 5.2 s of CPU
+/// and 260 MB (10.5 s and 34 MB before), and its 30 turns 6.6 to 7.5 s and
+/// 255 MB, over the 2 s budget: longer assaults are sampled, and the
 /// default 30 turns are the decision model's to solve (issue 14, part B).
 pub const EXACT_TURN_LIMIT: u32 = 20;
 
@@ -304,6 +312,19 @@ const EXPAND_BATCH: usize = 8 * EXPAND_BLOCK;
 /// The rank of states that finished their turn.
 const NEXT_TURN: u32 = u32::MAX;
 
+/// The mark of an ending among a state's steps (its code in the first word).
+const ENDED: u32 = u32::MAX - 1;
+
+/// Each state the exact solver expanded, with its steps: the rank of each
+/// successor (or [`ENDED`]), the successor and its chance. The assault's
+/// turns repeat the same states (the default assault's 20 turns start from
+/// 91 k distinct states in all, 85 k of them in each turn after the tenth),
+/// so a state is worked out once and its steps replayed in later turns.
+type Known = HashMap<Packed, Steps, BuildHasherDefault<StateHasher>>;
+
+/// A state's steps (see [`Known`]).
+type Steps = Box<[(u32, Packed, f64)]>;
+
 type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
 
 /// The successors of a block of states before they merge: live states with
@@ -312,12 +333,15 @@ type Map<K> = HashMap<K, f64, BuildHasherDefault<StateHasher>>;
 struct Successors {
     live: Vec<(u32, Packed, f64)>,
     ended: Vec<(u64, f64)>,
+    /// The steps of the states expanded for the first time.
+    learned: Vec<(Packed, Steps)>,
 }
 
 impl Successors {
     fn clear(&mut self) {
         self.live.clear();
         self.ended.clear();
+        self.learned.clear();
     }
 
     fn is_empty(&self) -> bool {
@@ -1415,23 +1439,39 @@ impl Assault {
     }
 
     /// Expands a block of states of rank `rank` (of chance at least
-    /// NEGLIGIBLE) with their chances, into `successors` (empty).
-    fn expand_block(&self, rank: u32, states: &[(Packed, f64)], successors: &mut Successors) {
+    /// NEGLIGIBLE) with their chances, into `successors` (empty): from
+    /// `known` when a state was expanded before, else worked out, and then
+    /// kept in `successors.learned` for `known`.
+    fn expand_block(&self, rank: u32, states: &[(Packed, f64)], known: &Known, successors: &mut Successors) {
         let mut branches = Vec::with_capacity(TOTALS.len() * TOTALS.len());
+        let mut steps: Vec<(u32, Packed, f64)> = Vec::with_capacity(TOTALS.len() * TOTALS.len());
         for &(packed, p) in states {
-            self.expand(State::unpack(packed), &mut branches);
-            for &(node, q) in &branches {
-                match node {
-                    Node::End(code) => successors.ended.push((code, p * q)),
-                    Node::Live(s) if s.phase == TURN_END => {
-                        successors.live.push((NEXT_TURN, Self::new_turn(s).pack(), p * q))
-                    }
-                    Node::Live(s) => {
-                        let later = Self::progress(&s);
-                        debug_assert!(later > rank, "a step must lead to a later phase");
-                        successors.live.push((later, s.pack(), p * q))
-                    }
+            let learned = known.get(&packed);
+            if learned.is_none() {
+                steps.clear();
+                self.expand(State::unpack(packed), &mut branches);
+                for &(node, q) in &branches {
+                    steps.push(match node {
+                        Node::End(code) => (ENDED, Packed(code, 0), q),
+                        Node::Live(s) if s.phase == TURN_END => (NEXT_TURN, Self::new_turn(s).pack(), q),
+                        Node::Live(s) => {
+                            let later = Self::progress(&s);
+                            debug_assert!(later > rank, "a step must lead to a later phase");
+                            (later, s.pack(), q)
+                        }
+                    });
                 }
+            }
+            let steps = learned.map_or(&steps[..], |learned| &learned[..]);
+            for &(later, next, q) in steps {
+                if later == ENDED {
+                    successors.ended.push((next.0, p * q));
+                } else {
+                    successors.live.push((later, next, p * q));
+                }
+            }
+            if learned.is_none() {
+                successors.learned.push((packed, steps.into()));
             }
         }
     }
@@ -1489,6 +1529,7 @@ impl Scenario for Assault {
         // so the solver allocates nothing per batch).
         let buffers = || (0..EXPAND_BATCH / EXPAND_BLOCK).map(|_| Successors::default()).collect::<Vec<_>>();
         let (mut expanding, mut expanded) = (buffers(), buffers());
+        let mut known: Known = HashMap::default();
         for turn in 1..=self.turns {
             let mut ended: Map<u64> = HashMap::default();
             let mut pending: BTreeMap<u32, Map<Packed>> = BTreeMap::new();
@@ -1507,7 +1548,7 @@ impl Scenario for Assault {
                             expanding
                                 .par_iter_mut()
                                 .zip(batch.par_chunks(EXPAND_BLOCK))
-                                .for_each(|(successors, block)| self.expand_block(rank, block, successors));
+                                .for_each(|(successors, block)| self.expand_block(rank, block, &known, successors));
                         },
                         || {
                             for successors in &expanded {
@@ -1515,6 +1556,12 @@ impl Scenario for Assault {
                             }
                         },
                     );
+                    // The states first expanded in this batch are known from
+                    // now on (a state waits in one rank, so none of them
+                    // comes up again within this one).
+                    for successors in &mut expanding {
+                        known.extend(successors.learned.drain(..));
+                    }
                     std::mem::swap(&mut expanding, &mut expanded);
                     expanding.iter_mut().for_each(Successors::clear);
                 }
