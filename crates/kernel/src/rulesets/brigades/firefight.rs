@@ -1556,3 +1556,61 @@ impl Game for FireGame {
             .to_string()
     }
 }
+
+impl FireGame {
+    /// The live states at the end of each turn (every chance branch and
+    /// every move option kept; 7.13 returns and ammunition left out), for
+    /// sizing the solver.
+    pub fn live_states_per_turn(&self, turns: u32) -> Vec<usize> {
+        use std::collections::HashSet;
+        let start = [self.base.start_state(0), self.base.start_state(1)];
+        let mut layer: HashSet<[SideState; 2]> = HashSet::from([start]);
+        let mut counts = Vec::new();
+        for _ in 0..turns {
+            let mut next = HashSet::new();
+            for sides in &layer {
+                for a in self.move_options(0, sides) {
+                    let mut after_a = *sides;
+                    after_a[0].room += self.delta(0, a) as i16;
+                    for d in self.move_options(1, &after_a) {
+                        let mut moved = after_a;
+                        moved[1].room += self.delta(1, d) as i16;
+                        let gap = self.gap(&moved);
+                        let options = [a, d];
+                        let fired: [bool; 2] = std::array::from_fn(|s| {
+                            options[s] != CLOSE_FULL && self.at(gap, options[s] != HOLD, false).fires(s, moved)
+                        });
+                        let volleys = |s: usize| -> Vec<Volley> {
+                            if fired[1 - s] {
+                                let at = self.at(gap, options[1 - s] != HOLD, false);
+                                at.volley_law(1 - s, moved[1 - s]).into_iter().map(|v| v.0).collect()
+                            } else {
+                                vec![Volley::default()]
+                            }
+                        };
+                        let ends = |s: usize| -> Vec<SideState> {
+                            let mut out = Vec::new();
+                            for v in volleys(s) {
+                                for ((st, o), _) in self.base.side_outcomes(s, moved[s], fired[s], v, 0) {
+                                    if o == Out::In && !out.contains(&st) {
+                                        out.push(st);
+                                    }
+                                }
+                            }
+                            out
+                        };
+                        let (ea, ed) = (ends(0), ends(1));
+                        for x in &ea {
+                            for y in &ed {
+                                next.insert([*x, *y]);
+                            }
+                        }
+                    }
+                }
+            }
+            counts.push(next.len());
+            layer = next;
+        }
+        counts
+    }
+}
