@@ -15,8 +15,9 @@
 //!
 //! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
 //! `multi_combat` enumerate
-//! their dice (binomials, the two D10s of a test); `firefight` (up to 24
-//! figures a side, batteries within a size bound: see [`firefight`]) and
+//! their dice (binomials, the two D10s of a test); `firefight` (best play up
+//! to about 9 figures a side, `firefight::GAME_MAX_SIZES`; beyond it,
+//! the default included, Monte Carlo under the `bold` fallback) and
 //! `assault` / `cavalry_charge` (up to 36) are games solved by backward
 //! induction, best play included ([`crate::game`]); `crossing` is a chain over the mover's figures (the firer takes no
 //! losses); larger units are Monte Carlo only.
