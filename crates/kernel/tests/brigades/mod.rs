@@ -8,6 +8,7 @@ mod crossing;
 mod decisions;
 mod fire;
 mod firefight;
+mod firegame;
 mod morale;
 
 use volley_kernel::outcome::Distribution;

@@ -6,7 +6,53 @@
 //! shatters, surrenders (5.8), or the turn limit. The exact solver is an
 //! absorbing Markov chain over (figures, guns, shaken, room left, general,
 //! routed, off the table, returned) per side, propagated turn by turn as
-//! `markov::absorb` does.
+//! `markov::absorb` does. That chain ([`Firefight`]) is the old, fixed
+//! reading: after every rout the enemy is back at the firefight distance.
+//!
+//! # On the decision model ([`FireGame`], the catalogue's `firefight`)
+//!
+//! Issue 15 item 1: by 2.11 and 3.1 a rout opens a gap that only moves close.
+//! [`FireGame`] keeps each unit's place (its `room` left: advancing adds to
+//! it, falling back and routing take from it; the gap is the start distance
+//! less both advances), so the distance after every rout stays open. Each
+//! movement phase, the attacker first and then the defender (2.1; the
+//! defender sees the attacker's move, a sequential reading of simultaneous
+//! movement), each infantry unit not shaken decides ([`MOVE_DECISION`]):
+//! hold and fire; close half a move (2" in line, 2.11) and fire at the
+//! moving penalty (3.1, 3.3 -2); close a whole move and not fire; or fall
+//! back half a move and fire at the penalty. Never closer than
+//! `no_closer_than` (2.2, 2"), never back off its own edge by choice (a
+//! surrounded unit has nowhere to fall back to). Batteries never move (3.1:
+//! "Artillery may not move and fire"); a battery whose target is within its
+//! canister range, which ballshot also reaches, decides its ammunition
+//! ([`AMMUNITION_DECISION`]). Aims are precomputed for every distance up to
+//! one past the longest reach (beyond it nobody fires, so farther distances
+//! share one law). Positions move in whole inches: with the printed moves
+//! (4", half 2") and rout distances (4-18") every place is an even number of
+//! inches, the 2" steps in which the range bands (4", 8") and moves change.
+//!
+//! Policies: `cautious` holds (it fires where it stands and never closes,
+//! the old `stand`); `bold` closes back to the start distance as the old
+//! fixed reading did, a whole move while it cannot reach, half a move
+//! (firing) while farther than the start distance; a bold battery fires
+//! canister, a cautious one ballshot. `best` is backward induction on the
+//! margin (win minus loss) where the graph is within the solver
+//! ([`GAME_MAX_SIZES`]: 8 figures against 8 solve in about a second); beyond
+//! it, the default 24 against 24 included, a side asked for `best` plays
+//! `bold` and the output says so. The measured cost of that fallback, 8
+//! against 8 from 8 inches over 30 turns: under best play by both the
+//! attacker wins 47.7% and loses 48.1%; an attacker playing bold against a
+//! defender at its best wins 34.9% and loses 62.7% (27 points of margin);
+//! both sides bold, 47.8% and 48.4%, so between two bold sides the fallback
+//! moves the result by under a point.
+//!
+//! The turn limit: a fight still going at the limit is won by nobody. So a
+//! side that falls behind may fall back or stand off out of range and play
+//! for the draw: that is never a win, only not a loss, and the `winner`
+//! metric shows it as `none` with the figures left. Under `margin` best
+//! play a weaker side prefers that draw to a likely loss; under `win` it
+//! does not. Read a best-play answer with a large `none` share as "the
+//! weaker side can refuse the fight", not as a stalemate of fire.
 //!
 //! Either side may be infantry (musket or rifle) or a battery (a gun type):
 //! its `figures` are then its gunners and `guns` its actual guns. A battery
@@ -20,8 +66,9 @@
 //! on 5-10. The gunners are the battery's figures for morale (5.x: losses,
 //! half strength, 3/4 shatters it, rout hits by its size); which hits count
 //! for its test is `battery_hits`. A routing battery falls back with its guns
-//! like any unit (5.7.3 makes no exception) and is met at the same range
-//! again, as infantry is. Guns are never dense (3.5), nor is infantry in line,
+//! like any unit (5.7.3 makes no exception); in the chain it is met at the
+//! same range again, as infantry is, and on the decision model it keeps its
+//! new place. Guns are never dense (3.5), nor is infantry in line,
 //! so ballshot gets no dense bonus here; a battery cannot skirmish.
 //!
 //! Order within a turn: a unit off the table (7.13) rolls to return at the
@@ -65,12 +112,14 @@
 //! firefight's units never retire by choice.
 
 use super::fire::{Counterbattery, Fire};
+use super::roll::{FateRoller, Roller};
 use super::{
     BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightRout, GeneralPlace, Grade, Nation, RangeBand, RoutRow,
     Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
     roll_test, test_distribution,
 };
 use crate::dice::Dice;
+use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
 use crate::outcome::CodeHasher;
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, Settings};
@@ -160,6 +209,7 @@ pub fn params() -> Vec<Param> {
         40,
     ));
     params.push(Param::int("turns", "the turn limit", 30, 1, 200));
+    params.extend(game::plan_params());
     params
 }
 
@@ -370,6 +420,13 @@ pub const EXACT_MAX_SIZES: u32 = 8_200;
 /// wider: 4 guns with 8 gunners against as many (2025).
 pub const EXACT_MAX_BATTERY_SIZES: u32 = 2_100;
 
+/// Best play is solved when the sides' sizes (as for [`EXACT_MAX_SIZES`])
+/// multiply to at most this: 8 figures against 8 over 30 turns solves in
+/// about a second, while 12 against 12 over 10 turns takes 7 s of CPU and 24
+/// against 24 over 3 turns 23 s and 1 GB (the places both sides can stand
+/// multiply the states). Beyond it a side asked for `best` plays `bold`.
+pub const GAME_MAX_SIZES: u32 = 100;
+
 /// Two units shooting it out.
 #[derive(Clone, Debug)]
 pub struct Firefight {
@@ -444,6 +501,19 @@ impl Firefight {
         distance: u32,
         turns: u32,
     ) -> Result<Firefight, ParamError> {
+        Firefight::build(rules, attacker, defender, distance, turns, false)
+    }
+
+    /// The same, with `ball`: a battery within its canister range fires
+    /// ballshot instead, if that reaches (the `ammunition` decision).
+    fn build(
+        rules: &Rules,
+        attacker: FireSide,
+        defender: FireSide,
+        distance: u32,
+        turns: u32,
+        ball: bool,
+    ) -> Result<Firefight, ParamError> {
         let sides = [attacker, defender];
         let names = ["attacker", "defender"];
         let mut aims =
@@ -459,7 +529,10 @@ impl Firefight {
             // 3.2, 3.6: small arms close or far; guns canister, then ballshot.
             let (near, far) =
                 if battery { (RangeBand::Canister, RangeBand::Ballshot) } else { (RangeBand::Close, RangeBand::Far) };
-            let band = if distance <= rules.band_range(me.weapon, near).unwrap_or(0) {
+            let reaches = |band| distance <= rules.band_range(me.weapon, band).unwrap_or(0);
+            let band = if battery && ball && reaches(far) {
+                Some(far)
+            } else if distance <= rules.band_range(me.weapon, near).unwrap_or(0) {
                 Some(near)
             } else if distance <= rules.band_range(me.weapon, far).unwrap_or(0) {
                 Some(far)
@@ -1128,5 +1201,432 @@ impl Scenario for Firefight {
             }
         }
         Some(total.into_iter().collect())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The firefight on the decision model.
+
+/// 2.11, 3.1 Each unit's move in a firefight's movement phase.
+pub static MOVE_DECISION: Decision = Decision {
+    name: "move",
+    who: "either side",
+    doc: "Infantry not shaken, in the movement phase (2.1, attacker first): hold and fire, close half a move and \
+          fire at the moving penalty (3.1, 3.3 -2), close a whole move and not fire, or fall back half a move and \
+          fire at the penalty; never closer than 2\" (2.2), never back off its own edge. Batteries never move \
+          (3.1: artillery may not move and fire).",
+    options: "hold; close half; close full; fall back half",
+};
+
+/// 3.2, 3.6 A battery's ammunition where both reach.
+pub static AMMUNITION_DECISION: Decision = Decision {
+    name: "ammunition",
+    who: "either side",
+    doc: "A battery whose target is within its canister range, which its ballshot also reaches (3.2): canister, \
+          or ballshot (against guns a ballshot hit takes a gun on 10 and misses on 1-7, canister takes a gunner \
+          on 5-10, 3.4).",
+    options: "canister; ballshot",
+};
+
+static FIRE_DECISIONS: &[&Decision] = &[&MOVE_DECISION, &AMMUNITION_DECISION];
+
+/// The move options, in the order ties are broken (the least movement first).
+const HOLD: u16 = 0;
+const CLOSE_HALF: u16 = 1;
+const CLOSE_FULL: u16 = 2;
+const FALL_BACK: u16 = 3;
+
+/// The charisma of a state not yet rolled.
+const UNROLLED: i8 = i8::MIN;
+
+/// A firefight's state between turns: both sides (each side's `room` also
+/// gives its place: it has advanced `room - start room` inches), the
+/// charismas once rolled, and how each side ended, once it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FireState {
+    /// The attacker and the defender.
+    pub sides: [SideState; 2],
+    /// Each attached general's charisma (1.11), rolled at the first step.
+    pub charisma: [i8; 2],
+    /// How each side ended (both `In` while the fight goes on).
+    pub outs: [Out; 2],
+}
+
+/// A draw from an enumerated law: the index of its outcome.
+struct Table(Vec<f64>);
+
+impl Table {
+    fn new(probabilities: impl Iterator<Item = f64>) -> (Table, Vec<(u32, f64)>) {
+        let probabilities: Vec<f64> = probabilities.collect();
+        let outcomes = probabilities.iter().enumerate().map(|(i, &p)| (i as u32, p)).collect();
+        (Table(probabilities), outcomes)
+    }
+}
+
+/// A [`Table`] with its outcomes, as a [`Law`].
+struct TableLaw(Table, Vec<(u32, f64)>);
+
+impl Law for TableLaw {
+    fn sample(&self, dice: &mut Dice) -> u32 {
+        let u = dice.below(1 << 53) as f64 / (1u64 << 53) as f64;
+        let mut acc = 0.0;
+        for (i, &p) in self.0.0.iter().enumerate() {
+            acc += p;
+            if u < acc {
+                return i as u32;
+            }
+        }
+        (self.0.0.len() - 1) as u32
+    }
+
+    fn outcomes(&self) -> &[(u32, f64)] {
+        &self.1
+    }
+}
+
+fn draw<F: Fate>(fate: &mut F, probabilities: impl Iterator<Item = f64>) -> usize {
+    let (table, outcomes) = Table::new(probabilities);
+    if outcomes.len() == 1 {
+        return 0;
+    }
+    fate.draw(&TableLaw(table, outcomes)) as usize
+}
+
+/// The firefight played on the kernel's decision model: the units keep
+/// their places between turns (a rout opens the gap, and only a unit's own
+/// moves close it), each side decides how to move, and a battery which
+/// ammunition to fire.
+#[derive(Clone, Debug)]
+pub struct FireGame {
+    /// The firefight at its start distance, for the laws that do not depend on distance.
+    base: Firefight,
+    /// The start distance (inches).
+    distance: u32,
+    /// Beyond this distance nobody reaches: distances are clamped to it.
+    beyond: u32,
+    /// The firefight at each distance up to `beyond`, by [moving][ball].
+    at: Vec<[[Firefight; 2]; 2]>,
+}
+
+impl FireGame {
+    /// The firefight of `Firefight::new`'s arguments, played with decisions.
+    pub fn new(
+        rules: &Rules,
+        attacker: FireSide,
+        defender: FireSide,
+        distance: u32,
+        turns: u32,
+    ) -> Result<FireGame, ParamError> {
+        let base = Firefight::new(rules, attacker, defender, distance, turns)?;
+        let reach = |side: &FireSide| {
+            let bands = if side.battery_side() {
+                [RangeBand::Canister, RangeBand::Ballshot]
+            } else {
+                [RangeBand::Close, RangeBand::Far]
+            };
+            bands.iter().filter_map(|&b| rules.band_range(side.weapon, b)).max().unwrap_or(0)
+        };
+        let beyond = reach(&attacker).max(reach(&defender)) + 1;
+        let mut at = Vec::new();
+        for d in 0..=beyond {
+            let build = |moving: bool, ball: bool| {
+                let mut sides = [attacker, defender];
+                if moving {
+                    // 3.3: the firer moved (half a move, 3.1).
+                    for side in &mut sides {
+                        side.modifier += rules.fire_moving;
+                    }
+                }
+                Firefight::build(rules, sides[0], sides[1], d.max(1), turns, ball)
+            };
+            at.push([[build(false, false)?, build(false, true)?], [build(true, false)?, build(true, true)?]]);
+        }
+        Ok(FireGame { base, distance, beyond, at })
+    }
+
+    /// From the catalogue's settings.
+    pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<FireGame, ParamError> {
+        FireGame::new(
+            rules,
+            FireSide::from_settings(settings, "attacker"),
+            FireSide::from_settings(settings, "defender"),
+            settings.int("distance") as u32,
+            settings.int("turns") as u32,
+        )
+    }
+
+    /// Inches side `s` has advanced from its start (negative: fallen back).
+    fn advanced(&self, s: usize, state: &SideState) -> i32 {
+        i32::from(state.room) - self.base.sides[s].room as i32
+    }
+
+    /// The distance between the units.
+    pub fn gap(&self, sides: &[SideState; 2]) -> i32 {
+        self.distance as i32 - self.advanced(0, &sides[0]) - self.advanced(1, &sides[1])
+    }
+
+    fn rules(&self) -> &Rules {
+        &self.base.rules
+    }
+
+    /// The half and the whole move of side `s` (2.11, infantry in line).
+    fn moves(&self, s: usize) -> (i32, i32) {
+        let rules = self.rules();
+        let full = if self.base.sides[s].figures > rules.line_max_width {
+            rules.move_infantry_extended_line
+        } else {
+            rules.move_infantry_line
+        } as i32;
+        (full / 2, full)
+    }
+
+    /// Side `s`'s legal moves with `sides` as they stand.
+    fn move_options(&self, s: usize, sides: &[SideState; 2]) -> Vec<u16> {
+        let me = sides[s];
+        if self.base.sides[s].battery_side() || me.off || sides[1 - s].off || me.shaken {
+            // 3.1 guns do not move and fire; 7.13 nobody moves for an absent
+            // enemy; 2.4 a shaken unit stands to recover (or, firing, stays put).
+            return vec![HOLD];
+        }
+        let (half, full) = self.moves(s);
+        let gap = self.gap(sides);
+        let nearest = (self.rules().no_closer_than as i32).min(gap);
+        let mut options = vec![HOLD];
+        if half > 0 && gap - half >= nearest {
+            options.push(CLOSE_HALF);
+        }
+        if full > half && gap - full >= nearest {
+            options.push(CLOSE_FULL);
+        }
+        if half > 0 && i32::from(me.room) - half > 0 && !self.base.sides[s].surrounded {
+            options.push(FALL_BACK);
+        }
+        options
+    }
+
+    /// The inches an option moves side `s` forward.
+    fn delta(&self, s: usize, option: u16) -> i32 {
+        let (half, full) = self.moves(s);
+        match option {
+            CLOSE_HALF => half,
+            CLOSE_FULL => full,
+            FALL_BACK => -half,
+            _ => 0,
+        }
+    }
+
+    /// The firefight at the units' distance, moving or not, ball or not.
+    fn at(&self, gap: i32, moving: bool, ball: bool) -> &Firefight {
+        let d = (gap.max(0) as u32).min(self.beyond) as usize;
+        &self.at[d][usize::from(moving)][usize::from(ball)]
+    }
+
+    fn bold_move(&self, s: usize, sides: &[SideState; 2], options: &[u16]) -> u16 {
+        // Bold closes back to the start distance, as the old fixed reading
+        // had it: a whole move while it cannot shoot, half a move (firing)
+        // while the gap is wider than at the start.
+        let gap = self.gap(sides);
+        let reaches = self.at(gap, false, false).in_range[s];
+        let (half, _) = self.moves(s);
+        if !reaches && options.contains(&CLOSE_FULL) {
+            CLOSE_FULL
+        } else if (gap - half >= self.distance as i32 || !reaches) && options.contains(&CLOSE_HALF) {
+            CLOSE_HALF
+        } else {
+            HOLD
+        }
+    }
+}
+
+impl Game for FireGame {
+    type State = FireState;
+
+    fn layout(&self) -> &Layout {
+        &self.base.layout
+    }
+
+    fn start(&self) -> FireState {
+        FireState {
+            sides: [self.base.start_state(0), self.base.start_state(1)],
+            charisma: [UNROLLED; 2],
+            outs: [Out::In; 2],
+        }
+    }
+
+    fn steps(&self) -> u32 {
+        self.base.turns
+    }
+
+    fn step<F: Fate>(&self, state: &mut FireState, fate: &mut F) -> Option<u8> {
+        let rules = self.rules();
+        if state.charisma[0] == UNROLLED {
+            // 1.11: an attached general's charisma, rolled once at the start.
+            for s in 0..2 {
+                let law = self.base.charisma_law(s);
+                let i = draw(fate, law.iter().map(|&(_, p)| p));
+                state.charisma[s] = law[i].0 as i8;
+            }
+        }
+        // 7.13, 7.4: a D10 at the start of movement brings a unit back.
+        let tenths = 11u32.saturating_sub(rules.return_min_score).min(10);
+        for s in 0..2 {
+            if state.sides[s].off && FateRoller(fate).d10_at_most(tenths) {
+                state.sides[s] = Firefight::returned(state.sides[s]);
+            }
+        }
+        // 2.1 movement, the attacker first; 2.11, 3.1 how far each moves.
+        let mut moved = [HOLD; 2];
+        for (s, moved) in moved.iter_mut().enumerate() {
+            let options = self.move_options(s, &state.sides);
+            let sides = state.sides;
+            let bold = self.bold_move(s, &sides, &options);
+            let choice = fate.decide(s as u8, &MOVE_DECISION, &options, &|policy| match policy {
+                Policy::Bold => bold,
+                _ => HOLD,
+            });
+            *moved = choice;
+            state.sides[s].room += self.delta(s, choice) as i16;
+        }
+        let gap = self.gap(&state.sides);
+        // 3.2 a battery within canister range picks its ammunition.
+        let mut ball = [false; 2];
+        for (s, ball) in ball.iter_mut().enumerate() {
+            let canister = self.at(gap, false, false);
+            let balled = self.at(gap, false, true);
+            if self.base.sides[s].battery_side()
+                && canister.fires(s, state.sides)
+                && balled.in_range[s]
+                && canister.aims[s].misses != balled.aims[s].misses
+            {
+                let choice = fate
+                    .decide(s as u8, &AMMUNITION_DECISION, &[0, 1], &|policy| u16::from(policy == Policy::Cautious));
+                *ball = choice == 1;
+            }
+        }
+        // 3.1 a whole move leaves no time to fire; half a move fires at the penalty.
+        let fired: [bool; 2] = std::array::from_fn(|s| {
+            moved[s] != CLOSE_FULL && self.at(gap, moved[s] != HOLD, ball[s]).fires(s, state.sides)
+        });
+        let mut volleys = [Volley::default(); 2];
+        for s in 0..2 {
+            if fired[s] {
+                let law = self.at(gap, moved[s] != HOLD, ball[s]).volley_law(s, state.sides[s]);
+                let i = draw(fate, law.iter().map(|v| v.1));
+                volleys[1 - s] = law[i].0;
+            }
+        }
+        let mut outs = [Out::In; 2];
+        for s in 0..2 {
+            if !state.sides[s].off {
+                let law =
+                    self.base.side_outcomes(s, state.sides[s], fired[s], volleys[s], i32::from(state.charisma[s]));
+                let i = draw(fate, law.iter().map(|o| o.1));
+                (state.sides[s], outs[s]) = law[i].0;
+            }
+        }
+        if outs == [Out::In; 2] {
+            return None;
+        }
+        state.outs = outs;
+        Some(match (outs[0] != Out::In, outs[1] != Out::In) {
+            (false, true) => ATTACKER,
+            (true, false) => DEFENDER,
+            _ => NONE,
+        })
+    }
+
+    fn code(&self, _winner: u8, steps: u32, state: &FireState) -> u64 {
+        self.base.end_code(steps.max(1), state.sides, state.outs)
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        FIRE_DECISIONS
+    }
+
+    fn fallback(&self) -> Policy {
+        Policy::Bold
+    }
+
+    fn solvable(&self) -> bool {
+        let size = |side: &FireSide| (side.figures + 1) * if side.battery_side() { side.guns + 1 } else { 1 };
+        size(&self.base.sides[0]) * size(&self.base.sides[1]) <= GAME_MAX_SIZES
+    }
+
+    fn describe_state(&self, state: &FireState, side: u8) -> String {
+        let s = usize::from(side);
+        format!(
+            "{} figures{} {}\" from {} figures{}",
+            state.sides[s].figures,
+            if state.sides[s].shaken { " (shaken)" } else { "" },
+            self.gap(&state.sides),
+            state.sides[1 - s].figures,
+            if state.sides[1 - s].shaken { " (shaken)" } else { "" },
+        )
+    }
+
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        if decision.name == "ammunition" {
+            return if option == 0 { "canister" } else { "ballshot" }.to_string();
+        }
+        ["hold", "close half a move", "close a whole move", "fall back half a move"][usize::from(option.min(3))]
+            .to_string()
+    }
+}
+
+impl FireGame {
+    /// The live states at the end of each turn (every chance branch and
+    /// every move option kept; 7.13 returns and ammunition left out), for
+    /// sizing the solver.
+    pub fn live_states_per_turn(&self, turns: u32) -> Vec<usize> {
+        use std::collections::HashSet;
+        let start = [self.base.start_state(0), self.base.start_state(1)];
+        let mut layer: HashSet<[SideState; 2]> = HashSet::from([start]);
+        let mut counts = Vec::new();
+        for _ in 0..turns {
+            let mut next = HashSet::new();
+            for sides in &layer {
+                for a in self.move_options(0, sides) {
+                    let mut after_a = *sides;
+                    after_a[0].room += self.delta(0, a) as i16;
+                    for d in self.move_options(1, &after_a) {
+                        let mut moved = after_a;
+                        moved[1].room += self.delta(1, d) as i16;
+                        let gap = self.gap(&moved);
+                        let options = [a, d];
+                        let fired: [bool; 2] = std::array::from_fn(|s| {
+                            options[s] != CLOSE_FULL && self.at(gap, options[s] != HOLD, false).fires(s, moved)
+                        });
+                        let volleys = |s: usize| -> Vec<Volley> {
+                            if fired[1 - s] {
+                                let at = self.at(gap, options[1 - s] != HOLD, false);
+                                at.volley_law(1 - s, moved[1 - s]).into_iter().map(|v| v.0).collect()
+                            } else {
+                                vec![Volley::default()]
+                            }
+                        };
+                        let ends = |s: usize| -> Vec<SideState> {
+                            let mut out = Vec::new();
+                            for v in volleys(s) {
+                                for ((st, o), _) in self.base.side_outcomes(s, moved[s], fired[s], v, 0) {
+                                    if o == Out::In && !out.contains(&st) {
+                                        out.push(st);
+                                    }
+                                }
+                            }
+                            out
+                        };
+                        let (ea, ed) = (ends(0), ends(1));
+                        for x in &ea {
+                            for y in &ed {
+                                next.insert([*x, *y]);
+                            }
+                        }
+                    }
+                }
+            }
+            counts.push(next.len());
+            layer = next;
+        }
+        counts
     }
 }

@@ -15,8 +15,9 @@
 //!
 //! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
 //! `multi_combat` enumerate
-//! their dice (binomials, the two D10s of a test); `firefight` (up to 24
-//! figures a side, batteries within a size bound: see [`firefight`]) and
+//! their dice (binomials, the two D10s of a test); `firefight` (best play up
+//! to about 9 figures a side, `firefight::GAME_MAX_SIZES`; beyond it,
+//! the default included, Monte Carlo under the `bold` fallback) and
 //! `assault` / `cavalry_charge` (up to 36) are games solved by backward
 //! induction, best play included ([`crate::game`]); `crossing` is a chain over the mover's figures (the firer takes no
 //! losses); larger units are Monte Carlo only.
@@ -52,6 +53,13 @@
 //! - Multi-turn scenarios count `attacker_remaining` / `defender_remaining` as
 //!   the figures not lost to hits or rout hits, whether or not the unit routed
 //!   off or shattered, so the percentages show what the fight cost.
+//! - Firefights on the decision model (see [`firefight`], issue 15 item 1):
+//!   a rout opens the gap and only moves close it (2.11, 3.1); each side
+//!   decides to hold, close half a move and fire at -2, close a whole move
+//!   and not fire, or fall back half a move; batteries never move and pick
+//!   canister or ballshot where both reach. The paragraph below describes the
+//!   Markov chain `firefight::Firefight`, the old fixed reading kept for
+//!   comparison.
 //! - Firefights (see [`firefight`]): a unit that fails morale routs back the
 //!   rout distance and is shaken; the enemy closes to the same range again
 //!   (`FirefightRout::Reengage`), so the firefight goes on until the unit has
@@ -897,6 +905,8 @@ crate::rule_book! {
         pub move_infantry_column: u32 = 8, range 0..=40;
         /// 2.11 Movement: infantry in line (inches).
         pub move_infantry_line: u32 = 4, range 0..=40;
+        /// 2.2 Units may not move closer than this to an enemy unless charging (inches; the firefight's closest approach).
+        pub no_closer_than: u32 = 2, range 0..=12;
         /// 2.11 Movement: infantry in extended line (inches).
         pub move_infantry_extended_line: u32 = 3, range 0..=40;
         /// 1.8 Formations: a line is up to this many figures wide; wider is an extended line (2.11 3", 2.12 a whole move to change formation).
@@ -1403,7 +1413,8 @@ fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn D
 }
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(firefight::Firefight::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
+    let game = firefight::FireGame::from_settings(crate::params::rules_of::<Rules>(rules), settings)?;
+    Ok(Box::new(crate::game::Played::new(game, crate::game::Plan::from_settings(settings))))
 }
 
 fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {

@@ -1,0 +1,159 @@
+//! `firefight` on the decision model (issue 15 item 1): the units keep their
+//! places after a rout, each side decides to hold, close or fall back, and a
+//! battery picks its ammunition; hand-worked values that catch the old
+//! reading (the enemy back at the old distance after a rout), Monte Carlo
+//! against the solver under each policy, and a start-distance sweep.
+
+use super::{close, exact};
+use volley_kernel::catalogue::ruleset;
+use volley_kernel::check::assert_agrees;
+use volley_kernel::params::RuleBook;
+use volley_kernel::rulesets::brigades::Grade;
+use volley_kernel::rulesets::brigades::Rules;
+use volley_kernel::rulesets::brigades::firefight::{FireSide, Firefight};
+use volley_kernel::scenario::DynScenario;
+
+fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
+    let brigades = ruleset("brigades").unwrap();
+    brigades.scenario("firefight").unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+}
+
+/// Rules whose every rout is 12" with no rout hits and never the shatter
+/// row, so that a unit's figures show the hits it took and nothing else.
+fn plain_routs() -> Rules {
+    let mut rules = Rules::default();
+    for d in [
+        &mut rules.rout_distance_18,
+        &mut rules.rout_distance_8,
+        &mut rules.rout_distance_6,
+        &mut rules.rout_distance_4,
+    ] {
+        *d = 12;
+    }
+    for h in [
+        &mut rules.rout_hits_small_18,
+        &mut rules.rout_hits_small_12,
+        &mut rules.rout_hits_small_8,
+        &mut rules.rout_hits_small_6,
+    ] {
+        *h = 0;
+    }
+    rules.rout_shatter_max = -20;
+    // No natural 10 (1.12), so that a -10 modifier leaves no hit at all.
+    rules.natural_hit_face = rules.natural_miss_face;
+    rules
+}
+
+#[test]
+fn a_rout_opens_the_gap_and_the_enemy_is_not_back_next_turn() {
+    // 8 D muskets each at 4"; the attacker never hits (-10), has room to
+    // spare, and routs 12" with no rout hits. The defender rolls 2 dice at
+    // 0.4 (7-10): 0 hits 0.36, 1 hit 0.48, 2 hits 0.16. Two hits test: D
+    // needs 3, -1 (2 hits), -2 (a quarter lost): 6-10 passes, 0.5; a fail
+    // routs 12", to 16", beyond musket range (8").
+    //
+    // Over two turns, 6 figures left (75%): 0 then 2 hits (0.36 * 0.16), 1
+    // then 1 (0.48 * 0.48), 2 passed then 0 (0.08 * 0.36), and 2 failed:
+    // now 0.08 whatever the defender does (holding, it cannot reach 16";
+    // closing a whole move, it cannot fire), where the old reading put the
+    // defender back at 4" for a second volley (0.08 * 0.36 without a hit).
+    let rules = plain_routs();
+    let new = 0.36 * 0.16 + 0.48 * 0.48 + 0.08 * 0.36 + 0.08;
+    let old = 0.36 * 0.16 + 0.48 * 0.48 + 0.08 * 0.36 + 0.08 * 0.36;
+    for policy in ["cautious", "bold", "best"] {
+        let dist = exact(
+            build(
+                &rules,
+                &[
+                    ("attacker.figures", "8"),
+                    ("defender.figures", "8"),
+                    ("attacker.modifier", "-10"),
+                    ("attacker.room", "100"),
+                    ("distance", "4"),
+                    ("turns", "2"),
+                    ("attacker.policy", policy),
+                    ("defender.policy", policy),
+                ],
+            )
+            .as_ref(),
+        );
+        if policy != "best" {
+            close(dist.probability("attacker_remaining", 75), new);
+        } else {
+            // Best play may close or stand off; the routed branch never fires.
+            assert!(dist.probability("attacker_remaining", 75) >= new - 0.36 * 0.16 - 1e-12);
+        }
+    }
+    // The old reading, still the Markov chain of `Firefight`, gives the old value.
+    let mut attacker = FireSide::new(Grade::D, 8);
+    attacker.modifier = -10;
+    attacker.room = 100;
+    let ff = Firefight::new(&rules, attacker, FireSide::new(Grade::D, 8), 4, 2).unwrap();
+    close(exact(&ff).probability("attacker_remaining", 75), old);
+}
+
+#[test]
+fn a_whole_move_leaves_no_fire() {
+    // From 10", beyond musket range, a bold defender closes a whole move to
+    // 6" and does not fire (3.1); the holding attacker fires at far range
+    // (musket far 9-10, 0.2 a die; 2 dice from 8 figures). One turn: the
+    // defender loses 0, 1 or 2 figures by the binomial, the attacker none.
+    let rules = Rules::default();
+    let dist = exact(
+        build(
+            &rules,
+            &[
+                ("attacker.figures", "8"),
+                ("defender.figures", "8"),
+                ("distance", "10"),
+                ("turns", "1"),
+                ("attacker.policy", "cautious"),
+                ("defender.policy", "bold"),
+            ],
+        )
+        .as_ref(),
+    );
+    close(dist.probability("attacker_remaining", 100), 1.0);
+    close(dist.probability("defender_remaining", 100), 0.64);
+    close(dist.probability("defender_remaining", 87), 0.32);
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_under_each_policy() {
+    let rules = Rules::default();
+    for (i, policy) in ["best", "bold", "cautious"].into_iter().enumerate() {
+        let pairs = [
+            ("attacker.figures", "8"),
+            ("defender.figures", "10"),
+            ("distance", "6"),
+            ("turns", "5"),
+            ("attacker.policy", policy),
+            ("defender.policy", policy),
+        ];
+        assert_agrees(build(&rules, &pairs).as_ref(), 200_000, 120 + i as u64);
+    }
+}
+
+#[test]
+fn start_distance_sweep_under_best_play() {
+    // The attacker's margin under best play, 8 against 8 over 5 turns, from
+    // 2" to 12" (see the `firefight` module docs for the jumps).
+    let rules = Rules::default();
+    let margins: Vec<f64> = (2..=12)
+        .map(|d| {
+            let text = d.to_string();
+            let dist = exact(
+                build(
+                    &rules,
+                    &[("attacker.figures", "8"), ("defender.figures", "8"), ("distance", &text), ("turns", "5")],
+                )
+                .as_ref(),
+            );
+            dist.probability("winner", 0) - dist.probability("winner", 1)
+        })
+        .collect();
+    for (i, pair) in margins.windows(2).enumerate() {
+        eprintln!("firefight {} -> {}: {:.4} -> {:.4}", i + 2, i + 3, pair[0], pair[1]);
+        assert!((pair[1] - pair[0]).abs() <= 0.10, "{} to {}", i + 2, i + 3);
+    }
+}
