@@ -749,7 +749,11 @@ pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
     let (first, last) = (sweep.points.first()?, sweep.points.last()?);
     let p = sweep.measure.is_probability();
     let label = sweep.measure.label();
+    // Values that print alike read as unmoved: "rises from 42.7% to 42.7%"
+    // would report a difference in digits nobody sees.
+    let same = |a: f64, b: f64| format_value(a, p) == format_value(b, p);
     let direction = match last.1.value.total_cmp(&first.1.value) {
+        _ if same(first.1.value, last.1.value) => "stays",
         std::cmp::Ordering::Greater => "rises",
         std::cmp::Ordering::Less => "falls",
         std::cmp::Ordering::Equal => "stays",
@@ -773,11 +777,18 @@ pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
         )
     };
     let (low, high) = (first.1.value.min(last.1.value), first.1.value.max(last.1.value));
-    if let Some(peak) = sweep.points.iter().max_by(|a, b| a.1.value.total_cmp(&b.1.value)).filter(|m| m.1.value > high)
+    if let Some(peak) = sweep
+        .points
+        .iter()
+        .max_by(|a, b| a.1.value.total_cmp(&b.1.value))
+        .filter(|m| m.1.value > high && !same(m.1.value, high))
     {
         sentence.push_str(&format!(", peaking at {} at {}", format_value(peak.1.value, p), peak.0));
-    } else if let Some(dip) =
-        sweep.points.iter().min_by(|a, b| a.1.value.total_cmp(&b.1.value)).filter(|m| m.1.value < low)
+    } else if let Some(dip) = sweep
+        .points
+        .iter()
+        .min_by(|a, b| a.1.value.total_cmp(&b.1.value))
+        .filter(|m| m.1.value < low && !same(m.1.value, low))
     {
         sentence.push_str(&format!(", dipping to {} at {}", format_value(dip.1.value, p), dip.0));
     }

@@ -361,3 +361,25 @@ fn an_exact_distribution_report_reads_as_expected() {
     "#]]
     .assert_eq(&markdown(&report));
 }
+
+#[test]
+fn a_sweep_whose_ends_print_alike_stays_in_its_finding() {
+    use volley_analysis::balance::{Estimate, Measure, Sweep};
+    use volley_analysis::report::sweep_sentence;
+    let sweep = |values: &[f64]| Sweep {
+        ruleset: "One Hour".to_string(),
+        key: "attacker.policy".to_string(),
+        measure: Measure::probability("winner", "attacker"),
+        points: ["best", "bold", "cautious"]
+            .iter()
+            .zip(values)
+            .map(|(k, &v)| (k.to_string(), Estimate::exact(v)))
+            .collect(),
+        runs: Vec::new(),
+    };
+    // Differences in the ninth digit are not a rise, nor a peak.
+    let flat = sweep_sentence(&sweep(&[0.4270001, 0.4270003, 0.4270002]), "policy").unwrap();
+    assert_eq!(flat, "For One Hour, P(winner = attacker) stays at 42.7% from policy best to cautious");
+    let moved = sweep_sentence(&sweep(&[0.138, 0.130, 0.040]), "policy").unwrap();
+    assert_eq!(moved, "For One Hour, P(winner = attacker) falls from 13.8% at policy best to 4.0% at cautious");
+}
