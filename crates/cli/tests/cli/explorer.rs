@@ -7,7 +7,6 @@
 use super::TempDir;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -119,22 +118,6 @@ fn probability(document: &serde_json::Value, metric: &str, value: &str) -> f64 {
         .map_or(0.0, |v| v["probability"].as_f64().unwrap())
 }
 
-/// A program on PATH, or the one an environment variable names.
-fn program(variable: &str, names: &[&str], why: &str) -> PathBuf {
-    if let Some(given) = std::env::var_os(variable) {
-        return PathBuf::from(given);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in names {
-        for dir in std::env::split_paths(&path) {
-            if dir.join(name).is_file() {
-                return dir.join(name);
-            }
-        }
-    }
-    panic!("{why}: install it (Debian: apt-get install -y chromium chromium-driver; .ci/run does) or set {variable}")
-}
-
 /// ChromeDriver on a free port, driving headless Chromium; stopped when dropped.
 struct Browser {
     driver: Child,
@@ -145,12 +128,9 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
-        let chromium = program(
-            "VOLLEY_CHROMIUM",
-            &["chromium", "chromium-browser", "google-chrome"],
-            "the browser test needs Chromium",
-        );
-        let chromedriver = program("VOLLEY_CHROMEDRIVER", &["chromedriver"], "the browser test needs ChromeDriver");
+        let chromium = super::playsheets::chromium();
+        let chromedriver =
+            super::program("VOLLEY_CHROMEDRIVER", &["chromedriver"], "the browser test needs ChromeDriver");
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let driver = Command::new(chromedriver)
             .arg(format!("--port={port}"))

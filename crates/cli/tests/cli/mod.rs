@@ -36,6 +36,24 @@ pub fn volley_bad_input(args: &[&str]) -> String {
     String::from_utf8(output.stderr).expect("UTF-8 errors")
 }
 
+/// A program the environment variable `variable` names, else the first of
+/// `names` on PATH; a panic saying how to install it otherwise (`.ci/run`
+/// installs Debian's chromium and chromium-driver).
+pub fn program(variable: &str, names: &[&str], why: &str) -> PathBuf {
+    if let Some(given) = std::env::var_os(variable) {
+        return PathBuf::from(given);
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for name in names {
+        for dir in std::env::split_paths(&path) {
+            if dir.join(name).is_file() {
+                return dir.join(name);
+            }
+        }
+    }
+    panic!("{why}: install it (Debian: apt-get install -y chromium chromium-driver; .ci/run does) or set {variable}")
+}
+
 /// A scratch directory, removed when dropped.
 pub struct TempDir(pub PathBuf);
 

@@ -25,23 +25,12 @@ fn playsheet_specs(dir: &Path) -> Vec<String> {
 
 /// Headless Chromium: `VOLLEY_CHROMIUM`, else the first of the usual names
 /// on PATH. CI (`.ci/run`) installs Debian's `chromium` when it is missing.
-fn chromium() -> PathBuf {
-    if let Some(given) = std::env::var_os("VOLLEY_CHROMIUM") {
-        return PathBuf::from(given);
-    }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if candidate.is_file() {
-                return candidate;
-            }
-        }
-    }
-    panic!(
-        "the one-page print test needs headless Chromium: install it (Debian: apt-get install -y chromium; \
-         .ci/run does) or point VOLLEY_CHROMIUM at it"
-    );
+pub fn chromium() -> PathBuf {
+    super::program(
+        "VOLLEY_CHROMIUM",
+        &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"],
+        "the browser tests need headless Chromium",
+    )
 }
 
 /// Prints an HTML file to PDF as a reader would (A4 from the page's own

@@ -262,7 +262,7 @@ fn boolean(key: &str, text: &str) -> Result<bool, ApiError> {
 /// the request's own (`ruleset`, `scenario`, `exact`, `samples`,
 /// `precision`, `seed`, `confidence`, `explain`, `format`) and the rules'
 /// (`rules.FIELD`) are scenario keys, checked by the scenario itself.
-fn parse(pairs: &[(String, String)], limits: &Limits, prefix: &str) -> Result<Parsed, ApiError> {
+fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError> {
     let mut seen = std::collections::BTreeSet::new();
     let mut request = DistRequest {
         ruleset: String::new(),
@@ -284,14 +284,13 @@ fn parse(pairs: &[(String, String)], limits: &Limits, prefix: &str) -> Result<Pa
     let mut samples_given = false;
     let mut canonical = Vec::new();
     for (key, value) in pairs {
+        let key = key.as_str();
         // A variant's own keys (`b.KEY`) are read by the spec route alone.
-        let Some(key) = key.strip_prefix(prefix) else { continue };
-        if !prefix.is_empty() || !key.starts_with("b.") {
-            if !seen.insert(key.to_string()) {
-                return Err(bad(format!("{key} is given twice; give each key once")));
-            }
-        } else {
+        if key.starts_with("b.") {
             continue;
+        }
+        if !seen.insert(key.to_string()) {
+            return Err(bad(format!("{key} is given twice; give each key once")));
         }
         let value = value.trim();
         if key != "format" {
@@ -414,7 +413,7 @@ async fn dist_answer(
     State(server): State<Arc<Server>>,
     query: Result<Query<Pairs>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let parsed = parse(&pairs_of(query)?, &server.limits, "")?;
+    let parsed = parse(&pairs_of(query)?, &server.limits)?;
     // A client that hangs up stops its run at the next chunk.
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
@@ -438,7 +437,7 @@ async fn dist_stream(
 ) -> Result<Response, ApiError> {
     // A browser's EventSource cannot read an error status's body, so even
     // bad input answers as an `error` event.
-    let parsed = match pairs_of(query).and_then(|pairs| parse(&pairs, &server.limits, "")) {
+    let parsed = match pairs_of(query).and_then(|pairs| parse(&pairs, &server.limits)) {
         Ok(parsed) => parsed,
         Err(ApiError(status, message)) => {
             let event = Event::default()
@@ -530,7 +529,7 @@ fn inline_table(entries: Vec<(String, toml::Value)>) -> String {
 /// The view as an analysis spec: one run, or two where the page compares a
 /// variant (`b.KEY` overrides of the first run's keys and rules).
 fn spec_text(pairs: &[(String, String)], limits: &Limits) -> Result<String, ApiError> {
-    let first = parse(pairs, limits, "")?;
+    let first = parse(pairs, limits)?;
     let ruleset = find_ruleset(&first.request.ruleset).map_err(from_command)?;
     let entry = ruleset.scenario(&first.request.scenario).map_err(|e| bad(e.to_string()))?;
     let rules = (ruleset.default_rules)();
@@ -586,7 +585,7 @@ fn spec_text(pairs: &[(String, String)], limits: &Limits) -> Result<String, ApiE
                 None => merged.push((k.to_string(), v.clone())),
             }
         }
-        let variant = parse(&merged, limits, "")?;
+        let variant = parse(&merged, limits)?;
         if variant.request.ruleset != request.ruleset || variant.request.scenario != request.scenario {
             return Err(bad(
                 "a variant compares the same ruleset and scenario; b.ruleset and b.scenario cannot differ",
