@@ -29,6 +29,21 @@
 //!   forwards to give the exact distribution of outcome codes, and sampled by
 //!   [`play`].
 //!
+//! # Turns of several steps
+//!
+//! A step is usually a whole turn. A turn with many chances one after
+//! another (a threat test, then orders until one fails, each followed by a
+//! bombardment, then an engagement) is better cut into several steps, one
+//! per phase or roll: a game says which states start a turn
+//! ([`Game::starts_turn`]), and the solver keeps the states within a turn
+//! as states of their own, so that equal situations reached by different
+//! rolls merge instead of the turn's every sequence of rolls being
+//! enumerated as one tree. The turn limit still counts turns. Backward
+//! induction then takes each turn in two parts: the states within it, in an
+//! order that puts every state after those that lead to it (each run of
+//! equal height in parallel), then the states that start it. Steps within a
+//! turn must never come back to a state: the solver panics naming it.
+//!
 //! # Objectives and ties
 //!
 //! A side playing `best` maximises, by default, its chance of winning minus its
@@ -155,8 +170,20 @@ pub trait Game: Send + Sync {
     }
     /// The starting state.
     fn start(&self) -> Self::State;
-    /// The turn limit in steps.
+    /// The turn limit, in turns (a turn is one step unless
+    /// [`Game::starts_turn`] says otherwise).
     fn steps(&self) -> u32;
+    /// Whether `state`, left by a step that did not end the fight, starts a
+    /// new turn. A game whose turn is one step leaves the default (always).
+    /// A game whose turn is several steps (its phases, each with a few
+    /// chances, so that the solver merges equal states between them rather
+    /// than enumerating a whole turn's rolls at once) answers `false` for
+    /// the states inside a turn. Steps within a turn must make progress: no
+    /// state may come back within one turn (the solver checks, and panics
+    /// naming the state if one does). The starting state starts a turn.
+    fn starts_turn(&self, _state: &Self::State) -> bool {
+        true
+    }
     /// One step; `Some(winner)` when it ends the fight. It must depend on
     /// nothing but the state and the fate.
     fn step<F: Fate>(&self, state: &mut Self::State, fate: &mut F) -> Option<u8>;
@@ -258,7 +285,7 @@ struct Rolling<'a, S> {
     dice: &'a mut Dice,
     plan: Plan,
     solution: Option<&'a Solution<S>>,
-    /// The step being played (0-based).
+    /// The turn being played (0-based).
     step: u32,
     /// Where in the current state's tree the step is (`NO_NODE`: past the
     /// last decision, or no solved table).
@@ -362,22 +389,27 @@ fn settled(
 /// for the sides playing `best`.
 fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, dice: &mut Dice) -> u64 {
     let mut state = game.start();
-    let steps = game.steps();
+    let turns = game.steps();
     let mut fate = Rolling { dice, plan, solution, step: 0, node: NO_NODE };
-    for step in 0..steps {
-        fate.step = step;
-        fate.node = match solution {
-            Some(solution) => {
-                let id = *solution.graph.ids.get(&state).expect("every reachable state is in the solved graph");
-                solution.graph.tracked(solution.graph.root[id as usize])
+    for turn in 0..turns {
+        fate.step = turn;
+        loop {
+            fate.node = match solution {
+                Some(solution) => {
+                    let id = *solution.graph.ids.get(&state).expect("every reachable state is in the solved graph");
+                    solution.graph.tracked(solution.graph.root[id as usize])
+                }
+                None => NO_NODE,
+            };
+            if let Some(winner) = game.step(&mut state, &mut fate) {
+                return game.code(winner, turn + 1, &state);
             }
-            None => NO_NODE,
-        };
-        if let Some(winner) = game.step(&mut state, &mut fate) {
-            return game.code(winner, step + 1, &state);
+            if game.starts_turn(&state) {
+                break;
+            }
         }
     }
-    game.code(game.at_limit(&state), steps, &state)
+    game.code(game.at_limit(&state), turns, &state)
 }
 
 // ---------------------------------------------------------------------------
@@ -488,8 +520,10 @@ impl Fate for Replay<'_> {
 /// Where one branch of a step leads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Branch<S> {
-    /// The fight goes on in this state.
+    /// The fight goes on in this state, next turn.
     Continue(S),
+    /// The fight goes on in this state, within the same turn.
+    Within(S),
     /// The fight ends: the winner, and the final state.
     End(u8, S),
 }
@@ -528,7 +562,8 @@ fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Leaves<G::State
         let mut next = *state;
         let branch = match game.step(&mut next, &mut replay) {
             Some(winner) => Branch::End(winner, next),
-            None => Branch::Continue(next),
+            None if game.starts_turn(&next) => Branch::Continue(next),
+            None => Branch::Within(next),
         };
         let depth = replay.depth;
         path = replay.path;
@@ -574,12 +609,15 @@ enum Node {
 struct Transition {
     /// The state id (the next state, or the final state of an ending).
     target: u32,
-    /// [`CONTINUES`], or the winner of an ending.
+    /// [`CONTINUES`], [`WITHIN`], or the winner of an ending.
     winner: u8,
     probability: f64,
 }
 
+/// A transition to a state that starts the next turn.
 const CONTINUES: u8 = u8::MAX;
+/// A transition to a state within the same turn.
+const WITHIN: u8 = u8::MAX - 1;
 
 type Ids<S> = HashMap<S, u32, BuildHasherDefault<CodeHasher>>;
 
@@ -597,8 +635,16 @@ struct Graph<S> {
     /// Children of decision nodes (option, node) and chance nodes (probability bits, node).
     children: Vec<(u64, u32)>,
     transitions: Vec<Transition>,
-    /// The states at the start of each step.
+    /// The states at the start of each turn.
     layers: Vec<Vec<u32>>,
+    /// The states within a turn (reached by a step that does not start a
+    /// turn), in an order that puts every such state after all the states
+    /// that lead to it within a turn: by their height (the longest run of
+    /// steps within a turn that may follow them), the greatest first.
+    within: Vec<u32>,
+    /// `within` cut by height: runs of equal height (first, end), the
+    /// lowest first. A run depends only on the runs before it.
+    heights: Vec<(u32, u32)>,
     /// The number of decision nodes.
     slots: u32,
 }
@@ -632,7 +678,7 @@ impl<S: Copy + Eq + Hash> RawLaw<S> {
             .transitions
             .iter()
             .map(|(branch, _)| match branch {
-                Branch::Continue(s) | Branch::End(_, s) => ids.get(s).copied().unwrap_or(NO_NODE),
+                Branch::Continue(s) | Branch::Within(s) | Branch::End(_, s) => ids.get(s).copied().unwrap_or(NO_NODE),
             })
             .collect();
     }
@@ -731,7 +777,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         (id, true)
     }
 
-    /// Enumerates every state reachable within the game's steps; `None` when
+    /// Enumerates every state reachable within the game's turns; `None` when
     /// the graph outgrows the budget.
     fn explore<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Graph<S>> {
         let mut graph = Graph {
@@ -743,50 +789,144 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             children: Vec::new(),
             transitions: Vec::new(),
             layers: Vec::new(),
+            within: Vec::new(),
+            heights: Vec::new(),
             slots: 0,
         };
         let budget = game.state_budget();
         let (start, _) = graph.id(game.start());
         let mut layer = vec![start];
-        // `seen[id] == t + 1` marks ids already in layer t + 1.
-        let mut seen: Vec<u32> = Vec::new();
-        for t in 0..game.steps() {
+        // `seen[id] == t` marks ids in layer t; `inside[id] == t` marks ids
+        // reached within turn t.
+        let mut seen: Vec<u32> = vec![0];
+        let mut inside: Vec<u32> = vec![u32::MAX];
+        let turns = game.steps();
+        for t in 0..turns {
             if layer.is_empty() {
                 break;
             }
-            // Laws of the states met for the first time, in parallel, then
-            // given ids in layer order so that ids never depend on threads.
-            let fresh: Vec<u32> = layer.iter().copied().filter(|&id| graph.root[id as usize] == NO_NODE).collect();
-            let states: Vec<S> = fresh.iter().map(|&id| graph.states[id as usize]).collect();
-            let laws: Vec<RawLaw<S>> = states
-                .par_iter()
-                .with_min_len(64)
-                .map(|state| {
-                    let mut law = RawLaw::build(&enumerate(game, plan, state));
-                    law.look_up(&graph.ids);
-                    law
-                })
-                .collect();
-            for (id, law) in fresh.into_iter().zip(laws) {
-                graph.insert(id, law);
+            let mut next = Vec::new();
+            let mut kept = 0;
+            let mut frontier = layer.clone();
+            while !frontier.is_empty() {
+                graph.expand(game, plan, &frontier);
                 if graph.states.len() > budget {
                     return None;
                 }
+                seen.resize(graph.states.len(), u32::MAX);
+                inside.resize(graph.states.len(), u32::MAX);
+                let mut more = Vec::new();
+                for &id in &frontier {
+                    graph.successors(id, &mut |target, within| {
+                        let marks = if within { &mut inside } else { &mut seen };
+                        let mark = if within { t } else { t + 1 };
+                        if marks[target as usize] != mark {
+                            kept += usize::from(!within && marks[target as usize] == t);
+                            marks[target as usize] = mark;
+                            if within { more.push(target) } else { next.push(target) }
+                        }
+                    });
+                }
+                frontier = more;
             }
-            seen.resize(graph.states.len(), 0);
-            let mut next = Vec::new();
-            for &id in &layer {
-                graph.successors(id, &mut |target| {
-                    if seen[target as usize] != t + 1 {
-                        seen[target as usize] = t + 1;
-                        next.push(target);
+            graph.layers.push(layer);
+            // A turn that leads back to the very states it started from
+            // repeats: every later turn starts from them too.
+            if kept == next.len() && next.len() == graph.layers[t as usize].len() {
+                while graph.layers.len() < turns as usize {
+                    graph.layers.push(graph.layers[t as usize].clone());
+                }
+                break;
+            }
+            layer = next;
+        }
+        graph.order_within(game);
+        Some(graph)
+    }
+
+    /// Works out and adds the laws of the states of `ids` met for the first
+    /// time: in parallel, then given ids in order, so that ids never depend
+    /// on threads.
+    fn expand<G: Game<State = S>>(&mut self, game: &G, plan: Plan, ids: &[u32]) {
+        let fresh: Vec<u32> = ids.iter().copied().filter(|&id| self.root[id as usize] == NO_NODE).collect();
+        let states: Vec<S> = fresh.iter().map(|&id| self.states[id as usize]).collect();
+        let laws: Vec<RawLaw<S>> = states
+            .par_iter()
+            .with_min_len(64)
+            .map(|state| {
+                let mut law = RawLaw::build(&enumerate(game, plan, state));
+                law.look_up(&self.ids);
+                law
+            })
+            .collect();
+        for (id, law) in fresh.into_iter().zip(laws) {
+            self.insert(id, law);
+        }
+    }
+
+    /// Fills [`Graph::within`] and [`Graph::heights`]; panics if steps
+    /// within a turn loop.
+    fn order_within<G: Game<State = S>>(&mut self, game: &G) {
+        const UNKNOWN: u32 = u32::MAX;
+        const PENDING: u32 = u32::MAX - 1;
+        let n = self.states.len();
+        let mut is_within = vec![false; n];
+        for t in &self.transitions {
+            if t.winner == WITHIN {
+                is_within[t.target as usize] = true;
+            }
+        }
+        // Heights by a depth-first walk, without recursion: a state's height
+        // is one more than its highest successor within the turn.
+        let mut height = vec![UNKNOWN; n];
+        let mut stack: Vec<(u32, bool)> = Vec::new();
+        for id in (0..n as u32).filter(|&id| is_within[id as usize]) {
+            if height[id as usize] != UNKNOWN {
+                continue;
+            }
+            stack.push((id, false));
+            while let Some((id, done)) = stack.pop() {
+                if done {
+                    let mut h = 0;
+                    self.successors(id, &mut |target, within| {
+                        if within {
+                            h = h.max(height[target as usize] + 1);
+                        }
+                    });
+                    height[id as usize] = h;
+                    continue;
+                }
+                if height[id as usize] != UNKNOWN {
+                    continue;
+                }
+                height[id as usize] = PENDING;
+                stack.push((id, true));
+                self.successors(id, &mut |target, within| {
+                    if within {
+                        match height[target as usize] {
+                            UNKNOWN => stack.push((target, false)),
+                            PENDING => panic!(
+                                "steps within a turn come back to {:?}: each step within a turn must make progress",
+                                game.describe_state(&self.states[target as usize], ATTACKER)
+                            ),
+                            _ => {}
+                        }
                     }
                 });
             }
-            graph.layers.push(layer);
-            layer = next;
         }
-        Some(graph)
+        let mut within: Vec<u32> = (0..n as u32).filter(|&id| is_within[id as usize]).collect();
+        within.sort_by_key(|&id| std::cmp::Reverse(height[id as usize]));
+        let mut heights = Vec::new();
+        let mut end = within.len();
+        while end > 0 {
+            let h = height[within[end - 1] as usize];
+            let first = within[..end].partition_point(|&id| height[id as usize] > h);
+            heights.push((first as u32, end as u32));
+            end = first;
+        }
+        self.within = within;
+        self.heights = heights;
     }
 
     /// Adds state `id`'s law, giving its targets ids.
@@ -808,6 +948,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         for ((branch, probability), known) in law.transitions.into_iter().zip(law.known) {
             let (winner, state) = match branch {
                 Branch::Continue(s) => (CONTINUES, s),
+                Branch::Within(s) => (WITHIN, s),
                 Branch::End(w, s) => (w, s),
             };
             let target = if known != NO_NODE { known } else { self.id(state).0 };
@@ -817,14 +958,14 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         self.spans[id as usize] = (transition_base, self.transitions.len() as u32 - transition_base);
     }
 
-    /// Calls `visit` with every state that may follow state `id`, whatever is
-    /// chosen: its transitions are one run, so this is a scan, not a walk of
-    /// its tree.
-    fn successors(&self, id: u32, visit: &mut impl FnMut(u32)) {
+    /// Calls `visit(target, within)` with every state that may follow state
+    /// `id`, whatever is chosen, and whether it is within the same turn: its
+    /// transitions are one run, so this is a scan, not a walk of its tree.
+    fn successors(&self, id: u32, visit: &mut impl FnMut(u32, bool)) {
         let (first, count) = self.spans[id as usize];
         for t in &self.transitions[first as usize..(first + count) as usize] {
-            if t.winner == CONTINUES {
-                visit(t.target);
+            if t.winner == CONTINUES || t.winner == WITHIN {
+                visit(t.target, t.winner == WITHIN);
             }
         }
     }
@@ -895,29 +1036,12 @@ pub struct Explained {
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     fn solve<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Solution<S>> {
         let graph = Graph::explore(game, plan)?;
-        let steps = game.steps() as usize;
-        let mut choices = vec![Vec::new(); steps];
+        let turns = game.steps() as usize;
+        let mut choices = vec![Vec::new(); turns];
         let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
         let mut current = next.clone();
         for t in (0..graph.layers.len()).rev() {
-            let mut table = vec![0u8; graph.slots as usize];
-            let layer = &graph.layers[t];
-            let worths: Vec<(Worth, Vec<(u32, u8)>)> = layer
-                .par_iter()
-                .with_min_len(256)
-                .map(|&id| {
-                    let mut picks = Vec::new();
-                    let worth = graph.worth(graph.root[id as usize], &next, plan, &mut picks, None);
-                    (worth, picks)
-                })
-                .collect();
-            for (&id, (worth, picks)) in layer.iter().zip(worths) {
-                current[id as usize] = worth;
-                for (slot, chosen) in picks {
-                    table[slot as usize] = chosen;
-                }
-            }
-            choices[t] = table;
+            choices[t] = graph.backward_turn(t, &mut current, &next, plan);
             std::mem::swap(&mut current, &mut next);
         }
         Some(Solution { graph, choices, plan })
@@ -925,12 +1049,41 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
-    /// The worth of node `node` given the next step's worths; records the
+    /// One turn of backward induction: the worth in turn `t` of every state
+    /// within a turn (run by run, each in parallel) and then of every state
+    /// starting turn `t`, into `current`, given `next`, the worths at the
+    /// start of turn `t + 1`; returns the table of the options taken.
+    fn backward_turn(&self, t: usize, current: &mut [Worth], next: &[Worth], plan: Plan) -> Vec<u8> {
+        let mut table = vec![0u8; self.slots as usize];
+        let runs = self.heights.iter().map(|&(first, end)| &self.within[first as usize..end as usize]);
+        for run in runs.chain(std::iter::once(&self.layers[t][..])) {
+            let worths: Vec<(Worth, Vec<(u32, u8)>)> = run
+                .par_iter()
+                .with_min_len(256)
+                .map(|&id| {
+                    let mut picks = Vec::new();
+                    let worth = self.worth(self.root[id as usize], current, next, plan, &mut picks, None);
+                    (worth, picks)
+                })
+                .collect();
+            for (&id, (worth, picks)) in run.iter().zip(worths) {
+                current[id as usize] = worth;
+                for (slot, chosen) in picks {
+                    table[slot as usize] = chosen;
+                }
+            }
+        }
+        table
+    }
+
+    /// The worth of node `node` given the worths of this turn's states
+    /// within it (`current`) and of the next turn's (`next`); records the
     /// option taken at each decision node in `picks`, and, when `capture` is
     /// `Some(slot)`, the worth of each option at that node.
     fn worth(
         &self,
         node: u32,
+        current: &[Worth],
         next: &[Worth],
         plan: Plan,
         picks: &mut Vec<(u32, u8)>,
@@ -940,7 +1093,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             Node::Leaf { first, count } => {
                 let mut worth = [0.0; 2];
                 for t in &self.transitions[first as usize..(first + count) as usize] {
-                    let w = if t.winner == CONTINUES { next[t.target as usize] } else { ending_worth(t.winner) };
+                    let w = match t.winner {
+                        CONTINUES => next[t.target as usize],
+                        WITHIN => current[t.target as usize],
+                        winner => ending_worth(winner),
+                    };
                     worth[0] += t.probability * w[0];
                     worth[1] += t.probability * w[1];
                 }
@@ -950,7 +1107,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let mut worth = [0.0; 2];
                 for &(bits, child) in &self.children[first as usize..(first + count) as usize] {
                     let p = f64::from_bits(bits);
-                    let w = self.worth(child, next, plan, picks, capture.as_deref_mut());
+                    let w = self.worth(child, current, next, plan, picks, capture.as_deref_mut());
                     worth[0] += p * w[0];
                     worth[1] += p * w[1];
                 }
@@ -963,7 +1120,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
                 for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
-                    let w = self.worth(child, next, plan, picks, capture.as_deref_mut());
+                    let w = self.worth(child, current, next, plan, picks, capture.as_deref_mut());
                     if capturing {
                         options.push(w);
                     }
@@ -984,35 +1141,60 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
-    /// The exact distribution of outcome codes under the table.
-    fn distribution<G: Game<State = S>>(&self, game: &G) -> Vec<(u64, f64)> {
+    /// Walks the table forwards from the start, a turn at a time: in each
+    /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
+    /// turn's starting states, then the states within it in order) before
+    /// spreading that mass, and `ended(t, winner, id, q)` for the mass `q`
+    /// of each ending; stops after a turn for which `go_on(t)` is false.
+    /// Returns the mass still going after the last turn walked, by state.
+    fn forward(
+        &self,
+        mut at: impl FnMut(usize, u32, f64),
+        mut ended: impl FnMut(usize, u8, u32, f64),
+        mut go_on: impl FnMut(usize) -> bool,
+    ) -> Vec<f64> {
         let graph = &self.graph;
-        let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
         let mut mass = vec![0.0f64; graph.states.len()];
         let mut next = vec![0.0f64; graph.states.len()];
-        mass[graph.layers[0][0] as usize] = 1.0;
+        next[graph.layers[0][0] as usize] = 1.0;
         for (t, layer) in graph.layers.iter().enumerate() {
-            for &id in layer {
+            std::mem::swap(&mut mass, &mut next);
+            for &id in layer.iter().chain(&graph.within) {
                 let p = std::mem::take(&mut mass[id as usize]);
                 if p == 0.0 {
                     continue;
                 }
-                self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| {
-                    if winner == CONTINUES {
-                        next[target as usize] += q;
-                    } else {
-                        let code = game.code(winner, t as u32 + 1, &graph.states[target as usize]);
-                        *ends.entry(code).or_insert(0.0) += q;
-                    }
+                at(t, id, p);
+                self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| match winner {
+                    CONTINUES => next[target as usize] += q,
+                    WITHIN => mass[target as usize] += q,
+                    winner => ended(t, winner, target, q),
                 });
             }
-            // Only this layer's states held mass, and each was taken.
-            std::mem::swap(&mut mass, &mut next);
+            // Only this turn's states held mass, and each was taken.
+            if !go_on(t) {
+                break;
+            }
         }
+        next
+    }
+
+    /// The exact distribution of outcome codes under the table.
+    fn distribution<G: Game<State = S>>(&self, game: &G) -> Vec<(u64, f64)> {
+        let graph = &self.graph;
+        let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
+        let left = self.forward(
+            |_, _, _| {},
+            |t, winner, id, q| {
+                let code = game.code(winner, t as u32 + 1, &graph.states[id as usize]);
+                *ends.entry(code).or_insert(0.0) += q;
+            },
+            |_| true,
+        );
         // What is still going has reached the limit (a layer list shorter
         // than the limit means nothing is).
         let limit = game.steps();
-        for (id, &p) in mass.iter().enumerate() {
+        for (id, &p) in left.iter().enumerate() {
             if p > 0.0 {
                 let state = &graph.states[id];
                 *ends.entry(game.code(game.at_limit(state), limit, state)).or_insert(0.0) += p;
@@ -1023,7 +1205,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         result
     }
 
-    /// Sends mass `p` at node `node` (step `t`) through the table to its transitions.
+    /// Sends mass `p` at node `node` (turn `t`) through the table to its transitions.
     fn spread(&self, node: u32, t: usize, p: f64, out: &mut impl FnMut(u32, u8, f64)) {
         let graph = &self.graph;
         match graph.nodes[node as usize] {
@@ -1045,67 +1227,50 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     }
 
     /// Each side's first decision under the table: the most likely situation
-    /// at the first step where the side decides, with every option's worth.
+    /// in the first turn where the side decides, with every option's worth.
     fn explain<G: Game<State = S>>(&self, game: &G) -> Vec<Explained> {
         let graph = &self.graph;
-        // Forward under the table: for each side, the first step at which it
+        // Forward under the table: for each side, the first turn in which it
         // decides, and there the most likely (state, decision node) with its mass.
         let mut found: [Option<(usize, u32, u32, f64)>; 2] = [None, None];
-        let mut mass = vec![0.0f64; graph.states.len()];
-        mass[graph.layers[0][0] as usize] = 1.0;
-        for (t, layer) in graph.layers.iter().enumerate() {
-            let mut candidates: [Option<(u32, u32, f64)>; 2] = [None, None];
-            for &id in layer {
-                let p = mass[id as usize];
-                if p > 0.0 {
-                    self.decisions_reached(graph.root[id as usize], t, p, &mut |side, node, q| {
-                        let best = &mut candidates[side as usize];
-                        if best.is_none_or(|(_, _, b)| q > b + TIE) {
-                            *best = Some((id, node, q));
-                        }
-                    });
+        // Shared by the walk's two callbacks, each borrowing it in turn.
+        let candidates: std::cell::RefCell<[Option<(u32, u32, f64)>; 2]> = Default::default();
+        self.forward(
+            |t, id, p| {
+                self.decisions_reached(graph.root[id as usize], t, p, &mut |side, node, q| {
+                    let best = &mut candidates.borrow_mut()[side as usize];
+                    if best.is_none_or(|(_, _, b)| q > b + TIE) {
+                        *best = Some((id, node, q));
+                    }
+                });
+            },
+            |_, _, _, _| {},
+            |t| {
+                let taken = candidates.take();
+                for side in 0..2 {
+                    if found[side].is_none()
+                        && let Some((id, node, q)) = taken[side]
+                    {
+                        found[side] = Some((t, id, node, q));
+                    }
                 }
-            }
-            for side in 0..2 {
-                if found[side].is_none()
-                    && let Some((id, node, q)) = candidates[side]
-                {
-                    found[side] = Some((t, id, node, q));
-                }
-            }
-            if found.iter().all(Option::is_some) {
-                break;
-            }
-            let mut next = vec![0.0f64; graph.states.len()];
-            for &id in layer {
-                let p = mass[id as usize];
-                if p > 0.0 {
-                    self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| {
-                        if winner == CONTINUES {
-                            next[target as usize] += q;
-                        }
-                    });
-                }
-            }
-            mass = next;
-        }
-        // The worth of each option there: backward again down to that step.
+                !found.iter().all(Option::is_some)
+            },
+        );
+        // The worth of each option there: backward again down to that turn.
         let targets: Vec<(usize, u32, u32, f64)> = found.iter().flatten().copied().collect();
         let Some(earliest) = targets.iter().map(|t| t.0).min() else { return Vec::new() };
         let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
         let mut current = next.clone();
         let mut captured: Vec<Option<Vec<Worth>>> = vec![None; targets.len()];
         for t in (earliest..graph.layers.len()).rev() {
-            for &id in &graph.layers[t] {
-                let mut picks = Vec::new();
-                current[id as usize] = graph.worth(graph.root[id as usize], &next, self.plan, &mut picks, None);
-            }
+            graph.backward_turn(t, &mut current, &next, self.plan);
             for (k, &(tt, id, node, _)) in targets.iter().enumerate() {
                 if tt == t {
                     let Node::Decide { slot, .. } = graph.nodes[node as usize] else { unreachable!() };
                     let mut capture = (slot, Vec::new());
                     let mut picks = Vec::new();
-                    graph.worth(graph.root[id as usize], &next, self.plan, &mut picks, Some(&mut capture));
+                    graph.worth(graph.root[id as usize], &current, &next, self.plan, &mut picks, Some(&mut capture));
                     captured[k] = Some(capture.1);
                 }
             }

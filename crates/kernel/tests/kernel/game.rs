@@ -151,6 +151,25 @@ impl Game for RandomGame {
         self.steps
     }
     fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+        self.advance(state, fate)
+    }
+    fn code(&self, winner: u8, _: u32, _: &u8) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        STEER_DECISIONS
+    }
+    fn describe_state(&self, state: &u8, _: u8) -> String {
+        format!("node {state}")
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        format!("option {option}")
+    }
+}
+
+impl RandomGame {
+    /// One move of the random game: the side at the node picks, a die sends it on.
+    fn advance<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
         let options = &self.table[*state as usize];
         let ids: Vec<u16> = (0..options.len() as u16).collect();
         let last = ids.len() as u16 - 1;
@@ -164,18 +183,6 @@ impl Game for RandomGame {
         } else {
             Some(next - self.table.len() as u8)
         }
-    }
-    fn code(&self, winner: u8, _: u32, _: &u8) -> u64 {
-        u64::from(winner)
-    }
-    fn decisions(&self) -> &'static [&'static Decision] {
-        STEER_DECISIONS
-    }
-    fn describe_state(&self, state: &u8, _: u8) -> String {
-        format!("node {state}")
-    }
-    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
-        format!("option {option}")
     }
 }
 
@@ -233,4 +240,135 @@ fn monte_carlo_agrees_with_the_exact_law_under_each_policy() {
     // Ends nobody wins are in the law too.
     let played = Played::new(RandomGame::new(table, 1), Plan::BEST);
     assert!(winner_probabilities(&played)[NONE as usize] > 0.0);
+}
+
+/// A random game whose turn is `moves` of its moves: played as one step a
+/// turn (`split` false), or as one step a move with the states between
+/// moves inside the turn (`split` true, [`Game::starts_turn`]). The two are
+/// the same game, so they must give the same laws and the same best play.
+#[derive(Clone, Debug)]
+struct Turns {
+    game: RandomGame,
+    moves: u8,
+    split: bool,
+    /// A step within a turn goes back to the state it left (a broken game).
+    looping: bool,
+}
+
+impl Game for Turns {
+    /// The node, and the moves made this turn.
+    type State = (u8, u8);
+
+    fn layout(&self) -> &Layout {
+        &self.game.layout
+    }
+    fn start(&self) -> (u8, u8) {
+        (0, 0)
+    }
+    fn steps(&self) -> u32 {
+        self.game.steps
+    }
+    fn starts_turn(&self, state: &(u8, u8)) -> bool {
+        state.1 == 0
+    }
+    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<u8> {
+        if self.looping && state.1 == 1 {
+            return None;
+        }
+        for _ in 0..if self.split { 1 } else { self.moves } {
+            if let Some(winner) = self.game.advance(&mut state.0, fate) {
+                return Some(winner);
+            }
+            state.1 = (state.1 + 1) % self.moves;
+        }
+        None
+    }
+    fn code(&self, winner: u8, _: u32, _: &(u8, u8)) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        STEER_DECISIONS
+    }
+    fn describe_state(&self, state: &(u8, u8), _: u8) -> String {
+        format!("node {} after {} moves", state.0, state.1)
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        format!("option {option}")
+    }
+}
+
+fn turns_game() -> impl Strategy<Value = (RandomGame, u8)> {
+    (random_game(), 2u8..4)
+}
+
+fn plans() -> Vec<Plan> {
+    let win = [Objective::Win, Objective::Margin];
+    vec![
+        Plan::BEST,
+        Plan { objective: win, ..Plan::BEST },
+        Plan { policy: [Policy::Bold, Policy::Best], ..Plan::BEST },
+        Plan { policy: [Policy::Best, Policy::Cautious], ..Plan::BEST },
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn a_turn_split_into_steps_plays_as_the_whole_turn((game, moves) in turns_game()) {
+        for plan in plans() {
+            let whole = Played::new(Turns { game: game.clone(), moves, split: false, looping: false }, plan);
+            let split = Played::new(Turns { game: game.clone(), moves, split: true, looping: false }, plan);
+            let (w, s) = (winner_probabilities(&whole), winner_probabilities(&split));
+            for (a, b) in w.iter().zip(s) {
+                prop_assert!((a - b).abs() < 1e-12, "{:?} != {:?} under {:?}", w, s, plan);
+            }
+            // A first decision the whole turn's tree reaches for sure is
+            // explained alike by the split game (a less likely one may not
+            // be: the split game merges equal situations within a turn that
+            // the tree keeps apart, so its most likely one may differ).
+            let (we, se) = (whole.explain().unwrap(), split.explain().unwrap());
+            for a in we.iter().filter(|e| e.reached == 1.0) {
+                let b = se.iter().find(|e| e.side == a.side);
+                prop_assert!(b.is_some(), "{} decides in the whole turn only", a.side);
+                let b = b.unwrap();
+                prop_assert_eq!((a.decision, a.step), (b.decision, b.step));
+                prop_assert!((a.reached - b.reached).abs() < 1e-12);
+                for (x, y) in a.options.iter().zip(&b.options) {
+                    prop_assert!((x.attacker_wins - y.attacker_wins).abs() < 1e-12);
+                    prop_assert!((x.defender_wins - y.defender_wins).abs() < 1e-12);
+                    prop_assert_eq!(x.chosen, y.chosen);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn monte_carlo_follows_a_turn_split_into_steps() {
+    let table = vec![
+        vec![vec![1, 2, 3, 4], vec![4, 4, 5, 1]],
+        vec![vec![0, 4, 5, 5], vec![2, 2, 4, 6], vec![3, 0, 5, 4]],
+        vec![vec![5, 4, 1, 0], vec![6, 6, 4, 3]],
+        vec![vec![4, 5, 5, 2], vec![0, 4, 1, 1]],
+    ];
+    for plan in plans() {
+        let game = Turns { game: RandomGame::new(table.clone(), 3), moves: 3, split: true, looping: false };
+        let played = Played::new(game, plan);
+        check::assert_agrees(&played, 300_000, 5);
+        let one = played.simulate(&RunOptions::new(100_000, 13).with_threads(1)).unwrap();
+        let two = played.simulate(&RunOptions::new(100_000, 13).with_threads(2)).unwrap();
+        assert_eq!(one, two);
+    }
+}
+
+#[test]
+fn steps_that_loop_within_a_turn_are_refused_by_name() {
+    let table = vec![vec![vec![0, 0, 1, 1], vec![0, 2, 3, 4]], vec![vec![1, 0, 2, 3], vec![4, 4, 1, 0]]];
+    let game = Turns { game: RandomGame::new(table, 2), moves: 2, split: true, looping: true };
+    let played = Played::new(game, Plan::BEST);
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| played.exact_distribution()));
+    let message = refused.expect_err("a loop within a turn has no solution");
+    let message = message.downcast_ref::<String>().expect("a formatted message");
+    assert!(message.contains("steps within a turn come back to") && message.contains("after 1 moves"), "{message}");
 }
