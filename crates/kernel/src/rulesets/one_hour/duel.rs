@@ -43,6 +43,24 @@
 //! cannot reach, else at the nearest box the enemy cannot reach, else as
 //! bold; cavalry breaks off at [`CAUTIOUS_BREAK_OFF_HITS`] hits or fewer.
 //!
+//! # Leaders
+//!
+//! A duel's leaders take no decision. "Leaders move with units or as
+//! cavalry", and where each side has one unit the only places a leader could
+//! go are with it or apart from it. Apart from any unit he does nothing: the
+//! extra hit and the morale bonus are for "a leader stacked with a unit", and
+//! the duels' commanders' effects are their own keys. With it, the unit is at
+//! every moment at least as well off as without him: his 2D6 loss takes away
+//! only the hit he brought (`leader_loss`, or nothing under `keep_hits`), and
+//! his 1D6 on the rout comes when the fight is already lost. So for either
+//! objective (`margin`, `win`) staying with the unit is never worse than
+//! riding off, and a detached leader is not modelled as an option: keeping
+//! him apart to save his life counts only for a player who values the
+//! leader beyond this fight, which the `attacker_leader_lost` metric reports
+//! but no objective weighs. Where a side has two units (`second_line`'s two
+//! lines, `brigade_fire`'s two attacking units) where he goes is a decision,
+//! `leader` (see those modules).
+//!
 //! # Start distances
 //!
 //! Under best play the attacker's chance of winning moves by less than 10
@@ -451,6 +469,11 @@ impl Duel {
         self.sides[s as usize].start_hits
     }
 
+    /// Side `s`'s hits without a leader ("Troop quality", or its `hits` key).
+    pub(super) fn base_hits(&self, s: u8) -> u32 {
+        self.sides[s as usize].base_hits
+    }
+
     /// Whether side `s` starts with a leader (attached, or a commander in its box).
     pub(super) fn led(&self, s: u8) -> bool {
         self.sides[s as usize].led
@@ -548,17 +571,24 @@ impl Duel {
 
     /// One side turn of the side `state.next`; `Some(winner)` when the fight ends.
     pub(super) fn side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+        let s = self.begin_side_turn(state, fate);
+        let ended = self.act(s, state, fate);
+        if ended.is_none() {
+            self.end_of_side_turn(s, state, fate);
+        }
+        ended
+    }
+
+    /// What opens a side turn: the turn passes to side `state.next`, which is
+    /// returned, and Napoleon rallies.
+    pub(super) fn begin_side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> u8 {
         let s = state.next;
         state.next = 1 - s;
         // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
         if self.sides[s as usize].setup.commander == Commander::Napoleon {
             self.rally(s, state, fate);
         }
-        let ended = self.act(s, state, fate);
-        if ended.is_none() {
-            self.end_of_side_turn(s, state, fate);
-        }
-        ended
+        s
     }
 
     /// What closes side `s`'s turn once it has acted: Wellington's rally.
@@ -655,7 +685,7 @@ impl Duel {
 
     /// The range within which side `s`'s enemy could attack it next side
     /// turn, for `cautious`: its shooting range if it may shoot, its move if cavalry.
-    fn threat(&self, s: u8, state: &State) -> u32 {
+    pub(super) fn threat(&self, s: u8, state: &State) -> u32 {
         let o = 1 - s as usize;
         let enemy = &self.sides[o];
         match state.posture[o] {
@@ -735,7 +765,7 @@ impl Duel {
 
     /// Side `s` acts: fires, charges, moves, changes formation or breaks off;
     /// `Some(winner)` when the fight ends.
-    fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
+    pub(super) fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
         let mut options = Vec::with_capacity(40);
         let decision = self.options(s, state, &mut options);
         let now = *state;
@@ -896,8 +926,11 @@ impl Duel {
     /// Rally by C-in-C: D6, 1 nothing, 2-4 one hit back, 5-6 two; "1st hit cannot be rallied off".
     pub(super) fn rally<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
         let side = &self.sides[s as usize];
-        let with_leader = state.leader[s as usize] || self.rules.leader_loss == LeaderLoss::KeepHits;
-        let whole = if with_leader { side.start_hits } else { side.base_hits };
+        // The whole a unit rallies towards counts a leader who is with it now
+        // (he may have ridden to it from another unit), or, when a lost
+        // leader's hit stays (`leader_loss`), one it started with.
+        let with_leader = state.leader[s as usize] || (self.rules.leader_loss == LeaderLoss::KeepHits && side.led);
+        let whole = side.base_hits + if with_leader { self.rules.leader_extra_hits } else { 0 };
         let cap = whole - u32::from(self.rules.rally_keeps_first_hit);
         let hits = u32::from(state.hits[s as usize]);
         if hits == 0 || hits >= cap {
