@@ -175,7 +175,7 @@ fn errors_name_the_supporting_units_keys() {
     let error = entry.build_from_text(rules.as_ref(), [("defender.type", "heavy_cavalry")]).err().unwrap();
     assert!(error.to_string().contains("defender.type"), "{error}");
     let error = entry.build_from_text(rules.as_ref(), [("support.close_to", "2")]).err().unwrap();
-    assert!(error.to_string().contains("retired"), "{error}");
+    assert!(error.to_string().contains("did you mean `attacker.policy`?"), "{error}");
 }
 
 /// The start distance of both attackers (`range`, with `support.range` the

@@ -696,7 +696,6 @@ pub fn brigade_fire_defaults() -> (SideSetup, SideSetup, SideSetup) {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    duel::refuse_retired(settings, &["attacker", "support", "defender"])?;
     let setup = BrigadeSetup {
         range: settings.int("range") as u32,
         support_range: settings.int("support.range") as u32,
@@ -725,6 +724,8 @@ pub fn brigade_fire_entry() -> ScenarioEntry {
         i64::from(MAX_RANGE),
     ));
     params.extend(duel::side_params("support", support));
+    duel::name_retired_keys(&mut params, "attacker", &["attacker", "support"], &[]);
+    duel::name_retired_keys(&mut params, "defender", &["defender"], &[]);
     ScenarioEntry {
         name: "brigade_fire",
         summary: "Two attacking units (a battalion and its battery, say) firing on one defender, each unit's fire its \

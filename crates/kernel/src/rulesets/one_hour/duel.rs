@@ -1090,76 +1090,35 @@ impl Game for Duel {
     }
 }
 
-crate::choice_enum! {
-    /// The value of a retired switch: any value given is refused.
-    pub enum RetiredSwitch {
-        /// Not given (the only accepted value).
-        Unset = "unset",
-        /// Given as true: refused.
-        True = "true",
-        /// Given as false: refused.
-        False = "false",
+/// The keys retired when the duels became games, each unit's (`UNIT.advances`,
+/// ...), and what replaced them.
+const RETIRED: &[&str] = &["advances", "close_to", "break_off"];
+
+/// Names in side `side`'s policy doc the retired keys of its units (`units`,
+/// the prefixes of its unit keys) and any `other` retired keys its policy
+/// replaced, in backquotes: the keys are no longer declared (so `volley list`
+/// no longer shows them), and setting one is answered "unknown key ...; did
+/// you mean `SIDE.policy`?" (the params' unknown-key check), whose doc says why.
+pub(super) fn name_retired_keys(params: &mut [Param], side: &str, units: &[&str], other: &[(&str, &str)]) {
+    let policy = format!("{side}.policy");
+    let param = params.iter_mut().find(|p| p.name == policy).expect("a game scenario has both policy keys");
+    let keys: Vec<String> =
+        units.iter().flat_map(|unit| RETIRED.iter().map(move |r| format!("`{unit}.{r}`"))).collect();
+    param.doc.push_str(&format!(
+        "; it replaces the retired keys {}: whether and how far a unit moves, the range it fires at and whether \
+         cavalry breaks off are now the side's decisions (bold moves its full move, fires as soon as in range and \
+         never breaks off; cautious breaks off at {CAUTIOUS_BREAK_OFF_HITS} hits or fewer)",
+        keys.join(", ")
+    ));
+    for (key, why) in other {
+        param.doc.push_str(&format!("; it replaces the retired `{key}`: {why}"));
     }
-}
-
-/// The keys retired when the duels became games, with the sentence that
-/// points to what replaces them.
-const RETIRED: &[(&str, &str)] = &[
-    (
-        "advances",
-        "retired: whether and how far a unit moves is now the side's decision; set SIDE.policy = best (the \
-         default), bold (moves its full move and attacks as soon as it may) or cautious",
-    ),
-    (
-        "close_to",
-        "retired: the range a shooter fights at is now the side's decision (fire, or move closer); set \
-         SIDE.policy = best (the default), bold (fires as soon as in range) or cautious",
-    ),
-    (
-        "break_off",
-        "retired: whether non-impetuous cavalry charges or breaks off is now the side's decision; set \
-         SIDE.policy = best (the default), bold (never breaks off) or cautious (breaks off at 2 hits or fewer)",
-    ),
-];
-
-/// The retired keys of a side, declared so that setting them gives the
-/// sentence that points to the policy instead of an unknown-key error.
-pub(super) fn retired_params(prefix: &str) -> Vec<Param> {
-    RETIRED
-        .iter()
-        .map(|&(name, doc)| {
-            let doc = doc.replace("SIDE", prefix);
-            if name == "advances" {
-                Param::choice(format!("{prefix}.{name}"), doc, RetiredSwitch::Unset)
-            } else {
-                Param::int(format!("{prefix}.{name}"), doc, -1, -1, i64::from(MAX_RANGE))
-            }
-        })
-        .collect()
-}
-
-/// Refuses any retired key that was given, with its sentence.
-pub(super) fn refuse_retired(settings: &Settings, prefixes: &[&str]) -> Result<(), ParamError> {
-    for prefix in prefixes {
-        for &(name, doc) in RETIRED {
-            let key = format!("{prefix}.{name}");
-            let given = match settings.get(&key) {
-                crate::params::Value::Int(v) => *v != -1,
-                crate::params::Value::Choice(v) => v != "unset",
-                _ => true,
-            };
-            if given {
-                return Err(ParamError::Invalid { key, reason: doc.replace("SIDE", prefix) });
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The per-side keys of a duel, with this side's defaults.
 pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
     let key = |name: &str| format!("{prefix}.{name}");
-    let mut params = vec![
+    vec![
         Param::choice(key("type"), "the unit type", defaults.unit),
         Param::choice(key("quality"), "excellent (7 hits), good (6), poor (5) or old_guard (8)", defaults.quality),
         Param::int(
@@ -1225,9 +1184,7 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             defaults.effect,
         ),
         Param::int(key("extra_dice"), "extra D6 on each of its attacks", i64::from(defaults.extra_dice), 0, 12),
-    ];
-    params.extend(retired_params(prefix));
-    params
+    ]
 }
 
 pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
@@ -1255,6 +1212,16 @@ pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
     }
 }
 
+/// The keys of a duel: [`duel_params`] with each side's retired keys named in its policy doc.
+fn duel_only_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
+    let mut params = duel_params(range, attacker, defender);
+    name_retired_keys(&mut params, "attacker", &["attacker"], &[]);
+    name_retired_keys(&mut params, "defender", &["defender"], &[]);
+    params
+}
+
+/// The keys every fight of this ruleset starts from: the range, the turns,
+/// who goes first, the policies, and both sides' units.
 pub(super) fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
     let mut params = vec![
         Param::int("range", "the starting range in boxes", range, 1, i64::from(MAX_RANGE)),
@@ -1278,7 +1245,6 @@ crate::choice_enum! {
 }
 
 fn build(kind: DuelKind, rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    refuse_retired(settings, &["attacker", "defender"])?;
     let duel = Duel::new(
         rules_of::<Rules>(rules),
         kind,
@@ -1306,7 +1272,7 @@ pub fn firefight_entry() -> ScenarioEntry {
         name: "firefight",
         summary: "Two units in side turns (attacker first), each firing or moving as its policy decides, retreats \
                   opening the range, until one routs or the turn limit.",
-        params: duel_params(1, attacker, defender),
+        params: duel_only_params(1, attacker, defender),
         build: |rules, settings| build(DuelKind::Firefight, rules, settings),
     }
 }
@@ -1317,7 +1283,7 @@ pub fn cavalry_charge_entry() -> ScenarioEntry {
         name: "cavalry_charge",
         summary: "Cavalry against a unit that shoots back: it halts, closes, charges or breaks off, the infantry \
                   fires or forms square, as each side's policy decides, until one routs.",
-        params: duel_params(2, SideSetup::new(UnitType::Cavalry), SideSetup::new(UnitType::LineInfantry)),
+        params: duel_only_params(2, SideSetup::new(UnitType::Cavalry), SideSetup::new(UnitType::LineInfantry)),
         build: |rules, settings| build(DuelKind::CavalryCharge, rules, settings),
     }
 }
@@ -1328,7 +1294,7 @@ pub fn grand_battery_entry() -> ScenarioEntry {
         name: "grand_battery",
         summary: "Artillery (the defender) firing on a unit that closes on it from a range, each side's moves and \
                   fire as its policy decides.",
-        params: duel_params(6, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery)),
+        params: duel_only_params(6, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery)),
         build: |rules, settings| build(DuelKind::GrandBattery, rules, settings),
     }
 }

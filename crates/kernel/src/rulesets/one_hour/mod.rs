@@ -107,9 +107,12 @@
 //!   Every choice the rules leave to the player is a decision (listed in
 //!   [`duel`]): fire or move, how far (halting anywhere from where it stands
 //!   to its full move), leaving column of route, forming or leaving square,
-//!   charging or breaking off, the bayonet advance. The retired keys
-//!   `advances`, `close_to`, `break_off` and `bayonet_advance` are refused
-//!   with a message pointing to the policy keys.
+//!   charging or breaking off, the bayonet advance, where a leader goes. The
+//!   retired keys (each unit's `advances`, `close_to` and `break_off`, and
+//!   `second_line`'s `bayonet_advance`) are no longer declared: each side's
+//!   policy key names the ones it replaced in its doc, so setting one is
+//!   answered "unknown key ...; did you mean `attacker.policy`?" and `volley
+//!   list` shows why in that key's doc.
 //! - Squares: "may go into or out of square at the beginning of their
 //!   movement phase", offered to infantry facing cavalry; a square neither
 //!   moves nor shoots, cannot be charged, is doubled against by artillery,

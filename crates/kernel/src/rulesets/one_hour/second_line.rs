@@ -56,12 +56,12 @@
 //! decision of the duels, and the bayonet advance, is taken by the sides'
 //! policies, best play by default.
 
-use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, RetiredSwitch, SideSetup, State};
+use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, SideSetup, State};
 use super::{CommanderLeads, Quality, Rules, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
 use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Played, Policy};
 use crate::outcome::{Layout, Metric};
-use crate::params::{Param, ParamError, RuleBook, Settings, Value, rules_of};
+use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
 
 /// The deepest second line, in boxes behind the first.
@@ -503,10 +503,6 @@ pub fn second_line_defaults() -> (SideSetup, SideSetup, SideSetup) {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    duel::refuse_retired(settings, &["attacker", "defender", "second"])?;
-    if settings.get("bayonet_advance") != &Value::Choice("unset".into()) {
-        return Err(ParamError::Invalid { key: "bayonet_advance".into(), reason: BAYONET_RETIRED.into() });
-    }
     let setup = LinesSetup {
         range: settings.int("range") as u32,
         depth: settings.int("depth") as u32,
@@ -523,9 +519,6 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
     Ok(Box::new(Played::new(lines, game::Plan::from_settings(settings))))
 }
 
-const BAYONET_RETIRED: &str = "retired: the bayonet advance is now the attacker's decision `bayonet`; set \
-                               attacker.policy = best (the default), bold (always advances) or cautious (stays)";
-
 /// The `second_line` scenario for the catalogue.
 pub fn second_line_entry() -> ScenarioEntry {
     let (attacker, defender, second) = second_line_defaults();
@@ -537,8 +530,17 @@ pub fn second_line_entry() -> ScenarioEntry {
         1,
         i64::from(MAX_DEPTH),
     ));
-    params.push(Param::choice("bayonet_advance", BAYONET_RETIRED, RetiredSwitch::Unset));
     params.extend(duel::side_params("second", second).into_iter().filter(|param| param.name != "second.leader"));
+    duel::name_retired_keys(
+        &mut params,
+        "attacker",
+        &["attacker"],
+        &[(
+            "bayonet_advance",
+            "the bayonet advance is now the attacker's decision `bayonet` (bold advances, cautious stays)",
+        )],
+    );
+    duel::name_retired_keys(&mut params, "defender", &["defender", "second"], &[]);
     ScenarioEntry {
         name: "second_line",
         summary: "An attack on a position held in two lines: the first line's rout, its leader's risk, the bayonet \
