@@ -181,7 +181,8 @@ pub enum ParamError {
     UnknownKey {
         /// The key given.
         key: String,
-        /// The closest valid keys.
+        /// The closest valid keys, or the keys whose docs name it (in
+        /// backquotes) as the retired key they replace.
         nearest: Vec<String>,
         /// Every valid key.
         valid: Vec<String>,
@@ -374,10 +375,22 @@ impl Settings {
 }
 
 fn find<'p>(params: &'p [Param], key: &str) -> Result<&'p Param, ParamError> {
-    params.iter().find(|p| p.name == key).ok_or_else(|| ParamError::UnknownKey {
-        key: key.to_string(),
-        nearest: nearest(key, params.iter().map(|p| p.name.as_str())),
-        valid: params.iter().map(|p| p.name.clone()).collect(),
+    params.iter().find(|p| p.name == key).ok_or_else(|| {
+        // A key a scenario no longer takes is named, in backquotes, in the doc
+        // of the key that replaced it ("replaces the retired `old`"): that key
+        // is the suggestion, however far its name is from the old one.
+        let quoted = format!("`{key}`");
+        let replacing: Vec<String> =
+            params.iter().filter(|p| p.doc.contains(&quoted)).map(|p| p.name.clone()).collect();
+        ParamError::UnknownKey {
+            key: key.to_string(),
+            nearest: if replacing.is_empty() {
+                nearest(key, params.iter().map(|p| p.name.as_str()))
+            } else {
+                replacing
+            },
+            valid: params.iter().map(|p| p.name.clone()).collect(),
+        }
     })
 }
 
@@ -682,6 +695,10 @@ mod tests {
         );
         let error = Settings::parse(&params(), [("dense", "maybe")]).unwrap_err();
         assert_eq!(error.to_string(), "`dense` cannot be `maybe`: expected true or false");
+        // A retired key points to the key whose doc says it replaced it.
+        let renamed = vec![Param::int("strength", "figures in the unit; replaces the retired `figures`", 24, 1, 60)];
+        let error = Settings::parse(&renamed, [("figures", "12")]).unwrap_err();
+        assert_eq!(error.to_string(), "unknown key `figures`; did you mean `strength`? (valid keys: strength)");
         assert!(Settings::parse(&params(), [("dice", "3x20")]).is_err());
     }
 

@@ -10,7 +10,9 @@ use volley_kernel::game::{Objective, Plan, Played, Policy};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::brigade::{BrigadeFire, BrigadeSetup};
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
-use volley_kernel::rulesets::one_hour::{Commander, LeaderRisk, Quality, Rules, SingleSource, UnitType};
+use volley_kernel::rulesets::one_hour::{
+    Commander, LeaderLeaves, LeaderRisk, Quality, Rules, SingleSource, SurvivingLeader, UnitType,
+};
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -173,7 +175,7 @@ fn errors_name_the_supporting_units_keys() {
     let error = entry.build_from_text(rules.as_ref(), [("defender.type", "heavy_cavalry")]).err().unwrap();
     assert!(error.to_string().contains("defender.type"), "{error}");
     let error = entry.build_from_text(rules.as_ref(), [("support.close_to", "2")]).err().unwrap();
-    assert!(error.to_string().contains("retired"), "{error}");
+    assert!(error.to_string().contains("did you mean `attacker.policy`?"), "{error}");
 }
 
 /// The start distance of both attackers (`range`, with `support.range` the
@@ -241,4 +243,134 @@ fn monte_carlo_agrees_with_the_solver() {
         let fight = BrigadeFire::new(rules, units[0], units[1], units[2], setup).unwrap();
         assert_agrees(&Played::new(fight, plan), 1_000_000, 1100 + seed as u64);
     }
+}
+
+/// A battalion with the brigade's one leader and its battery against a line.
+fn led_brigade() -> [SideSetup; 3] {
+    let line = SideSetup::new(UnitType::LineInfantry);
+    [SideSetup { leader: true, ..line }, SideSetup::new(UnitType::Artillery), line]
+}
+
+#[test]
+fn the_leader_rides_only_within_a_cavalry_move() {
+    // Bold keeps the leader with the nearer unit, cautious takes him to the
+    // one out of the line's reach or the farther: side by side (one box into
+    // the neighbouring file, two half boxes of his six) the policies differ
+    // in where he goes. Four boxes apart (a diagonal and three boxes, nine
+    // half boxes) he cannot ride in one move, the decision is never offered,
+    // and the policies' only other difference, the fire order, is the same
+    // here (each unit fires when in range, nearer first under both).
+    let plan = |attacker| Plan { policy: [attacker, Policy::Bold], objective: [Objective::Margin; 2] };
+    let rules = Rules::default();
+    let (units, near, far) = (led_brigade(), setup(2, 3, 6), setup(2, 6, 6));
+    let bold_near = exact(&rules, plan(Policy::Bold), units, near);
+    let cautious_near = exact(&rules, plan(Policy::Cautious), units, near);
+    assert!((bold_near.mean("attacker_remaining") - cautious_near.mean("attacker_remaining")).abs() > 1e-6);
+    let bold_far = exact(&rules, plan(Policy::Bold), units, far);
+    let cautious_far = exact(&rules, plan(Policy::Cautious), units, far);
+    for metric in ["winner", "attacker_remaining", "attacker_leader_lost"] {
+        for value in 0..=100 {
+            let (b, c) = (bold_far.probability(metric, value), cautious_far.probability(metric, value));
+            assert!((b - c).abs() < TOLERANCE, "{metric} = {value}: {b} against {c}");
+        }
+    }
+}
+
+#[test]
+fn a_ride_moves_the_extra_hit() {
+    // One turn. A one-hit battalion with the leader (two hits) 2 boxes from a
+    // steadfast eleven-hit line, its one-hit battery alongside at 3 boxes
+    // (a diagonal into its file and a box, three half boxes of his six). Both
+    // fire (the line cannot rout), then the leader decides: bold keeps him with
+    // the nearer unit, the battalion; cautious takes him to the battery, out
+    // of the line's 2-box range. The line's 1D6 at 2 boxes (bold: at the only
+    // unit in range) hits the battalion with 2/3.
+    //
+    // He stays: the hit routs the battalion only if the 2D6 '2' (1/36) takes
+    // him and his hit too: 2/3 * 1/36 = 1/54, and he is lost then.
+    // He rides: his hit goes with him (leader_leaves), the battalion routs on
+    // any hit (2/3), the battery keeps two hits, and he is never at risk: the
+    // brigade keeps 2 of its 3 hits (66%) with 2/3 and all three with 1/3.
+    // Under keep_hits the battalion keeps its two hits and never routs.
+    let units = [
+        SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) },
+        side(UnitType::Artillery, 1),
+        SideSetup { steadfast: true, ..side(UnitType::LineInfantry, 11) },
+    ];
+    let plan = |attacker| Plan { policy: [attacker, Policy::Bold], objective: [Objective::Margin; 2] };
+    let rules = Rules::default();
+    let stays = exact(&rules, plan(Policy::Bold), units, setup(2, 3, 1));
+    assert_p(&stays, "attackers_routed", ROUTED_ATTACKER, 1.0 / 54.0);
+    assert_p(&stays, "attacker_leader_lost", 1, 1.0 / 54.0);
+    let rides = exact(&rules, plan(Policy::Cautious), units, setup(2, 3, 1));
+    assert_p(&rides, "attackers_routed", ROUTED_ATTACKER, 2.0 / 3.0);
+    assert_p(&rides, "attacker_leader_lost", 1, 0.0);
+    assert_p(&rides, "attacker_remaining", 66, 2.0 / 3.0);
+    assert_p(&rides, "attacker_remaining", 100, 1.0 / 3.0);
+    let keep = Rules { leader_leaves: LeaderLeaves::KeepHits, ..Rules::default() };
+    let rides = exact(&keep, plan(Policy::Cautious), units, setup(2, 3, 1));
+    assert_p(&rides, "attackers_routed", 0, 1.0);
+    // Best play: nothing the attacker does in one turn changes whether it
+    // wins or loses (it can do neither), so the tie keeps him where he is.
+    let best = exact(&rules, plan(Policy::Best), units, setup(2, 3, 1));
+    assert_p(&best, "attacker_leader_lost", 1, 1.0 / 54.0);
+    let scenario = build(&[("attacker.leader", "true")]);
+    let decisions: Vec<&str> = scenario.decisions().iter().map(|d| d.name).collect();
+    assert_eq!(decisions, ["volley", "target", "move", "square", "leader"]);
+}
+
+#[test]
+fn best_play_sweep_with_a_leader_is_flat() {
+    let values: Vec<f64> = (1..=8)
+        .map(|r| {
+            let r = r.to_string();
+            build(&[("range", &r), ("support.leader", "true"), ("defender.quality", "excellent")])
+                .exact_distribution()
+                .unwrap()
+                .probability("winner", ATTACKER)
+        })
+        .collect();
+    for (from, pair) in (1..).zip(values.windows(2)) {
+        assert!((pair[0] - pair[1]).abs() <= 0.10, "{from} -> {}: {values:?}", from + 1);
+    }
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_under_each_leader_policy() {
+    let readings = [Rules::default(), Rules { leader_leaves: LeaderLeaves::KeepHits, ..Rules::default() }];
+    let mut units = led_brigade();
+    units[2].quality = Quality::Excellent;
+    for (seed, policy) in [Policy::Best, Policy::Bold, Policy::Cautious].into_iter().enumerate() {
+        let plan = Plan { policy: [policy, Policy::Best], objective: [Objective::Margin; 2] };
+        for (offset, rules) in readings.iter().enumerate() {
+            let fight = BrigadeFire::new(rules, units[0], units[1], units[2], setup(2, 3, 12)).unwrap();
+            assert_agrees(&Played::new(fight, plan), 400_000, 1200 + 10 * seed as u64 + offset as u64);
+        }
+    }
+}
+
+#[test]
+fn a_leader_surviving_his_units_rout_joins_the_other_only_if_the_reading_says_so() {
+    // The line (steadfast, eleven hits) fires first, 3D6 at one box on a
+    // one-hit battalion with its leader (two hits): any hit risks him on 2D6
+    // '2' (1/36), two or more rout the battalion (20/27 * 35/36, then the
+    // rout's 1D6 '1' takes him with 1/6). A battery of one hit stands 8 boxes
+    // off, beyond the line's fire. By default the survivor stays apart; under
+    // always_joins he joins the battery, which ends with two hits: 66% of the
+    // brigade's three instead of 33%. (66% is also a battalion that took one
+    // hit and kept him: 6/27 * 35/36.)
+    let units = [
+        SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) },
+        side(UnitType::Artillery, 1),
+        SideSetup { steadfast: true, ..side(UnitType::LineInfantry, 11) },
+    ];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(1, 8, 1) };
+    let survives = 20.0 / 27.0 * 35.0 / 36.0 * 5.0 / 6.0;
+    let dist = exact(&Rules::default(), BOLD, units, first);
+    let hit_once = 6.0 / 27.0 * 35.0 / 36.0;
+    assert_p(&dist, "attacker_remaining", 66, hit_once);
+    assert_p(&dist, "attacker_leader_lost", 0, 1.0 - 26.0 / 27.0 / 36.0 - 20.0 / 27.0 * 35.0 / 36.0 / 6.0);
+    let always = Rules { surviving_leader: SurvivingLeader::AlwaysJoins, ..Rules::default() };
+    let dist = exact(&always, BOLD, units, first);
+    assert_p(&dist, "attacker_remaining", 66, hit_once + survives);
 }

@@ -58,6 +58,7 @@ fn every_interpretation_is_a_documented_field() {
         "square_after_fire",
         "leader_morale_bonus",
         "single_source",
+        "leader_leaves",
     ] {
         let field = fields.iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no field {name}"));
         assert!(field.doc.starts_with("Interpretation:"), "{name}: {}", field.doc);
@@ -211,7 +212,7 @@ fn brigade_fire_builds_from_the_keys_users_type() {
     let total: f64 = exact.joint.iter().map(|j| j.probability).sum();
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     let decisions: Vec<&str> = scenario.decisions().iter().map(|d| d.name).collect();
-    assert_eq!(decisions, ["volley", "target", "move", "square"]);
+    assert_eq!(decisions, ["volley", "target", "move", "square", "leader"]);
 }
 
 /// The exact answers of the multi-turn scenarios at their defaults, pinned:
@@ -253,9 +254,9 @@ fn default_duels_are_pinned() {
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
         cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 23.1489; remaining 66.680 / 49.550
         grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
-        second_line: attacker 0.073085 defender 0.834277 none 0.092639; turns 23.9876; remaining 3.708 / 29.068
+        second_line: attacker 0.069825 defender 0.844612 none 0.085563; turns 23.8035; remaining 3.440 / 29.653
         brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3993; remaining 94.803 / 0.000
-        second_line: lines_broken 0.118305 0.808610 0.073085; defender_leader 0.113558 0.273395 0.613047 0.000000
+        second_line: lines_broken 0.125537 0.804638 0.069825; defender_leader 0.097231 0.202098 0.672884 0.027786
         brigade_fire: attackers_routed 0.999943632 0.000046645 0.000009364 0.000000359"#]]
     .assert_eq(&lines.join("\n"));
 }

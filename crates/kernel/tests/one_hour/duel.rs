@@ -475,18 +475,26 @@ fn light_infantry_half_hits_as_an_effect_or_as_halved_hits() {
 
 #[test]
 fn retired_keys_point_to_the_policy() {
+    // The retired keys are not declared (`volley list` does not show them);
+    // setting one is an unknown key whose suggestion is the side's policy,
+    // whose doc names it and says what replaced it.
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
-    for (scenario, key) in [
-        ("cavalry_charge", "attacker.break_off"),
-        ("firefight", "attacker.close_to"),
-        ("firefight", "defender.advances"),
-        ("second_line", "bayonet_advance"),
+    for (scenario, key, policy) in [
+        ("cavalry_charge", "attacker.break_off", "attacker.policy"),
+        ("firefight", "attacker.close_to", "attacker.policy"),
+        ("grand_battery", "defender.advances", "defender.policy"),
+        ("second_line", "bayonet_advance", "attacker.policy"),
+        ("second_line", "second.close_to", "defender.policy"),
+        ("brigade_fire", "support.advances", "attacker.policy"),
     ] {
+        let entry = one_hour.scenario(scenario).unwrap();
+        assert!(entry.params.iter().all(|p| p.name != key), "{scenario} still declares {key}");
         let value = if key.ends_with("advances") || key == "bayonet_advance" { "true" } else { "2" };
-        let error = one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), [(key, value)]).err().unwrap();
-        let message = error.to_string();
-        assert!(message.contains(key) && message.contains("retired") && message.contains("policy"), "{message}");
+        let message = entry.build_from_text(rules.as_ref(), [(key, value)]).err().unwrap().to_string();
+        assert!(message.starts_with(&format!("unknown key `{key}`; did you mean `{policy}`?")), "{message}");
+        let doc = &entry.params.iter().find(|p| p.name == policy).unwrap().doc;
+        assert!(doc.contains("replaces the retired") && doc.contains(&format!("`{key}`")), "{doc}");
     }
 }
 

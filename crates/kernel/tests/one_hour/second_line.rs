@@ -8,7 +8,7 @@ use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::second_line::{LinesSetup, SecondLine};
 use volley_kernel::rulesets::one_hour::{
-    ColumnExit, Commander, CommanderLeads, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
+    ColumnExit, Commander, CommanderLeads, LeaderLeaves, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 
@@ -253,4 +253,113 @@ fn a_reluctant_unit_rolls_for_its_bayonet_advance() {
     let sides = [reluctant, side(UnitType::LineInfantry, 1), SideSetup::new(UnitType::Artillery)];
     let dist = exact(&Rules::default(), sides, setup(1, 1, 1));
     assert_p(&dist, "attacker_remaining", 50, 26.0 / 27.0 * 5.0 / 6.0 * 8.0 / 27.0 + 1.0 / 27.0 * 8.0 / 27.0);
+}
+
+/// The hand-worked game of the leader's move: the first line (one hit and its
+/// leader) fires first, then the leader decides where he ends the defender's
+/// movement phase, then the attacker (steadfast, eleven hits: it cannot lose
+/// in two turns) fires 3D6 at one box; if the first line routs it makes its
+/// bayonet advance into the box, one box from the second line (two hits),
+/// and fires 3D6 on it in turn 2. The attacker wins only by routing both.
+fn leader_game(rules: &Rules, plan: Plan) -> Distribution {
+    let attacker = SideSetup { steadfast: true, ..side(UnitType::LineInfantry, 11) };
+    let first = SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) };
+    let lines = LinesSetup { first: FirstSide::Defender, ..setup(1, 1, 2) };
+    exact_under(plan, rules, [attacker, first, side(UnitType::LineInfantry, 2)], lines)
+}
+
+#[test]
+fn where_the_first_lines_leader_goes_is_the_defenders_decision() {
+    // 3D6 at 3+ scores 0, 1, 2, 3 hits with 1, 6, 12, 8 in 27. A line of h
+    // hits without a leader routs with P(k >= h): 26/27 at one hit, 20/27 at
+    // two. With a leader (base b, b + 1 hits) any hit risks him on 2D6 '2'
+    // (1/36), who takes his hit with him (leader_loss): it routs with
+    // P(k >= b) / 36 + P(k >= b + 1) * 35/36: 121/162 at b = 1, 25/81 at b = 2.
+    //
+    // He rides to the second line: the first line routs with 26/27 (its
+    // hit goes with him: rule leader_leaves), the second, three hits with
+    // him, with 25/81: 650/2187 = 0.2972.
+    //
+    // He stays: the first line routs with 121/162. Lost on the 2D6 (k >= 1,
+    // 1/36) he leaves a second line of two hits (20/27). Otherwise (k >= 2,
+    // 35/36) he is lost on the rout's 1D6 '1' (1/6: 20/27 again), or,
+    // overrun by the bayonet advance, retires one box into the second line
+    // (5/6: 25/81). 26/27 * 1/36 * 20/27 + 20/27 * 35/36 * (1/6 * 20/27 +
+    // 5/6 * 25/81) = 34715/118098 = 0.2939: he does better staying, since he
+    // reaches the second line anyway when his line is overrun.
+    let ride = 650.0 / 2187.0;
+    let stay = 34715.0 / 118098.0;
+    let rules = Rules::default();
+    let policies = |defender| Plan { policy: [Policy::Best, defender], objective: [Objective::Margin; 2] };
+    assert_p(&leader_game(&rules, Plan::BEST), "winner", ATTACKER, stay);
+    assert_p(&leader_game(&rules, policies(Policy::Bold)), "winner", ATTACKER, stay);
+    assert_p(&leader_game(&rules, policies(Policy::Cautious)), "winner", ATTACKER, ride);
+    // Under never_joins the overrun leader is out of the fight: staying gives
+    // 121/162 * 20/27 = 1210/2187, and best play rides.
+    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..Rules::default() };
+    assert_p(&leader_game(&never, Plan::BEST), "winner", ATTACKER, ride);
+    assert_p(&leader_game(&never, policies(Policy::Bold)), "winner", ATTACKER, 1210.0 / 2187.0);
+    // Under keep_hits the first line keeps its two hits when he rides (20/27),
+    // so riding is worth 20/27 * 25/81 = 500/2187 to the attacker, and best
+    // play rides.
+    let keep = Rules { leader_leaves: LeaderLeaves::KeepHits, ..Rules::default() };
+    assert_p(&leader_game(&keep, Plan::BEST), "winner", ATTACKER, 500.0 / 2187.0);
+    // Cautious, he is with the second line from turn 1 on and is lost only
+    // there, after the first line's rout (26/27): on the 2D6 when the 3D6
+    // hit (26/27 * 1/36), or on the 1D6 (1/6) when its three hits all
+    // land (8/27 * 35/36): 26/27 * 109/1458.
+    let cautious = leader_game(&rules, policies(Policy::Cautious));
+    let lost: f64 = 26.0 / 27.0 * (26.0 / 27.0 / 36.0 + 8.0 / 27.0 * 35.0 / 36.0 / 6.0);
+    assert!((lost - 26.0 / 27.0 * 109.0 / 1458.0).abs() < 1e-15);
+    assert_p(&cautious, "defender_leader", WITH_SECOND_LINE, 1.0 - lost);
+    assert_p(&cautious, "defender_leader", LOST, lost);
+}
+
+#[test]
+fn the_leaders_move_is_a_named_decision() {
+    let one_hour = volley_kernel::catalogue::ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let scenario = one_hour
+        .scenario("second_line")
+        .unwrap()
+        .build_from_text(
+            rules.as_ref(),
+            [
+                ("first", "defender"),
+                ("range", "1"),
+                ("turns", "2"),
+                ("attacker.hits", "11"),
+                ("attacker.steadfast", "true"),
+                ("defender.hits", "1"),
+                ("defender.quality", "good"),
+                ("second.hits", "2"),
+            ],
+        )
+        .unwrap();
+    let decisions: Vec<&str> = scenario.decisions().iter().map(|d| d.name).collect();
+    assert_eq!(decisions, ["fire", "charge", "move", "square", "bayonet", "leader"]);
+    // The defender's first decision is its fire; the leader's move comes after it.
+    let explained = scenario.explain().unwrap();
+    assert!(explained.iter().any(|e| e.decision == "fire" && e.side == "defender"));
+    let error = one_hour
+        .scenario("second_line")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("second.leader", "true")])
+        .err()
+        .unwrap();
+    assert!(error.to_string().contains("second.leader"), "{error}");
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_under_each_leader_policy() {
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let first = SideSetup { quality: Quality::Poor, leader: true, reluctant: true, ..line };
+    let readings = [Rules::default(), Rules { leader_leaves: LeaderLeaves::KeepHits, ..Rules::default() }];
+    for (seed, policy) in [Policy::Best, Policy::Bold, Policy::Cautious].into_iter().enumerate() {
+        let plan = Plan { policy: [Policy::Best, policy], objective: [Objective::Margin; 2] };
+        for (offset, rules) in readings.iter().enumerate() {
+            let scenario = SecondLine::new(rules, line, first, line, setup(2, 2, 12)).unwrap();
+            assert_agrees(&Played::new(scenario, plan), 400_000, 900 + 10 * seed as u64 + offset as u64);
+        }
+    }
 }

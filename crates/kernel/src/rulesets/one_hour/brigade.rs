@@ -38,6 +38,22 @@
 //! - The defender's side turn: with an attacker in range it decides whom to
 //!   fire at, or to move instead (decision `target`); otherwise the duels'
 //!   `move` decision, measured from the nearer attacker.
+//! - Where the attacker's leader goes (decision `leader`): with one attached
+//!   leader among the two attacking units ("Leaders move with units or as
+//!   cavalry"), at the end of each attacker movement phase he stays with his
+//!   unit or rides to the other, if it stands within a cavalry move: one box
+//!   into the neighbouring file (two half boxes), or where their ranges
+//!   differ a diagonal into it (three) and a box (two) for each further box
+//!   of difference, so at the printed six half boxes he reaches a unit at
+//!   most two boxes nearer or farther. His extra hit, morale bonus and risk
+//!   go with him (interpretation `leader_leaves`). A leader whose unit
+//!   routs and who survives its 1D6 is not overrun (fire never enters the
+//!   box) and stays apart, as `second_line`'s default `surviving_leader`
+//!   leaves a leader who is not overrun (under `always_joins` he rides to
+//!   the other unit at once, and under `never_joins` he stays apart too). Two attached leaders, or a Waterloo
+//!   commander leading either unit, do not ride: two leaders stacked give no
+//!   more than one, and a commander's effects are keys of his unit. The
+//!   defender has one unit, and its leader nothing to decide ([`duel`]).
 //! - A routed attacker leaves the fight and the other fights on: the rules
 //!   rout units, not brigades ("Units rout when their morale is reduced to
 //!   0"), have no break test for a force within the timeframe of a fight,
@@ -58,7 +74,10 @@
 //! first (the `attacker` unit on a tie: a retreat forced by the first volley
 //! costs the nearer unit more dice), and the defender fires at the nearer
 //! attacker in range; otherwise each unit moves as in the duels, the
-//! defender measuring from the nearer attacker.
+//! defender measuring from the nearer attacker. The attacker's leader goes,
+//! under `bold`, with the nearer unit (the unit in the most danger), and
+//! under `cautious` with a unit beyond the defender's reach, else the
+//! farther; on a tie he stays where he is.
 //!
 //! # Start distances
 //!
@@ -84,9 +103,9 @@
 //! (`firefight`) 3.5-13%.
 
 use super::duel::{self, Duel, DuelKind, FIRE, FirstSide, MAX_RANGE, Posture, SideSetup, State};
-use super::{Commander, Quality, Rules, SingleSource, UnitType};
+use super::{Commander, CommanderLeads, Quality, Rules, SingleSource, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Played};
+use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Played, Policy};
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -103,6 +122,9 @@ const FIRE_AT: [u16; 2] = [8, 9];
 const VOLLEY_BY: [u16; 2] = [10, 11];
 /// No more fire this shooting phase.
 const NO_MORE_FIRE: u16 = 12;
+/// Option codes of the `leader` decision: the leader ends the movement phase
+/// with attacking unit `x`.
+const LEAD: [u16; 2] = [13, 14];
 
 /// The attacker's shooting phase.
 pub static VOLLEY_DECISION: Decision = Decision {
@@ -124,8 +146,19 @@ pub static TARGET_DECISION: Decision = Decision {
               leave column, halt at R boxes",
 };
 
+/// The attacker's leader in its movement phase.
+pub static LEADER_DECISION: Decision = Decision {
+    name: "leader",
+    who: "attacker",
+    doc: "Leaders: \"Leaders move with units or as cavalry\": at the end of the attacker's movement phase its one \
+          attached leader stays with his unit or rides to the other, if it stands within a cavalry move; his extra \
+          hit and morale bonus go with him (rule leader_leaves).",
+    options: "with the attacking unit; with the supporting unit (where he is first)",
+};
+
 /// Every decision of `brigade_fire`.
-static DECISIONS: &[&Decision] = &[&VOLLEY_DECISION, &TARGET_DECISION, &duel::MOVE_DECISION, &duel::SQUARE_DECISION];
+static DECISIONS: &[&Decision] =
+    &[&VOLLEY_DECISION, &TARGET_DECISION, &duel::MOVE_DECISION, &duel::SQUARE_DECISION, &LEADER_DECISION];
 
 /// The state between side turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,6 +197,11 @@ pub struct BrigadeFire {
     setups: [SideSetup; 3],
     start_hits: [u32; 3],
     led: [bool; 3],
+    /// Whether the attacker's leader may ride between its units: one
+    /// attached leader (`attacker.leader` or `support.leader`, not both), and
+    /// no Waterloo commander leading either unit (his effects stay with the
+    /// unit the keys put him with, and two leaders are not modelled riding).
+    leader_moves: bool,
     start: Brigade,
     turns: u32,
     layout: Layout,
@@ -213,6 +251,10 @@ impl BrigadeFire {
         };
         let start_hits = [duels[0].start_hits(0), duels[1].start_hits(0), duels[0].start_hits(1)];
         let led = [duels[0].led(0), duels[1].led(0), duels[0].led(1)];
+        let commander_leads =
+            |unit: &SideSetup| rules.commander_leads == CommanderLeads::InBox && unit.commander.stands_in_box();
+        let leader_moves =
+            attacker.leader != support.leader && !commander_leads(&attacker) && !commander_leads(&support);
         let mut metrics = duel::fight_metrics(
             setup.turns,
             "attacker: the defender routed; defender: both attacking units routed; none: the turn limit",
@@ -233,7 +275,10 @@ impl BrigadeFire {
             metrics.push(duel::ATTACKER_LEADER_LOST);
         }
         if led[1] {
-            metrics.push(Metric::boolean("support_leader_lost", "whether the supporting unit's leader was lost"));
+            metrics.push(Metric::boolean(
+                "support_leader_lost",
+                "whether the supporting unit's leader (the one it started with, wherever he rode) was lost",
+            ));
         }
         if led[2] {
             metrics.push(Metric::boolean("defender_leader_lost", "whether the defender's attached leader was lost"));
@@ -244,6 +289,7 @@ impl BrigadeFire {
             setups: [attacker, support, defender],
             start_hits,
             led,
+            leader_moves,
             start,
             turns: setup.turns,
             layout: Layout::new(metrics),
@@ -367,7 +413,63 @@ impl BrigadeFire {
             duel.apply(0, chosen, &mut state, fate);
             Self::unpair(x, &state, b);
         }
+        self.leader_moves(b, fate);
         None
+    }
+
+    /// The attacker's leader decides, at the end of its movement phase, which
+    /// of its standing units he is with: he may ride to the other if it is
+    /// within a cavalry move ("Leaders move with units or as cavalry"): one
+    /// box into the neighbouring file (two half boxes), or a diagonal into it
+    /// (three) and straight boxes (two each) along it to where it stands. His
+    /// extra hit goes with him (interpretation `leader_leaves`).
+    fn leader_moves<F: Fate>(&self, b: &mut Brigade, fate: &mut F) {
+        if !self.leader_moves {
+            return;
+        }
+        let Some(x) = (0..2).find(|&x| b.leader[x] && Self::alive(b, x)) else {
+            return;
+        };
+        let y = 1 - x;
+        if !Self::alive(b, y) {
+            return;
+        }
+        let apart = u32::from(b.range[x].abs_diff(b.range[y]));
+        let ride = if apart == 0 { 2 } else { 3 + 2 * (apart - 1) };
+        if ride > self.rules.leader_move_half_boxes() {
+            return;
+        }
+        let Some(left) = self.rules.hits_when_leader_leaves(u32::from(b.hits[x])) else {
+            return;
+        };
+        let now = *b;
+        let chosen = fate.decide(ATTACKER, &LEADER_DECISION, &[LEAD[x], LEAD[y]], &|policy| {
+            // Bold: with the unit in the most danger, the nearer to the
+            // defender. Cautious: with the unit the defender cannot reach, or
+            // else the farther. Ties keep him where he is.
+            let reach = |u: usize| self.duels[u].threat(0, &self.pair(u, &now));
+            let pick = match policy {
+                Policy::Cautious => {
+                    let key = |u: usize| (u32::from(now.range[u]) > reach(u), now.range[u]);
+                    if key(y) > key(x) { y } else { x }
+                }
+                _ => {
+                    if now.range[y] < now.range[x] {
+                        y
+                    } else {
+                        x
+                    }
+                }
+            };
+            LEAD[pick]
+        });
+        if chosen == LEAD[x] {
+            return;
+        }
+        let base = self.duels[y].base_hits(0);
+        b.hits[y] = self.rules.hits_when_leader_joins(u32::from(b.hits[y]), base) as u8;
+        b.hits[x] = left as u8;
+        b.leader = [x == 1, x == 0, b.leader[DEF]];
     }
 
     /// What `bold` and `cautious` fire first: the nearer unit (the attacking unit on a tie).
@@ -451,8 +553,18 @@ impl BrigadeFire {
             if routed {
                 b.range[x] = 0;
                 b.posture[x] = Posture::Deployed;
-                if !Self::alive(b, 1 - x) {
+                let y = 1 - x;
+                if !Self::alive(b, y) {
                     return Some(DEFENDER);
+                }
+                // His leader, if he survived the rout's 1D6, is not overrun;
+                // he joins the other unit only under `surviving_leader =
+                // always_joins` ("he rides back to it").
+                if self.leader_moves && b.leader[x] && self.rules.surviving_leader == SurvivingLeader::AlwaysJoins {
+                    let base = self.duels[y].base_hits(0);
+                    b.hits[y] = self.rules.hits_when_leader_joins(u32::from(b.hits[y]), base) as u8;
+                    b.leader[x] = false;
+                    b.leader[y] = true;
                 }
             }
             return None;
@@ -471,7 +583,9 @@ impl BrigadeFire {
 
     /// The outcome code: the metric values through the layout.
     fn pack(&self, winner: u8, turn: u32, b: &Brigade) -> u64 {
-        let percent = |hits: u32, of: u32| i64::from(hits * 100 / of);
+        // At most 100: under `leader_leaves = keep_hits` a leader's ride
+        // leaves the unit he left its hits and gives the one he joins one more.
+        let percent = |hits: u32, of: u32| i64::from((hits * 100 / of).min(100));
         let routed = i64::from(b.hits[0] == 0) + 2 * i64::from(b.hits[1] == 0);
         let mut values = [
             i64::from(winner),
@@ -486,7 +600,9 @@ impl BrigadeFire {
         let mut len = 5;
         for unit in 0..3 {
             if self.led[unit] {
-                values[len] = i64::from(!b.leader[unit]);
+                // A leader who may ride is lost when he is with neither unit.
+                let with_us = if self.leader_moves && unit < DEF { b.leader[0] || b.leader[1] } else { b.leader[unit] };
+                values[len] = i64::from(!with_us);
                 len += 1;
             }
         }
@@ -548,6 +664,8 @@ impl Game for BrigadeFire {
             o if o == FIRE_AT[1] => "fire at the supporting unit".into(),
             o if o == VOLLEY_BY[0] => "the attacking unit fires".into(),
             o if o == VOLLEY_BY[1] => "the supporting unit fires".into(),
+            o if o == LEAD[0] => "with the attacking unit".into(),
+            o if o == LEAD[1] => "with the supporting unit".into(),
             NO_MORE_FIRE => "no more fire".into(),
             o => duel::describe_option(o),
         }
@@ -578,7 +696,6 @@ pub fn brigade_fire_defaults() -> (SideSetup, SideSetup, SideSetup) {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    duel::refuse_retired(settings, &["attacker", "support", "defender"])?;
     let setup = BrigadeSetup {
         range: settings.int("range") as u32,
         support_range: settings.int("support.range") as u32,
@@ -607,6 +724,8 @@ pub fn brigade_fire_entry() -> ScenarioEntry {
         i64::from(MAX_RANGE),
     ));
     params.extend(duel::side_params("support", support));
+    duel::name_retired_keys(&mut params, "attacker", &["attacker", "support"], &[]);
+    duel::name_retired_keys(&mut params, "defender", &["defender"], &[]);
     ScenarioEntry {
         name: "brigade_fire",
         summary: "Two attacking units (a battalion and its battery, say) firing on one defender, each unit's fire its \

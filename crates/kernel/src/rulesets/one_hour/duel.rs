@@ -43,6 +43,24 @@
 //! cannot reach, else at the nearest box the enemy cannot reach, else as
 //! bold; cavalry breaks off at [`CAUTIOUS_BREAK_OFF_HITS`] hits or fewer.
 //!
+//! # Leaders
+//!
+//! A duel's leaders take no decision. "Leaders move with units or as
+//! cavalry", and where each side has one unit the only places a leader could
+//! go are with it or apart from it. Apart from any unit he does nothing: the
+//! extra hit and the morale bonus are for "a leader stacked with a unit", and
+//! the duels' commanders' effects are their own keys. With it, the unit is at
+//! every moment at least as well off as without him: his 2D6 loss takes away
+//! only the hit he brought (`leader_loss`, or nothing under `keep_hits`), and
+//! his 1D6 on the rout comes when the fight is already lost. So for either
+//! objective (`margin`, `win`) staying with the unit is never worse than
+//! riding off, and a detached leader is not modelled as an option: keeping
+//! him apart to save his life counts only for a player who values the
+//! leader beyond this fight, which the `attacker_leader_lost` metric reports
+//! but no objective weighs. Where a side has two units (`second_line`'s two
+//! lines, `brigade_fire`'s two attacking units) where he goes is a decision,
+//! `leader` (see those modules).
+//!
 //! # Start distances
 //!
 //! Under best play the attacker's chance of winning moves by less than 10
@@ -451,6 +469,11 @@ impl Duel {
         self.sides[s as usize].start_hits
     }
 
+    /// Side `s`'s hits without a leader ("Troop quality", or its `hits` key).
+    pub(super) fn base_hits(&self, s: u8) -> u32 {
+        self.sides[s as usize].base_hits
+    }
+
     /// Whether side `s` starts with a leader (attached, or a commander in its box).
     pub(super) fn led(&self, s: u8) -> bool {
         self.sides[s as usize].led
@@ -548,17 +571,24 @@ impl Duel {
 
     /// One side turn of the side `state.next`; `Some(winner)` when the fight ends.
     pub(super) fn side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+        let s = self.begin_side_turn(state, fate);
+        let ended = self.act(s, state, fate);
+        if ended.is_none() {
+            self.end_of_side_turn(s, state, fate);
+        }
+        ended
+    }
+
+    /// What opens a side turn: the turn passes to side `state.next`, which is
+    /// returned, and Napoleon rallies.
+    pub(super) fn begin_side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> u8 {
         let s = state.next;
         state.next = 1 - s;
         // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
         if self.sides[s as usize].setup.commander == Commander::Napoleon {
             self.rally(s, state, fate);
         }
-        let ended = self.act(s, state, fate);
-        if ended.is_none() {
-            self.end_of_side_turn(s, state, fate);
-        }
-        ended
+        s
     }
 
     /// What closes side `s`'s turn once it has acted: Wellington's rally.
@@ -655,7 +685,7 @@ impl Duel {
 
     /// The range within which side `s`'s enemy could attack it next side
     /// turn, for `cautious`: its shooting range if it may shoot, its move if cavalry.
-    fn threat(&self, s: u8, state: &State) -> u32 {
+    pub(super) fn threat(&self, s: u8, state: &State) -> u32 {
         let o = 1 - s as usize;
         let enemy = &self.sides[o];
         match state.posture[o] {
@@ -735,7 +765,7 @@ impl Duel {
 
     /// Side `s` acts: fires, charges, moves, changes formation or breaks off;
     /// `Some(winner)` when the fight ends.
-    fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
+    pub(super) fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
         let mut options = Vec::with_capacity(40);
         let decision = self.options(s, state, &mut options);
         let now = *state;
@@ -896,8 +926,11 @@ impl Duel {
     /// Rally by C-in-C: D6, 1 nothing, 2-4 one hit back, 5-6 two; "1st hit cannot be rallied off".
     pub(super) fn rally<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) {
         let side = &self.sides[s as usize];
-        let with_leader = state.leader[s as usize] || self.rules.leader_loss == LeaderLoss::KeepHits;
-        let whole = if with_leader { side.start_hits } else { side.base_hits };
+        // The whole a unit rallies towards counts a leader who is with it now
+        // (he may have ridden to it from another unit), or, when a lost
+        // leader's hit stays (`leader_loss`), one it started with.
+        let with_leader = state.leader[s as usize] || (self.rules.leader_loss == LeaderLoss::KeepHits && side.led);
+        let whole = side.base_hits + if with_leader { self.rules.leader_extra_hits } else { 0 };
         let cap = whole - u32::from(self.rules.rally_keeps_first_hit);
         let hits = u32::from(state.hits[s as usize]);
         if hits == 0 || hits >= cap {
@@ -1057,76 +1090,35 @@ impl Game for Duel {
     }
 }
 
-crate::choice_enum! {
-    /// The value of a retired switch: any value given is refused.
-    pub enum RetiredSwitch {
-        /// Not given (the only accepted value).
-        Unset = "unset",
-        /// Given as true: refused.
-        True = "true",
-        /// Given as false: refused.
-        False = "false",
+/// The keys retired when the duels became games, each unit's (`UNIT.advances`,
+/// ...), and what replaced them.
+const RETIRED: &[&str] = &["advances", "close_to", "break_off"];
+
+/// Names in side `side`'s policy doc the retired keys of its units (`units`,
+/// the prefixes of its unit keys) and any `other` retired keys its policy
+/// replaced, in backquotes: the keys are no longer declared (so `volley list`
+/// no longer shows them), and setting one is answered "unknown key ...; did
+/// you mean `SIDE.policy`?" (the params' unknown-key check), whose doc says why.
+pub(super) fn name_retired_keys(params: &mut [Param], side: &str, units: &[&str], other: &[(&str, &str)]) {
+    let policy = format!("{side}.policy");
+    let param = params.iter_mut().find(|p| p.name == policy).expect("a game scenario has both policy keys");
+    let keys: Vec<String> =
+        units.iter().flat_map(|unit| RETIRED.iter().map(move |r| format!("`{unit}.{r}`"))).collect();
+    param.doc.push_str(&format!(
+        "; it replaces the retired keys {}: whether and how far a unit moves, the range it fires at and whether \
+         cavalry breaks off are now the side's decisions (bold moves its full move, fires as soon as in range and \
+         never breaks off; cautious breaks off at {CAUTIOUS_BREAK_OFF_HITS} hits or fewer)",
+        keys.join(", ")
+    ));
+    for (key, why) in other {
+        param.doc.push_str(&format!("; it replaces the retired `{key}`: {why}"));
     }
-}
-
-/// The keys retired when the duels became games, with the sentence that
-/// points to what replaces them.
-const RETIRED: &[(&str, &str)] = &[
-    (
-        "advances",
-        "retired: whether and how far a unit moves is now the side's decision; set SIDE.policy = best (the \
-         default), bold (moves its full move and attacks as soon as it may) or cautious",
-    ),
-    (
-        "close_to",
-        "retired: the range a shooter fights at is now the side's decision (fire, or move closer); set \
-         SIDE.policy = best (the default), bold (fires as soon as in range) or cautious",
-    ),
-    (
-        "break_off",
-        "retired: whether non-impetuous cavalry charges or breaks off is now the side's decision; set \
-         SIDE.policy = best (the default), bold (never breaks off) or cautious (breaks off at 2 hits or fewer)",
-    ),
-];
-
-/// The retired keys of a side, declared so that setting them gives the
-/// sentence that points to the policy instead of an unknown-key error.
-pub(super) fn retired_params(prefix: &str) -> Vec<Param> {
-    RETIRED
-        .iter()
-        .map(|&(name, doc)| {
-            let doc = doc.replace("SIDE", prefix);
-            if name == "advances" {
-                Param::choice(format!("{prefix}.{name}"), doc, RetiredSwitch::Unset)
-            } else {
-                Param::int(format!("{prefix}.{name}"), doc, -1, -1, i64::from(MAX_RANGE))
-            }
-        })
-        .collect()
-}
-
-/// Refuses any retired key that was given, with its sentence.
-pub(super) fn refuse_retired(settings: &Settings, prefixes: &[&str]) -> Result<(), ParamError> {
-    for prefix in prefixes {
-        for &(name, doc) in RETIRED {
-            let key = format!("{prefix}.{name}");
-            let given = match settings.get(&key) {
-                crate::params::Value::Int(v) => *v != -1,
-                crate::params::Value::Choice(v) => v != "unset",
-                _ => true,
-            };
-            if given {
-                return Err(ParamError::Invalid { key, reason: doc.replace("SIDE", prefix) });
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The per-side keys of a duel, with this side's defaults.
 pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
     let key = |name: &str| format!("{prefix}.{name}");
-    let mut params = vec![
+    vec![
         Param::choice(key("type"), "the unit type", defaults.unit),
         Param::choice(key("quality"), "excellent (7 hits), good (6), poor (5) or old_guard (8)", defaults.quality),
         Param::int(
@@ -1192,9 +1184,7 @@ pub(super) fn side_params(prefix: &str, defaults: SideSetup) -> Vec<Param> {
             defaults.effect,
         ),
         Param::int(key("extra_dice"), "extra D6 on each of its attacks", i64::from(defaults.extra_dice), 0, 12),
-    ];
-    params.extend(retired_params(prefix));
-    params
+    ]
 }
 
 pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
@@ -1222,6 +1212,16 @@ pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
     }
 }
 
+/// The keys of a duel: [`duel_params`] with each side's retired keys named in its policy doc.
+fn duel_only_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
+    let mut params = duel_params(range, attacker, defender);
+    name_retired_keys(&mut params, "attacker", &["attacker"], &[]);
+    name_retired_keys(&mut params, "defender", &["defender"], &[]);
+    params
+}
+
+/// The keys every fight of this ruleset starts from: the range, the turns,
+/// who goes first, the policies, and both sides' units.
 pub(super) fn duel_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
     let mut params = vec![
         Param::int("range", "the starting range in boxes", range, 1, i64::from(MAX_RANGE)),
@@ -1245,7 +1245,6 @@ crate::choice_enum! {
 }
 
 fn build(kind: DuelKind, rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    refuse_retired(settings, &["attacker", "defender"])?;
     let duel = Duel::new(
         rules_of::<Rules>(rules),
         kind,
@@ -1273,7 +1272,7 @@ pub fn firefight_entry() -> ScenarioEntry {
         name: "firefight",
         summary: "Two units in side turns (attacker first), each firing or moving as its policy decides, retreats \
                   opening the range, until one routs or the turn limit.",
-        params: duel_params(1, attacker, defender),
+        params: duel_only_params(1, attacker, defender),
         build: |rules, settings| build(DuelKind::Firefight, rules, settings),
     }
 }
@@ -1284,7 +1283,7 @@ pub fn cavalry_charge_entry() -> ScenarioEntry {
         name: "cavalry_charge",
         summary: "Cavalry against a unit that shoots back: it halts, closes, charges or breaks off, the infantry \
                   fires or forms square, as each side's policy decides, until one routs.",
-        params: duel_params(2, SideSetup::new(UnitType::Cavalry), SideSetup::new(UnitType::LineInfantry)),
+        params: duel_only_params(2, SideSetup::new(UnitType::Cavalry), SideSetup::new(UnitType::LineInfantry)),
         build: |rules, settings| build(DuelKind::CavalryCharge, rules, settings),
     }
 }
@@ -1295,7 +1294,7 @@ pub fn grand_battery_entry() -> ScenarioEntry {
         name: "grand_battery",
         summary: "Artillery (the defender) firing on a unit that closes on it from a range, each side's moves and \
                   fire as its policy decides.",
-        params: duel_params(6, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery)),
+        params: duel_only_params(6, SideSetup::new(UnitType::LineInfantry), SideSetup::new(UnitType::Artillery)),
         build: |rules, settings| build(DuelKind::GrandBattery, rules, settings),
     }
 }

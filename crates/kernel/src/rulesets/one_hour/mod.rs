@@ -23,14 +23,16 @@
 //!   leader's 1D6, the bayonet advance or cavalry occupying the box, the
 //!   leader retiring and perhaps joining the second line), then the duel
 //!   against the second line `depth` boxes behind; the same game with the
-//!   phase in the state, and the bayonet advance as the attacker's decision.
+//!   phase in the state, the bayonet advance as the attacker's decision, and
+//!   where the first line's leader goes (`leader`) as the defender's.
 //! - `brigade_fire` ([`brigade`]): several shooters at one target, as grand
 //!   batteries and brigade attacks are played: two attacking units (a
 //!   battalion and its battery by default, keys `attacker.*` and `support.*`,
 //!   ranges `range` and `support.range`) against one defender, until the
 //!   defender routs or both attackers do; each attacking unit is paired with
 //!   the defender by the duels' code, the attacker decides which unit fires
-//!   next (`volley`) and the defender whom it fires at (`target`).
+//!   next (`volley`) and which unit its leader is with (`leader`), and the
+//!   defender whom it fires at (`target`).
 //!
 //! For example `volley dist one_hour firefight --set attacker.quality=old_guard
 //! --set defender.type=rifles --set range=2 --exact`, or `volley dist one_hour
@@ -105,9 +107,12 @@
 //!   Every choice the rules leave to the player is a decision (listed in
 //!   [`duel`]): fire or move, how far (halting anywhere from where it stands
 //!   to its full move), leaving column of route, forming or leaving square,
-//!   charging or breaking off, the bayonet advance. The retired keys
-//!   `advances`, `close_to`, `break_off` and `bayonet_advance` are refused
-//!   with a message pointing to the policy keys.
+//!   charging or breaking off, the bayonet advance, where a leader goes. The
+//!   retired keys (each unit's `advances`, `close_to` and `break_off`, and
+//!   `second_line`'s `bayonet_advance`) are no longer declared: each side's
+//!   policy key names the ones it replaced in its doc, so setting one is
+//!   answered "unknown key ...; did you mean `attacker.policy`?" and `volley
+//!   list` shows why in that key's doc.
 //! - Squares: "may go into or out of square at the beginning of their
 //!   movement phase", offered to infantry facing cavalry; a square neither
 //!   moves nor shoots, cannot be charged, is doubled against by artillery,
@@ -163,6 +168,33 @@
 //!   stand in neighbouring files, so the defender's retreats and moves change
 //!   both ranges alike and an attacker's own move or retreat only its own
 //!   (scenario geometry, stated in [`brigade`]).
+//! - Where a leader goes: "Leaders move with units or as cavalry", so in his
+//!   side's movement phase ("3) Move") a leader may ride a cavalry move
+//!   (`cavalry_move_half_boxes`) to another unit of his side, and that is the
+//!   side's decision `leader` wherever the side has two units: the first
+//!   line's leader in `second_line` (to the second line and back, while the
+//!   first line stands, if the gap is within his move) and the one attached
+//!   leader of `brigade_fire`'s attacking units (to the other unit, if it
+//!   stands within his move). Where a side has one unit (the duels, the
+//!   attacker of `second_line`, the defender of `brigade_fire`) there is
+//!   nothing to decide: a leader apart from every unit gives nothing (the
+//!   extra hit and the bonus are for "a leader stacked with a unit") and
+//!   with it the unit is never worse off, so a detached leader is not an
+//!   option (the argument is in [`duel`]). Waterloo commanders do not ride:
+//!   their effects are keys of the unit they are given with. What his extra
+//!   hit does when he rides is field `leader_leaves`: `lose_extra_hit`
+//!   (default) takes it with him, so the unit he leaves routs one hit sooner
+//!   and the unit he joins one later, and a unit at its last hit cannot be
+//!   left. The text says the extra hit is the stacked leader's ("allows it
+//!   to take one extra hit before routing"), which counts his presence, not
+//!   a hit banked once; it is the reading `leader_loss` takes by default for
+//!   a lost leader; and it keeps the side's hits what they were (no ride
+//!   gains or loses one), where `keep_hits` (the unit he leaves keeps its
+//!   hits, the one he joins gains one, up to its hits with a leader) lets a
+//!   leader riding back and forth mend both units. Bold keeps him with the
+//!   unit in the most danger (the first line; the attacking unit nearer the
+//!   defender), cautious with the one out of reach (the second line; the
+//!   attacking unit beyond the defender's reach, else the farther).
 //! - Non-impetuous cavalry may break off (the fight ends, winner none) at any
 //!   side turn; impetuous cavalry that has charged "MUST continue to charge"
 //!   while it has a valid target (one within reach and not in square), and
@@ -389,6 +421,16 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// Interpretation: what a leader's extra hit does when he rides from one unit to another.
+    pub enum LeaderLeaves {
+        /// The extra hit goes with him: the unit he leaves routs one hit sooner, the one he joins one later.
+        LoseExtraHit = "lose_extra_hit",
+        /// The unit he leaves keeps the hits it has; the one he joins gains one, up to its hits with a leader.
+        KeepHits = "keep_hits",
+    }
+}
+
+crate::choice_enum! {
     /// Interpretation: how often leader risk is rolled when the box takes hits.
     pub enum LeaderRisk {
         /// One 2D6 roll per attack that inflicts any hits.
@@ -561,6 +603,8 @@ crate::rule_book! {
         /// (`second_line`): joins_if_reached (default: he joins the second line
         /// only if his retirement when overrun, `leader_retire_boxes`, brings
         /// him to its box), always_joins (he rides back to it) or never_joins.
+        /// In `brigade_fire` a routed attacking unit's leader is never overrun,
+        /// and joins the other unit only under always_joins.
         pub surviving_leader: SurvivingLeader = SurvivingLeader::JoinsIfReached;
         /// Interpretation: a Waterloo commander with a unit ("WATERLOO
         /// Commander effects"; Leaders: "Army and Corps commanders of notable
@@ -585,6 +629,13 @@ crate::rule_book! {
         /// sentence says "from a single shooter") or all_fire (a shooting
         /// phase's hits add up, and the target retreats once).
         pub single_source: SingleSource = SingleSource::EachUnit;
+        /// Interpretation: a leader who rides from one unit to another
+        /// (Leaders: "Leaders move with units or as cavalry"; the extra hit is
+        /// for "a leader stacked with a unit"): lose_extra_hit (default: the
+        /// extra hit goes with him, as when he is lost; a unit at its last hit
+        /// cannot be left) or keep_hits (the unit he leaves keeps its hits,
+        /// the one he joins gains one up to its hits with a leader).
+        pub leader_leaves: LeaderLeaves = LeaderLeaves::LoseExtraHit;
     }
 }
 
@@ -669,6 +720,30 @@ impl Rules {
             0
         };
         half_boxes / 2 + bonus
+    }
+
+    /// A leader's move in half boxes: "Leaders move with units or as
+    /// cavalry", so a cavalry move.
+    pub fn leader_move_half_boxes(&self) -> u32 {
+        self.cavalry_move_half_boxes
+    }
+
+    /// The hits a unit keeps when its leader rides away from it
+    /// (interpretation `leader_leaves`), or `None` when he cannot leave: by
+    /// default the extra hit goes with him, and a unit at its last hit would
+    /// rout, which no rule makes a leader's ride do.
+    pub fn hits_when_leader_leaves(&self, hits: u32) -> Option<u32> {
+        match self.leader_leaves {
+            LeaderLeaves::LoseExtraHit => (hits > self.leader_extra_hits).then(|| hits - self.leader_extra_hits),
+            LeaderLeaves::KeepHits => Some(hits),
+        }
+    }
+
+    /// The hits of a unit of `base_hits` (without a leader) that a leader
+    /// joins with `hits` left: one more ("allows it to take one extra hit
+    /// before routing"), never above its hits with a leader.
+    pub fn hits_when_leader_joins(&self, hits: u32, base_hits: u32) -> u32 {
+        (hits + self.leader_extra_hits).min(base_hits + self.leader_extra_hits)
     }
 
     /// The printed charge dice of a charger against a target, before doubling
