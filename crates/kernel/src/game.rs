@@ -55,9 +55,11 @@
 //!
 //! # When the solver cannot
 //!
-//! A graph larger than [`Game::state_budget`] is not solved: the scenario then
-//! has no exact answer, and a side asked to play `best` plays the game's
-//! [`Game::fallback`] heuristic instead, which [`Played::policies`] reports.
+//! A graph larger than [`Game::state_budget`] is not solved, nor one the
+//! game says is beyond the solver ([`Game::solvable_under`]): a side asked
+//! to play `best` then plays the game's [`Game::fallback`] heuristic
+//! instead, which [`Played::policies`] reports, and the exact answer, where
+//! there is one, is that of the play played.
 
 use crate::dice::Dice;
 use crate::outcome::{CodeHasher, Layout};
@@ -210,6 +212,12 @@ pub trait Game: Send + Sync {
     /// solving (a conservative estimate: it must not say yes and then refuse).
     fn solvable(&self) -> bool {
         true
+    }
+    /// Whether the solver will answer under `plan`, as [`Game::solvable`]: a
+    /// game whose decisions multiply its states may solve the play of
+    /// heuristics (no decision branches) where it cannot solve best play.
+    fn solvable_under(&self, _plan: Plan) -> bool {
+        self.solvable()
     }
     /// A state as a player reads it, for `--explain` (the side about to decide
     /// is `side`): "cavalry 4 boxes from line infantry".
@@ -1384,21 +1392,35 @@ impl<G: Game> Played<G> {
         &self.game
     }
 
-    /// The solved table, once; `None` beyond the solver.
+    /// The plan played: the plan asked for, or, where its best play is
+    /// beyond the solver, the plan with the game's fallback for `best`.
+    fn effective_plan(&self) -> Plan {
+        if self.plan.wants_solver() && !self.game.solvable_under(self.plan) {
+            self.plan.without_best(self.game.fallback())
+        } else {
+            self.plan
+        }
+    }
+
+    /// The solved table of the plan played, once; `None` beyond the solver.
     fn solution(&self) -> Option<&Solution<G::State>> {
         self.solution
-            .get_or_init(|| if self.game.solvable() { Solution::solve(&self.game, self.plan) } else { None })
+            .get_or_init(|| {
+                let plan = self.effective_plan();
+                if self.game.solvable_under(plan) { Solution::solve(&self.game, plan) } else { None }
+            })
             .as_ref()
     }
 
     /// The plan sampling follows: `best` where solved, else the fallback.
     fn sampled_plan(&self) -> (Plan, Option<&Solution<G::State>>) {
-        if !self.plan.wants_solver() {
-            return (self.plan, None);
+        let plan = self.effective_plan();
+        if !plan.wants_solver() {
+            return (plan, None);
         }
         match self.solution() {
-            Some(solution) => (self.plan, Some(solution)),
-            None => (self.plan.without_best(self.game.fallback()), None),
+            Some(solution) => (plan, Some(solution)),
+            None => (plan.without_best(self.game.fallback()), None),
         }
     }
 
@@ -1414,6 +1436,9 @@ impl<G: Game> Played<G> {
 
     /// Each side's first decision with the value of every option, where the game is solved.
     pub fn explain(&self) -> Option<Vec<Explained>> {
+        if self.effective_plan() != self.plan {
+            return None;
+        }
         Some(self.solution()?.explain(&self.game))
     }
 }
@@ -1437,7 +1462,7 @@ impl<G: Game> Scenario for Played<G> {
     }
 
     fn has_exact(&self) -> bool {
-        self.game.solvable()
+        self.game.solvable_under(self.effective_plan())
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {

@@ -2,6 +2,7 @@
 //! against every exact solver.
 
 mod assault;
+mod assault_game;
 mod catalogue;
 mod engagement;
 mod single;

@@ -33,9 +33,26 @@
 //! propagates turns) in the order of the turn's phases, so that equal states
 //! merge however many rolls led to them.
 //!
+//! # Two ways to play it
+//!
+//! [`Assault`] is that chain under one fixed policy: the attacker always
+//! advances when it can, holds while the defender routs, never deploys of
+//! its own accord; the battery fires at every chance (or, `with_fire`, only
+//! at short range); the defender forms square only when a forced order
+//! makes it. The catalogue's `assault` is [`AssaultGame`], the same steps on
+//! the kernel's decision model ([`crate::game`]), where those choices are
+//! the decisions `advance` (halt, advance, deploy to line), `pursue`,
+//! `bombard` (fire or hold) and `square`, played by `best`, `bold` (the
+//! chain's play, but pursuing) or `cautious`; see its module for each.
+//! Best play is solved up to [`BEST_TURN_LIMIT`] turns (3: the decisions
+//! multiply the states, and the 30-turn default takes about 18 s of CPU, over
+//! the 2 s budget); beyond it `best` plays `bold`, exactly up to
+//! [`EXACT_TURN_LIMIT`] turns and sampled beyond. A test holds the game under
+//! bold play to the chain where nobody pursues.
+//!
 //! Modelling choices (beyond the interpretations of [`Rules`]):
-//! - The attacker always advances when it can; the defender stands.
-//! - While the defender routs, the attacker holds the ground it won (it
+//! - The chain's attacker always advances when it can; the defender stands.
+//! - While the defender routs, the chain's attacker holds the ground it won (it
 //!   gives no orders, but blown cavalry still takes its recall order) and
 //!   advances again once the defender has rallied; the defender stands
 //!   wherever it rallied. A routing unit gives no orders (a mob acts on
@@ -68,10 +85,10 @@
 //!   movement"; after a deploy, once the deploy's threat test is taken) and
 //!   once more at the end of the attacker's orders (a target that acted on
 //!   no order, a mob included). Whether to take a chance is the defender's
-//!   `defender.fire` key: `now` (default) fires at every chance, `short`
-//!   holds fire until the attacker is at short range. A battery that holds
-//!   keeps the bombardment but not the chance: a later order gives one
-//!   chance, not two.
+//!   `bombard` decision on the game (the chain's [`Fire`]: `now` fires at
+//!   every chance, `short` holds fire until the attacker is at short range).
+//!   A battery that holds keeps the bombardment but not the chance: a later
+//!   order gives one chance, not two.
 //! - A forced deploy that succeeds is followed at once by a threat test of
 //!   the deployed unit when it is in the enemy's threat zone ("Deploying": "A
 //!   unit that deploys within or into a threat zone must immediately take a
@@ -97,6 +114,9 @@
 //! - Blown cavalry that fails to rally takes the recall order in its next
 //!   orders phase, and acts on no other order that phase.
 
+mod game;
+pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, SQUARE, Standing};
+
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
 use super::{
@@ -105,6 +125,7 @@ use super::{
 };
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
+use crate::game::{Plan, Played, plan_params};
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::{DynScenario, Scenario};
@@ -1581,18 +1602,16 @@ impl Scenario for Assault {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    Ok(Box::new(
-        Assault::new(
-            rules_of::<Rules>(rules),
-            AssaultUnit::from_settings(settings, "attacker"),
-            AssaultUnit::from_settings(settings, "defender"),
-            settings.choice("defender.guns"),
-            settings.int("defender.bombardments") as i32,
-            settings.int("distance") as i32,
-            settings.int("turns") as u32,
-        )?
-        .with_fire(settings.choice("defender.fire")),
-    ))
+    let assault = Assault::new(
+        rules_of::<Rules>(rules),
+        AssaultUnit::from_settings(settings, "attacker"),
+        AssaultUnit::from_settings(settings, "defender"),
+        settings.choice("defender.guns"),
+        settings.int("defender.bombardments") as i32,
+        settings.int("distance") as i32,
+        settings.int("turns") as u32,
+    )?;
+    Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
 }
 
 /// The `assault` scenario.
@@ -1601,19 +1620,9 @@ pub fn entry() -> ScenarioEntry {
     params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
     params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
-    params.push(Param::choice(
-        "defender.fire",
-        "when the battery bombards: now (every chance within extreme range) or short (only at short range)",
-        Fire::Now,
-    ));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
-    params.push(Param::int(
-        "turns",
-        "the turn limit (the exact solver takes assaults of up to 20 turns: EXACT_TURN_LIMIT)",
-        30,
-        1,
-        100,
-    ));
+    params.push(Param::int("turns", "the turn limit", 30, 1, 100));
+    params.extend(plan_params());
     ScenarioEntry {
         name: "assault",
         summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",

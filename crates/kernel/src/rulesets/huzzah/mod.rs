@@ -113,11 +113,13 @@
 //!   successive order after an advance or retire is Down 2 (the chain's
 //!   orders are all of one kind).
 //! - The `assault` lists its own modelling choices (when the battery may
-//!   bombard and its `defender.fire` policy, the threat test after a forced
-//!   deploy, cavalry out of control as a mob, the Huzzah! chain's limit of 8,
-//!   forced orders, blown cavalry, what the winner does while its enemy
-//!   routs) in its docs; its exact solver drops states less likely than
-//!   1e-15 and takes assaults of up to 20 turns.
+//!   bombard, the threat test after a forced deploy, cavalry out of control
+//!   as a mob, the Huzzah! chain's limit of 8, forced orders, blown cavalry,
+//!   what the winner does while its enemy routs) in its docs. It runs on the
+//!   decision model with the decisions `advance` (halt, advance, deploy),
+//!   `pursue`, `bombard` (fire or hold) and `square`; best play is solved up
+//!   to 3 turns (`assault::BEST_TURN_LIMIT`), the heuristics exactly up to
+//!   20 (`assault::EXACT_TURN_LIMIT`).
 //! - Fixes to the text rather than interpretations, listed for the record:
 //!   a small unit's Down 1 in engagements applies only against a
 //!   standard-sized unit ("such units suffer this penalty in engagements
