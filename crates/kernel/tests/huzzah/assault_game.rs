@@ -171,3 +171,16 @@ fn a_start_distance_sweep_under_best_play_has_no_jump_a_player_would_avoid() {
         last = Some(now);
     }
 }
+
+#[test]
+fn the_retired_fire_key_points_to_the_defenders_policy() {
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let rules = (huzzah.default_rules)();
+    let refused = huzzah
+        .scenario("assault")
+        .unwrap()
+        .build_from_text(rules.as_ref(), [("defender.fire", "short")])
+        .err()
+        .expect("refused");
+    assert!(refused.to_string().contains("did you mean `defender.policy`?"), "{refused}");
+}

@@ -1623,6 +1623,13 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
     params.extend(plan_params());
+    // The battery's fire was a key before it was a decision: its old name,
+    // in backquotes, makes the unknown-key message point to the policy.
+    let policy = params.iter_mut().find(|p| p.name == "defender.policy").expect("a game has both policy keys");
+    policy.doc.push_str(
+        "; it replaces the retired `defender.fire`: when a battery bombards is now its `bombard` decision (bold \
+         fires at every chance, as `now` did; cautious only at short range, as `short` did)",
+    );
     ScenarioEntry {
         name: "assault",
         summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",
