@@ -29,10 +29,10 @@
 //! battery (3.4's effects differ), and at infantry too (3.2: ballshot hits
 //! soft cover on 8 where canister needs 9, heavy ballshot hard cover on 9
 //! where canister needs 10; in the open canister's 6 beats ballshot's 8).
-//! (The choice was once offered only against a battery, so a
-//! battery always fired canister at infantry in cover.) Aims are precomputed for every distance up to
-//! one past the longest reach (beyond it nobody fires, so farther distances
-//! share one law). Positions move in whole inches: with the printed moves
+//! (The choice was once offered only against a battery, so a battery
+//! always fired canister at infantry in cover.) Aims are precomputed for
+//! every distance up to one past the longest reach (beyond it nobody fires,
+//! so farther distances share one law). Positions move in whole inches: with the printed moves
 //! (4", half 2") and rout distances (4-18") every place is an even number of
 //! inches, the 2" steps in which the range bands (4", 8") and moves change.
 //!
