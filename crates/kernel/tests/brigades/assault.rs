@@ -122,7 +122,16 @@ fn catalogue_keys_are_checked() {
     let assault = brigades.scenario("assault").unwrap();
     assert!(assault.build_from_text(&rules, [("attacker.arm", "gunners")]).is_err());
     assert!(assault.build_from_text(&rules, [("defender.weapon", "field_gun"), ("attacker.arm", "gunners")]).is_err());
-    assert!(assault.build_from_text(&rules, [("defender.formation", "square")]).is_err());
+    // `assault` takes a square (4.10) but not one of skirmishers or gunners,
+    // and forms_square only against cavalry.
+    assert!(assault.build_from_text(&rules, [("defender.formation", "square")]).is_ok());
+    assert!(
+        assault.build_from_text(&rules, [("defender.formation", "square"), ("defender.order", "skirmish")]).is_err()
+    );
+    assert!(assault.build_from_text(&rules, [("defender.formation", "forms_square")]).is_err());
+    assert!(
+        assault.build_from_text(&rules, [("defender.formation", "forms_square"), ("attacker.arm", "cavalry")]).is_ok()
+    );
     let charge = brigades.scenario("cavalry_charge").unwrap();
     assert!(charge.build_from_text(&rules, [("attacker.arm", "infantry")]).is_err());
     // A defender that cannot be beaten by a shattered charger: the winner sums to 1.
@@ -850,4 +859,90 @@ fn a_square_formed_within_four_inches_is_pinned() {
         ("defender.figures", "16"),
     ];
     assert_agrees(build("cavalry_charge", &pinning, &pinned).as_ref(), 1_000_000, 60);
+}
+
+#[test]
+fn infantry_charges_a_square_by_hand() {
+    // A 16-figure grade D column charges a 26-figure grade D square from 6"
+    // (one turn: the column's 8" move reaches it). 4.10: "When a square
+    // fights infantry, count only the figures on the face of the square in
+    // contact with that enemy unit"; a face is a quarter of 26, rounded
+    // down (`square_face = down`): 6 figures. Its fire (3.1 one rank, 3.3
+    // in square -1): 1 die (6 figures: one four, a remainder of 2), musket
+    // close 7 at -1, so 8-10: 0.3. The column tests to charge home at a
+    // steady infantry unit (5.4 (2), 5.6 -2; -1 for 2 hits, none here): D
+    // passes on 3, so 5-10: 0.6; failing, it routs. The square, charged by
+    // steady infantry, tests at -3 (5.4 (3), 5.6): 6-10, 0.5. Combat: the
+    // column's front rank, 8 figures (1.8, 4.1), 2 dice at 6-10 (0.5); the
+    // square, contacted by steady infantry, is disordered (2.3), so its face
+    // strikes 1 die (6 figures) at -2 (4.2 disordered vs. steady): 8-10,
+    // 0.3. The loser tests at -3 (5.4 (4)), -1 per 2 hits; one or two hits
+    // are under a quarter of either unit. The square loses 1-0 (0.25 x 0.7)
+    // and fails on 1-5 (0.5), or 2-0/2-1 (0.25) and fails on 1-6 (0.6):
+    // 0.175 + 0.15 = 0.325. The column loses 0-1 (0.25 x 0.3) and fails 0.5.
+    //   P(square routs)  = 0.6 (0.5 + 0.5 x 0.325) = 0.3975;
+    //   P(column routs)  = 0.4 + 0.6 x 0.5 x 0.075 x 0.5 = 0.41125.
+    // Under `square_face = up` the face is 7 figures, 2 dice (a remainder of
+    // 3 rounds up) in fire and combat; the same enumeration gives 0.3720345
+    // and 0.43678525 (below, for any number of face dice). A square forced
+    // into line (the scenario before), or counting all 26 figures, or not
+    // disordered by the charge, or exempt from the test, gives other values.
+    let pairs =
+        [("attacker.figures", "16"), ("defender.figures", "26"), ("defender.formation", "square"), ("turns", "1")];
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    close(dist.probability("defender_routed", 1), 0.3975);
+    close(dist.probability("attacker_routed", 1), 0.41125);
+    let passes = |modifier: i32| (1..=10).filter(|&r| r + modifier >= 3).count() as f64 / 10.0;
+    let by_hand = |face_dice: u32| {
+        let (mut square, mut column) = (0.0, 0.0);
+        for h in 0..=face_dice {
+            let fired = binomial(face_dice, 0.3, h);
+            let home = passes(-2 - (h / 2) as i32 - 2 * (h * 4 / 16) as i32);
+            column += fired * (1.0 - home);
+            let (mut square_loses, mut column_loses) = (0.0, 0.0);
+            for a in 0..=2 {
+                for d in 0..=face_dice {
+                    let p = binomial(2, 0.5, a) * binomial(face_dice, 0.3, d);
+                    if a > d {
+                        square_loses += p * (1.0 - passes(-3 - (a / 2) as i32 - 2 * (a * 4 / 26) as i32));
+                    } else if d > a {
+                        column_loses += p * (1.0 - passes(-3 - (d / 2) as i32 - 2 * ((h + d) * 4 / 16) as i32));
+                    }
+                }
+            }
+            square += fired * home * (0.5 + 0.5 * square_loses);
+            column += fired * home * 0.5 * column_loses;
+        }
+        (square, column)
+    };
+    let (square, column) = by_hand(1);
+    close(square, 0.3975);
+    close(column, 0.41125);
+    let up = volley_kernel::rulesets::brigades::Rules {
+        square_face: volley_kernel::rulesets::brigades::assault::SquareFace::Up,
+        ..rules()
+    };
+    let dist = exact(build("assault", &up, &pairs).as_ref());
+    let (square, column) = by_hand(2);
+    close(square, 0.3720345);
+    close(column, 0.43678525);
+    close(dist.probability("defender_routed", 1), square);
+    close(dist.probability("attacker_routed", 1), column);
+    // forms_square is against cavalry only.
+    let brigades = ruleset("brigades").unwrap();
+    let forms = [("defender.formation", "forms_square")];
+    assert!(brigades.scenario("assault").unwrap().build_from_text(&rules(), forms.iter().copied()).is_err());
+}
+
+#[test]
+fn the_exact_charge_on_a_square_agrees_with_monte_carlo() {
+    // A column charging a square over several turns: approach fire at far
+    // range from one face, the charge, and combat rounds after both are
+    // disordered.
+    let square = build(
+        "assault",
+        &rules(),
+        &[("attacker.figures", "20"), ("defender.figures", "24"), ("defender.formation", "square"), ("distance", "14")],
+    );
+    assert_agrees(square.as_ref(), 400_000, 54);
 }

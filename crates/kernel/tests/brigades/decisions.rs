@@ -132,7 +132,10 @@ fn start_distance_sweeps_under_best_play() {
         1..=18,
     );
     let charge = sweep("cavalry_charge", &[("defender.formation", "forms_square"), ("turns", "4")], 1..=30);
-    for (name, wins) in [("assault", &assault), ("cavalry_charge", &charge)] {
+    // A column charging a square (4.10): one face fires, so the approach
+    // volley from 9" to 16" is one die at far range.
+    let square = sweep("assault", &[("defender.formation", "square"), ("turns", "4")], 1..=18);
+    for (name, wins) in [("assault", &assault), ("cavalry_charge", &charge), ("assault_square", &square)] {
         for (i, pair) in wins.windows(2).enumerate() {
             let jump = (pair[1] - pair[0]).abs();
             eprintln!("{name} {} -> {}: {:.4} -> {:.4}", i + 1, i + 2, pair[0], pair[1]);

@@ -21,6 +21,22 @@
 //! (2.3) and stay so. A line may form square in the first turn
 //! (`forms_square`), pinned (7.3) if the cavalry is within 4".
 //!
+//! Infantry charging a square (`assault` with `defender.formation = square`):
+//! the square shows one face to the charger, a quarter of its figures
+//! (`square_face`), which is all that fires (3.1 one rank; 3.3 in square -1)
+//! and all that fights it (4.10: "count only the figures on the face of the
+//! square in contact with that enemy unit"). The charger tests to charge
+//! home against a steady square as against any steady infantry (5.4 (2),
+//! 5.6 -2; a square faces every way, so every charge on it is frontal and
+//! none is a flank charge, 4.6); the square tests on being charged by a
+//! steady enemy (5.4 (3), 5.6 -3: no exemption, which 2.3 gives only against
+//! cavalry, which a steady square disorders), and is disordered by the
+//! contact (2.3 "infantry in square are contacted by steady enemy
+//! infantry"), so it fights the first round at -2 against the steady charger
+//! (4.2). No combat modifier of 4.2 names a square against infantry, and its
+//! +1 on morale (5.6) is against shooting hits only, which a charge without
+//! fire never gives it here.
+//!
 //! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
 //! the defender cannot shoot (3.1), the charger does not test to charge home
 //! and the defender does not test on being charged (5.4); both strike with
@@ -145,6 +161,19 @@ choice_enum! {
         /// Always: the line moves first every turn (the scenario before the
         /// decision model).
         Always = "always",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: how many figures stand on the face of a square that
+    /// meets a charger (4.10: it fires with that face, 3.1 one rank, and
+    /// fights infantry with it), when its figures do not divide by four.
+    pub enum SquareFace {
+        /// A quarter, rounded down. Default: the charger chooses where its
+        /// charge lands (2.6), so it meets a face without the odd figures.
+        Down = "down",
+        /// A quarter, rounded up: the odd figures stand on the face engaged.
+        Up = "up",
     }
 }
 
@@ -373,12 +402,16 @@ fn params(cavalry: bool) -> Vec<Param> {
             false,
         ));
     }
+    params.push(Param::choice(
+        "defender.formation",
+        if cavalry {
+            "infantry: line, square, or forms_square (a line forming square in its own move of the first turn, with the cavalry `distance` away: fires as moving; shaken if within 4\" under pinning, 7.3)"
+        } else {
+            "close-order infantry: line, or square (one face fires at -1, 3.3, and fights infantry, 4.10; disordered by a steady infantry charger, 2.3; all four faces against cavalry), or forms_square against a cavalry charger (a line forming square in its own move, 2.12)"
+        },
+        DefenderFormation::Line,
+    ));
     if cavalry {
-        params.push(Param::choice(
-            "defender.formation",
-            "infantry: line, square, or forms_square (a line forming square in its own move of the first turn, with the cavalry `distance` away: fires as moving; shaken if within 4\" under pinning, 7.3)",
-            DefenderFormation::Line,
-        ));
         params.push(Param::choice(
             "defender.heaviness",
             "cavalry: light, heavy or cuirassier (4.3: +1 per level heavier)",
@@ -564,6 +597,12 @@ impl Assault {
         {
             return Err(invalid("defender.formation", "only close-order infantry forms square"));
         }
+        if holder.formation == DefenderFormation::FormsSquare && charger.arm != Arm::Cavalry {
+            return Err(invalid(
+                "defender.formation",
+                "forms_square is a line forming square against a cavalry charge (2.12); against infantry set square",
+            ));
+        }
         let built = Assault {
             rules: rules.clone(),
             charger,
@@ -608,7 +647,7 @@ impl Assault {
     /// `assault` from the catalogue's settings.
     pub fn from_assault_settings(rules: &Rules, settings: &Settings) -> Result<Assault, ParamError> {
         let charger = charger_from(settings, settings.choice("attacker.arm"), settings.choice("attacker.formation"));
-        let holder = holder_from(settings, DefenderFormation::Line);
+        let holder = holder_from(settings, settings.choice("defender.formation"));
         Assault::new(rules, charger, holder, settings.int("distance") as u32, settings.int("turns") as u32)
     }
 
@@ -861,6 +900,17 @@ impl Assault {
         self.square_now
     }
 
+    /// 4.10, 3.1: the figures on the one face of a square of `figures` that
+    /// meets the charger, which fires at it and fights infantry: a quarter
+    /// (1.8: it faces out in all four directions), rounded by `square_face`.
+    fn square_face(&self, figures: u32) -> u32 {
+        let faces = self.rules.square_faces.max(1);
+        match self.rules.square_face {
+            SquareFace::Down => figures / faces,
+            SquareFace::Up => figures.div_ceil(faces),
+        }
+    }
+
     /// 2.12: what forming square costs the defender, in half moves: half a
     /// move, a whole move for an extended line (1.8: wider than 24 figures),
     /// and twice that if unsteady or grade E-F (the grade F defender is
@@ -1027,7 +1077,7 @@ impl Assault {
         if self.square() {
             // 3.1, 3.3: one rank fires; a square shows one face to the charge, at -1.
             modifier += rules.fire_in_square;
-            firing = figures / 4;
+            firing = self.square_face(figures);
         }
         let dice = if self.holder.two_rank && !self.square() {
             dice_from_figures(firing, rules.two_rank_figures_per_die, rules.two_rank_remainder_rounds_up)
@@ -1412,7 +1462,8 @@ impl Assault {
             charger_figures
         };
         // 4.10: a square fights infantry with one face, cavalry with all four.
-        let holder_front = if square && !cavalry { holder_figures / 4 } else { holder_figures };
+        // (`square_face`: the face's figures, a quarter rounded down by default.)
+        let holder_front = if square && !cavalry { self.square_face(holder_figures) } else { holder_figures };
         let open = !square && self.holder.cover == CombatCover::None;
         let charger_arm = self.charger.arm;
         let mut charger_dice = combat_dice(rules, charger_arm, charger_front, Arm::Infantry, open);

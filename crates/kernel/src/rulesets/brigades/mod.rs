@@ -283,6 +283,15 @@
 //!   beat a steady square 24.0% of the time, almost all through that test.
 //!   A square fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
+//! - The face of a square (4.10, 3.1): a quarter of its figures, rounded down
+//!   when they do not divide by four (`square_face`: `down`, default, since
+//!   the charger chooses where its charge lands, 2.6, and so meets a face
+//!   without the odd figures; `up`). Against an infantry charger (`assault`'s
+//!   `defender.formation = square`) that face is all that fires and fights;
+//!   the charger tests to charge home as against any steady infantry (-2),
+//!   the square tests on being charged (-3: the exemption from 5.4 (3) is
+//!   for cavalry, disordered by a steady square, 2.3) and is disordered by
+//!   the contact (2.3), -2 in the first round.
 
 pub mod assault;
 pub mod combat;
@@ -787,6 +796,10 @@ crate::rule_book! {
         pub combat_vs_hard_cover: i32 = -3, range -10..=10;
         /// 1.8 Formations: a column is up to this many figures wide (its front rank in combat, 4.1).
         pub column_width: u32 = 8, range 1..=36;
+        /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
+        pub square_faces: u32 = 4, range 1..=8;
+        /// Interpretation: the figures on the face of a square that meets a charger, when they do not divide by the faces (down: a quarter rounded down, the charger choosing its face; up).
+        pub square_face: assault::SquareFace = assault::SquareFace::Down;
 
         /// 5.5 Score to pass morale (1D10 plus modifiers): grade A.
         pub morale_pass_a: i32 = 0, range -10..=20;
@@ -1384,7 +1397,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "assault",
-                summary: "An infantry column or cavalry charges through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
+                summary: "An infantry column or line, or cavalry, charges a line, a square, skirmishers or a battery through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
                 params: assault::assault_params(),
                 build: build_assault,
             },
