@@ -728,8 +728,14 @@ fn cavalry_melees_agree_with_monte_carlo() {
     // Without the switches the melee goes on until a rout or shattering.
     let mut plain = CAVALRY_DUEL.to_vec();
     plain.extend([("defender.heaviness", "cuirassier"), ("defender.quality", "e"), ("distance", "30")]);
+    // From 30" the heavies move 10" twice and charge from 10" in turn 3 (2.11:
+    // 10", 16" charging). (Before the approach was fixed, a charger out of
+    // reach of cavalry never moved: no winner, every time.)
     let dist = exact(build("cavalry_charge", &rules(), &plain).as_ref());
-    close(dist.probability("winner", 2), dist.probability("turns", 10));
+    close(dist.probability("turns", 1) + dist.probability("turns", 2), 0.0);
+    // Nobody wins only at the limit or when both shatter in one round:
+    // under 0.1% (0.097%) of melees.
+    assert!(dist.probability("winner", 2) < 0.001, "{}", dist.probability("winner", 2));
     assert_agrees(build("cavalry_charge", &rules(), &plain).as_ref(), 1_000_000, 59);
 }
 
@@ -945,4 +951,95 @@ fn the_exact_charge_on_a_square_agrees_with_monte_carlo() {
         &[("attacker.figures", "20"), ("defender.figures", "24"), ("defender.formation", "square"), ("distance", "14")],
     );
     assert_agrees(square.as_ref(), 400_000, 54);
+}
+
+#[test]
+fn infantry_charges_cavalry_by_hand() {
+    // A 16-figure grade D column charges 6 grade D heavy cavalry standing
+    // 6" away (one turn). The cavalry cannot shoot (3.1), evade (2.7: only
+    // skirmishers, gunners and limbered horse guns) or countercharge (2.6),
+    // and does not test on being charged (5.4 (3) names infantry); the
+    // column does not test to charge home (5.4 (2): the target is not
+    // steady infantry nor in hard cover). The column is disordered from the
+    // start of its charge (2.3 "infantry starting a charge against
+    // cavalry"); the cavalry, standing, is steady but caught stationary
+    // (4.4: it did not advance 2").
+    //   Column: its front rank, 8 figures (4.1), 2 dice at -3 (4.2 unsquared
+    //   infantry vs. steady cavalry) -2 (disordered vs. steady): only the
+    //   natural 10 hits, 0.1.
+    //   Cavalry: a die per figure against unsquared infantry in the open
+    //   (4.1), 6 dice at +3 (steady cavalry vs. unsquared infantry) -2
+    //   (caught stationary): 5-10, 0.6.
+    // The loser tests at -3 (5.4 (4)), -1 per 2 hits, -2 per quarter lost.
+    // Column losing d hits (of 16): fails 0.5 for d = 1, 0.6 for d = 2-3,
+    // 0.9 for d = 4-5, 1.0 for d = 6. Cavalry losing a hits (of 6): 0.5 for
+    // a = 1; a = 2 is a quarter of 6 and a pair: -6, fails 0.8.
+    //   P(cavalry routs) = 0.18 x 0.4^6 x 0.5 + 0.01 x (0.4^6 + 6 x 0.6 x
+    //   0.4^5) x 0.8 = 0.00036864 + 0.00032768 = 0.00069632;
+    //   P(column routs) = sum over d > a of P(a) P(d) x fail(d) = 0.75748608.
+    // Under `charged_cavalry = no_shock` the cavalry rolls a die per three
+    // figures (2 dice) with no +3 (so -2 stationary: 8-10, 0.3), and the
+    // column strikes at only -2 (8-10, 0.3): 0.16842 and 0.15204.
+    let pairs = [("attacker.figures", "16"), ("defender.figures", "6"), ("defender.arm", "cavalry"), ("turns", "1")];
+    let fails = |modifier: i32| (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+    let by_hand = |column: (u32, f64), cavalry: (u32, f64)| {
+        let (mut cavalry_routs, mut column_routs) = (0.0, 0.0);
+        for a in 0..=column.0 {
+            for d in 0..=cavalry.0 {
+                let p = binomial(column.0, column.1, a) * binomial(cavalry.0, cavalry.1, d);
+                if a > d {
+                    cavalry_routs += p * fails(-3 - (a / 2) as i32 - 2 * (a * 4 / 6) as i32);
+                } else if d > a {
+                    column_routs += p * fails(-3 - (d / 2) as i32 - 2 * (d * 4 / 16) as i32);
+                }
+            }
+        }
+        (cavalry_routs, column_routs)
+    };
+    let (cavalry_routs, column_routs) = by_hand((2, 0.1), (6, 0.6));
+    close(cavalry_routs, 0.00069632);
+    close(column_routs, 0.75748608);
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    close(dist.probability("defender_routed", 1), cavalry_routs);
+    close(dist.probability("attacker_routed", 1), column_routs);
+    close(dist.probability("winner", DEFENDER), column_routs);
+    let no_shock = volley_kernel::rulesets::brigades::Rules {
+        charged_cavalry: volley_kernel::rulesets::brigades::assault::ChargedCavalry::NoShock,
+        ..rules()
+    };
+    let (cavalry_routs, column_routs) = by_hand((2, 0.3), (2, 0.3));
+    close(cavalry_routs, 0.16842);
+    close(column_routs, 0.15204);
+    let dist = exact(build("assault", &no_shock, &pairs).as_ref());
+    close(dist.probability("defender_routed", 1), cavalry_routs);
+    close(dist.probability("attacker_routed", 1), column_routs);
+    // Cavalry that advanced 2" in its last move is not caught stationary:
+    // 6 dice at +3, 3-10 (0.8); the column's side is unchanged.
+    let mut moving = pairs.to_vec();
+    moving.push(("defender.advanced", "2"));
+    let (cavalry_routs, column_routs) = by_hand((2, 0.1), (6, 0.8));
+    let dist = exact(build("assault", &rules(), &moving).as_ref());
+    close(dist.probability("defender_routed", 1), cavalry_routs);
+    close(dist.probability("attacker_routed", 1), column_routs);
+}
+
+#[test]
+fn the_exact_charge_on_cavalry_agrees_with_monte_carlo() {
+    // Infantry closing on cavalry over two turns, then rounds of combat,
+    // with the bounce and pursuit in use (the cavalry may pursue, 7.4).
+    let optional =
+        volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, optional_pursuit: true, ..rules() };
+    let charge = build(
+        "assault",
+        &optional,
+        &[
+            ("attacker.figures", "20"),
+            ("attacker.formation", "line"),
+            ("defender.figures", "9"),
+            ("defender.arm", "cavalry"),
+            ("defender.heaviness", "light"),
+            ("distance", "7"),
+        ],
+    );
+    assert_agrees(charge.as_ref(), 400_000, 55);
 }

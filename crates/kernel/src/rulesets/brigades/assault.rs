@@ -37,6 +37,24 @@
 //! +1 on morale (5.6) is against shooting hits only, which a charge without
 //! fire never gives it here.
 //!
+//! Infantry charging cavalry (`assault` with `defender.arm = cavalry`): the
+//! cavalry cannot shoot (3.1), evade (2.7 names skirmishers, gunners and
+//! limbered horse guns only) or countercharge (2.6), and does not test on
+//! being charged (5.4 (3) names infantry); the infantry does not test to
+//! charge home (5.4 (2): cavalry is not steady infantry). The infantry is
+//! disordered from the start of its charge (2.3 "infantry starting a charge
+//! against cavalry"), so -2 against the steady cavalry in the first round;
+//! the cavalry strikes with its front rank, a die per figure against
+//! unsquared infantry in the open (4.1), +3 if steady against unsquared
+//! infantry (the infantry -3), caught stationary -2 unless it advanced 2"
+//! in its last move (4.4), lancers +2 if steady, all in the first round
+//! (`charged_cavalry`: `as_printed`; `no_shock` gives it a die per three
+//! and no +3/-3). The scenario's cavalry stands while the infantry
+//! approaches (cavalry that charges first is `cavalry_charge`). Infantry
+//! never pursues cavalry (7.4); the cavalry may pursue the infantry, and
+//! with the bounce (7.1) recoils when it fails to inflict more hits than it
+//! took.
+//!
 //! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
 //! the defender cannot shoot (3.1), the charger does not test to charge home
 //! and the defender does not test on being charged (5.4); both strike with
@@ -120,6 +138,23 @@ choice_enum! {
         Roll = "roll",
         /// It always holds: the bounce ends the combat with no winner.
         Holds = "holds",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: how cavalry charged by infantry fights (4.1, 4.2).
+    pub enum ChargedCavalry {
+        /// As printed: "Cavalry fighting against unsquared infantry in the
+        /// open rolls one die per figure" (4.1), and steady cavalry gets +3
+        /// against unsquared infantry, the infantry -3 (4.2), whoever
+        /// charged; caught stationary, -2 in the first round (4.4). Default:
+        /// neither 4.1 nor 4.2 names a charger, and 4.4's -2 is the rules'
+        /// own allowance for cavalry that stood.
+        AsPrinted = "as_printed",
+        /// Without the shock: the die a figure and the +3/-3 are cavalry's
+        /// charge, so cavalry receiving one rolls a die per three figures
+        /// (4.1) and gets neither; still caught stationary.
+        NoShock = "no_shock",
     }
 }
 
@@ -371,12 +406,12 @@ fn params(cavalry: bool) -> Vec<Param> {
     side_keys(&mut params, "attacker", general_doc);
     params.push(grade_param("defender.quality", "morale grade a-f"));
     params.push(Param::int("defender.figures", "starting figures", 24, 1, 60));
+    params.push(Param::choice(
+        "defender.arm",
+        "infantry or cavalry: cavalry cannot shoot (3.1), does not test on being charged (5.4), cannot evade (2.7) or countercharge (2.6), fights cavalry with two ranks and infantry with its front rank (4.1)",
+        Arm::Infantry,
+    ));
     if cavalry {
-        params.push(Param::choice(
-            "defender.arm",
-            "infantry or cavalry: cavalry cannot shoot (3.1), does not test on being charged (5.4) and fights cavalry with two ranks (4.1)",
-            Arm::Infantry,
-        ));
         params.push(Param::choice("defender.weapon", "musket or rifle (3.2)", Weapon::Musket));
     } else {
         params.push(Param::choice(
@@ -411,7 +446,7 @@ fn params(cavalry: bool) -> Vec<Param> {
         },
         DefenderFormation::Line,
     ));
-    if cavalry {
+    {
         params.push(Param::choice(
             "defender.heaviness",
             "cavalry: light, heavy or cuirassier (4.3: +1 per level heavier)",
@@ -427,7 +462,7 @@ fn params(cavalry: bool) -> Vec<Param> {
         ));
         params.push(Param::boolean(
             "defender.fresh",
-            "cavalry: has fought no combat this game (fresh: no +2 to fresh chargers against it)",
+            "cavalry: has fought no combat this game (fresh: no +2 to fresh chargers against it; its own +2 against a non-fresh enemy, fresh_against)",
             true,
         ));
     }
@@ -570,8 +605,8 @@ impl Assault {
             return Err(invalid("defender.arm", "a battery is a defender with a gun weapon (assault)"));
         }
         if holder.arm == Arm::Cavalry {
-            if charger.arm != Arm::Cavalry {
-                return Err(invalid("defender.arm", "only cavalry charges cavalry here (cavalry_charge)"));
+            if holder.weapon.is_gun() {
+                return Err(invalid("defender.weapon", "cavalry has no guns: a battery is infantry's arm here"));
             }
             if holder.formation != DefenderFormation::Line {
                 return Err(invalid("defender.formation", "only infantry forms square (1.8)"));
@@ -936,9 +971,15 @@ impl Assault {
     }
 
     /// 2.3: the charger disordered as it makes contact: by disordering
-    /// terrain crossed or entered, or by the plowed-field roll (6.6).
+    /// terrain crossed or entered, by the plowed-field roll (6.6), or, for
+    /// infantry, by starting a charge against cavalry.
     fn charger_disordered_on_contact(&self, plowed: bool) -> bool {
-        self.charger.terrain == ChargeTerrain::Disordering || plowed
+        self.charger.terrain == ChargeTerrain::Disordering || plowed || self.infantry_charges_cavalry()
+    }
+
+    /// Infantry charging cavalry (2.3: disordered from the start of its charge).
+    fn infantry_charges_cavalry(&self) -> bool {
+        !self.cavalry() && self.holder_cavalry()
     }
 
     /// 2.3, 6.5: the charger steady as it makes contact: steady at launch,
@@ -1203,16 +1244,7 @@ impl Assault {
                     close_to = Some(self.evade_within());
                 }
             }
-            let band = if self.holder_cavalry() {
-                // 3.1: cavalry cannot shoot.
-                None
-            } else if self.charger.flank {
-                // 3.1: the arc of fire is 45 degrees either side of the front,
-                // and a proper flank charger starts its charge behind the
-                // target's frontage (4.6): it is out of the arc on its
-                // approach moves as on the charge itself.
-                None
-            } else if charging {
+            let band = if charging {
                 Some(match rules.defensive_fire_band {
                     DefensiveFireBand::Close => RangeBand::Close,
                     DefensiveFireBand::Far => RangeBand::Far,
@@ -1231,6 +1263,13 @@ impl Assault {
                     None
                 }
             };
+            // 3.1: cavalry cannot shoot. And the arc of fire is 45 degrees
+            // either side of the front, while a proper flank charger starts
+            // its charge behind the target's frontage (4.6): it is out of the
+            // arc on its approach moves as on the charge itself. (Either way
+            // the charger still advances: before, a charger out of reach of
+            // such a defender never moved.)
+            let band = if self.holder_cavalry() || self.charger.flank { None } else { band };
             // 2.7, 2.8: skirmishers or gunners evading the charge shoot first.
             let evading = charging
                 && self.may_evade(distance)
@@ -1474,7 +1513,17 @@ impl Assault {
         if !square {
             charger_dice = combat_dice(rules, charger_arm, charger_front, holder_arm, open);
         }
-        let holder_dice = combat_dice(rules, holder_arm, holder_front, charger_arm, open);
+        // 4.1: cavalry fighting unsquared infantry in the open rolls a die a
+        // figure; charged by infantry, the open ground is the charger's
+        // (`charged_cavalry`: as printed, or a die per three).
+        let holder_open = if self.infantry_charges_cavalry() {
+            self.charger.terrain == ChargeTerrain::None
+                && !self.charger.obstacle
+                && rules.charged_cavalry == ChargedCavalry::AsPrinted
+        } else {
+            open
+        };
+        let holder_dice = combat_dice(rules, holder_arm, holder_front, charger_arm, holder_open);
         // 4.2 modifiers.
         let mut charger_mod = self.standing_modifier(0);
         let mut holder_mod = self.standing_modifier(1);
@@ -1545,6 +1594,29 @@ impl Assault {
             }
             if self.holder.two_rank && !square {
                 charger_mod += rules.combat_cavalry_vs_two_rank;
+            }
+        }
+        if self.infantry_charges_cavalry() {
+            // Cavalry charged by infantry: it cannot countercharge (2.6) or
+            // evade (2.7), and stands steady (2.3) while the infantry is
+            // disordered from the start of its charge.
+            let steady = first && self.holder_steady();
+            if steady && rules.charged_cavalry == ChargedCavalry::AsPrinted {
+                // 4.2: steady cavalry vs. unsquared infantry +3; the infantry -3.
+                holder_mod += rules.combat_steady_cavalry_vs_unsquared;
+                charger_mod += rules.combat_unsquared_vs_steady_cavalry;
+            }
+            if first && self.holder.advanced < rules.cavalry_stationary_advance {
+                // 4.4: caught stationary, the first round.
+                holder_mod += rules.combat_cavalry_stationary;
+            }
+            if steady && self.holder.lancers {
+                // 4.2: steady lancers, the first round.
+                holder_mod += rules.combat_lancers_first_round;
+            }
+            if steady && self.holder.fresh && rules.fresh_against == FreshAgainst::Any {
+                // 4.2 fresh cavalry vs. non-fresh: infantry counts only under `any`.
+                holder_mod += rules.combat_fresh_cavalry;
             }
         }
         if self.holder.two_rank && !square && self.holder.cover == CombatCover::None {

@@ -283,6 +283,16 @@
 //!   beat a steady square 24.0% of the time, almost all through that test.
 //!   A square fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
+//! - Cavalry charged by infantry (`assault`'s `defender.arm = cavalry`; see
+//!   [`assault`]): 4.1's die per figure against "unsquared infantry in the
+//!   open" and 4.2's +3 for "steady cavalry vs unsquared infantry" name no
+//!   charger, so the standing cavalry has both (`charged_cavalry`:
+//!   `as_printed`, default), with 4.4's -2 for being caught stationary as
+//!   the rules' own allowance for cavalry that stood; `no_shock` reads them
+//!   as the shock of cavalry's own charge (a die per three, no +3/-3). The
+//!   infantry is disordered from the start of its charge (2.3) and the
+//!   "open" is the ground it charges over (no disordering terrain, no
+//!   obstacle).
 //! - The face of a square (4.10, 3.1): a quarter of its figures, rounded down
 //!   when they do not divide by four (`square_face`: `down`, default, since
 //!   the charger chooses where its charge lands, 2.6, and so meets a face
@@ -798,6 +808,8 @@ crate::rule_book! {
         pub column_width: u32 = 8, range 1..=36;
         /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
         pub square_faces: u32 = 4, range 1..=8;
+        /// Interpretation: how cavalry charged by infantry fights (as_printed: a die per figure against unsquared infantry in the open, 4.1, and +3 if steady, 4.2, whoever charged; no_shock: a die per three and no +3/-3).
+        pub charged_cavalry: assault::ChargedCavalry = assault::ChargedCavalry::AsPrinted;
         /// Interpretation: the figures on the face of a square that meets a charger, when they do not divide by the faces (down: a quarter rounded down, the charger choosing its face; up).
         pub square_face: assault::SquareFace = assault::SquareFace::Down;
 
