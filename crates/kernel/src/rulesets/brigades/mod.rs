@@ -4,7 +4,8 @@
 //!
 //! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
-//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`firefight`] (two units shooting it out, turn after
+//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`converging`] (`converging_fire`: two
+//! units' fire at one target, which tests on all its hits), [`firefight`] (two units shooting it out, turn after
 //! turn), [`crossing`] (a unit marching across a stationary firer's front, for
 //! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
 //! combat: `assault` and `cavalry_charge`, whose defender may be cavalry, on
@@ -305,6 +306,7 @@
 
 pub mod assault;
 pub mod combat;
+pub mod converging;
 pub mod crossing;
 pub mod fire;
 pub mod firefight;
@@ -808,6 +810,8 @@ crate::rule_book! {
         pub column_width: u32 = 8, range 1..=36;
         /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
         pub square_faces: u32 = 4, range 1..=8;
+        /// Interpretation: which shooting hits of a phase count for a target's test when two units fire at it (summed: every hit it suffered, 5.4 (1), 5.6; per_firer: volley by volley).
+        pub converging_hits: converging::ConvergingHits = converging::ConvergingHits::Summed;
         /// Interpretation: how cavalry charged by infantry fights (as_printed: a die per figure against unsquared infantry in the open, 4.1, and +3 if steady, 4.2, whoever charged; no_shock: a die per three and no +3/-3).
         pub charged_cavalry: assault::ChargedCavalry = assault::ChargedCavalry::AsPrinted;
         /// Interpretation: the figures on the face of a square that meets a charger, when they do not divide by the faces (down: a quarter rounded down, the charger choosing its face; up).
@@ -1396,6 +1400,12 @@ pub fn entry() -> RulesetEntry {
                 build: build_multi_combat,
             },
             ScenarioEntry {
+                name: "converging_fire",
+                summary: "One or two units fire at one target in the same phase (3.1-3.5); it takes one morale test on all the hits (5.4 (1), 5.6) and routs on failure (5.7).",
+                params: converging::params(),
+                build: build_converging_fire,
+            },
+            ScenarioEntry {
                 name: "firefight",
                 summary: "Two units (infantry or batteries) exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters, surrenders or the turn limit.",
                 params: firefight::params(),
@@ -1440,6 +1450,10 @@ fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn D
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let game = firefight::FireGame::from_settings(crate::params::rules_of::<Rules>(rules), settings)?;
     Ok(Box::new(crate::game::Played::new(game, crate::game::Plan::from_settings(settings))))
+}
+
+fn build_converging_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(converging::ConvergingFire::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
