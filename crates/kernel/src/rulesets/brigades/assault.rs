@@ -55,6 +55,22 @@
 //! with the bounce (7.1) recoils when it fails to inflict more hits than it
 //! took.
 //!
+//! Two chargers (`attacker.units = 2`, alike, charging together from
+//! within charge reach at a close-order line): the line "must split its fire
+//! as evenly as possible among all the targets charging it" (3.10), so its
+//! dice go half to each; each charger takes its own hits, shatters, and tests
+//! (5.4 (1), (2)) on its own; the line tests once on being charged (2.1: one
+//! test a phase) if any arrives; in each round it divides its combat dice
+//! among the chargers in contact, the odd die toward the one with more
+//! figures in combat (4.5), each charger striking with all its dice, and
+//! every unit that lost more hits than it inflicted tests (5.4 (4), per
+//! unit). The fight ends when the line routs or shatters or both chargers
+//! are out; the attacker's `routed`/`shattered` mean either charger's, its
+//! `remaining` both together. Not played with two: the approach (the line
+//! would concentrate on one target, 3.10, a choice), squares (a face a
+//! charger), flank charges, an attached general, national modifiers,
+//! pursuit and the bounce; those keys are refused.
+//!
 //! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
 //! the defender cannot shoot (3.1), the charger does not test to charge home
 //! and the defender does not test on being charged (5.4); both strike with
@@ -122,7 +138,7 @@ use super::roll::{FateRoller, Roller};
 use super::{
     Arm, Charisma, DefensiveFireBand, EvadeFire, FreshAgainst, GeneralPlace, Grade, Heaviness, Nation, PursuerLoses,
     PursuitCost, RangeBand, RoutRow, Rules, SquareChargedTest, Target, TestResult, Weapon, dice_from_figures,
-    grade_param, invalid,
+    grade_param, invalid, split_dice,
 };
 use crate::choice_enum;
 use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Played, Policy};
@@ -138,6 +154,19 @@ choice_enum! {
         Roll = "roll",
         /// It always holds: the bounce ends the combat with no winner.
         Holds = "holds",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: when a charger of two "loses more hits in a round of
+    /// combat than it inflicts" (5.4 (4)).
+    pub enum MultiLoser {
+        /// By its own hits: those it took against those it struck. Default:
+        /// 5.4 (4) speaks of "the unit".
+        PerUnit = "per_unit",
+        /// By its side's: both chargers test when together they took more
+        /// hits than they inflicted.
+        Side = "side",
     }
 }
 
@@ -305,6 +334,8 @@ pub struct Charger {
     pub charisma: Charisma,
     /// Its nation (7.11).
     pub nation: Nation,
+    /// Charging units: 1, or 2 alike, charging together (3.10, 4.5).
+    pub units: u32,
 }
 
 /// The standing side: infantry, a battery, or cavalry.
@@ -374,6 +405,13 @@ fn params(cavalry: bool) -> Vec<Param> {
         params.push(Param::choice("attacker.arm", "infantry or cavalry", Arm::Infantry));
         params.push(Param::choice("attacker.formation", "infantry: column (8 wide) or line", ChargerFormation::Column));
     }
+    params.push(Param::int(
+        "attacker.units",
+        "charging units: 1, or 2 alike charging together from within charge reach (the defender splits its fire evenly between them, 3.10, and its combat dice, 4.5; each tests on its own hits); a close-order line defender, no flank, attached general, nation, pursuit or bounce",
+        1,
+        1,
+        2,
+    ));
     params.push(grade_param("attacker.quality", "morale grade a-f"));
     params.push(Param::int("attacker.figures", "starting figures", if cavalry { 18 } else { 24 }, 1, 60));
     params.push(Param::choice("attacker.heaviness", "cavalry: light, heavy or cuirassier (4.3)", Heaviness::Heavy));
@@ -519,6 +557,11 @@ pub struct AssaultState {
     /// How the fight ended, per side: out, routed, shattered (bits 0-2 the
     /// charger's, 3-5 the defender's).
     pub fate: u8,
+    /// The second charger's figures (`attacker.units = 2`; 0 otherwise).
+    pub second: u8,
+    /// The two chargers' ends (`attacker.units = 2`): bits 0-1 out, 2-3
+    /// routed, 4-5 shattered, the first charger's bit first.
+    pub chargers: u8,
 }
 
 /// The charisma of a state not yet rolled.
@@ -565,6 +608,18 @@ pub static PURSUE_DECISION: Decision = Decision {
 };
 
 static DECISIONS: &[&Decision] = &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION];
+
+/// One pairing's combat dice and modifiers (4.1, 4.2).
+#[derive(Clone, Copy, Debug)]
+struct CombatTerms {
+    /// The charger's figures in combat (its front rank).
+    charger_front: u32,
+    charger_dice: u32,
+    charger_mod: i32,
+    /// The defender's dice against this charger alone.
+    holder_dice: u32,
+    holder_mod: i32,
+}
 
 /// How one turn ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -648,6 +703,13 @@ impl Assault {
             pinned_now: false,
             layout: Layout::new(Vec::new()),
         };
+        if charger.units == 2 && distance > built.moves().1 {
+            return Err(invalid(
+                "distance",
+                "two chargers charge together from within charge reach (2.11): the approach, where the defender \
+                 concentrates its fire on one of them (3.10), is not played",
+            ));
+        }
         if holder.formation == DefenderFormation::FormsSquare && built.square_cost_in_half_moves() > 2 {
             return Err(invalid(
                 "defender.formation",
@@ -663,6 +725,29 @@ impl Assault {
         }
         if holder.formation != DefenderFormation::Line && charger.arm == Arm::Infantry && charger.figures == 0 {
             return Err(invalid("defender.formation", "nothing charges"));
+        }
+        if charger.units == 2 {
+            let refuse =
+                |key: &str, why: &str| Err(invalid(key, format!("with two chargers (attacker.units = 2): {why}")));
+            if holder.arm != Arm::Infantry
+                || holder.weapon.is_gun()
+                || holder.order != DefenderOrder::Close
+                || holder.formation != DefenderFormation::Line
+            {
+                return refuse("defender.formation", "the defender is a close-order infantry line");
+            }
+            if charger.flank || charger.plowed {
+                return refuse("attacker.flank", "no flank charge, no plowed field");
+            }
+            if charger.general == GeneralPlace::Attached {
+                return refuse("attacker.general", "a general attaches to one unit (1.11); in_radius or out_of_radius");
+            }
+            if charger.nation != Nation::None || holder.nation != Nation::None {
+                return refuse("attacker.nation", "national modifiers are not played");
+            }
+            if rules.optional_pursuit || rules.optional_cavalry_bounce {
+                return refuse("attacker.units", "pursuit (7.4) and the cavalry bounce (7.1) are not played");
+            }
         }
         if charger.figures > 60 || holder.figures > 60 {
             return Err(invalid("attacker.figures", "at most 60 figures a side"));
@@ -704,6 +789,8 @@ impl Assault {
             pinned: false,
             charisma: [UNROLLED; 2],
             fate: 0,
+            second: if self.charger.units == 2 { self.charger.figures as u8 } else { 0 },
+            chargers: 0,
         }
     }
 
@@ -1486,8 +1573,185 @@ impl Assault {
         }
     }
 
+    /// 3.10: a unit being charged "must split its fire as evenly as possible
+    /// among all the targets charging it": `dice` between the two chargers
+    /// of `figures`. The odd die would go toward the charger with more
+    /// figures (4.5's rounding for combat dice), but the two chargers are
+    /// alike when they are shot (they charge together from their start), so
+    /// it goes to the first and no reading of it changes a result.
+    pub fn split_fire(&self, dice: u32, figures: [u32; 2]) -> [u32; 2] {
+        let split = split_dice(dice, &figures);
+        [split[0], split[1]]
+    }
+
+    /// `state` as charger `i` of two sees it: its figures in the charger's place.
+    fn as_charger(state: &AssaultState, i: usize, figures: [u8; 2]) -> AssaultState {
+        AssaultState { figures: [figures[i], state.figures[1]], ..*state }
+    }
+
+    /// One turn of two chargers (`attacker.units = 2`), charging together
+    /// from within reach: the defender's fire split between them (3.10),
+    /// each charger's test (5.4 (1), (2)), the defender's one test (5.4 (3);
+    /// 2.1: one test in the phase), then a combat round in which the
+    /// defender divides its dice between the chargers in contact (4.5) and
+    /// every unit that lost more hits than it inflicted tests (5.4 (4)).
+    fn turn_two<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        let rules = &self.rules;
+        let mut state = before;
+        let mut figures = [state.figures[0], state.second];
+        // Charger i's bits of `chargers`: kind 0 out, 1 routed, 2 shattered.
+        let bit = |i: usize, kind: u8| 1u8 << (2 * kind + i as u8);
+        let mut ends = state.chargers;
+        let is_in = |ends: u8, i: usize| ends & bit(i, 0) == 0;
+        let finish = |state: &mut AssaultState, figures: [u8; 2], ends: u8| {
+            state.figures[0] = figures[0];
+            state.second = figures[1];
+            state.chargers = ends;
+        };
+        // The attacker side's (out, routed, shattered): out once both are.
+        let side = |ends: u8| (ends & 3 == 3, ends & 12 != 0, ends & 48 != 0);
+        if state.distance > 0 {
+            let band = match rules.defensive_fire_band {
+                DefensiveFireBand::Close => RangeBand::Close,
+                DefensiveFireBand::Far => RangeBand::Far,
+            };
+            let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band, false, false);
+            let shares = self.split_fire(dice, figures.map(u32::from));
+            // 5.4 (2): charging home frontally against steady infantry or hard cover.
+            let home_test = self.holder_steady() || self.holder.cover == CombatCover::Hard;
+            for i in 0..2 {
+                let hits = roller.hits(shares[i], &faces, chance);
+                let mut me = Self::as_charger(&state, i, figures);
+                let shattered = self.take_hits(0, &mut me, hits);
+                figures[i] = me.figures[0];
+                if shattered {
+                    ends |= bit(i, 0) | bit(i, 2);
+                    continue;
+                }
+                if hits >= rules.morale_test_shooting_hits || home_test {
+                    let (pass, mut modifier, rout_modifier) = self.base_test(0, &me, hits, charisma);
+                    if home_test && !self.cavalry() {
+                        modifier += rules.morale_foot_charging_home;
+                    }
+                    if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
+                        let shattered = self.rout(0, &mut me, row);
+                        figures[i] = me.figures[0];
+                        ends |= bit(i, 0) | bit(i, 1) | if shattered { bit(i, 2) } else { 0 };
+                    }
+                }
+            }
+            finish(&mut state, figures, ends);
+            if side(ends).0 {
+                return Ending::Over(state, [side(ends), (false, false, false)]);
+            }
+            state.distance = 0;
+            // 5.4 (3): the defender tests once (2.1), charged by steady enemies.
+            if self.charger_steady_on_contact(false) {
+                let (pass, mut modifier, rout_modifier) = self.base_test(1, &state, 0, charisma);
+                modifier += if self.cavalry() {
+                    rules.morale_meeting_cavalry_charge
+                } else {
+                    rules.morale_meeting_infantry_charge
+                };
+                if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
+                    let shattered = self.rout(1, &mut state, row);
+                    return Ending::Over(state, [side(ends), (true, true, shattered)]);
+                }
+            }
+        }
+        // 2.1 phase 6: a round of combat. 4.5: the defender divides its dice
+        // among the chargers in contact, the odd die toward the one with
+        // more figures in combat; each charger strikes with all its dice.
+        let terms: Vec<(usize, CombatTerms)> = (0..2)
+            .filter(|&i| is_in(ends, i))
+            .map(|i| (i, self.combat_terms(&Self::as_charger(&state, i, figures), false)))
+            .collect();
+        let fronts: Vec<u32> = terms.iter().map(|(_, t)| t.charger_front).collect();
+        let shares = split_dice(terms[0].1.holder_dice, &fronts);
+        let base = rules.combat_base_to_hit;
+        let mut on_holder = 0;
+        // Per charger: (hits it took, hits it struck).
+        let mut struck = [(0u32, 0u32); 2];
+        for ((i, t), &share) in terms.iter().zip(&shares) {
+            let faces = rules.hit_faces(base, t.charger_mod);
+            let on_it = roller.hits(t.charger_dice, &faces, rules.hit_chance(base, t.charger_mod));
+            let faces = rules.hit_faces(base, t.holder_mod);
+            let on_me = roller.hits(share, &faces, rules.hit_chance(base, t.holder_mod));
+            on_holder += on_it;
+            struck[*i] = (on_me, on_it);
+        }
+        state.rounds = state.rounds.saturating_add(1);
+        let holder_shattered = self.take_hits(1, &mut state, on_holder);
+        for &(i, _) in &terms {
+            let mut me = Self::as_charger(&state, i, figures);
+            if self.take_hits(0, &mut me, struck[i].0) {
+                ends |= bit(i, 0) | bit(i, 2);
+            }
+            figures[i] = me.figures[0];
+        }
+        finish(&mut state, figures, ends);
+        if holder_shattered || side(ends).0 {
+            return Ending::Over(state, [side(ends), (holder_shattered, false, holder_shattered)]);
+        }
+        // 5.4 (4): each unit that lost more hits than it inflicted tests, at -3.
+        let inflicted: u32 = struck.iter().map(|s| s.0).sum();
+        let mut holder_end = (false, false, false);
+        if on_holder > inflicted {
+            let (pass, modifier, rout_modifier) = self.base_test(1, &state, on_holder, charisma);
+            let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
+            self.danger(1, &mut state, on_holder, roller);
+            if let TestResult::Rout(row) = result {
+                let shattered = self.rout(1, &mut state, row);
+                holder_end = (true, true, shattered);
+            }
+        } else {
+            self.danger(1, &mut state, on_holder, roller);
+        }
+        let side_lost = inflicted > on_holder;
+        for &(i, _) in &terms {
+            let lost = match rules.multi_loser {
+                MultiLoser::PerUnit => struck[i].0 > struck[i].1,
+                MultiLoser::Side => side_lost,
+            };
+            if is_in(ends, i) && lost {
+                let mut me = Self::as_charger(&state, i, figures);
+                let (pass, modifier, rout_modifier) = self.base_test(0, &me, struck[i].0, charisma);
+                let result = roller.test(rules, pass, modifier + rules.morale_losing_combat, rout_modifier);
+                if let TestResult::Rout(row) = result {
+                    let shattered = self.rout(0, &mut me, row);
+                    figures[i] = me.figures[0];
+                    ends |= bit(i, 0) | bit(i, 1) | if shattered { bit(i, 2) } else { 0 };
+                }
+            }
+        }
+        finish(&mut state, figures, ends);
+        if holder_end.0 || side(ends).0 {
+            return Ending::Over(state, [side(ends), holder_end]);
+        }
+        Ending::Going(state)
+    }
+
     /// One round's hits (on the charger, on the defender).
     fn combat_round<R: Roller + ?Sized>(&self, state: &AssaultState, plowed: bool, roller: &mut R) -> (u32, u32) {
+        let rules = &self.rules;
+        let terms = self.combat_terms(state, plowed);
+        let base = rules.combat_base_to_hit;
+        let on_holder = roller.hits(
+            terms.charger_dice,
+            &rules.hit_faces(base, terms.charger_mod),
+            rules.hit_chance(base, terms.charger_mod),
+        );
+        let on_charger = roller.hits(
+            terms.holder_dice,
+            &rules.hit_faces(base, terms.holder_mod),
+            rules.hit_chance(base, terms.holder_mod),
+        );
+        (on_charger, on_holder)
+    }
+
+    /// One round's dice and modifiers (4.1, 4.2) of the charger whose
+    /// figures are `state.figures[0]` and of the defender against it.
+    fn combat_terms(&self, state: &AssaultState, plowed: bool) -> CombatTerms {
         let rules = &self.rules;
         let first = state.rounds == 0;
         let cavalry = self.cavalry();
@@ -1635,12 +1899,7 @@ impl Assault {
         if holder_disordered && charger_is_steady {
             holder_mod += rules.combat_disordered_vs_steady;
         }
-        let base = rules.combat_base_to_hit;
-        let on_holder =
-            roller.hits(charger_dice, &rules.hit_faces(base, charger_mod), rules.hit_chance(base, charger_mod));
-        let on_charger =
-            roller.hits(holder_dice, &rules.hit_faces(base, holder_mod), rules.hit_chance(base, holder_mod));
-        (on_charger, on_holder)
+        CombatTerms { charger_front, charger_dice, charger_mod, holder_dice, holder_mod }
     }
 
     fn encode(&self, turn: u32, state: &AssaultState, fate: [(bool, bool, bool); 2]) -> u64 {
@@ -1652,7 +1911,7 @@ impl Assault {
         self.layout.encode(&[
             winner,
             i64::from(turn),
-            percent(u32::from(state.figures[0]), self.charger.figures),
+            percent(u32::from(state.figures[0]) + u32::from(state.second), self.charger.figures * self.charger.units),
             percent(u32::from(state.figures[1]), self.holder.figures),
             i64::from(fate[0].1),
             i64::from(fate[1].1),
@@ -1689,6 +1948,7 @@ fn charger_from(settings: &Settings, arm: Arm, formation: ChargerFormation) -> C
         general: settings.choice("attacker.general"),
         charisma: settings.choice("attacker.charisma"),
         nation: settings.choice("attacker.nation"),
+        units: settings.int("attacker.units") as u32,
     }
 }
 
@@ -1755,7 +2015,12 @@ impl Game for Assault {
             }
         }
         let charisma = state.charisma.map(i32::from);
-        match self.turn(*state, charisma, &mut FateRoller(fate)) {
+        let ending = if self.charger.units == 2 {
+            self.turn_two(*state, charisma, &mut FateRoller(fate))
+        } else {
+            self.turn(*state, charisma, &mut FateRoller(fate))
+        };
+        match ending {
             Ending::Going(next) => {
                 *state = next;
                 None

@@ -294,6 +294,12 @@
 //!   infantry is disordered from the start of its charge (2.3) and the
 //!   "open" is the ground it charges over (no disordering terrain, no
 //!   obstacle).
+//! - Splitting fire (3.10) among two chargers (`attacker.units = 2`, see
+//!   [`assault`]): the dice go half to each, and the odd die cannot arise
+//!   between alike chargers shot together; a divided combat follows 4.5, and
+//!   "the unit loses more hits ... than it inflicts" (5.4 (4)) is read per
+//!   unit (`multi_loser`: `per_unit`, default, as printed: "the unit";
+//!   `side` tests both chargers when together they lost).
 //! - The face of a square (4.10, 3.1): a quarter of its figures, rounded down
 //!   when they do not divide by four (`square_face`: `down`, default, since
 //!   the charger chooses where its charge lands, 2.6, and so meets a face
@@ -810,6 +816,8 @@ crate::rule_book! {
         pub column_width: u32 = 8, range 1..=36;
         /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
         pub square_faces: u32 = 4, range 1..=8;
+        /// Interpretation: when one of two chargers loses a round (5.4 (4); per_unit: its own hits taken against struck; side: both chargers' together).
+        pub multi_loser: assault::MultiLoser = assault::MultiLoser::PerUnit;
         /// Interpretation: which shooting hits of a phase count for a target's test when two units fire at it (summed: every hit it suffered, 5.4 (1), 5.6; per_firer: volley by volley).
         pub converging_hits: converging::ConvergingHits = converging::ConvergingHits::Summed;
         /// Interpretation: how cavalry charged by infantry fights (as_printed: a die per figure against unsquared infantry in the open, 4.1, and +3 if steady, 4.2, whoever charged; no_shock: a die per three and no +3/-3).
