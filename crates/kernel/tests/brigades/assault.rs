@@ -1146,3 +1146,80 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     assert!(assault.build_from_text(&rules(), [("attacker.units", "2"), ("distance", "9")]).is_err());
     assert!(assault.build_from_text(&rules(), [("attacker.units", "2"), ("defender.formation", "square")]).is_err());
 }
+
+/// P(garrison routs), P(column routs) in one turn: a 16-figure grade D
+/// column hit by `fire` dice at 0.4 strikes with `column` dice at 0.3 a
+/// garrison of `garrison` figures striking with `held` dice at 0.5 (see the
+/// test below).
+fn block_by_hand(fire: u32, column: u32, held: u32, garrison: u32) -> (f64, f64) {
+    let fails = |modifier: i32| (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+    let (mut garrison_routs, mut column_routs) = (0.0, 0.0);
+    for h in 0..=fire {
+        for a in 0..=column {
+            for d in 0..=held {
+                let p = binomial(fire, 0.4, h) * binomial(column, 0.3, a) * binomial(held, 0.5, d);
+                if a > d {
+                    garrison_routs += p * fails(-3 - (a / 2) as i32 - 2 * (a * 4 / garrison) as i32);
+                } else if d > a {
+                    column_routs += p * fails(-3 - (d / 2) as i32 - 2 * ((h + d) * 4 / 16) as i32);
+                }
+            }
+        }
+    }
+    (garrison_routs, column_routs)
+}
+
+#[test]
+fn a_column_assaults_a_town_block_by_hand() {
+    // A 16-figure grade D column charges 12 grade D figures holding a town
+    // block of 12 (soft cover vs. combat, 6.4.2) from 6", one turn.
+    // 6.4.4: "Up to half the figures may shoot out any side of a block": 6
+    // figures, 1 die, musket close 7-10 (0.4); one hit makes no test. The
+    // column does not test to charge home (5.4 (2): the garrison is
+    // unsteady inside its block, 6.4.1, and soft cover is not hard), and the
+    // garrison does not test on being charged (5.4 (3): troops contacting a
+    // block are unsteady, 6.4.1, so no steady enemy). Combat: "all of its
+    // figures may attack the block, regardless of the unit's formation",
+    // up to 1.5 x 12 = 18 a side: 16 or 15 figures, 4 dice, at -2 vs. soft
+    // cover (4.2), 8-10 (0.3); "all the figures in the block may fight": 12,
+    // 3 dice at 6-10 (0.5); neither is steady, so no disordered-vs-steady.
+    // The loser tests at -3, -1 a pair, -2 a quarter (3 of 12, 4 of 16):
+    // P(garrison routs) = 0.165315, P(column routs) = 0.26953675
+    // (`block_by_hand`). A column fighting with its 8-figure front (2 dice),
+    // a garrison firing all 12 figures, or a defender test, would differ.
+    // In a block of 8 held by 8: the column counts 12 figures (3 dice),
+    // the garrison fires 4 (1 die) and fights with 8 (2 dice): 0.190125 and
+    // 0.20335.
+    let block = [("attacker.figures", "16"), ("defender.figures", "12"), ("defender.block", "12"), ("turns", "1")];
+    let dist = exact(build("assault", &rules(), &block).as_ref());
+    let (garrison, column) = block_by_hand(1, 4, 3, 12);
+    close(garrison, 0.165315);
+    close(column, 0.26953675);
+    close(dist.probability("defender_routed", 1), garrison);
+    close(dist.probability("attacker_routed", 1), column);
+    let small = [("attacker.figures", "16"), ("defender.figures", "8"), ("defender.block", "8"), ("turns", "1")];
+    let dist = exact(build("assault", &rules(), &small).as_ref());
+    let (garrison, column) = block_by_hand(1, 3, 2, 8);
+    close(garrison, 0.190125);
+    close(column, 0.20335);
+    close(dist.probability("defender_routed", 1), garrison);
+    close(dist.probability("attacker_routed", 1), column);
+    // Several turns, a hard-cover block (La Haye Sainte, 6.4.2: the column
+    // tests to charge home at -2, 5.4 (2)): the exact law against Monte Carlo.
+    let hard = [
+        ("attacker.figures", "20"),
+        ("defender.figures", "16"),
+        ("defender.block", "18"),
+        ("defender.block_cover", "hard"),
+        ("distance", "12"),
+    ];
+    assert_agrees(build("assault", &rules(), &hard).as_ref(), 400_000, 63);
+    // Only infantry attacks a block; the garrison fits it; its cover is the block's.
+    let brigades = ruleset("brigades").unwrap();
+    let assault = brigades.scenario("assault").unwrap();
+    let refused = |pairs: &[(&str, &str)]| assault.build_from_text(&rules(), pairs.iter().copied()).is_err();
+    assert!(refused(&[("defender.block", "12"), ("defender.figures", "12"), ("attacker.arm", "cavalry")]));
+    assert!(refused(&[("defender.block", "12"), ("defender.figures", "13")]));
+    assert!(refused(&[("defender.block", "12"), ("defender.figures", "12"), ("defender.cover", "soft")]));
+    assert!(refused(&[("defender.block", "12"), ("defender.figures", "12"), ("defender.block_cover", "none")]));
+}

@@ -142,9 +142,15 @@ fn start_distance_sweeps_under_best_play() {
         &[("defender.arm", "cavalry"), ("defender.figures", "6"), ("defender.quality", "f"), ("turns", "4")],
         1..=18,
     );
-    for (name, wins) in
-        [("assault", &assault), ("cavalry_charge", &charge), ("assault_square", &square), ("assault_cavalry", &cavalry)]
-    {
+    // A column assaulting a town block (6.4): half the garrison fires.
+    let block = sweep("assault", &[("defender.block", "12"), ("defender.figures", "12"), ("turns", "4")], 1..=18);
+    for (name, wins) in [
+        ("assault", &assault),
+        ("cavalry_charge", &charge),
+        ("assault_square", &square),
+        ("assault_cavalry", &cavalry),
+        ("assault_block", &block),
+    ] {
         for (i, pair) in wins.windows(2).enumerate() {
             let jump = (pair[1] - pair[0]).abs();
             eprintln!("{name} {} -> {}: {:.4} -> {:.4}", i + 1, i + 2, pair[0], pair[1]);

@@ -55,6 +55,21 @@
 //! with the bounce (7.1) recoils when it fails to inflict more hits than it
 //! took.
 //!
+//! A town block (`defender.block`, its capacity, 6.4): infantry holding it,
+//! no more figures than it holds (6.4.1), is unsteady inside it (6.4.1), so
+//! the charger does not test to charge home unless the block is hard cover
+//! (5.4 (2); `defender.block_cover`: soft, "usually", or hard, "in special
+//! cases such as La Haye Sainte", 6.4.2, which also give -2 or -3 to the
+//! attacker's combat, 4.2). Half its figures fire at the charger ("up to
+//! half the figures may shoot out any side of a block", 6.4.4). Only
+//! infantry attacks a block (6.4.1); it is unsteady once in contact (6.4.1),
+//! so the garrison does not test on being charged (5.4 (3)). All the
+//! garrison's figures fight, and all the attacker's, "regardless of the
+//! unit's formation or depth", up to 1.5 times the block's capacity against
+//! one side (6.4.4). Neither side being steady, no disordered-vs-steady
+//! modifier applies. A garrison that routs vacates its block (6.4.4): the
+//! attacker has taken it. Skirmishers in a block are not overrun (4.11).
+//!
 //! Two chargers (`attacker.units = 2`, alike, charging together from
 //! within charge reach at a close-order line): the line "must split its fire
 //! as evenly as possible among all the targets charging it" (3.10), so its
@@ -381,6 +396,8 @@ pub struct Holder {
     pub fresh: bool,
     /// Skirmishers or gunners that evade the charge (2.7) when they may (2.8).
     pub evades: bool,
+    /// The figures the town block it holds may hold (6.4.1); 0: no block.
+    pub block: u32,
 }
 
 fn side_keys(params: &mut Vec<Param>, side: &str, general_doc: &str) {
@@ -468,6 +485,18 @@ fn params(cavalry: bool) -> Vec<Param> {
             "defender.order",
             "close or skirmish (skirmishers are overrun on contact unless in cover, 4.11)",
             DefenderOrder::Close,
+        ));
+        params.push(Param::int(
+            "defender.block",
+            "the defender garrisons a town block holding this many figures (6.4.1, usually 12-24; 0: none): unsteady inside, half its figures fire (6.4.4), the chargers (infantry only) are unsteady on contact and fight with all their figures up to 1.5 x this",
+            0,
+            0,
+            60,
+        ));
+        params.push(Param::choice(
+            "defender.block_cover",
+            "a town block's cover vs. combat: soft (usually) or hard (La Haye Sainte) (6.4.2)",
+            CombatCover::Soft,
         ));
         params.push(Param::boolean(
             "defender.evades",
@@ -726,6 +755,24 @@ impl Assault {
         if holder.formation != DefenderFormation::Line && charger.arm == Arm::Infantry && charger.figures == 0 {
             return Err(invalid("defender.formation", "nothing charges"));
         }
+        if holder.block > 0 {
+            let refuse = |key: &str, why: &str| Err(invalid(key, format!("a town block (6.4): {why}")));
+            if charger.arm != Arm::Infantry {
+                return refuse("attacker.arm", "only infantry may enter or attack a town block (6.4.1)");
+            }
+            if holder.arm != Arm::Infantry || holder.weapon.is_gun() || holder.formation != DefenderFormation::Line {
+                return refuse("defender.formation", "its garrison is infantry, in no formation (6.4.3); no guns here");
+            }
+            if holder.figures > holder.block {
+                return refuse("defender.figures", "the garrison is more than the block holds (6.4.1)");
+            }
+            if holder.cover == CombatCover::None {
+                return refuse("defender.block_cover", "a block gives soft or hard cover vs. combat (6.4.2)");
+            }
+            if charger.flank || charger.units > 1 {
+                return refuse("attacker.flank", "no flank (it faces every side, 6.4.3) and one attacker");
+            }
+        }
         if charger.units == 2 {
             let refuse =
                 |key: &str, why: &str| Err(invalid(key, format!("with two chargers (attacker.units = 2): {why}")));
@@ -768,6 +815,9 @@ impl Assault {
     pub fn from_assault_settings(rules: &Rules, settings: &Settings) -> Result<Assault, ParamError> {
         let charger = charger_from(settings, settings.choice("attacker.arm"), settings.choice("attacker.formation"));
         let holder = holder_from(settings, settings.choice("defender.formation"));
+        if holder.block > 0 && settings.choice::<CombatCover>("defender.cover") != CombatCover::None {
+            return Err(invalid("defender.cover", "a town block's cover is defender.block_cover (6.4.2)"));
+        }
         Assault::new(rules, charger, holder, settings.int("distance") as u32, settings.int("turns") as u32)
     }
 
@@ -1072,12 +1122,21 @@ impl Assault {
     /// 2.3, 6.5: the charger steady as it makes contact: steady at launch,
     /// not disordered on the way, and not charging into an obstacle.
     fn charger_steady_on_contact(&self, plowed: bool) -> bool {
-        self.charger_steady() && !self.charger_disordered_on_contact(plowed) && !self.charger.obstacle
+        // 6.4.1: troops contacting a town block are unsteady.
+        self.charger_steady()
+            && !self.charger_disordered_on_contact(plowed)
+            && !self.charger.obstacle
+            && self.holder.block == 0
     }
 
     fn holder_steady(&self) -> bool {
-        // 2.3: skirmishers, gunners and shaken units are unsteady.
-        !self.pinned() && self.holder.grade != Grade::F && !self.battery() && self.holder.order == DefenderOrder::Close
+        // 2.3: skirmishers, gunners and shaken units are unsteady; 6.4.1:
+        // so are troops inside a town block.
+        !self.pinned()
+            && self.holder.grade != Grade::F
+            && !self.battery()
+            && self.holder.order == DefenderOrder::Close
+            && self.holder.block == 0
     }
 
     fn battery(&self) -> bool {
@@ -1202,6 +1261,10 @@ impl Assault {
             return (rules.hit_faces(score, modifier), rules.hit_chance(score, modifier), dice);
         }
         let mut firing = figures;
+        if self.holder.block > 0 {
+            // 6.4.4: "Up to half the figures may shoot out any side of a block."
+            firing = figures / self.rules.block_fire_divisor.max(1);
+        }
         if self.square() {
             // 3.1, 3.3: one rank fires; a square shows one face to the charge, at -1.
             modifier += rules.fire_in_square;
@@ -1759,7 +1822,12 @@ impl Assault {
         let charger_figures = u32::from(state.figures[0]);
         let holder_figures = u32::from(state.figures[1]);
         // 4.1: the front rank fights: a column's is up to 8 wide.
-        let charger_front = if !cavalry && self.charger.formation == ChargerFormation::Column {
+        let charger_front = if self.holder.block > 0 {
+            // 6.4.4: all the attacker's figures may attack a block, whatever
+            // its formation or depth, up to 1.5 times the block's garrison
+            // size against any one side.
+            charger_figures.min(self.holder.block * rules.block_attack_side_percent / 100)
+        } else if !cavalry && self.charger.formation == ChargerFormation::Column {
             charger_figures.min(rules.column_width)
         } else {
             charger_figures
@@ -1962,6 +2030,11 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
         advanced: if cavalry_keys { settings.int("defender.advanced") as u32 } else { 0 },
         fresh: !cavalry_keys || settings.bool("defender.fresh"),
         evades: settings.iter().any(|(k, _)| k == "defender.evades") && settings.bool("defender.evades"),
+        block: if settings.iter().any(|(k, _)| k == "defender.block") {
+            settings.int("defender.block") as u32
+        } else {
+            0
+        },
         grade: settings.choice("defender.quality"),
         figures: settings.int("defender.figures") as u32,
         weapon: settings.choice("defender.weapon"),
@@ -1972,7 +2045,12 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
             DefenderOrder::Close
         },
         formation,
-        cover: settings.choice("defender.cover"),
+        cover: if settings.iter().any(|(k, _)| k == "defender.block") && settings.int("defender.block") > 0 {
+            // 6.4.2: the block's cover vs. combat.
+            settings.choice("defender.block_cover")
+        } else {
+            settings.choice("defender.cover")
+        },
         modifier: settings.int("defender.modifier") as i32,
         fire_modifier: settings.int("defender.fire_modifier") as i32,
         general: settings.choice("defender.general"),

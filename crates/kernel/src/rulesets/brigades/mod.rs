@@ -294,6 +294,15 @@
 //!   infantry is disordered from the start of its charge (2.3) and the
 //!   "open" is the ground it charges over (no disordering terrain, no
 //!   obstacle).
+//! - Town blocks (6.4; `assault`'s `defender.block`, see [`assault`]): the
+//!   figures a block holds are the referee's (6.4.1), a key; the block is
+//!   soft cover vs. combat unless rated hard (6.4.2, `defender.block_cover`);
+//!   "up to half the figures" fire (6.4.4) reads as half, rounded down,
+//!   since a player fires all he may; the attacker's 1.5 x the garrison size
+//!   "against each side" is 1.5 x the block's capacity, the example's 24 and
+//!   36 being a capacity. Both sides are unsteady (6.4.1), so neither tests
+//!   on being charged, and the attacker tests to charge home only at a hard
+//!   block (5.4 (2)).
 //! - Splitting fire (3.10) among two chargers (`attacker.units = 2`, see
 //!   [`assault`]): the dice go half to each, and the odd die cannot arise
 //!   between alike chargers shot together; a divided combat follows 4.5, and
@@ -816,6 +825,10 @@ crate::rule_book! {
         pub column_width: u32 = 8, range 1..=36;
         /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
         pub square_faces: u32 = 4, range 1..=8;
+        /// 6.4.4 Town blocks: "up to half the figures may shoot out any side of a block" (its figures divided by this).
+        pub block_fire_divisor: u32 = 2, range 1..=8;
+        /// 6.4.4 Town blocks: figures equal to 1.5 X the garrison size may attack any side of the block (percent of the block's capacity).
+        pub block_attack_side_percent: u32 = 150, range 1..=1000;
         /// Interpretation: when one of two chargers loses a round (5.4 (4); per_unit: its own hits taken against struck; side: both chargers' together).
         pub multi_loser: assault::MultiLoser = assault::MultiLoser::PerUnit;
         /// Interpretation: which shooting hits of a phase count for a target's test when two units fire at it (summed: every hit it suffered, 5.4 (1), 5.6; per_firer: volley by volley).
