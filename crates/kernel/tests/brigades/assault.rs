@@ -1140,6 +1140,13 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     close(by_side.probability("defender_routed", 1), split);
     assert!(by_side.probability("attacker_routed", 1) > dist.probability("attacker_routed", 1) + 0.001);
     assert_agrees(build("assault", &side, &longer).as_ref(), 400_000, 57);
+    // Beyond two chargers of 12 figures the exact solver stands aside
+    // (`TWO_CHARGERS_EXACT_MAX_FIGURES`) and Monte Carlo plays the same game
+    // (two chargers make no decision, so best play needs no table).
+    let large = build("assault", &rules(), &[("attacker.units", "2"), ("attacker.figures", "13")]);
+    assert!(!large.has_exact());
+    let sampled = large.simulate(&volley_kernel::runner::RunOptions::new(2_000, 7)).unwrap();
+    assert!(sampled.probability("winner", 0) > 0.0 && sampled.probability("winner", 1) > 0.0);
     // Two chargers must start within charge reach, at a close-order line.
     let brigades = ruleset("brigades").unwrap();
     let assault = brigades.scenario("assault").unwrap();
