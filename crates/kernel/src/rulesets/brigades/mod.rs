@@ -4,24 +4,27 @@
 //!
 //! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
-//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`converging`] (`converging_fire`: two
-//! units' fire at one target, which tests on all its hits), [`firefight`] (two units shooting it out, turn after
-//! turn), [`crossing`] (a unit marching across a stationary firer's front, for
-//! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
-//! combat: `assault` and `cavalry_charge`, whose defender may be cavalry, on
-//! the kernel's decision model: see [`assault`] for their decisions), and
-//! [`roll`], which plays one turn's logic on the decision model's fate, so
-//! Monte Carlo, the exact law and best play share one description of the
-//! rules.
+//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5),
+//! [`converging`] (`converging_fire`: one or two units' fire at one target,
+//! which tests once on all its hits, 5.4 (1), 5.6), [`firefight`] (two units
+//! shooting it out, turn after turn), [`crossing`] (a unit marching across a
+//! stationary firer's front, for pass-through fire, 7.1), [`assault`] (a
+//! charge through defensive fire into combat: `assault`, whose defender may
+//! be a line, a square, skirmishers, a battery, cavalry or a town block's
+//! garrison, and whose chargers may be two, and `cavalry_charge`, whose
+//! defender may be cavalry, on the kernel's decision model: see [`assault`]
+//! for their decisions), and [`roll`], which plays one turn's logic on the
+//! decision model's fate, so Monte Carlo, the exact law and best play share
+//! one description of the rules.
 //!
-//! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
-//! `multi_combat` enumerate
-//! their dice (binomials, the two D10s of a test); `firefight` (best play up
-//! to about 9 figures a side, `firefight::GAME_MAX_SIZES`; beyond it,
-//! the default included, Monte Carlo under the `bold` fallback) and
-//! `assault` / `cavalry_charge` (up to 36) are games solved by backward
-//! induction, best play included ([`crate::game`]); `crossing` is a chain over the mover's figures (the firer takes no
-//! losses); larger units are Monte Carlo only.
+//! Exact solvers: `fire`, `counterbattery`, `morale`, `combat`,
+//! `multi_combat` and `converging_fire` enumerate their dice (binomials, the
+//! two D10s of a test); `firefight` (best play up to about 9 figures a side,
+//! `firefight::GAME_MAX_SIZES`; beyond it, the default included, Monte Carlo
+//! under the `bold` fallback) and `assault` / `cavalry_charge` (up to 36; two
+//! chargers up to 12 each) are games solved by backward induction, best play
+//! included ([`crate::game`]); `crossing` is a chain over the mover's figures
+//! (the firer takes no losses); larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
