@@ -1140,6 +1140,14 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     close(by_side.probability("defender_routed", 1), split);
     assert!(by_side.probability("attacker_routed", 1) > dist.probability("attacker_routed", 1) + 0.001);
     assert_agrees(build("assault", &side, &longer).as_ref(), 400_000, 57);
+    // Two cavalry regiments charging a line (cavalry_charge): the exact law
+    // against Monte Carlo.
+    let cavalry = build(
+        "cavalry_charge",
+        &rules(),
+        &[("attacker.units", "2"), ("attacker.figures", "6"), ("defender.figures", "12")],
+    );
+    assert_agrees(cavalry.as_ref(), 400_000, 64);
     // Beyond two chargers of 12 figures the exact solver stands aside
     // (`TWO_CHARGERS_EXACT_MAX_FIGURES`) and Monte Carlo plays the same game
     // (two chargers make no decision, so best play needs no table).
