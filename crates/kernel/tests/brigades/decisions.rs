@@ -132,7 +132,25 @@ fn start_distance_sweeps_under_best_play() {
         1..=18,
     );
     let charge = sweep("cavalry_charge", &[("defender.formation", "forms_square"), ("turns", "4")], 1..=30);
-    for (name, wins) in [("assault", &assault), ("cavalry_charge", &charge)] {
+    // A column charging a square (4.10): one face fires, so the approach
+    // volley from 9" to 16" is one die at far range.
+    let square = sweep("assault", &[("defender.formation", "square"), ("turns", "4")], 1..=18);
+    // A column charging cavalry: no fire, so nothing changes with distance
+    // but the turn the charge lands.
+    let cavalry = sweep(
+        "assault",
+        &[("defender.arm", "cavalry"), ("defender.figures", "6"), ("defender.quality", "f"), ("turns", "4")],
+        1..=18,
+    );
+    // A column assaulting a town block (6.4): half the garrison fires.
+    let block = sweep("assault", &[("defender.block", "12"), ("defender.figures", "12"), ("turns", "4")], 1..=18);
+    for (name, wins) in [
+        ("assault", &assault),
+        ("cavalry_charge", &charge),
+        ("assault_square", &square),
+        ("assault_cavalry", &cavalry),
+        ("assault_block", &block),
+    ] {
         for (i, pair) in wins.windows(2).enumerate() {
             let jump = (pair[1] - pair[0]).abs();
             eprintln!("{name} {} -> {}: {:.4} -> {:.4}", i + 1, i + 2, pair[0], pair[1]);

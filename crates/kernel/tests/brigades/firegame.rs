@@ -157,3 +157,61 @@ fn start_distance_sweep_under_best_play() {
         assert!((pair[1] - pair[0]).abs() <= 0.10, "{} to {}", i + 2, i + 3);
     }
 }
+
+#[test]
+fn a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play() {
+    // The `ammunition` decision by hand. A heavy battery of 2 guns on one
+    // model with 3 gunners (3 crew serve 2 dice, 3.1) fires at 7 grade D
+    // figures in hard cover 12" away, for two turns: within heavy canister
+    // range (16") and ballshot range (40"), so it chooses (3.2). (The solver
+    // takes at most 100 size states, `GAME_MAX_SIZES`: 4 x 3 x 8 = 96.) The
+    // infantry, beyond musket range (8"), holds (cautious) and cannot reply;
+    // its room is 1", so any rout routs it off and the battery wins.
+    //
+    // Canister on hard cover hits on 10 (0.1 a die); heavy ballshot on 9-10
+    // (0.2). Two hits test (5.4 (1)): D passes on 3, +1 in hard cover vs.
+    // shooting hits (5.6), -1 for the 2 hits, -2 per quarter lost of 7
+    // (2 or 3 lost: one quarter; 4 lost: two):
+    //   turn 1, 2 hits: +1 -1 -2 = -2, passes on 5-10, fails 0.4;
+    //   turn 2, 2 hits after 0 or 1 in turn 1: fails 0.4;
+    //   turn 2, 2 hits after 2 passed: +1 -1 -4 = -4, passes 7-10, fails 0.6.
+    // (6 losses would shatter it, 5.3: 4 dice cannot.) With P2 = p^2:
+    //   P(win) = 0.4 P2 + (1 - P2) 0.4 P2 + 0.6 P2 x 0.6 P2
+    //   ballshot, p = 0.2: 0.016 + 0.01536 + 0.000576 = 0.031936;
+    //   canister, p = 0.1: 0.004 + 0.00396 + 0.000036 = 0.007996.
+    // Best play fires ballshot both turns (the battery cannot lose, so its
+    // margin is its win chance); bold fires canister, cautious ballshot. A
+    // solver that chose canister, or a table that made canister at least as
+    // good against hard cover, would give 0.007996.
+    let rules = Rules::default();
+    let value = |policy: &str| {
+        exact(
+            build(
+                &rules,
+                &[
+                    ("attacker.weapon", "heavy_gun"),
+                    ("attacker.guns", "2"),
+                    ("attacker.figures", "3"),
+                    ("defender.figures", "7"),
+                    ("defender.cover", "hard"),
+                    ("defender.room", "1"),
+                    ("distance", "12"),
+                    ("turns", "2"),
+                    ("attacker.policy", policy),
+                    ("defender.policy", "cautious"),
+                ],
+            )
+            .as_ref(),
+        )
+        .probability("winner", 0)
+    };
+    let win = |p: f64| {
+        let two = p * p;
+        0.4 * two + (1.0 - two) * 0.4 * two + 0.6 * two * 0.6 * two
+    };
+    close(win(0.2), 0.031936);
+    close(win(0.1), 0.007996);
+    close(value("best"), 0.031936);
+    close(value("cautious"), 0.031936);
+    close(value("bold"), 0.007996);
+}

@@ -4,6 +4,7 @@
 mod assault;
 mod combat;
 mod contract;
+mod converging;
 mod crossing;
 mod decisions;
 mod fire;

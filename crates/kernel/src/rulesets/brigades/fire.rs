@@ -238,6 +238,11 @@ impl Fire {
         self.dice
     }
 
+    /// The faces of a D10 that hit (index face - 1).
+    pub fn faces(&self) -> [bool; 10] {
+        self.faces
+    }
+
     /// The chance one die hits.
     pub fn chance(&self) -> f64 {
         self.chance

@@ -25,9 +25,14 @@
 //! surrounded unit has nowhere to fall back to). Batteries never move (3.1:
 //! "Artillery may not move and fire"); a battery whose target is within its
 //! canister range, which ballshot also reaches, decides its ammunition
-//! ([`AMMUNITION_DECISION`]). Aims are precomputed for every distance up to
-//! one past the longest reach (beyond it nobody fires, so farther distances
-//! share one law). Positions move in whole inches: with the printed moves
+//! ([`AMMUNITION_DECISION`]) wherever the two land differently: at a
+//! battery (3.4's effects differ), and at infantry too (3.2: ballshot hits
+//! soft cover on 8 where canister needs 9, heavy ballshot hard cover on 9
+//! where canister needs 10; in the open canister's 6 beats ballshot's 8).
+//! (The choice was once offered only against a battery, so a battery
+//! always fired canister at infantry in cover.) Aims are precomputed for
+//! every distance up to one past the longest reach (beyond it nobody fires,
+//! so farther distances share one law). Positions move in whole inches: with the printed moves
 //! (4", half 2") and rout distances (4-18") every place is an even number of
 //! inches, the 2" steps in which the range bands (4", 8") and moves change.
 //!
@@ -368,6 +373,18 @@ struct Aim {
     misses: u32,
     gunners: u32,
     effects: [f64; 3],
+}
+
+impl Aim {
+    /// Whether fire aimed so lands as `other` does: the same faces hit and,
+    /// at a battery, the same effects (3.4). Where canister and ballshot land
+    /// alike the `ammunition` decision has nothing to choose; where they do
+    /// not, the battery chooses, against infantry too: ballshot hits soft
+    /// cover on 8 where canister needs 9, and heavy ballshot hard cover on 9
+    /// where canister needs 10 (3.2).
+    fn lands_as(&self, other: &Aim) -> bool {
+        self.faces == other.faces && self.misses == other.misses && self.gunners == other.gunners
+    }
 }
 
 /// One side's state between turns.
@@ -1496,7 +1513,7 @@ impl Game for FireGame {
             if self.base.sides[s].battery_side()
                 && canister.fires(s, state.sides)
                 && balled.in_range[s]
-                && canister.aims[s].misses != balled.aims[s].misses
+                && !canister.aims[s].lands_as(&balled.aims[s])
             {
                 let choice = fate
                     .decide(s as u8, &AMMUNITION_DECISION, &[0, 1], &|policy| u16::from(policy == Policy::Cautious));

@@ -4,23 +4,27 @@
 //!
 //! Submodules, one per mechanic: [`fire`] (3.1-3.5: `fire`, and
 //! `counterbattery` for the hit effects on guns), [`morale`] (5.2-5.7),
-//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5), [`firefight`] (two units shooting it out, turn after
-//! turn), [`crossing`] (a unit marching across a stationary firer's front, for
-//! pass-through fire, 7.1), [`assault`] (a charge through defensive fire into
-//! combat: `assault` and `cavalry_charge`, whose defender may be cavalry, on
-//! the kernel's decision model: see [`assault`] for their decisions), and
-//! [`roll`], which plays one turn's logic on the decision model's fate, so
-//! Monte Carlo, the exact law and best play share one description of the
-//! rules.
+//! [`combat`] (4.1-4.2; `multi_combat`, two units against one, 4.5),
+//! [`converging`] (`converging_fire`: one or two units' fire at one target,
+//! which tests once on all its hits, 5.4 (1), 5.6), [`firefight`] (two units
+//! shooting it out, turn after turn), [`crossing`] (a unit marching across a
+//! stationary firer's front, for pass-through fire, 7.1), [`assault`] (a
+//! charge through defensive fire into combat: `assault`, whose defender may
+//! be a line, a square, skirmishers, a battery, cavalry or a town block's
+//! garrison, and whose chargers may be two, and `cavalry_charge`, whose
+//! defender may be cavalry, on the kernel's decision model: see [`assault`]
+//! for their decisions), and [`roll`], which plays one turn's logic on the
+//! decision model's fate, so Monte Carlo, the exact law and best play share
+//! one description of the rules.
 //!
-//! Exact solvers: `fire`, `counterbattery`, `morale`, `combat` and
-//! `multi_combat` enumerate
-//! their dice (binomials, the two D10s of a test); `firefight` (best play up
-//! to about 9 figures a side, `firefight::GAME_MAX_SIZES`; beyond it,
-//! the default included, Monte Carlo under the `bold` fallback) and
-//! `assault` / `cavalry_charge` (up to 36) are games solved by backward
-//! induction, best play included ([`crate::game`]); `crossing` is a chain over the mover's figures (the firer takes no
-//! losses); larger units are Monte Carlo only.
+//! Exact solvers: `fire`, `counterbattery`, `morale`, `combat`,
+//! `multi_combat` and `converging_fire` enumerate their dice (binomials, the
+//! two D10s of a test); `firefight` (best play up to about 9 figures a side,
+//! `firefight::GAME_MAX_SIZES`; beyond it, the default included, Monte Carlo
+//! under the `bold` fallback) and `assault` / `cavalry_charge` (up to 36; two
+//! chargers up to 12 each) are games solved by backward induction, best play
+//! included ([`crate::game`]); `crossing` is a chain over the mover's figures
+//! (the firer takes no losses); larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -283,9 +287,44 @@
 //!   beat a steady square 24.0% of the time, almost all through that test.
 //!   A square fires with one face, a quarter
 //!   of its figures, at -1 (3.3); against cavalry all four faces fight (4.10).
+//! - Cavalry charged by infantry (`assault`'s `defender.arm = cavalry`; see
+//!   [`assault`]): 4.1's die per figure against "unsquared infantry in the
+//!   open" and 4.2's +3 for "steady cavalry vs unsquared infantry" name no
+//!   charger, so the standing cavalry has both (`charged_cavalry`:
+//!   `as_printed`, default), with 4.4's -2 for being caught stationary as
+//!   the rules' own allowance for cavalry that stood; `no_shock` reads them
+//!   as the shock of cavalry's own charge (a die per three, no +3/-3). The
+//!   infantry is disordered from the start of its charge (2.3) and the
+//!   "open" is the ground it charges over (no disordering terrain, no
+//!   obstacle).
+//! - Town blocks (6.4; `assault`'s `defender.block`, see [`assault`]): the
+//!   figures a block holds are the referee's (6.4.1), a key; the block is
+//!   soft cover vs. combat unless rated hard (6.4.2, `defender.block_cover`);
+//!   "up to half the figures" fire (6.4.4) reads as half, rounded down,
+//!   since a player fires all he may; the attacker's 1.5 x the garrison size
+//!   "against each side" is 1.5 x the block's capacity, the example's 24 and
+//!   36 being a capacity. Both sides are unsteady (6.4.1), so neither tests
+//!   on being charged, and the attacker tests to charge home only at a hard
+//!   block (5.4 (2)).
+//! - Splitting fire (3.10) among two chargers (`attacker.units = 2`, see
+//!   [`assault`]): the dice go half to each, and the odd die cannot arise
+//!   between alike chargers shot together; a divided combat follows 4.5, and
+//!   "the unit loses more hits ... than it inflicts" (5.4 (4)) is read per
+//!   unit (`multi_loser`: `per_unit`, default, as printed: "the unit";
+//!   `side` tests both chargers when together they lost).
+//! - The face of a square (4.10, 3.1): a quarter of its figures, rounded down
+//!   when they do not divide by four (`square_face`: `down`, default, since
+//!   the charger chooses where its charge lands, 2.6, and so meets a face
+//!   without the odd figures; `up`). Against an infantry charger (`assault`'s
+//!   `defender.formation = square`) that face is all that fires and fights;
+//!   the charger tests to charge home as against any steady infantry (-2),
+//!   the square tests on being charged (-3: the exemption from 5.4 (3) is
+//!   for cavalry, disordered by a steady square, 2.3) and is disordered by
+//!   the contact (2.3), -2 in the first round.
 
 pub mod assault;
 pub mod combat;
+pub mod converging;
 pub mod crossing;
 pub mod fire;
 pub mod firefight;
@@ -787,6 +826,20 @@ crate::rule_book! {
         pub combat_vs_hard_cover: i32 = -3, range -10..=10;
         /// 1.8 Formations: a column is up to this many figures wide (its front rank in combat, 4.1).
         pub column_width: u32 = 8, range 1..=36;
+        /// 4.10 Squares in combat: "all four faces of the square" (1.8: it faces out in all directions); one face fires (3.1) and fights infantry (4.10).
+        pub square_faces: u32 = 4, range 1..=8;
+        /// 6.4.4 Town blocks: "up to half the figures may shoot out any side of a block" (its figures divided by this).
+        pub block_fire_divisor: u32 = 2, range 1..=8;
+        /// 6.4.4 Town blocks: figures equal to 1.5 X the garrison size may attack any side of the block (percent of the block's capacity).
+        pub block_attack_side_percent: u32 = 150, range 1..=1000;
+        /// Interpretation: when one of two chargers loses a round (5.4 (4); per_unit: its own hits taken against struck; side: both chargers' together).
+        pub multi_loser: assault::MultiLoser = assault::MultiLoser::PerUnit;
+        /// Interpretation: which shooting hits of a phase count for a target's test when two units fire at it (summed: every hit it suffered, 5.4 (1), 5.6; per_firer: volley by volley).
+        pub converging_hits: converging::ConvergingHits = converging::ConvergingHits::Summed;
+        /// Interpretation: how cavalry charged by infantry fights (as_printed: a die per figure against unsquared infantry in the open, 4.1, and +3 if steady, 4.2, whoever charged; no_shock: a die per three and no +3/-3).
+        pub charged_cavalry: assault::ChargedCavalry = assault::ChargedCavalry::AsPrinted;
+        /// Interpretation: the figures on the face of a square that meets a charger, when they do not divide by the faces (down: a quarter rounded down, the charger choosing its face; up).
+        pub square_face: assault::SquareFace = assault::SquareFace::Down;
 
         /// 5.5 Score to pass morale (1D10 plus modifiers): grade A.
         pub morale_pass_a: i32 = 0, range -10..=20;
@@ -1371,6 +1424,12 @@ pub fn entry() -> RulesetEntry {
                 build: build_multi_combat,
             },
             ScenarioEntry {
+                name: "converging_fire",
+                summary: "One or two units fire at one target in the same phase (3.1-3.5); it takes one morale test on all the hits (5.4 (1), 5.6) and routs on failure (5.7).",
+                params: converging::params(),
+                build: build_converging_fire,
+            },
+            ScenarioEntry {
                 name: "firefight",
                 summary: "Two units (infantry or batteries) exchange fire each turn, test morale, rout, rally and shatter, until one routs off, shatters, surrenders or the turn limit.",
                 params: firefight::params(),
@@ -1384,7 +1443,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "assault",
-                summary: "An infantry column or cavalry charges through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
+                summary: "An infantry column or line, or cavalry, charges a line, a square, skirmishers or a battery through defensive fire, tests to charge home, and fights combat rounds until one side routs or shatters.",
                 params: assault::assault_params(),
                 build: build_assault,
             },
@@ -1415,6 +1474,10 @@ fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn D
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let game = firefight::FireGame::from_settings(crate::params::rules_of::<Rules>(rules), settings)?;
     Ok(Box::new(crate::game::Played::new(game, crate::game::Plan::from_settings(settings))))
+}
+
+fn build_converging_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    Ok(Box::new(converging::ConvergingFire::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
