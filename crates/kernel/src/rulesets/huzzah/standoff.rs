@@ -6,6 +6,14 @@
 //! units ([`markov::absorb`]); each turn is composed of its four phases, with
 //! the distribution merged after each phase so it stays small. The same phase
 //! functions serve the Monte Carlo sampler and the solver, roll by roll.
+//!
+//! It takes no decision, by construction: every roll in it is compulsory
+//! (a unit in an enemy threat zone "must take a threat test", and rally,
+//! reform and compulsory casualties follow in each Rally phase), and the
+//! one choice a player has there, to order the unit forward or away, is the
+//! question the scenario fixes: how long two units hold their ground in each
+//! other's zones. Ordering forward, halting or deploying is the `assault`'s
+//! `advance` decision.
 
 use super::{
     HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param, remaining_percent,
