@@ -1423,7 +1423,13 @@ impl Assault {
     /// Runs the steps that take no roll, as [`Assault::sample_turn`] does,
     /// up to the next roll or the end of the turn: the solver then merges
     /// states only where they wait for dice.
-    fn quiet_steps(&self, mut node: Node<State>) -> Node<State> {
+    fn quiet_steps(&self, node: Node<State>) -> Node<State> {
+        self.steps_until(node, |s| self.wants_roll(s))
+    }
+
+    /// Runs the steps up to one where `waits` (or the end of the turn),
+    /// forgetting on the way what matters only in the Orders phase.
+    fn steps_until(&self, mut node: Node<State>, waits: impl Fn(&State) -> bool) -> Node<State> {
         while let Node::Live(mut s) = node {
             if s.phase >= ENGAGE_ATTACKER_ROLL {
                 // The count of orders and a pending free order matter only
@@ -1435,7 +1441,7 @@ impl Assault {
                 s.fire_ready = true;
                 node = Node::Live(s);
             }
-            if s.phase == TURN_END || self.wants_roll(&s) {
+            if s.phase == TURN_END || waits(&s) {
                 break;
             }
             node = self.step(s, None);

@@ -251,22 +251,8 @@ impl AssaultGame {
 
     /// Runs the phases that take neither decision nor roll, as the chain's
     /// `quiet_steps` does, up to the next that does or the end of the turn.
-    fn quiet(&self, mut node: Node<State>) -> Node<State> {
-        while let Node::Live(mut s) = node {
-            if s.phase >= ENGAGE_ATTACKER_ROLL {
-                // As the chain: the count of orders, a pending free order
-                // and the battery's readiness matter only in the Orders phase.
-                s.orders = 0;
-                s.free_order = false;
-                s.fire_ready = true;
-                node = Node::Live(s);
-            }
-            if s.phase == TURN_END || self.wants_input(&s) {
-                break;
-            }
-            node = self.assault.step(s, None);
-        }
-        node
+    fn quiet(&self, node: Node<State>) -> Node<State> {
+        self.assault.steps_until(node, |s| self.wants_input(s))
     }
 
     /// The attacker's legal orders now.
