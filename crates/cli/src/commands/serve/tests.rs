@@ -10,18 +10,25 @@ use tower::ServiceExt;
 
 const LIMITS: Limits = Limits { max_samples: 5_000_000, timeout: Duration::from_secs(60), concurrent: 2 };
 
-/// A reports folder with one report, and a secret beside it that no request may reach.
+/// A reports folder with one report, and a secret beside it that no request
+/// may reach; written once per test process, since the tests run in parallel
+/// and a file rewritten while another test reads it reads empty.
 fn reports() -> PathBuf {
-    let base = std::env::temp_dir().join(format!("volley-serve-test-{}", std::process::id()));
-    let reports = base.join("reports");
-    std::fs::create_dir_all(reports.join("quality-gap")).unwrap();
-    std::fs::create_dir_all(reports.join(".tmp-half-written")).unwrap();
-    std::fs::write(reports.join("index.html"), "<h1>index</h1>").unwrap();
-    std::fs::write(reports.join("quality-gap/report.html"), "<h1>gap</h1>").unwrap();
-    std::fs::write(reports.join("quality-gap/notes.exe"), "no").unwrap();
-    std::fs::write(reports.join(".tmp-half-written/report.html"), "half").unwrap();
-    std::fs::write(base.join("secret.txt"), "secret").unwrap();
-    reports
+    static REPORTS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    REPORTS
+        .get_or_init(|| {
+            let base = std::env::temp_dir().join(format!("volley-serve-test-{}", std::process::id()));
+            let reports = base.join("reports");
+            std::fs::create_dir_all(reports.join("quality-gap")).unwrap();
+            std::fs::create_dir_all(reports.join(".tmp-half-written")).unwrap();
+            std::fs::write(reports.join("index.html"), "<h1>index</h1>").unwrap();
+            std::fs::write(reports.join("quality-gap/report.html"), "<h1>gap</h1>").unwrap();
+            std::fs::write(reports.join("quality-gap/notes.exe"), "no").unwrap();
+            std::fs::write(reports.join(".tmp-half-written/report.html"), "half").unwrap();
+            std::fs::write(base.join("secret.txt"), "secret").unwrap();
+            reports
+        })
+        .clone()
 }
 
 /// GETs `uri` and returns the status, the content type and the body.
