@@ -200,6 +200,14 @@ pub struct AssaultUnit {
     pub edge: i32,
     /// Routing at the start (a mob that must rally in its Rally phase).
     pub routing: bool,
+    /// Battle or pursuit cavalry ("Engage the enemy": Up 1 if battle cavalry;
+    /// Up 1 if pursuit cavalry fighting a disadvantaged enemy); regular for
+    /// any other arm.
+    pub cavalry: CavalryKind,
+    /// A small unit ("Engage the enemy", Small unit: Down 1 in engagements
+    /// against standard-sized units; "Threat tests": Up 1 if bombarded at
+    /// long or extreme range). A battery follows `artillery_small_unit`.
+    pub small: bool,
 }
 
 impl AssaultUnit {
@@ -219,6 +227,8 @@ impl AssaultUnit {
             disadvantaged: false,
             edge: DEFAULT_EDGE,
             routing: false,
+            cavalry: CavalryKind::Regular,
+            small: false,
         }
     }
 
@@ -238,6 +248,8 @@ impl AssaultUnit {
             disadvantaged: settings.bool(&key("disadvantaged")),
             edge: settings.int(&key("edge")) as i32,
             routing: settings.bool(&key("routing")),
+            cavalry: settings.choice(&key("cavalry")),
+            small: settings.bool(&key("small")),
         }
     }
 
@@ -267,6 +279,16 @@ impl AssaultUnit {
                 40,
             ),
             Param::boolean(key("routing"), "routing at the start (it must rally in its Rally phase)", false),
+            Param::choice(
+                key("cavalry"),
+                "regular, battle (Up 1 in engagements) or pursuit (Up 1 against a disadvantaged enemy) cavalry; cavalry only",
+                CavalryKind::Regular,
+            ),
+            Param::boolean(
+                key("small"),
+                "a small unit (Down 1 in engagements against standard-sized units; a battery follows artillery_small_unit)",
+                false,
+            ),
         ]
     }
 }
@@ -586,6 +608,10 @@ impl Assault {
             if unit.routing && unit.arm == Arm::Artillery {
                 return Err(invalid(format!("{prefix}.routing"), "a battery never routs: it breaks"));
             }
+            // "Engage the enemy": battle and pursuit cavalry are kinds of cavalry.
+            if unit.cavalry != CavalryKind::Regular && unit.arm != Arm::Cavalry {
+                return Err(invalid(format!("{prefix}.cavalry"), "battle and pursuit apply to cavalry only"));
+            }
             if !(0..=40).contains(&unit.edge) {
                 return Err(invalid(format!("{prefix}.edge"), "the bands to the table edge must be 0 to 40"));
             }
@@ -689,6 +715,11 @@ impl Assault {
     /// driven off, or advancing off, its ground loses it.
     fn favourable(&self, s: &State, side: usize) -> bool {
         self.units[side].favourable && i32::from(s.behind[side]) == self.units[side].edge
+    }
+
+    /// Whether `side` is blown cavalry.
+    fn blown(&self, s: &State, side: usize) -> bool {
+        side == 0 && s.blown
     }
 
     fn officer_of(&self, s: &State, side: usize) -> Officer {
@@ -827,6 +858,11 @@ impl Assault {
                 shifts -= r.threat_short_range_down;
             } else if band == 2 {
                 shifts += r.threat_extreme_range_up;
+            }
+            // "Up 1 if small unit bombarded at long or extreme range" (a
+            // bombardment, not the battery's inherent short-range threat).
+            if unit.small && band > 0 {
+                shifts += r.threat_small_unit_long_range_up;
             }
             if s.formation[side] == Formation::Column {
                 shifts -= r.threat_bombarded_in_column_down;
@@ -1253,6 +1289,10 @@ impl Assault {
         if s.routing[side] {
             shifts -= r.rally_routing_down;
         }
+        // "Down 1 if blown battle cavalry."
+        if self.blown(s, side) && unit.cavalry == CavalryKind::Battle {
+            shifts -= r.rally_blown_battle_cavalry_down;
+        }
         if self.in_zone_of(s, 1 - side) {
             shifts -= r.rally_threat_zone_down;
         }
@@ -1292,8 +1332,8 @@ impl Assault {
                 square: s.formation[side] == Formation::Square,
                 officer: self.officer_of(s, side),
                 favourable: self.favourable(s, side),
-                cavalry: CavalryKind::Regular,
-                small: false,
+                cavalry: unit.cavalry,
+                small: unit.small,
             }
         };
         let (a, d) = (fighter(0), fighter(1));
@@ -1682,6 +1722,78 @@ mod tests {
         assert_eq!(assault.threat_rating(&s, 1, None), 10);
         let s = live(assault.step(s, Some(pair_of(11))));
         assert_eq!((s.phase, s.strength[2]), (DEFENDER_REFORM, 1));
+    }
+
+    /// Both engagement rolls from `s` (in contact): the state after them.
+    fn engage_rolls(assault: &Assault, mut s: State, attacker: i32, defender: i32) -> Node<State> {
+        (s.phase, s.distance) = (ENGAGE_ATTACKER_ROLL, 0);
+        let s = live(assault.step(s, Some(pair_of(attacker))));
+        assault.step(s, Some(pair_of(defender)))
+    }
+
+    #[test]
+    fn battle_cavalry_and_small_units_change_the_engagement() {
+        // "Engage the enemy", Procedure: "Up 1 if battle cavalry". Trained
+        // battle cavalry engages a Trained line at Experienced (9) against 8.
+        // The cavalry rolls 9 and the line 8: both succeed by 0, a tie; the
+        // attacker retires one move (5 bands in line) and is blown. As
+        // regular cavalry (the old hard-coded kind) it rated 8, so its 9
+        // failed: a kill, and it routed 6 bands at march column rate.
+        let rules = Rules::default();
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let mut cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        cavalry.cavalry = CavalryKind::Battle;
+        let battle = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let s = live(engage_rolls(&battle, battle.start(), 9, 8));
+        assert_eq!((s.distance, s.strength, s.blown, s.routing), (5, [0; 4], true, [false; 2]));
+        cavalry.cavalry = CavalryKind::Regular;
+        let regular = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let s = live(engage_rolls(&regular, regular.start(), 9, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (6, [0, 1, 0, 0], [true, false]));
+        // "Down 1 if blown battle cavalry" to rally: Trained, Up 1 in
+        // command, Down 1 blown battle cavalry: 8, so a 9 leaves it blown,
+        // where regular cavalry (9) reforms.
+        let mut blown = battle.start();
+        (blown.phase, blown.blown) = (ATTACKER_REFORM, true);
+        assert!(live(battle.step(blown, Some(pair_of(9)))).blown);
+        assert!(!live(regular.step(blown, Some(pair_of(9)))).blown);
+        // Pursuit cavalry: "Up 1 if pursuit cavalry fighting a disadvantaged
+        // enemy": against a routing line (a mob, disadvantaged: Trained's 4)
+        // it fights at 9; against a line in good order at 8.
+        cavalry.cavalry = CavalryKind::Pursuit;
+        let pursuit = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let mut s = pursuit.start();
+        assert_eq!(pursuit.fighters(&s).1, [8, 8]);
+        s.routing[1] = true;
+        assert_eq!(pursuit.fighters(&s).1, [9, 4]);
+        // "Down 1 if small unit" "in engagements against standard-sized
+        // units": a small Trained column fights a Trained line at Green (7),
+        // so its 8 fails (a kill, and it routs 4 bands); against a small line
+        // the two meet as equals at 8 and its 8 ties the line's 8.
+        let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        column.small = true;
+        let small = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 1).unwrap();
+        assert_eq!(small.fighters(&small.start()).1, [7, 8]);
+        let s = live(engage_rolls(&small, small.start(), 8, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (4, [0, 1, 0, 0], [true, false]));
+        let mut small_line = line;
+        small_line.small = true;
+        let both_small = Assault::new(&rules, column, small_line, Guns::Medium, 0, 3, 1).unwrap();
+        let s = live(engage_rolls(&both_small, both_small.start(), 8, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (4, [0; 4], [false; 2]));
+        // A small unit bombarded at long range takes "Up 1 if small unit
+        // bombarded at long or extreme range": Trained 8, not 8 - 0.
+        let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+        let guns = Assault::new(&rules, column, battery, Guns::Medium, 3, 10, 1).unwrap();
+        column.small = false;
+        let standard = Assault::new(&rules, column, battery, Guns::Medium, 3, 10, 1).unwrap();
+        // A column bombarded at long range: Down 1 in column; Up 1 small.
+        assert_eq!(guns.threat_rating(&guns.start(), 0, Some(1)), 8);
+        assert_eq!(standard.threat_rating(&standard.start(), 0, Some(1)), 7);
+        // Battle and pursuit are kinds of cavalry only.
+        let mut infantry = line;
+        infantry.cavalry = CavalryKind::Battle;
+        assert!(Assault::new(&rules, infantry, line, Guns::Medium, 0, 5, 1).is_err());
     }
 
     #[test]
