@@ -171,3 +171,33 @@ fn a_start_distance_sweep_under_best_play_has_no_jump_a_player_would_avoid() {
         last = Some(now);
     }
 }
+
+#[test]
+fn a_column_facing_cavalry_may_deploy_where_an_advance_cannot_be_ordered() {
+    // "Down 2 if infantry ordered to advance on cavalry" binds advance
+    // orders only. A Trained column with an abysmal officer (6, Up 1 in
+    // command) 5 bands from cavalry (inside its 5-band zone): an advance at
+    // 6 + 1 - 1 - 2 = 4, a deploy at 6; after one order each is Down 1
+    // more. So on its first order both are offered, and best play beats
+    // both heuristics; Monte Carlo follows the solved table.
+    let settings = [
+        ("turns", "2"),
+        ("defender.arm", "cavalry"),
+        ("defender.formation", "line"),
+        ("attacker.rating", "6"),
+        ("distance", "5"),
+    ];
+    let played = assault(&settings);
+    let explained = played.explain().expect("solved at 2 turns");
+    let first = explained.iter().find(|e| e.side == "attacker").expect("the attacker decides");
+    let words: Vec<&str> = first.options.iter().map(|o| o.option.as_str()).collect();
+    assert_eq!(words, ["halt", "advance one move", "deploy to line"]);
+    let best = margin(&exact(&settings));
+    for policy in ["bold", "cautious"] {
+        let mut with_policy = settings.to_vec();
+        with_policy.push(("attacker.policy", policy));
+        let heuristic = margin(&exact(&with_policy));
+        assert!(best >= heuristic - 1e-12, "best {best} < {policy} {heuristic}");
+    }
+    assert_agrees(played.as_ref(), 400_000, 73);
+}

@@ -1,6 +1,8 @@
 //! An assault, turn by turn in the rules' sequence ("Sequence of play"): one
 //! attacking unit (infantry in column or line, or cavalry) starts some bands
-//! from one defending unit (infantry in line, column or square, or a battery).
+//! from one defending unit (infantry in line, column or square, cavalry in
+//! line or column, or a battery). Battle and pursuit cavalry and small units
+//! are keys of either side (`cavalry`, `small`).
 //!
 //! The attacker's turn: threat tests if it is in the defender's threat zone;
 //! orders (a forced order first, a deploy followed by its threat test, then
@@ -112,7 +114,28 @@
 //! - A unit broken by leaving the table (or a battery broken by losing)
 //!   keeps its staggers and kills in `*_remaining`.
 //! - Blown cavalry that fails to rally takes the recall order in its next
-//!   orders phase, and acts on no other order that phase.
+//!   orders phase, and acts on no other order that phase. Blown cavalry that
+//!   has not yet failed a rally takes no order at all ("Blown cavalry cannot
+//!   move until it reforms"; "It cannot move ... during that player's Orders
+//!   phase because it is blown").
+//! - Defending cavalry stands: the rules give it no countercharge or other
+//!   reaction in the attacker's turn ("An advance order is the only order
+//!   that can be used to make contact with the enemy", and orders are the
+//!   phasing player's), and in its own turn it stands as any defender does.
+//!   Engaged, it is blown unless it routs ("Cavalry that does not rout after
+//!   an engagement is blown": no threat zone, disadvantaged if engaged
+//!   again); it tries to rally in its own Rally phase that turn ("Cavalry
+//!   blown during its opponent's Engagement phase cannot rally until its
+//!   owning player's next Rally phase"), and failing that takes a recall
+//!   order in its next Orders phase (the defender's forced order). A
+//!   failed recall takes it out of control: one move at march column rate
+//!   towards the attacker, stopped on entering the attacker's threat zone,
+//!   and a move into contact is engaged in the defender's turn with the
+//!   defender as the phasing unit (it retires on a tie, the attacker holds).
+//! - Infantry ordered to advance on defending cavalry takes Down 2 within
+//!   the cavalry's threat zone or the infantry's move plus threat zone of it
+//!   ("Infantry ordered to advance on cavalry"), on advance orders only (a
+//!   deploy is not an advance; likewise the inspirational officer's Up 1).
 
 mod game;
 pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, SQUARE, Standing};
@@ -260,7 +283,11 @@ impl AssaultUnit {
             Param::int(key("shifts"), "net Ups minus Downs on threat tests and engagements", 0, -10, 10),
             Param::int(key("staggers"), "staggers at the start", 0, 0, 10),
             Param::int(key("kills"), "kills at the start", 0, 0, 10),
-            Param::choice(key("arm"), "the attacker: infantry or cavalry; the defender: infantry or artillery", arm),
+            Param::choice(
+                key("arm"),
+                "the attacker: infantry or cavalry; the defender: infantry, cavalry or artillery",
+                arm,
+            ),
             Param::choice(key("formation"), "line, column or square (infantry only)", formation),
             Param::choice(key("officer"), "officer attached: none, attached or inspirational", Officer::None),
             Param::int(key("rating"), "command rating of its officer (6 Abysmal to 10 Excellent)", 8, 6, 10),
@@ -316,8 +343,12 @@ const ATTACKER_REFORM: u8 = 8;
 const DEFENDER_THREAT: u8 = 9;
 const DEFENDER_FORCED: u8 = 10;
 const DEFENDER_DEPLOY_THREAT: u8 = 11;
-const DEFENDER_REFORM: u8 = 12;
-const TURN_END: u8 = 13;
+/// The engagement of defending cavalry out of control that advanced into
+/// contact in its own turn: its roll, then the attacker's.
+const DEFENDER_ENGAGE_ROLL: u8 = 12;
+const DEFENDER_ENGAGE_SECOND: u8 = 13;
+const DEFENDER_REFORM: u8 = 14;
+const TURN_END: u8 = 15;
 
 /// States less likely than this are dropped by the exact solver (as
 /// `markov::absorb` drops mass below 1e-300): a long assault reaches tens of
@@ -430,8 +461,8 @@ pub struct State {
     bombardments: u8,
     /// Smoke markers on the battery.
     smoke: u8,
-    /// The attacking cavalry is blown.
-    blown: bool,
+    /// Each side's cavalry is blown.
+    blown: [bool; 2],
     /// Each side's attached officer is still alive.
     officer: [bool; 2],
     /// An engagement has taken place.
@@ -451,8 +482,11 @@ pub struct State {
     routing: [bool; 2],
     /// Bands between each unit and its table edge.
     behind: [i8; 2],
-    /// The attacking cavalry lost control: a mob until it rallies.
-    out_of_control: bool,
+    /// Each side's cavalry lost control: a mob until it rallies.
+    out_of_control: [bool; 2],
+    /// Each side's blown cavalry failed to rally: a forced order of recall
+    /// awaits its next Orders phase ("Forced orders", Recall).
+    recall: [bool; 2],
     /// The battery may bombard the attacker now: it has not bombarded it
     /// since the attacker last acted on an order this turn.
     fire_ready: bool,
@@ -474,13 +508,14 @@ impl std::hash::Hash for Packed {
 impl State {
     /// The state in two words. The first: phase (4 bits), Huzzah!es (4),
     /// tester (1), the nine flags, both formations (2 each), the engagement
-    /// pair (6), out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
+    /// pair (6), the attacker out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
     /// The second: the four strengths and the two bands behind, a byte each
-    /// (signed bytes as their bits), and two zero bytes.
+    /// (signed bytes as their bits), a byte of the defender's blown and out
+    /// of control and each side's recall (a bit each), and a zero byte.
     fn pack(&self) -> Packed {
         debug_assert!(self.phase < 16 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
         let flags = [
-            self.blown,
+            self.blown[0],
             self.officer[0],
             self.officer[1],
             self.engaged,
@@ -500,14 +535,18 @@ impl State {
             | (self.formation[0] as u64) << 18
             | (self.formation[1] as u64) << 20
             | u64::from(self.engage_pair) << 22
-            | u64::from(self.out_of_control) << 28
+            | u64::from(self.out_of_control[0]) << 28
             | u64::from(self.fire_ready) << 29
             | u64::from(self.distance as u8) << 32
             | u64::from(self.smoke) << 40
             | u64::from(self.orders) << 48
             | u64::from(self.bombardments) << 56;
         let [a, b, c, d] = self.strength.map(|v| v as u8);
-        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, 0, 0]);
+        let more = [self.blown[1], self.out_of_control[1], self.recall[0], self.recall[1]]
+            .iter()
+            .enumerate()
+            .fold(0u8, |acc, (i, &bit)| acc | (u8::from(bit) << i));
+        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, more, 0]);
         let packed = Packed(first, second);
         debug_assert_eq!(State::unpack(packed), *self, "a state must survive packing");
         packed
@@ -523,7 +562,8 @@ impl State {
             1 => Formation::Column,
             _ => Formation::Square,
         };
-        let [a, b, c, d, behind_0, behind_1, _, _] = second.to_le_bytes();
+        let [a, b, c, d, behind_0, behind_1, more, _] = second.to_le_bytes();
+        let more = |i: u32| (more >> i) & 1 == 1;
         State {
             phase: bits(0, 4),
             distance: bits(32, 8) as i8,
@@ -531,7 +571,7 @@ impl State {
             formation: [formation(bits(18, 2)), formation(bits(20, 2))],
             bombardments: bits(56, 8),
             smoke: bits(40, 8),
-            blown: flag(0),
+            blown: [flag(0), more(0)],
             officer: [flag(1), flag(2)],
             engaged: flag(3),
             tester: bits(8, 1),
@@ -542,7 +582,8 @@ impl State {
             engage_pair: bits(22, 6),
             routing: [flag(7), flag(8)],
             behind: [behind_0 as i8, behind_1 as i8],
-            out_of_control: (first >> 28) & 1 == 1,
+            out_of_control: [(first >> 28) & 1 == 1, more(1)],
+            recall: [more(2), more(3)],
             fire_ready: (first >> 29) & 1 == 1,
         }
     }
@@ -583,8 +624,9 @@ impl Assault {
         if attacker.formation == Formation::Square {
             return Err(invalid("attacker.formation", "a square cannot assault: use line or column"));
         }
-        if defender.arm == Arm::Cavalry {
-            return Err(invalid("defender.arm", "the defender is infantry or artillery"));
+        // "Deploying": "Cavalry can form line, column or march column".
+        if defender.arm == Arm::Cavalry && defender.formation == Formation::Square {
+            return Err(invalid("defender.formation", "cavalry forms line or column, not square"));
         }
         if defender.arm == Arm::Artillery && defender.formation != Formation::Line {
             return Err(invalid("defender.formation", "an unlimbered battery is in line"));
@@ -675,7 +717,7 @@ impl Assault {
             formation: [a.formation, d.formation],
             bombardments: if d.arm == Arm::Artillery { self.bombardments as u8 } else { 0 },
             smoke: 0,
-            blown: false,
+            blown: [false; 2],
             officer: [a.officer != Officer::None, d.officer != Officer::None],
             engaged: false,
             tester: 0,
@@ -686,7 +728,8 @@ impl Assault {
             engage_pair: 0,
             routing: [a.routing, d.routing],
             behind: [a.edge as i8, d.edge as i8],
-            out_of_control: false,
+            out_of_control: [false; 2],
+            recall: [false; 2],
             fire_ready: true,
         }
     }
@@ -719,7 +762,7 @@ impl Assault {
 
     /// Whether `side` is blown cavalry.
     fn blown(&self, s: &State, side: usize) -> bool {
-        side == 0 && s.blown
+        s.blown[side]
     }
 
     fn officer_of(&self, s: &State, side: usize) -> Officer {
@@ -733,7 +776,7 @@ impl Assault {
             // "Mob": "Mobs ... have no threat zone".
             _ if s.routing[side] => 0,
             // "Blown cavalry exerts no threat zone."
-            (Arm::Cavalry, _) if s.blown => 0,
+            (Arm::Cavalry, _) if s.blown[side] => 0,
             (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line,
             (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column,
             (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square,
@@ -786,7 +829,7 @@ impl Assault {
     /// the ground it won while the defender routs (a blown cavalry's recall
     /// order is still given).
     fn may_order(&self, s: &State) -> bool {
-        !s.routing[0] && (!s.routing[1] || s.blown)
+        !s.routing[0] && (!s.routing[1] || s.recall[0])
     }
 
     /// The formation a routing unit takes when it rallies ("Routing troops
@@ -820,7 +863,7 @@ impl Assault {
     /// routing"; "Mob": mobs "use their disadvantaged morale rating if
     /// threatened or engaged"; a routing unit and cavalry out of control alike).
     fn threat_disadvantaged(&self, s: &State, side: usize) -> bool {
-        self.units[side].disadvantaged || s.routing[side] || (side == 0 && s.out_of_control)
+        self.units[side].disadvantaged || s.routing[side] || s.out_of_control[side]
     }
 
     /// The effective rating of `side` tested by the other ("Threat tests",
@@ -910,32 +953,48 @@ impl Assault {
             ATTACKER_FORCED => s.forced[0],
             ATTACKER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
             ATTACKER_ORDERS => {
+                // Blown cavalry "cannot move until it reforms": it takes only
+                // its recall order, and that only after failing to rally.
                 !s.free_order
                     && s.distance > 0
                     && self.may_order(s)
-                    && !(s.blown && s.orders > 0)
-                    && self.order_rating(s).is_some()
+                    && (!s.blown[0] || (s.recall[0] && s.orders == 0))
+                    && self.order_rating(s, !s.blown[0]).is_some()
             }
             BOMBARD | ENGAGE_DEFENDER_ROLL => true,
             LAST_BOMBARD => s.huzzahs > 0 || self.fire_now(s, false),
-            ENGAGE_ATTACKER_ROLL => s.distance == 0,
-            ATTACKER_REFORM => s.strength[0] > 0 || s.blown || s.routing[0],
+            ENGAGE_ATTACKER_ROLL | DEFENDER_ENGAGE_ROLL => s.distance == 0,
+            DEFENDER_ENGAGE_SECOND => true,
+            ATTACKER_REFORM => s.strength[0] > 0 || s.blown[0] || s.routing[0],
             DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
-            DEFENDER_FORCED => s.forced[1],
+            DEFENDER_FORCED => s.forced[1] || (s.recall[1] && !s.routing[1]),
             DEFENDER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
-            DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1],
+            DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1] || s.blown[1],
             _ => false,
         }
     }
 
-    /// The attacker's effective command rating for its next order, or `None`
-    /// when no order can be given ("Orders and movement", Procedure).
-    fn order_rating(&self, s: &State) -> Option<i32> {
+    /// The attacker's effective command rating for its next order (an
+    /// advance if `advance`, else a deploy or a recall), or `None` when no
+    /// order can be given ("Orders and movement", Procedure).
+    fn order_rating(&self, s: &State, advance: bool) -> Option<i32> {
         let r = &self.rules;
         let unit = &self.units[0];
         let mut rating = unit.rating;
         if self.in_zone_of(s, 1) {
             rating -= r.order_threat_zone_down;
+        }
+        // "Down 2 if infantry ordered to advance on cavalry": "if it is within
+        // the threat zone of enemy cavalry, if an enemy cavalry unit is within
+        // the threat zone of the infantry, or if an enemy cavalry unit could
+        // come into the threat zone of the infantry if it advances on obeying
+        // this order (i.e. the cavalry is within the infantry's combined move
+        // and threat distances)" ("Infantry ordered to advance on cavalry").
+        if advance && unit.arm == Arm::Infantry && self.units[1].arm == Arm::Cavalry {
+            let distance = i32::from(s.distance);
+            if distance <= self.zone(s, 1) || distance <= self.zone(s, 0) + self.move_of(s, 0) {
+                rating -= r.order_infantry_advancing_on_cavalry_down;
+            }
         }
         rating -= r.order_successive_down * i32::from(s.orders);
         if unit.in_command {
@@ -947,7 +1006,7 @@ impl Assault {
             // "Up 1 if both the officer is inspirational and the order is to advance."
             Officer::Inspirational => {
                 rating += r.order_officer_attached_up;
-                if !s.blown {
+                if advance {
                     rating += r.order_inspirational_advance_up;
                 }
             }
@@ -1050,9 +1109,9 @@ impl Assault {
     /// and it may make contact from anywhere in that zone ("If it engages an
     /// enemy it fights using its disadvantaged morale rating"): the advance
     /// order's 1-band limit on engaging binds orders, and this is none.
-    fn out_of_control_move(&self, s: &State) -> i32 {
+    fn out_of_control_move(&self, s: &State, side: usize) -> i32 {
         let distance = i32::from(s.distance);
-        let zone = self.zone(s, 1);
+        let zone = self.zone(s, 1 - side);
         let step = self.rules.move_cavalry_march_column;
         let target = if distance > zone && zone > 0 { (distance - step).max(zone) } else { distance - step };
         target.max(0)
@@ -1062,10 +1121,24 @@ impl Assault {
     /// move (see [`Assault::out_of_control_move`]); the battery has its last
     /// chance to fire on it before any engagement.
     fn lose_control(&self, mut s: State) -> Node<State> {
-        s.out_of_control = true;
-        let to = self.out_of_control_move(&s);
+        s.out_of_control[0] = true;
+        let to = self.out_of_control_move(&s, 0);
         Self::advance_to(&mut s, to);
         s.phase = if self.fire_now(&s, to == 0) { BOMBARD } else { LAST_BOMBARD };
+        Node::Live(s)
+    }
+
+    /// Defending cavalry whose recall failed loses control in its own
+    /// Orders phase ("Forced orders", Recall): it advances one move as a
+    /// mob towards the attacker (see [`Assault::out_of_control_move`]), its
+    /// table edge falling behind it, and a move into contact is engaged in
+    /// the defender's Engagement phase, with the defender the phasing unit.
+    fn defender_loses_control(&self, mut s: State) -> Node<State> {
+        s.out_of_control[1] = true;
+        let to = self.out_of_control_move(&s, 1);
+        s.behind[1] += s.distance - to as i8;
+        s.distance = to as i8;
+        s.phase = if to == 0 { DEFENDER_ENGAGE_ROLL } else { DEFENDER_REFORM };
         Node::Live(s)
     }
 
@@ -1129,6 +1202,7 @@ impl Assault {
                 let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_REFORM };
                 s.phase = next;
                 let Some(pair) = pair else { return Node::Live(s) };
+                let recall = side == 1 && s.recall[1] && !s.forced[1];
                 s.forced[side] = false;
                 let unit = &self.units[side];
                 let mut rating = unit.rating;
@@ -1143,6 +1217,15 @@ impl Assault {
                 }
                 if side == 0 {
                     s.orders = 1;
+                }
+                if recall {
+                    // "Forced orders", Recall: obeyed, "the cavalry remains
+                    // where it is" and is still blown; failed, "the cavalry
+                    // loses control and advances one move in mob formation".
+                    if rating > r.order_impossible_at && r.passes(pair_total(pair), rating) {
+                        return Node::Live(s);
+                    }
+                    return self.defender_loses_control(s);
                 }
                 if rating > r.order_impossible_at && r.passes(pair_total(pair), rating) {
                     // Deploy: a column forms line; a line or column against
@@ -1189,16 +1272,16 @@ impl Assault {
                     // No (further) order. Blown cavalry whose recall order
                     // cannot be given loses control: "If no recall order is
                     // given ... then the recall order fails."
-                    if s.blown && s.orders == 0 && self.may_order(&s) {
+                    if s.recall[0] && s.orders == 0 && self.may_order(&s) {
                         s.orders = 1;
                         return self.lose_control(s);
                     }
                     s.phase = LAST_BOMBARD;
                     return Node::Live(s);
                 };
-                let rating = self.order_rating(&s).expect("rolled only when an order can be given");
+                let rating = self.order_rating(&s, !s.blown[0]).expect("rolled only when an order can be given");
                 s.orders = s.orders.saturating_add(1);
-                if s.blown {
+                if s.blown[0] {
                     // A recall order: obeyed, the cavalry stays blown where it is
                     // (it has acted on an order: the battery may fire again);
                     // failed, it advances one move out of control.
@@ -1232,6 +1315,18 @@ impl Assault {
                 }
             },
             ENGAGE_DEFENDER_ROLL => self.engage(s, u32::from(s.engage_pair), pair.expect("the defender rolls")),
+            DEFENDER_ENGAGE_ROLL => match pair {
+                None => {
+                    s.phase = DEFENDER_REFORM;
+                    Node::Live(s)
+                }
+                Some(pair) => {
+                    s.engage_pair = pair as u8;
+                    s.phase = DEFENDER_ENGAGE_SECOND;
+                    Node::Live(s)
+                }
+            },
+            DEFENDER_ENGAGE_SECOND => self.engage(s, pair.expect("the attacker rolls"), u32::from(s.engage_pair)),
             ATTACKER_REFORM | DEFENDER_REFORM => {
                 let side = usize::from(s.phase == DEFENDER_REFORM);
                 s.phase = if side == 0 { DEFENDER_THREAT } else { TURN_END };
@@ -1258,11 +1353,18 @@ impl Assault {
                         return end;
                     }
                 }
-                if side == 0 && s.blown && rallied {
-                    // "Blown troops that rally immediately lose the blown status"
-                    // (and cavalry out of control is under control again).
-                    s.blown = false;
-                    s.out_of_control = false;
+                if s.blown[side] {
+                    if rallied {
+                        // "Blown troops that rally immediately lose the blown
+                        // status" (and cavalry out of control is under control again).
+                        s.blown[side] = false;
+                        s.out_of_control[side] = false;
+                        s.recall[side] = false;
+                    } else {
+                        // "Blown troops that fail to rally remain blown ...
+                        // They receive a forced order of recall."
+                        s.recall[side] = true;
+                    }
                 }
                 let staggers = i32::from(s.strength[2 * side]);
                 let left = staggers_after_reform(r, rating, staggers, total, pair_is_huzzah(pair));
@@ -1325,7 +1427,7 @@ impl Assault {
                 shifts: unit.shifts,
                 // "If engaged while blown, cavalry fights with its disadvantaged
                 // rating"; mobs "use their disadvantaged morale rating if ... engaged".
-                disadvantaged: unit.disadvantaged || (side == 0 && s.blown) || s.routing[side],
+                disadvantaged: unit.disadvantaged || s.blown[side] || s.routing[side],
                 staggers: i32::from(s.strength[2 * side]),
                 kills: i32::from(s.strength[2 * side + 1]),
                 arm: unit.arm,
@@ -1348,18 +1450,27 @@ impl Assault {
     }
 
     /// [`Assault::engage`] with the sides and their ratings worked out (the
-    /// exact solver works them out once for all 1296 pairs of rolls).
+    /// exact solver works them out once for all 1296 pairs of rolls). The
+    /// sides, ratings and rolls are the attacker's first; the phasing unit
+    /// (the rules' attacker: "the phasing player's units are assumed to be
+    /// attacking", "Doctrinal deployment") is the attacker in the attacker's
+    /// Engagement phase and the defender in its own.
     fn engage_with(&self, mut s: State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> Node<State> {
-        let result = resolve_with_ratings(&self.rules, [&fighters[0], &fighters[1]], rating, pair);
+        let phasing = usize::from(s.phase >= DEFENDER_ENGAGE_ROLL);
+        let (p, q) = (phasing, 1 - phasing);
+        let result =
+            resolve_with_ratings(&self.rules, [&fighters[p], &fighters[q]], [rating[p], rating[q]], [pair[p], pair[q]]);
+        let taken = |side: usize| if side == phasing { result.attacker } else { result.defender };
         s.engaged = true;
-        for (side, taken) in [(0, &result.attacker), (1, &result.defender)] {
+        for side in 0..2 {
+            let taken = taken(side);
             s.strength[2 * side] += taken.staggers as i8;
             s.strength[2 * side + 1] += taken.kills as i8;
             if taken.officer_killed {
                 s.officer[side] = false;
             }
         }
-        let winner = match (result.attacker.fate == Fate::Broken, result.defender.fate == Fate::Broken) {
+        let winner = match (taken(0).fate == Fate::Broken, taken(1).fate == Fate::Broken) {
             (true, true) => Some(2),
             (true, false) => Some(1),
             (false, true) => Some(0),
@@ -1368,21 +1479,24 @@ impl Assault {
         if let Some(winner) = winner {
             return Node::End(self.code(winner, 1, &s));
         }
-        s.blown = result.attacker.blown;
         s.engage_pair = 0;
-        s.phase = ATTACKER_REFORM;
+        s.phase = if phasing == 0 { ATTACKER_REFORM } else { DEFENDER_REFORM };
         // The loser routs ("forms a mob and then makes one move at march
-        // column rate directly away from the enemy"); on a tie the attacker,
-        // and a Huzzah! loser, retires one move. The side that holds stays
-        // where it is: an attacker that routed the defender occupies its ground.
-        for (side, fate) in [(0, result.attacker.fate), (1, result.defender.fate)] {
-            let moved = match fate {
+        // column rate directly away from the enemy"); on a tie the phasing
+        // unit, and a Huzzah! loser, retires one move. The side that holds
+        // stays where it is: a unit that routed its enemy occupies its ground.
+        for side in 0..2 {
+            let taken = taken(side);
+            // "Cavalry that does not rout after an engagement is blown"; a
+            // recall already pending stays for its Orders phase.
+            s.blown[side] = taken.blown;
+            let moved = match taken.fate {
                 Fate::Routs => {
                     s.routing[side] = true;
-                    if side == 0 {
-                        // A routing mob now, no longer one out of control.
-                        s.out_of_control = false;
-                    }
+                    // A routing mob now, no longer one out of control, and
+                    // no longer blown or recalled.
+                    s.out_of_control[side] = false;
+                    s.recall[side] = false;
                     // A mob acts on no orders, forced ones included.
                     s.forced[side] = false;
                     self.rout_move(side)
@@ -1435,7 +1549,7 @@ impl Assault {
         };
         if !self.wants_roll(&st) {
             branches.push((self.quiet_steps(self.step(st, None)), 1.0));
-        } else if st.phase == ENGAGE_ATTACKER_ROLL {
+        } else if st.phase == ENGAGE_ATTACKER_ROLL || st.phase == DEFENDER_ENGAGE_ROLL {
             // Both engagement rolls at once.
             let (fighters, rating) = self.fighters(&st);
             for &(attacker_total, attacker_ways) in &TOTALS {
@@ -1745,7 +1859,7 @@ mod tests {
         cavalry.cavalry = CavalryKind::Battle;
         let battle = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
         let s = live(engage_rolls(&battle, battle.start(), 9, 8));
-        assert_eq!((s.distance, s.strength, s.blown, s.routing), (5, [0; 4], true, [false; 2]));
+        assert_eq!((s.distance, s.strength, s.blown, s.routing), (5, [0; 4], [true, false], [false; 2]));
         cavalry.cavalry = CavalryKind::Regular;
         let regular = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
         let s = live(engage_rolls(&regular, regular.start(), 9, 8));
@@ -1754,9 +1868,9 @@ mod tests {
         // command, Down 1 blown battle cavalry: 8, so a 9 leaves it blown,
         // where regular cavalry (9) reforms.
         let mut blown = battle.start();
-        (blown.phase, blown.blown) = (ATTACKER_REFORM, true);
-        assert!(live(battle.step(blown, Some(pair_of(9)))).blown);
-        assert!(!live(regular.step(blown, Some(pair_of(9)))).blown);
+        (blown.phase, blown.blown) = (ATTACKER_REFORM, [true, false]);
+        assert!(live(battle.step(blown, Some(pair_of(9)))).blown[0]);
+        assert!(!live(regular.step(blown, Some(pair_of(9)))).blown[0]);
         // Pursuit cavalry: "Up 1 if pursuit cavalry fighting a disadvantaged
         // enemy": against a routing line (a mob, disadvantaged: Trained's 4)
         // it fights at 9; against a line in good order at 8.
@@ -1797,6 +1911,96 @@ mod tests {
     }
 
     #[test]
+    fn infantry_advancing_on_cavalry_is_down_2_on_advance_orders_only() {
+        // "Down 2 if infantry ordered to advance on cavalry": within the
+        // cavalry's threat zone (5 bands in line), or with the cavalry within
+        // the infantry's move and threat zone (4 + 3 = 7 bands for a column).
+        // A Trained column with an average officer (8, Up 1 in command): 9
+        // from 8 bands, 8 + 1 - 2 = 7 from 7 bands, and from 5 bands, inside
+        // the cavalry's zone, 8 + 1 - 1 - 2 = 6; a deploy there is no
+        // advance: 8 + 1 - 1 = 8. Against an infantry line nothing changes.
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 8, 1).unwrap();
+        let mut s = assault.start();
+        let rating = |s: &State, advance: bool| assault.order_rating(s, advance);
+        assert_eq!(rating(&s, true), Some(9));
+        s.distance = 7;
+        assert_eq!(rating(&s, true), Some(7));
+        s.distance = 5;
+        assert_eq!((rating(&s, true), rating(&s, false)), (Some(6), Some(8)));
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let against_line = Assault::new(&rules, column, line, Guns::Medium, 0, 7, 1).unwrap();
+        assert_eq!(against_line.order_rating(&against_line.start(), true), Some(9));
+        // The chain's first order from 7 bands is rolled at 7: a 8 fails it.
+        let mut orders = assault.start();
+        (orders.phase, orders.distance) = (ATTACKER_ORDERS, 7);
+        let after = live(assault.step(orders, Some(pair_of(8))));
+        assert_eq!((after.distance, after.phase), (7, LAST_BOMBARD));
+    }
+
+    #[test]
+    fn defending_cavalry_is_blown_recalled_and_may_engage_out_of_control() {
+        // A Trained column engages Trained cavalry in line: the column rolls
+        // 8 and the cavalry 8, both succeed by 0, a tie. The attacker retires
+        // one move (4 bands in column); the cavalry holds and, not routed, is
+        // blown ("Cavalry that does not rout after an engagement is blown"):
+        // it has no threat zone.
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 3, 2).unwrap();
+        let s = live(engage_rolls(&assault, assault.start(), 8, 8));
+        assert_eq!((s.distance, s.blown, s.strength), (4, [false, true], [0; 4]));
+        assert_eq!(assault.zone(&s, 1), 0);
+        // It rallies in its own Rally phase that turn at 8 + 1 in command =
+        // Experienced (9) (the column, 4 bands off, threatens 3): a 10 fails,
+        // and it is recalled.
+        let mut reform = s;
+        reform.phase = DEFENDER_REFORM;
+        assert!(assault.wants_roll(&reform));
+        let failed = live(assault.step(reform, Some(pair_of(10))));
+        assert_eq!((failed.blown, failed.recall), ([false, true], [false, true]));
+        assert_eq!(live(assault.step(reform, Some(pair_of(9)))).blown, [false; 2]);
+        // Blown, it fights disadvantaged (Trained's 4) if engaged again.
+        assert_eq!(assault.fighters(&failed).1, [8, 4]);
+        // Its next Orders phase: the recall at 8 + 1 in command - 1 in the
+        // column's threat zone (1 band off) = 8. A 9 fails it: it loses
+        // control and advances 6 bands (march column), from inside the
+        // column's zone into contact, and engages in its own turn.
+        let mut recall = failed;
+        (recall.phase, recall.distance) = (DEFENDER_FORCED, 1);
+        assert!(assault.wants_roll(&recall));
+        let obeyed = live(assault.step(recall, Some(pair_of(8))));
+        assert_eq!((obeyed.distance, obeyed.phase, obeyed.blown[1]), (1, DEFENDER_REFORM, true));
+        let wild = live(assault.step(recall, Some(pair_of(9))));
+        assert_eq!((wild.distance, wild.phase, wild.out_of_control[1]), (0, DEFENDER_ENGAGE_ROLL, true));
+        assert_eq!(wild.behind[1], DEFAULT_EDGE as i8 + 1);
+        // Its engagement: the cavalry (the phasing unit) rolls 5 over its 4
+        // and the column 9 over its 8: both fail, a kill each and a tie, so
+        // the cavalry, attacking in its own turn, retires 5 bands and the
+        // column holds. (With the column as the phasing unit it would have
+        // retired 4 and the cavalry held.)
+        let cavalry_rolls = live(assault.step(wild, Some(pair_of(5))));
+        let tie = live(assault.step(cavalry_rolls, Some(pair_of(9))));
+        assert_eq!((tie.distance, tie.strength, tie.phase), (5, [0, 1, 0, 1], DEFENDER_REFORM));
+        assert_eq!((tie.blown, tie.routing), ([false, true], [false; 2]));
+        // The column rolls 5 (by 3) and the cavalry 4 (by 0): the cavalry
+        // takes 3 staggers and routs 6 bands.
+        let cavalry_rolls = live(assault.step(wild, Some(pair_of(4))));
+        let routed = live(assault.step(cavalry_rolls, Some(pair_of(5))));
+        assert_eq!((routed.distance, routed.strength, routed.routing), (6, [0, 0, 3, 0], [false, true]));
+        assert!(!routed.blown[1] && !routed.out_of_control[1] && !routed.recall[1]);
+        // Cavalry against cavalry: on a tie both are blown, the attacker
+        // retires a move (5 bands in line) and the defender holds.
+        let horse = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let melee = Assault::new(&rules, horse, cavalry, Guns::Medium, 0, 3, 2).unwrap();
+        let s = live(engage_rolls(&melee, melee.start(), 7, 7));
+        assert_eq!((s.distance, s.blown, s.strength), (5, [true, true], [1, 0, 1, 0]));
+    }
+
+    #[test]
     fn cavalry_out_of_control_advances_as_a_mob_at_march_column_rate() {
         // "Forced orders", Recall: "If the recall order fails, the cavalry loses
         // control and advances one move in mob formation", at march column
@@ -1811,9 +2015,9 @@ mod tests {
         let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
         let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 12, 1).unwrap();
         let mut s = assault.start();
-        (s.phase, s.blown) = (ATTACKER_ORDERS, true);
+        (s.phase, s.blown, s.recall) = (ATTACKER_ORDERS, [true, false], [true, false]);
         let after = live(assault.step(s, Some(pair_of(12))));
-        assert_eq!((after.distance, after.out_of_control), (6, true));
+        assert_eq!((after.distance, after.out_of_control), (6, [true, false]));
         // A mob is disadvantaged when threatened: Trained's disadvantaged 4.
         assert_eq!(assault.threat_rating(&after, 0, None), 4);
         // From 3 bands, inside the line's zone, it makes contact (the old
@@ -1831,6 +2035,6 @@ mod tests {
         let mut reform = after;
         reform.phase = ATTACKER_REFORM;
         let rallied = live(assault.step(reform, Some(pair_of(5))));
-        assert!(!rallied.blown && !rallied.out_of_control);
+        assert!(!rallied.blown[0] && !rallied.out_of_control[0] && !rallied.recall[0]);
     }
 }

@@ -41,8 +41,9 @@
 //! (see [`Assault`] and the ruleset note).
 
 use super::{
-    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_DEPLOY_THREAT, DEFENDER_FORCED,
-    DEFENDER_REFORM, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD, Packed, State, TURN_END,
+    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_DEPLOY_THREAT, DEFENDER_ENGAGE_ROLL,
+    DEFENDER_FORCED, DEFENDER_REFORM, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD, Packed,
+    State, TURN_END,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -193,11 +194,7 @@ impl AssaultGame {
     /// recall order, the chain's), and a free order pending or an order
     /// that can still be rolled.
     fn may_order(&self, s: &State) -> bool {
-        s.phase == ATTACKER_ORDERS
-            && s.distance > 0
-            && !s.routing[0]
-            && !s.blown
-            && (s.free_order || self.assault.order_rating(s).is_some())
+        s.phase == ATTACKER_ORDERS && s.distance > 0 && !s.routing[0] && !s.blown[0] && self.order_options(s).len() > 1
     }
 
     /// The defender's chance to order square of its own accord.
@@ -269,11 +266,17 @@ impl AssaultGame {
         node
     }
 
-    /// The attacker's legal orders now.
+    /// The attacker's legal orders now: halt, and each order that a free
+    /// order carries out or that can be rolled (an advance on cavalry is
+    /// Down 2 for infantry, a deploy is not: "Orders and movement", Procedure).
     fn order_options(&self, s: &State) -> Vec<u16> {
         let a = &self.assault;
-        let mut options = vec![HALT, MOVE];
-        if !s.routing[1] && a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column {
+        let mut options = vec![HALT];
+        if s.free_order || a.order_rating(s, true).is_some() {
+            options.push(MOVE);
+        }
+        let column = a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column;
+        if !s.routing[1] && column && (s.free_order || a.order_rating(s, false).is_some()) {
             options.push(DEPLOY);
         }
         options
@@ -298,9 +301,12 @@ impl AssaultGame {
             Asks::Order(decision) => {
                 let options = self.order_options(&s);
                 let cautious = self.cautious_order(&s);
+                // A heuristic that would advance when no advance can be
+                // rolled halts, as the chain does.
+                let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
                 let choice = fate.decide(ATTACKER, decision, &options, &|policy| match policy {
-                    Policy::Cautious => cautious,
-                    _ => MOVE,
+                    Policy::Cautious => or_halt(cautious),
+                    _ => or_halt(MOVE),
                 });
                 if choice == HALT {
                     // No further order this turn: the battery's last chance.
@@ -315,7 +321,8 @@ impl AssaultGame {
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
                 } else {
-                    let rating = a.order_rating(&s).expect("an order is offered only when it can be given");
+                    let rating =
+                        a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
                     let pair = self.roll(fate);
                     s.orders = s.orders.saturating_add(1);
                     if !r.passes(pair_total(pair), rating) {
@@ -368,7 +375,7 @@ impl AssaultGame {
                 }
                 Node::Live(s)
             }
-            Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL => {
+            Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
                 // Both engagement rolls in one step.
                 let attacker = self.roll(fate);
                 let defender = self.roll(fate);
