@@ -535,3 +535,47 @@ fn cavalry_defenders_agree_with_monte_carlo() {
         assert_agrees(&assault, 1_000_000, seed);
     }
 }
+
+#[test]
+fn a_lone_unit_is_isolated_and_its_brigade_checks_after_a_rout() {
+    // A lone unit (`brigade = 1`) is isolated: "A unit is also isolated if
+    // it is the only unit in a command" ("Orders and movement"), Down 1 on
+    // its orders ("Down 1 if isolated sub-command"). The cavalry of
+    // cavalry_four_bands_out_... (first order at 9, second at 7: 645/1296)
+    // orders at 8 and 6: P(engaged in turn 1) = 1/36 + (25/36)(15/36) =
+    // 411/1296.
+    let rules = Rules::default();
+    let mut cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    cavalry.brigade = 1;
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 4, 1).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(close(exact.probability("engaged", 1), 411.0 / 1296.0), "{}", exact.probability("engaged", 1));
+    // Brigades on both sides over three turns: routs bring checks, failed
+    // checks staggers, retirements and checks again; Monte Carlo agrees.
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    column.brigade = 2;
+    let mut defender = line;
+    (defender.brigade, defender.brigade_lost) = (3, 1);
+    let with_checks = Assault::new(&rules, column, defender, Guns::Medium, 0, 4, 3).unwrap();
+    let (column, line) = (
+        AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column),
+        AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line),
+    );
+    let without = Assault::new(&rules, column, line, Guns::Medium, 0, 4, 3).unwrap();
+    let (checked, unchecked) = (with_checks.exact_distribution().unwrap(), without.exact_distribution().unwrap());
+    // The checks only add staggers and retirements: more units break.
+    let decided = |d: &volley_kernel::outcome::Distribution| d.probability("winner", 0) + d.probability("winner", 1);
+    assert!(decided(&checked) > decided(&unchecked));
+    assert_agrees(&with_checks, 1_000_000, 67);
+    // The catalogue's keys: a brigade with more lost than it has, brigade
+    // keys without a brigade, and a battery's brigade are refused.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let rules = (huzzah.default_rules)();
+    let entry = huzzah.scenario("assault").unwrap();
+    let build = |keys: &[(&str, &str)]| entry.build_from_text(rules.as_ref(), keys.iter().copied());
+    assert!(build(&[("attacker.brigade", "2"), ("attacker.brigade_lost", "1")]).is_ok());
+    assert!(build(&[("attacker.brigade", "2"), ("attacker.brigade_lost", "2")]).is_err());
+    assert!(build(&[("defender.last_check", "failed")]).is_err());
+    assert!(build(&[("defender.arm", "artillery"), ("defender.brigade", "2")]).is_err());
+}

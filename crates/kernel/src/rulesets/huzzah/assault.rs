@@ -23,9 +23,28 @@
 //! takes a compulsory kill. The loser of an engagement routs at once, one
 //! march-column move away, and a tied attacker or a Huzzah! loser retires a
 //! move: each off the table if the move is longer than the bands behind it.
-//! A routed unit may rally and the assault goes on. Command checks and
-//! reorganising are the `command_check` and `reorganise` scenarios' (one
-//! unit is no command).
+//! A routed unit may rally and the assault goes on. Reorganising is the
+//! `reorganise` scenario's.
+//!
+//! Command checks ("Command integrity check"), first in each side's Rally
+//! phase, when a side's `brigade` key is set (the units of its brigade,
+//! itself included; 0, the default, leaves its command outside the
+//! scenario, as before): its brigade checks when its unit routed since its
+//! last Rally phase, when the brigade failed its last check, or when it has
+//! units broken or routing (`brigade_lost` others, and its own unit) and its
+//! unit is in the enemy's threat zone, unless a Huzzah! on its last check
+//! spares it until its unit routs again. The check is rolled at the unit's
+//! officer's `rating`, Down 1 for each unit broken or routing, Down 1 if it
+//! failed its last check (Up 1 if passed), Down 2 if an isolated
+//! sub-command (`command_check_isolated`), Up 1 if its unit holds its
+//! favourable position. Failed, the unit takes a stagger for each unit of
+//! the brigade broken or routing and, if not routing, retires one full move
+//! (off the table, broken); its next advance orders are Down 1. A lone unit
+//! (`brigade = 1`) is isolated: Down 1 on threat tests and orders, and
+//! Down 2 on its check. The brigade's other units stay as the keys say, and
+//! a unit's break ends the assault before any check. Not modelled: an
+//! officer seizing the flag, an inspirational brigade officer, the other
+//! units' favourable positions.
 //!
 //! The turn is a small state machine in which every step consumes at most one
 //! roll of 2D6, so the Monte Carlo sampler and the exact solver run the very
@@ -143,8 +162,8 @@ pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, 
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
 use super::{
-    Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
-    remaining_percent,
+    Arm, CavalryKind, CommandCheckHuzzah, CommandCheckIsolated, HuzzahThreatChain, Officer, Quality, Rules, invalid,
+    pair_is_huzzah, pair_total, quality_param, remaining_percent,
 };
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
@@ -231,6 +250,18 @@ pub struct AssaultUnit {
     /// against standard-sized units; "Threat tests": Up 1 if bombarded at
     /// long or extreme range). A battery follows `artillery_small_unit`.
     pub small: bool,
+    /// Units in its brigade, itself included, for command checks ("Command
+    /// integrity check"): 0, its command is outside the scenario and takes
+    /// no checks; 1, a lone unit (isolated: "A unit is also isolated if it is
+    /// the only unit in a command").
+    pub brigade: i32,
+    /// Other units of its brigade broken or routing, and staying so.
+    pub brigade_lost: i32,
+    /// The brigade itself is an isolated sub-command of its division (read
+    /// under `command_check_isolated = command`).
+    pub brigade_isolated: bool,
+    /// Its brigade's last command check at the start.
+    pub last_check: LastCheck,
 }
 
 impl AssaultUnit {
@@ -252,6 +283,10 @@ impl AssaultUnit {
             routing: false,
             cavalry: CavalryKind::Regular,
             small: false,
+            brigade: 0,
+            brigade_lost: 0,
+            brigade_isolated: false,
+            last_check: LastCheck::None,
         }
     }
 
@@ -273,6 +308,10 @@ impl AssaultUnit {
             routing: settings.bool(&key("routing")),
             cavalry: settings.choice(&key("cavalry")),
             small: settings.bool(&key("small")),
+            brigade: settings.int(&key("brigade")) as i32,
+            brigade_lost: settings.int(&key("brigade_lost")) as i32,
+            brigade_isolated: settings.bool(&key("brigade_isolated")),
+            last_check: settings.choice(&key("last_check")),
         }
     }
 
@@ -316,6 +355,24 @@ impl AssaultUnit {
                 "a small unit (Down 1 in engagements against standard-sized units; a battery follows artillery_small_unit)",
                 false,
             ),
+            Param::int(
+                key("brigade"),
+                "units in its brigade, itself included, for command checks (0: no command checks; 1: a lone, isolated unit)",
+                0,
+                0,
+                8,
+            ),
+            Param::int(key("brigade_lost"), "other units of its brigade broken or routing throughout", 0, 0, 7),
+            Param::boolean(
+                key("brigade_isolated"),
+                "its brigade is the only one of its division not broken or routing (read under command_check_isolated = command)",
+                false,
+            ),
+            Param::choice(
+                key("last_check"),
+                "its brigade's last command check: none, passed or failed",
+                LastCheck::None,
+            ),
         ]
     }
 }
@@ -339,16 +396,20 @@ const BOMBARD: u8 = 4;
 const LAST_BOMBARD: u8 = 5;
 const ENGAGE_ATTACKER_ROLL: u8 = 6;
 const ENGAGE_DEFENDER_ROLL: u8 = 7;
-const ATTACKER_REFORM: u8 = 8;
-const DEFENDER_THREAT: u8 = 9;
-const DEFENDER_FORCED: u8 = 10;
-const DEFENDER_DEPLOY_THREAT: u8 = 11;
+/// The attacker's brigade's command check, first in its Rally phase.
+const ATTACKER_CHECK: u8 = 8;
+const ATTACKER_REFORM: u8 = 9;
+const DEFENDER_THREAT: u8 = 10;
+const DEFENDER_FORCED: u8 = 11;
+const DEFENDER_DEPLOY_THREAT: u8 = 12;
 /// The engagement of defending cavalry out of control that advanced into
 /// contact in its own turn: its roll, then the attacker's.
-const DEFENDER_ENGAGE_ROLL: u8 = 12;
-const DEFENDER_ENGAGE_SECOND: u8 = 13;
-const DEFENDER_REFORM: u8 = 14;
-const TURN_END: u8 = 15;
+const DEFENDER_ENGAGE_ROLL: u8 = 13;
+const DEFENDER_ENGAGE_SECOND: u8 = 14;
+/// The defender's brigade's command check, first in its Rally phase.
+const DEFENDER_CHECK: u8 = 15;
+const DEFENDER_REFORM: u8 = 16;
+const TURN_END: u8 = 17;
 
 /// States less likely than this are dropped by the exact solver (as
 /// `markov::absorb` drops mass below 1e-300): a long assault reaches tens of
@@ -484,12 +545,84 @@ pub struct State {
     behind: [i8; 2],
     /// Each side's cavalry lost control: a mob until it rallies.
     out_of_control: [bool; 2],
-    /// Each side's blown cavalry failed to rally: a forced order of recall
-    /// awaits its next Orders phase ("Forced orders", Recall).
-    recall: [bool; 2],
+    /// Recalls and command checks, which most assaults never use (see [`Rare`]).
+    rare: Rare,
     /// The battery may bombard the attacker now: it has not bombarded it
     /// since the attacker last acted on an order this turn.
     fire_ready: bool,
+}
+
+crate::choice_enum! {
+    /// A brigade's last command check ("Command integrity check": "Down 1 if
+    /// failed last command check", "Up 1 if passed last command check").
+    pub enum LastCheck {
+        /// No check taken yet.
+        None = "none",
+        /// Passed.
+        Passed = "passed",
+        /// Failed.
+        Failed = "failed",
+    }
+}
+
+/// The parts of a [`State`] that most assaults never set, in one word of
+/// bits, so that the state stays small to copy and quick to pack: for each
+/// side (side 1 shifted by 5 bits) a recall pending (bit 0: blown cavalry
+/// that failed to rally awaits a forced order of recall in its next Orders
+/// phase, "Forced orders", Recall), its brigade's last command check (bits
+/// 1-2, a [`LastCheck`]), a Huzzah! on that check (bit 3: no check "until
+/// another of its sub-commands breaks or routs") and a check due (bit 4:
+/// the unit routed since its side's last Rally phase, "Any of its
+/// sub-commands broke or routed this turn"). Bit 15 is left for packing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rare(u16);
+
+impl Rare {
+    fn bit(self, side: usize, bit: u32) -> bool {
+        (self.0 >> (5 * side as u32 + bit)) & 1 == 1
+    }
+
+    fn set_bit(&mut self, side: usize, bit: u32, on: bool) {
+        let mask = 1 << (5 * side as u32 + bit);
+        self.0 = if on { self.0 | mask } else { self.0 & !mask };
+    }
+
+    fn recall(self, side: usize) -> bool {
+        self.bit(side, 0)
+    }
+
+    fn set_recall(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 0, on);
+    }
+
+    fn last_check(self, side: usize) -> LastCheck {
+        match (self.0 >> (5 * side as u32 + 1)) & 3 {
+            0 => LastCheck::None,
+            1 => LastCheck::Passed,
+            _ => LastCheck::Failed,
+        }
+    }
+
+    fn set_last_check(&mut self, side: usize, last: LastCheck) {
+        let shift = 5 * side as u32 + 1;
+        self.0 = (self.0 & !(3 << shift)) | ((last as u16) << shift);
+    }
+
+    fn exempt(self, side: usize) -> bool {
+        self.bit(side, 3)
+    }
+
+    fn set_exempt(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 3, on);
+    }
+
+    fn due(self, side: usize) -> bool {
+        self.bit(side, 4)
+    }
+
+    fn set_due(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 4, on);
+    }
 }
 
 /// A [`State`] packed into two words, the exact solver's map key: a key
@@ -506,14 +639,15 @@ impl std::hash::Hash for Packed {
 }
 
 impl State {
-    /// The state in two words. The first: phase (4 bits), Huzzah!es (4),
+    /// The state in two words. The first: phase (its low 4 bits, the fifth at bit 30), Huzzah!es (4),
     /// tester (1), the nine flags, both formations (2 each), the engagement
     /// pair (6), the attacker out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
     /// The second: the four strengths and the two bands behind, a byte each
     /// (signed bytes as their bits), a byte of the defender's blown and out
-    /// of control and each side's recall (a bit each), and a zero byte.
+    /// of control and each side's recall (a bit each), and a byte of each
+    /// side's command checks (last check 2 bits, exempt and due 1 each).
     fn pack(&self) -> Packed {
-        debug_assert!(self.phase < 16 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
+        debug_assert!(self.phase < 32 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
         let flags = [
             self.blown[0],
             self.officer[0],
@@ -528,7 +662,9 @@ impl State {
         .iter()
         .enumerate()
         .fold(0u64, |acc, (i, &bit)| acc | (u64::from(bit) << i));
-        let first = u64::from(self.phase)
+        let first = u64::from(self.phase & 15)
+            | u64::from(self.phase >> 4) << 30
+            | u64::from(self.blown[1]) << 31
             | u64::from(self.huzzahs) << 4
             | u64::from(self.tester) << 8
             | flags << 9
@@ -542,11 +678,8 @@ impl State {
             | u64::from(self.orders) << 48
             | u64::from(self.bombardments) << 56;
         let [a, b, c, d] = self.strength.map(|v| v as u8);
-        let more = [self.blown[1], self.out_of_control[1], self.recall[0], self.recall[1]]
-            .iter()
-            .enumerate()
-            .fold(0u8, |acc, (i, &bit)| acc | (u8::from(bit) << i));
-        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, more, 0]);
+        let [rare_low, rare_high] = (self.rare.0 | u16::from(self.out_of_control[1]) << 15).to_le_bytes();
+        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, rare_low, rare_high]);
         let packed = Packed(first, second);
         debug_assert_eq!(State::unpack(packed), *self, "a state must survive packing");
         packed
@@ -562,16 +695,16 @@ impl State {
             1 => Formation::Column,
             _ => Formation::Square,
         };
-        let [a, b, c, d, behind_0, behind_1, more, _] = second.to_le_bytes();
-        let more = |i: u32| (more >> i) & 1 == 1;
+        let [a, b, c, d, behind_0, behind_1, rare_low, rare_high] = second.to_le_bytes();
+        let rare = u16::from_le_bytes([rare_low, rare_high]);
         State {
-            phase: bits(0, 4),
+            phase: bits(0, 4) | (bits(30, 1) << 4),
             distance: bits(32, 8) as i8,
             strength: [a, b, c, d].map(|v| v as i8),
             formation: [formation(bits(18, 2)), formation(bits(20, 2))],
             bombardments: bits(56, 8),
             smoke: bits(40, 8),
-            blown: [flag(0), more(0)],
+            blown: [flag(0), (first >> 31) & 1 == 1],
             officer: [flag(1), flag(2)],
             engaged: flag(3),
             tester: bits(8, 1),
@@ -582,8 +715,8 @@ impl State {
             engage_pair: bits(22, 6),
             routing: [flag(7), flag(8)],
             behind: [behind_0 as i8, behind_1 as i8],
-            out_of_control: [(first >> 28) & 1 == 1, more(1)],
-            recall: [more(2), more(3)],
+            out_of_control: [(first >> 28) & 1 == 1, rare >> 15 == 1],
+            rare: Rare(rare & 0x7fff),
             fire_ready: (first >> 29) & 1 == 1,
         }
     }
@@ -653,6 +786,26 @@ impl Assault {
             // "Engage the enemy": battle and pursuit cavalry are kinds of cavalry.
             if unit.cavalry != CavalryKind::Regular && unit.arm != Arm::Cavalry {
                 return Err(invalid(format!("{prefix}.cavalry"), "battle and pursuit apply to cavalry only"));
+            }
+            if !(0..=8).contains(&unit.brigade)
+                || unit.brigade_lost < 0
+                || (unit.brigade_lost > 0 && unit.brigade_lost >= unit.brigade)
+            {
+                return Err(invalid(
+                    format!("{prefix}.brigade_lost"),
+                    "a brigade of 0 to 8 units; the other units lost must be fewer than the brigade",
+                ));
+            }
+            if unit.brigade == 0 && (unit.last_check != LastCheck::None || unit.brigade_isolated) {
+                return Err(invalid(format!("{prefix}.brigade"), "brigade keys need a brigade (brigade 1 or more)"));
+            }
+            // "If the command check fails ... artillery limbers and retires one
+            // move still limbered": a limbered battery is outside the assault.
+            if unit.brigade > 0 && unit.arm == Arm::Artillery {
+                return Err(invalid(
+                    format!("{prefix}.brigade"),
+                    "a battery's failed command check limbers it, which the assault does not model",
+                ));
             }
             if !(0..=40).contains(&unit.edge) {
                 return Err(invalid(format!("{prefix}.edge"), "the bands to the table edge must be 0 to 40"));
@@ -729,7 +882,12 @@ impl Assault {
             routing: [a.routing, d.routing],
             behind: [a.edge as i8, d.edge as i8],
             out_of_control: [false; 2],
-            recall: [false; 2],
+            rare: {
+                let mut rare = Rare::default();
+                rare.set_last_check(0, a.last_check);
+                rare.set_last_check(1, d.last_check);
+                rare
+            },
             fire_ready: true,
         }
     }
@@ -829,7 +987,7 @@ impl Assault {
     /// the ground it won while the defender routs (a blown cavalry's recall
     /// order is still given).
     fn may_order(&self, s: &State) -> bool {
-        !s.routing[0] && (!s.routing[1] || s.recall[0])
+        !s.routing[0] && (!s.routing[1] || s.rare.recall(0))
     }
 
     /// The formation a routing unit takes when it rallies ("Routing troops
@@ -880,6 +1038,10 @@ impl Assault {
         }
         if s.strength[2 * side + 1] > 0 {
             shifts -= r.threat_kills_down;
+        }
+        // "Down 1 if unit is isolated."
+        if self.isolated(side) {
+            shifts -= r.threat_isolated_down;
         }
         // "Treat unlimbered artillery batteries as open order troops for
         // threats", and open order troops "threatened (not engaged!) only by
@@ -958,16 +1120,18 @@ impl Assault {
                 !s.free_order
                     && s.distance > 0
                     && self.may_order(s)
-                    && (!s.blown[0] || (s.recall[0] && s.orders == 0))
+                    && (!s.blown[0] || (s.rare.recall(0) && s.orders == 0))
                     && self.order_rating(s, !s.blown[0]).is_some()
             }
             BOMBARD | ENGAGE_DEFENDER_ROLL => true,
             LAST_BOMBARD => s.huzzahs > 0 || self.fire_now(s, false),
             ENGAGE_ATTACKER_ROLL | DEFENDER_ENGAGE_ROLL => s.distance == 0,
             DEFENDER_ENGAGE_SECOND => true,
+            ATTACKER_CHECK => self.check_due(s, 0),
+            DEFENDER_CHECK => self.check_due(s, 1),
             ATTACKER_REFORM => s.strength[0] > 0 || s.blown[0] || s.routing[0],
             DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
-            DEFENDER_FORCED => s.forced[1] || (s.recall[1] && !s.routing[1]),
+            DEFENDER_FORCED => s.forced[1] || (s.rare.recall(1) && !s.routing[1]),
             DEFENDER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
             DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1] || s.blown[1],
             _ => false,
@@ -997,6 +1161,15 @@ impl Assault {
             }
         }
         rating -= r.order_successive_down * i32::from(s.orders);
+        // "Down 1 if isolated sub-command" (the unit ordered alone in its
+        // brigade); "Down 1 if failed last command integrity check and
+        // ordered to advance" ("There is no penalty on other orders").
+        if self.isolated(0) {
+            rating -= r.order_isolated_down;
+        }
+        if advance && s.rare.last_check(0) == LastCheck::Failed {
+            rating -= r.order_failed_check_advance_down;
+        }
         if unit.in_command {
             rating += r.order_in_command_up;
         }
@@ -1138,7 +1311,7 @@ impl Assault {
         let to = self.out_of_control_move(&s, 1);
         s.behind[1] += s.distance - to as i8;
         s.distance = to as i8;
-        s.phase = if to == 0 { DEFENDER_ENGAGE_ROLL } else { DEFENDER_REFORM };
+        s.phase = if to == 0 { DEFENDER_ENGAGE_ROLL } else { DEFENDER_CHECK };
         Node::Live(s)
     }
 
@@ -1152,7 +1325,7 @@ impl Assault {
                     ATTACKER_THREAT => ATTACKER_FORCED,
                     DEFENDER_THREAT => DEFENDER_FORCED,
                     ATTACKER_DEPLOY_THREAT => ATTACKER_ORDERS,
-                    _ => DEFENDER_REFORM,
+                    _ => DEFENDER_CHECK,
                 };
                 let deployed = s.phase == ATTACKER_DEPLOY_THREAT;
                 let node = match pair {
@@ -1199,10 +1372,10 @@ impl Assault {
             }
             ATTACKER_FORCED | DEFENDER_FORCED => {
                 let side = usize::from(s.phase == DEFENDER_FORCED);
-                let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_REFORM };
+                let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_CHECK };
                 s.phase = next;
                 let Some(pair) = pair else { return Node::Live(s) };
-                let recall = side == 1 && s.recall[1] && !s.forced[1];
+                let recall = side == 1 && s.rare.recall(1) && !s.forced[1];
                 s.forced[side] = false;
                 let unit = &self.units[side];
                 let mut rating = unit.rating;
@@ -1214,6 +1387,10 @@ impl Assault {
                 }
                 if self.in_zone_of(&s, 1 - side) {
                     rating -= r.order_threat_zone_down;
+                }
+                // "Down 1 if isolated sub-command".
+                if self.isolated(side) {
+                    rating -= r.order_isolated_down;
                 }
                 if side == 0 {
                     s.orders = 1;
@@ -1272,7 +1449,7 @@ impl Assault {
                     // No (further) order. Blown cavalry whose recall order
                     // cannot be given loses control: "If no recall order is
                     // given ... then the recall order fails."
-                    if s.recall[0] && s.orders == 0 && self.may_order(&s) {
+                    if s.rare.recall(0) && s.orders == 0 && self.may_order(&s) {
                         s.orders = 1;
                         return self.lose_control(s);
                     }
@@ -1305,7 +1482,7 @@ impl Assault {
             }
             ENGAGE_ATTACKER_ROLL => match pair {
                 None => {
-                    s.phase = ATTACKER_REFORM;
+                    s.phase = ATTACKER_CHECK;
                     Node::Live(s)
                 }
                 Some(pair) => {
@@ -1317,7 +1494,7 @@ impl Assault {
             ENGAGE_DEFENDER_ROLL => self.engage(s, u32::from(s.engage_pair), pair.expect("the defender rolls")),
             DEFENDER_ENGAGE_ROLL => match pair {
                 None => {
-                    s.phase = DEFENDER_REFORM;
+                    s.phase = DEFENDER_CHECK;
                     Node::Live(s)
                 }
                 Some(pair) => {
@@ -1327,6 +1504,13 @@ impl Assault {
                 }
             },
             DEFENDER_ENGAGE_SECOND => self.engage(s, pair.expect("the attacker rolls"), u32::from(s.engage_pair)),
+            ATTACKER_CHECK | DEFENDER_CHECK => {
+                let side = usize::from(s.phase == DEFENDER_CHECK);
+                s.phase = if side == 0 { ATTACKER_REFORM } else { DEFENDER_REFORM };
+                s.rare.set_due(side, false);
+                let Some(pair) = pair else { return Node::Live(s) };
+                self.command_check(s, side, pair)
+            }
             ATTACKER_REFORM | DEFENDER_REFORM => {
                 let side = usize::from(s.phase == DEFENDER_REFORM);
                 s.phase = if side == 0 { DEFENDER_THREAT } else { TURN_END };
@@ -1359,11 +1543,11 @@ impl Assault {
                         // status" (and cavalry out of control is under control again).
                         s.blown[side] = false;
                         s.out_of_control[side] = false;
-                        s.recall[side] = false;
+                        s.rare.set_recall(side, false);
                     } else {
                         // "Blown troops that fail to rally remain blown ...
                         // They receive a forced order of recall."
-                        s.recall[side] = true;
+                        s.rare.set_recall(side, true);
                     }
                 }
                 let staggers = i32::from(s.strength[2 * side]);
@@ -1377,6 +1561,102 @@ impl Assault {
             }
             _ => Node::Live(s),
         }
+    }
+
+    /// Units of `side`'s brigade broken or routing now: the others lost and
+    /// the unit itself if it routs.
+    fn brigade_losses(&self, s: &State, side: usize) -> i32 {
+        self.units[side].brigade_lost + i32::from(s.routing[side])
+    }
+
+    /// Whether `side`'s unit is isolated: "A unit is isolated if it is the
+    /// only non-routing unit in a brigade" ("Threat tests"), and "A unit is
+    /// also isolated if it is the only unit in a command" ("Orders and
+    /// movement"): the brigade's other units are all lost.
+    fn isolated(&self, side: usize) -> bool {
+        let unit = &self.units[side];
+        unit.brigade > 0 && unit.brigade - 1 - unit.brigade_lost == 0
+    }
+
+    /// Whether `side`'s brigade takes a command check in its Rally phase
+    /// ("Command integrity check", Conditions): its unit routed since its
+    /// last Rally phase; or it failed its last check (a check failed is
+    /// checked again the next turn); or it has broken or routing units and
+    /// its unit is within an enemy threat zone. A Huzzah! on the last check
+    /// spares it "until another of its sub-commands breaks or routs".
+    fn check_due(&self, s: &State, side: usize) -> bool {
+        if self.units[side].brigade == 0 {
+            return false;
+        }
+        s.rare.due(side)
+            || (!s.rare.exempt(side)
+                && (s.rare.last_check(side) == LastCheck::Failed
+                    || (self.brigade_losses(s, side) > 0 && self.in_zone_of(s, 1 - side))))
+    }
+
+    /// The effective rating of `side`'s brigade officer (its `rating`) on a
+    /// command check ("Command integrity check", Procedure).
+    fn check_rating(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        let unit = &self.units[side];
+        let losses = self.brigade_losses(s, side);
+        let mut rating = unit.rating - losses * r.command_check_broken_down;
+        rating += match s.rare.last_check(side) {
+            LastCheck::Failed => -r.command_check_failed_last_down,
+            LastCheck::Passed => r.command_check_passed_last_up,
+            LastCheck::None => 0,
+        };
+        // "Down 2 if isolated sub-command" (`command_check_isolated`).
+        let isolated = match r.command_check_isolated {
+            // One unit of the brigade left neither broken nor routing, or a
+            // lone unit ("A sub-command is isolated if it is the only
+            // sub-command in a group that is not entirely broken or routing. A
+            // unit is also isolated if it is the only unit in a command").
+            CommandCheckIsolated::SubCommand => unit.brigade == 1 || unit.brigade - losses == 1,
+            CommandCheckIsolated::Command => unit.brigade_isolated,
+        };
+        if isolated {
+            rating -= r.command_check_isolated_down;
+        }
+        // "Up 1 for each sub-command in a favourable position": its unit, on
+        // its ground and neither disadvantaged nor routing.
+        if self.favourable(s, side) && !self.threat_disadvantaged(s, side) {
+            rating += r.command_check_favourable_up;
+        }
+        rating
+    }
+
+    /// `side`'s brigade takes its command check with this roll. Passed, it
+    /// is marked so (a Huzzah! spares it further checks until its unit
+    /// routs again). Failed ("If the command check fails, every unit in the
+    /// command takes a number of staggers equal to the number of broken or
+    /// routing sub-commands in that command. In addition, all non-routing
+    /// units in the command must retire one full move facing the enemy ...
+    /// Units do not stop at enemy threat zones. Any units forced to leave
+    /// the table are broken"): the unit takes the staggers and, if not
+    /// routing, retires a move; and it is Down 1 on its next check and on
+    /// advance orders.
+    fn command_check(&self, mut s: State, side: usize, pair: u32) -> Node<State> {
+        let r = &self.rules;
+        let rating = self.check_rating(&s, side);
+        let huzzah = pair_is_huzzah(pair);
+        // Huzzah! results assume the command passed (`command_check_huzzah`).
+        let passed =
+            (huzzah && r.command_check_huzzah == CommandCheckHuzzah::Passes) || r.passes(pair_total(pair), rating);
+        if passed {
+            s.rare.set_last_check(side, LastCheck::Passed);
+            s.rare.set_exempt(side, huzzah);
+            return Node::Live(s);
+        }
+        s.rare.set_last_check(side, LastCheck::Failed);
+        s.strength[2 * side] += (self.brigade_losses(&s, side) * r.command_check_failure_staggers) as i8;
+        if !s.routing[side] {
+            let moved = self.move_of(&s, side).max(1);
+            if let Some(end) = self.fall_back(&mut s, side, moved) {
+                return end;
+            }
+        }
+        self.settle(s, side)
     }
 
     /// The effective rating of `side` rallying or reforming ("Rally and
@@ -1480,7 +1760,7 @@ impl Assault {
             return Node::End(self.code(winner, 1, &s));
         }
         s.engage_pair = 0;
-        s.phase = if phasing == 0 { ATTACKER_REFORM } else { DEFENDER_REFORM };
+        s.phase = if phasing == 0 { ATTACKER_CHECK } else { DEFENDER_CHECK };
         // The loser routs ("forms a mob and then makes one move at march
         // column rate directly away from the enemy"); on a tie the phasing
         // unit, and a Huzzah! loser, retires one move. The side that holds
@@ -1496,7 +1776,15 @@ impl Assault {
                     // A routing mob now, no longer one out of control, and
                     // no longer blown or recalled.
                     s.out_of_control[side] = false;
-                    s.recall[side] = false;
+                    s.rare.set_recall(side, false);
+                    // "A command must take a command check if: Any of its
+                    // sub-commands broke or routed this turn", a Huzzah!'s
+                    // exemption included ("until another of its sub-commands
+                    // breaks or routs").
+                    if self.units[side].brigade > 0 {
+                        s.rare.set_due(side, true);
+                        s.rare.set_exempt(side, false);
+                    }
                     // A mob acts on no orders, forced ones included.
                     s.forced[side] = false;
                     self.rout_move(side)
@@ -1578,7 +1866,7 @@ impl Assault {
     /// up to the next roll or the end of the turn: the solver then merges
     /// states only where they wait for dice.
     fn quiet_steps(&self, mut node: Node<State>) -> Node<State> {
-        while let Node::Live(mut s) = node {
+        while let Node::Live(s) = &mut node {
             if s.phase >= ENGAGE_ATTACKER_ROLL {
                 // The count of orders and a pending free order matter only
                 // in the orders phase (the next turn starts them afresh):
@@ -1587,12 +1875,11 @@ impl Assault {
                 s.orders = 0;
                 s.free_order = false;
                 s.fire_ready = true;
-                node = Node::Live(s);
             }
-            if s.phase == TURN_END || self.wants_roll(&s) {
+            if s.phase == TURN_END || self.wants_roll(s) {
                 break;
             }
-            node = self.step(s, None);
+            node = self.step(*s, None);
         }
         node
     }
@@ -1835,7 +2122,7 @@ mod tests {
         assert_eq!((s.phase, s.formation[1]), (DEFENDER_DEPLOY_THREAT, Formation::Square));
         assert_eq!(assault.threat_rating(&s, 1, None), 10);
         let s = live(assault.step(s, Some(pair_of(11))));
-        assert_eq!((s.phase, s.strength[2]), (DEFENDER_REFORM, 1));
+        assert_eq!((s.phase, s.strength[2]), (DEFENDER_CHECK, 1));
     }
 
     /// Both engagement rolls from `s` (in contact): the state after them.
@@ -1961,7 +2248,7 @@ mod tests {
         reform.phase = DEFENDER_REFORM;
         assert!(assault.wants_roll(&reform));
         let failed = live(assault.step(reform, Some(pair_of(10))));
-        assert_eq!((failed.blown, failed.recall), ([false, true], [false, true]));
+        assert_eq!((failed.blown, failed.rare.recall(0), failed.rare.recall(1)), ([false, true], false, true));
         assert_eq!(live(assault.step(reform, Some(pair_of(9)))).blown, [false; 2]);
         // Blown, it fights disadvantaged (Trained's 4) if engaged again.
         assert_eq!(assault.fighters(&failed).1, [8, 4]);
@@ -1973,7 +2260,7 @@ mod tests {
         (recall.phase, recall.distance) = (DEFENDER_FORCED, 1);
         assert!(assault.wants_roll(&recall));
         let obeyed = live(assault.step(recall, Some(pair_of(8))));
-        assert_eq!((obeyed.distance, obeyed.phase, obeyed.blown[1]), (1, DEFENDER_REFORM, true));
+        assert_eq!((obeyed.distance, obeyed.phase, obeyed.blown[1]), (1, DEFENDER_CHECK, true));
         let wild = live(assault.step(recall, Some(pair_of(9))));
         assert_eq!((wild.distance, wild.phase, wild.out_of_control[1]), (0, DEFENDER_ENGAGE_ROLL, true));
         assert_eq!(wild.behind[1], DEFAULT_EDGE as i8 + 1);
@@ -1984,20 +2271,111 @@ mod tests {
         // retired 4 and the cavalry held.)
         let cavalry_rolls = live(assault.step(wild, Some(pair_of(5))));
         let tie = live(assault.step(cavalry_rolls, Some(pair_of(9))));
-        assert_eq!((tie.distance, tie.strength, tie.phase), (5, [0, 1, 0, 1], DEFENDER_REFORM));
+        assert_eq!((tie.distance, tie.strength, tie.phase), (5, [0, 1, 0, 1], DEFENDER_CHECK));
         assert_eq!((tie.blown, tie.routing), ([false, true], [false; 2]));
         // The column rolls 5 (by 3) and the cavalry 4 (by 0): the cavalry
         // takes 3 staggers and routs 6 bands.
         let cavalry_rolls = live(assault.step(wild, Some(pair_of(4))));
         let routed = live(assault.step(cavalry_rolls, Some(pair_of(5))));
         assert_eq!((routed.distance, routed.strength, routed.routing), (6, [0, 0, 3, 0], [false, true]));
-        assert!(!routed.blown[1] && !routed.out_of_control[1] && !routed.recall[1]);
+        assert!(!routed.blown[1] && !routed.out_of_control[1] && !routed.rare.recall(1));
         // Cavalry against cavalry: on a tie both are blown, the attacker
         // retires a move (5 bands in line) and the defender holds.
         let horse = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
         let melee = Assault::new(&rules, horse, cavalry, Guns::Medium, 0, 3, 2).unwrap();
         let s = live(engage_rolls(&melee, melee.start(), 7, 7));
         assert_eq!((s.distance, s.blown, s.strength), (5, [true, true], [1, 0, 1, 0]));
+    }
+
+    #[test]
+    fn a_rout_makes_the_brigade_take_a_command_check() {
+        // A Trained column in a brigade of two engages a Trained line: it
+        // rolls 10 (over its 8: a kill) and the line 6 (by 2: 2 staggers), so
+        // it loses and routs. "A command must take a command check if: Any
+        // of its sub-commands broke or routed this turn", first in the Rally
+        // phase. The officer's 8 is Down 1 for the routing unit and Down 2
+        // for the isolated sub-command (the other unit is the only one not
+        // broken or routing): 5.
+        let rules = Rules::default();
+        let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        column.brigade = 2;
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        let routed = live(engage_rolls(&assault, assault.start(), 10, 6));
+        assert_eq!(
+            (routed.phase, routed.routing[0], routed.strength[..2].to_vec()),
+            (ATTACKER_CHECK, true, vec![2, 1])
+        );
+        assert!(assault.wants_roll(&routed));
+        assert_eq!(assault.check_rating(&routed, 0), 5);
+        // A 6 fails: "every unit in the command takes a number of staggers
+        // equal to the number of broken or routing sub-commands" (1); the
+        // routing unit does not retire (only "non-routing units").
+        let failed = live(assault.step(routed, Some(pair_of(6))));
+        assert_eq!((failed.phase, failed.strength[0], failed.distance), (ATTACKER_REFORM, 3, 4));
+        assert_eq!(failed.rare.last_check(0), LastCheck::Failed);
+        let passed = live(assault.step(routed, Some(pair_of(5))));
+        assert_eq!(
+            (passed.strength[0], passed.rare.last_check(0), passed.rare.exempt(0)),
+            (2, LastCheck::Passed, false)
+        );
+        let huzzah = live(assault.step(routed, Some(pair_of(2))));
+        assert!(huzzah.rare.exempt(0));
+        // Rallied, 4 bands off (outside the line's zone), the failed check
+        // brings another check next turn ("It failed a command check last
+        // turn"), at 8 - 1 failed last = 7 (no longer isolated: two units
+        // stand); and advance orders are Down 1 ("failed last command
+        // integrity check and ordered to advance"): 8 + 1 - 1 = 8, not 9.
+        let mut rallied = failed;
+        (rallied.routing[0], rallied.phase) = (false, ATTACKER_CHECK);
+        assert!(assault.wants_roll(&rallied));
+        assert_eq!(assault.check_rating(&rallied, 0), 7);
+        assert_eq!((assault.order_rating(&rallied, true), assault.order_rating(&rallied, false)), (Some(8), Some(9)));
+        // Failing it, the column takes no staggers (nothing broken or
+        // routing) and retires one full move (4 bands in column).
+        let retired = live(assault.step(rallied, Some(pair_of(8))));
+        assert_eq!((retired.strength[0], retired.distance), (3, 8));
+        // A pass after a Huzzah! spares it the check it would take in the
+        // enemy's zone with a unit routing; the passed check does not.
+        let mut spared = huzzah;
+        (spared.phase, spared.distance) = (ATTACKER_CHECK, 2);
+        assert!(!assault.wants_roll(&spared));
+        let mut checked = passed;
+        (checked.phase, checked.distance) = (ATTACKER_CHECK, 2);
+        assert!(assault.wants_roll(&checked));
+
+        // A lone unit (brigade 1) is isolated: Down 1 to its threat tests
+        // ("Down 1 if unit is isolated") and its orders ("Down 1 if isolated
+        // sub-command"), and Down 2 on its check: in the line's zone it
+        // tests at Green (7), orders at 8 + 1 - 1 - 1 = 7, and routed
+        // checks at 8 - 1 - 2 = 5. Under `command_check_isolated = command`
+        // a brigade of two checks at 8 - 1 = 7 unless the brigade itself is
+        // isolated in its division.
+        column.brigade = 1;
+        let lone = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        assert_eq!((lone.threat_rating(&lone.start(), 0, None), lone.order_rating(&lone.start(), true)), (7, Some(7)));
+        assert_eq!(lone.check_rating(&live(engage_rolls(&lone, lone.start(), 10, 6)), 0), 5);
+        let command = Rules { command_check_isolated: CommandCheckIsolated::Command, ..Rules::default() };
+        column.brigade = 2;
+        let by_command = Assault::new(&command, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        assert_eq!(by_command.check_rating(&routed, 0), 7);
+
+        // The defender's brigade (three units, one already lost) checks in
+        // its own Rally phase that turn when its line routs: 8 - 2 routing or
+        // broken - 2 isolated = 4; a 5 fails, 2 staggers.
+        let mut defender = line;
+        (defender.brigade, defender.brigade_lost) = (3, 1);
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let assault = Assault::new(&rules, column, defender, Guns::Medium, 0, 3, 2).unwrap();
+        let mut s = live(engage_rolls(&assault, assault.start(), 6, 10));
+        assert_eq!((s.routing, s.rare.due(0), s.rare.due(1)), ([false, true], false, true));
+        s.phase = DEFENDER_CHECK;
+        assert_eq!(assault.check_rating(&s, 1), 4);
+        let failed = live(assault.step(s, Some(pair_of(5))));
+        assert_eq!(
+            (failed.strength[2], failed.rare.last_check(1), failed.phase),
+            (4, LastCheck::Failed, DEFENDER_REFORM)
+        );
     }
 
     #[test]
@@ -2015,7 +2393,8 @@ mod tests {
         let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
         let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 12, 1).unwrap();
         let mut s = assault.start();
-        (s.phase, s.blown, s.recall) = (ATTACKER_ORDERS, [true, false], [true, false]);
+        (s.phase, s.blown) = (ATTACKER_ORDERS, [true, false]);
+        s.rare.set_recall(0, true);
         let after = live(assault.step(s, Some(pair_of(12))));
         assert_eq!((after.distance, after.out_of_control), (6, [true, false]));
         // A mob is disadvantaged when threatened: Trained's disadvantaged 4.
@@ -2035,6 +2414,6 @@ mod tests {
         let mut reform = after;
         reform.phase = ATTACKER_REFORM;
         let rallied = live(assault.step(reform, Some(pair_of(5))));
-        assert!(!rallied.blown[0] && !rallied.out_of_control[0] && !rallied.recall[0]);
+        assert!(!rallied.blown[0] && !rallied.out_of_control[0] && !rallied.rare.recall(0));
     }
 }

@@ -41,9 +41,9 @@
 //! (see [`Assault`] and the ruleset note).
 
 use super::{
-    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_DEPLOY_THREAT, DEFENDER_ENGAGE_ROLL,
-    DEFENDER_FORCED, DEFENDER_REFORM, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD, Packed,
-    State, TURN_END,
+    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD,
+    Packed, State, TURN_END,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -194,7 +194,19 @@ impl AssaultGame {
     /// recall order, the chain's), and a free order pending or an order
     /// that can still be rolled.
     fn may_order(&self, s: &State) -> bool {
-        s.phase == ATTACKER_ORDERS && s.distance > 0 && !s.routing[0] && !s.blown[0] && self.order_options(s).len() > 1
+        s.phase == ATTACKER_ORDERS
+            && s.distance > 0
+            && !s.routing[0]
+            && !s.blown[0]
+            && (s.free_order
+                || self.assault.order_rating(s, true).is_some()
+                || (self.may_deploy(s) && self.assault.order_rating(s, false).is_some()))
+    }
+
+    /// Whether the attacker, an infantry column facing a defender in good
+    /// order, may be ordered to deploy to line.
+    fn may_deploy(&self, s: &State) -> bool {
+        !s.routing[1] && self.assault.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
     }
 
     /// The defender's chance to order square of its own accord.
@@ -225,6 +237,10 @@ impl AssaultGame {
         if a.in_zone_of(s, 0) {
             rating -= r.order_threat_zone_down;
         }
+        // "Down 1 if isolated sub-command".
+        if a.isolated(1) {
+            rating -= r.order_isolated_down;
+        }
         rating
     }
 
@@ -249,19 +265,18 @@ impl AssaultGame {
     /// Runs the phases that take neither decision nor roll, as the chain's
     /// `quiet_steps` does, up to the next that does or the end of the turn.
     fn quiet(&self, mut node: Node<State>) -> Node<State> {
-        while let Node::Live(mut s) = node {
+        while let Node::Live(s) = &mut node {
             if s.phase >= ENGAGE_ATTACKER_ROLL {
                 // As the chain: the count of orders, a pending free order
                 // and the battery's readiness matter only in the Orders phase.
                 s.orders = 0;
                 s.free_order = false;
                 s.fire_ready = true;
-                node = Node::Live(s);
             }
-            if s.phase == TURN_END || self.wants_input(&s) {
+            if s.phase == TURN_END || self.wants_input(s) {
                 break;
             }
-            node = self.assault.step(s, None);
+            node = self.assault.step(*s, None);
         }
         node
     }
@@ -275,8 +290,7 @@ impl AssaultGame {
         if s.free_order || a.order_rating(s, true).is_some() {
             options.push(MOVE);
         }
-        let column = a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column;
-        if !s.routing[1] && column && (s.free_order || a.order_rating(s, false).is_some()) {
+        if self.may_deploy(s) && (s.free_order || a.order_rating(s, false).is_some()) {
             options.push(DEPLOY);
         }
         options
@@ -365,7 +379,7 @@ impl AssaultGame {
                     Policy::Cautious => FORM,
                     _ => STAY,
                 });
-                s.phase = DEFENDER_REFORM;
+                s.phase = DEFENDER_CHECK;
                 if choice == FORM {
                     let pair = self.roll(fate);
                     if r.passes(pair_total(pair), self.defender_order_rating(&s)) {
