@@ -4,7 +4,7 @@
 use super::assert_agrees;
 use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{
-    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns,
+    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns, Superiority,
 };
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -578,4 +578,47 @@ fn a_lone_unit_is_isolated_and_its_brigade_checks_after_a_rout() {
     assert!(build(&[("attacker.brigade", "2"), ("attacker.brigade_lost", "2")]).is_err());
     assert!(build(&[("defender.last_check", "failed")]).is_err());
     assert!(build(&[("defender.arm", "artillery"), ("defender.brigade", "2")]).is_err());
+}
+
+#[test]
+fn skirmisher_superiority_lets_a_column_engage_a_battery_from_four_bands() {
+    // A Trained column 4 bands from a Trained battery with no bombardments
+    // (inside its 7-band inherent zone). Its threat test (Trained Down 1
+    // short range, Down 1 in column: Raw 6) cannot break it or force an
+    // order, so only the orders decide whether it engages in turn 1: each at
+    // 8 + 1 in command - 1 in the battery's zone = 8 (26/36), then 7.
+    // Without superiority its first order stops it 1 band short ("A unit
+    // cannot advance to engage an enemy that is outside its threat zone
+    // unless that enemy is within 5cm": 4 bands is outside its 3-band zone),
+    // and it engages on a second order or a Huzzah!'s free one:
+    // 1/36 + (25/36)(21/36) = 561/1296. With its side's skirmishers superior
+    // its zone is 4 bands, so the first order makes contact: 26/36 = 936/1296.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let plain = Assault::new(&rules, column, battery, Guns::Medium, 0, 4, 1).unwrap();
+    let superior = plain.clone().with_superiority(Superiority::Attacker);
+    let engaged = |a: &Assault| a.exact_distribution().unwrap().probability("engaged", 1);
+    assert!(close(engaged(&plain), 561.0 / 1296.0), "{}", engaged(&plain));
+    assert!(close(engaged(&superior), 936.0 / 1296.0), "{}", engaged(&superior));
+    // The catalogue's `skirmish` key plays the same on the decision model,
+    // and Monte Carlo agrees with the solver over three turns.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let book = (huzzah.default_rules)();
+    let entry = huzzah.scenario("assault").unwrap();
+    let keys = |skirmish: &'static str, turns: &'static str| {
+        [
+            ("distance", "4"),
+            ("turns", turns),
+            ("skirmish", skirmish),
+            ("defender.arm", "artillery"),
+            ("defender.bombardments", "0"),
+            ("attacker.policy", "bold"),
+        ]
+    };
+    let played = entry.build_from_text(book.as_ref(), keys("attacker", "1")).unwrap();
+    assert!(close(played.exact_distribution().unwrap().probability("engaged", 1), 936.0 / 1296.0));
+    let three = entry.build_from_text(book.as_ref(), keys("defender", "3")).unwrap();
+    assert_agrees(three.as_ref(), 300_000, 69);
+    assert_agrees(&superior, 1_000_000, 68);
 }

@@ -26,6 +26,13 @@
 //! A routed unit may rally and the assault goes on. Reorganising is the
 //! `reorganise` scenario's.
 //!
+//! Skirmisher superiority ("Skirmisher superiority") is the `skirmish` key:
+//! the side that holds it every turn (none by default) has its infantry's
+//! threat zones 1 band deeper against enemy infantry and artillery, which
+//! moves where the enemy's advance must stop, who takes threat tests, and
+//! from how far its own infantry may advance to engage. The superiority
+//! rolls themselves are the `skirmish` scenario's.
+//!
 //! Command checks ("Command integrity check"), first in each side's Rally
 //! phase, when a side's `brigade` key is set (the units of its brigade,
 //! itself included; 0, the default, leaves its command outside the
@@ -553,6 +560,20 @@ pub struct State {
 }
 
 crate::choice_enum! {
+    /// Which side's skirmishers have superiority ("Skirmisher superiority")
+    /// through the assault: its infantry's threat zone is 1 band deeper
+    /// against enemy infantry and artillery.
+    pub enum Superiority {
+        /// Neither side's (a draw, or both failed): the basic zones (default).
+        None = "none",
+        /// The attacker's side won it.
+        Attacker = "attacker",
+        /// The defender's side won it.
+        Defender = "defender",
+    }
+}
+
+crate::choice_enum! {
     /// A brigade's last command check ("Command integrity check": "Down 1 if
     /// failed last command check", "Up 1 if passed last command check").
     pub enum LastCheck {
@@ -733,6 +754,8 @@ pub struct Assault {
     full: [i32; 2],
     turns: u32,
     fire: Fire,
+    /// Bands each side's threat zone gains from skirmisher superiority.
+    skirmish_bonus: [i32; 2],
     layout: Layout,
 }
 
@@ -834,8 +857,32 @@ impl Assault {
             full,
             turns,
             fire: Fire::Now,
+            skirmish_bonus: [0; 2],
             layout: Layout::new(metrics),
         })
+    }
+
+    /// The same assault with `superiority`'s side holding skirmisher
+    /// superiority every turn (the `skirmish` key).
+    pub fn with_superiority(mut self, superiority: Superiority) -> Self {
+        // "Whichever side succeeds by the greatest amount wins the skirmisher
+        // war: that side adds 5cm (1 band) to the threat zone of its infantry
+        // units in open terrain against enemy infantry and artillery units";
+        // it "has no effect on infantry threat zones against: Cavalry", and
+        // "Units that do not have threat zones do not gain a threat zone"
+        // (see [`Assault::zone`]). The assault is fought in the open.
+        let winner = match superiority {
+            Superiority::None => None,
+            Superiority::Attacker => Some(0),
+            Superiority::Defender => Some(1),
+        };
+        self.skirmish_bonus = std::array::from_fn(|side| {
+            let gains = winner == Some(side)
+                && self.units[side].arm == Arm::Infantry
+                && self.units[1 - side].arm != Arm::Cavalry;
+            if gains { self.rules.skirmish_threat_zone_bonus_bands } else { 0 }
+        });
+        self
     }
 
     /// The same assault with the battery firing under `fire`.
@@ -935,9 +982,10 @@ impl Assault {
             _ if s.routing[side] => 0,
             // "Blown cavalry exerts no threat zone."
             (Arm::Cavalry, _) if s.blown[side] => 0,
-            (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line,
-            (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column,
-            (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square,
+            // Skirmisher superiority deepens infantry zones (0 without it).
+            (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line + self.skirmish_bonus[side],
+            (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column + self.skirmish_bonus[side],
+            (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square + self.skirmish_bonus[side],
             (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
             (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
             (Arm::Artillery, _) => match self.guns {
@@ -2051,7 +2099,8 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         settings.int("defender.bombardments") as i32,
         settings.int("distance") as i32,
         settings.int("turns") as u32,
-    )?;
+    )?
+    .with_superiority(settings.choice("skirmish"));
     Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
 }
 
@@ -2061,6 +2110,11 @@ pub fn entry() -> ScenarioEntry {
     params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
     params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
+    params.push(Param::choice(
+        "skirmish",
+        "whose skirmishers hold superiority every turn (its infantry's threat zones 1 band deeper against infantry and artillery): none, attacker or defender",
+        Superiority::None,
+    ));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
     params.extend(plan_params());
@@ -2376,6 +2430,41 @@ mod tests {
             (failed.strength[2], failed.rare.last_check(1), failed.phase),
             (4, LastCheck::Failed, DEFENDER_REFORM)
         );
+    }
+
+    #[test]
+    fn skirmisher_superiority_deepens_the_winners_infantry_zones() {
+        // "That side adds 5cm (1 band) to the threat zone of its infantry
+        // units in open terrain against enemy infantry and artillery units."
+        // A Trained column 6 bands from a line whose side holds superiority
+        // (zone 4, not 3): its 4-band move stops on entering the zone, at 4
+        // (at 3 without); from 4 bands it is in the zone and tests at the
+        // start of its turn (without, it does not).
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let plain = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap();
+        let defended = plain.clone().with_superiority(Superiority::Defender);
+        let s = plain.start();
+        assert_eq!((plain.advance(&s), defended.advance(&s)), (3, 4));
+        let mut at_four = s;
+        at_four.distance = 4;
+        assert!(!plain.wants_roll(&at_four) && defended.wants_roll(&at_four));
+        // The attacker's side holding it: a column 4 bands from a battery
+        // (inside its 7-band zone) may advance into contact, the battery
+        // being within its 4-band zone; without, it stops 1 band short.
+        let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+        let plain = Assault::new(&rules, column, battery, Guns::Medium, 0, 4, 1).unwrap();
+        let attacked = plain.clone().with_superiority(Superiority::Attacker);
+        assert_eq!((plain.advance(&plain.start()), attacked.advance(&attacked.start())), (1, 0));
+        // Not against cavalry, and cavalry never gains a zone from it.
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let against_cavalry = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 4, 1).unwrap();
+        let horse = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 4, 1).unwrap();
+        assert_eq!(against_cavalry.with_superiority(Superiority::Attacker).skirmish_bonus, [0, 0]);
+        assert_eq!(horse.clone().with_superiority(Superiority::Attacker).skirmish_bonus, [0, 0]);
+        assert_eq!(horse.with_superiority(Superiority::Defender).skirmish_bonus, [0, 0]);
+        assert_eq!(defended.skirmish_bonus, [0, 1]);
     }
 
     #[test]

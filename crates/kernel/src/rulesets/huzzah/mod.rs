@@ -129,7 +129,8 @@
 //!   bombard, the threat test after a forced deploy, cavalry out of control
 //!   as a mob, the Huzzah! chain's limit of 8, forced orders, blown cavalry,
 //!   what the winner does while its enemy routs, defending cavalry, which
-//!   stands, and command checks by brigade keys) in its docs. It runs on the
+//!   stands, command checks by brigade keys, and skirmisher superiority
+//!   held by one side throughout, the `skirmish` key, in open terrain) in its docs. It runs on the
 //!   decision model with the decisions `advance` (halt, advance, deploy),
 //!   `pursue`, `bombard` (fire or hold) and `square`; best play is solved up
 //!   to 3 turns (`assault::BEST_TURN_LIMIT`), the heuristics exactly up to
