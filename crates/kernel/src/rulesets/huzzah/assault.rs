@@ -667,6 +667,7 @@ impl State {
     /// (signed bytes as their bits), a byte of the defender's blown and out
     /// of control and each side's recall (a bit each), and a byte of each
     /// side's command checks (last check 2 bits, exempt and due 1 each).
+    #[inline(always)]
     fn pack(&self) -> Packed {
         debug_assert!(self.phase < 32 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
         let flags = [
@@ -707,6 +708,7 @@ impl State {
     }
 
     /// The state [`State::pack`] packed.
+    #[inline(always)]
     fn unpack(packed: Packed) -> State {
         let Packed(first, second) = packed;
         let bits = |shift: u32, width: u32| ((first >> shift) & ((1 << width) - 1)) as u8;
@@ -756,6 +758,10 @@ pub struct Assault {
     fire: Fire,
     /// Bands each side's threat zone gains from skirmisher superiority.
     skirmish_bonus: [i32; 2],
+    /// Each side's threat zone in each formation (line, column, square),
+    /// skirmisher superiority included: [`Assault::zone`] is called at
+    /// almost every step, so it looks the zone up.
+    zones: [[i32; 3]; 2],
     layout: Layout,
 }
 
@@ -848,7 +854,7 @@ impl Assault {
         metrics.push(Metric::boolean("attacker_routing", "whether the attacker is a routing mob at the end"));
         metrics.push(Metric::boolean("defender_routing", "whether the defender is a routing mob at the end"));
         let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
-        Ok(Assault {
+        let mut assault = Assault {
             rules: rules.clone(),
             units: [attacker, defender],
             guns,
@@ -858,7 +864,32 @@ impl Assault {
             turns,
             fire: Fire::Now,
             skirmish_bonus: [0; 2],
+            zones: [[0; 3]; 2],
             layout: Layout::new(metrics),
+        };
+        assault.zones = assault.zone_table();
+        Ok(assault)
+    }
+
+    /// Each side's threat zone in each formation (playsheet, Threat zones),
+    /// with its skirmisher superiority bonus.
+    fn zone_table(&self) -> [[i32; 3]; 2] {
+        let r = &self.rules;
+        std::array::from_fn(|side| {
+            [Formation::Line, Formation::Column, Formation::Square].map(|formation| {
+                match (self.units[side].arm, formation) {
+                    (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line + self.skirmish_bonus[side],
+                    (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column + self.skirmish_bonus[side],
+                    (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square + self.skirmish_bonus[side],
+                    (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
+                    (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
+                    (Arm::Artillery, _) => match self.guns {
+                        Guns::Light => r.threat_zone_light_artillery,
+                        Guns::Medium => r.threat_zone_medium_artillery,
+                        Guns::Heavy => r.threat_zone_heavy_artillery,
+                    },
+                }
+            })
         })
     }
 
@@ -882,6 +913,7 @@ impl Assault {
                 && self.units[1 - side].arm != Arm::Cavalry;
             if gains { self.rules.skirmish_threat_zone_bonus_bands } else { 0 }
         });
+        self.zones = self.zone_table();
         self
     }
 
@@ -976,24 +1008,13 @@ impl Assault {
 
     /// The depth of a side's threat zone now, in bands (playsheet, Threat zones).
     fn zone(&self, s: &State, side: usize) -> i32 {
-        let r = &self.rules;
-        match (self.units[side].arm, s.formation[side]) {
-            // "Mob": "Mobs ... have no threat zone".
-            _ if s.routing[side] => 0,
-            // "Blown cavalry exerts no threat zone."
-            (Arm::Cavalry, _) if s.blown[side] => 0,
-            // Skirmisher superiority deepens infantry zones (0 without it).
-            (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line + self.skirmish_bonus[side],
-            (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column + self.skirmish_bonus[side],
-            (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square + self.skirmish_bonus[side],
-            (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
-            (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
-            (Arm::Artillery, _) => match self.guns {
-                Guns::Light => r.threat_zone_light_artillery,
-                Guns::Medium => r.threat_zone_medium_artillery,
-                Guns::Heavy => r.threat_zone_heavy_artillery,
-            },
+        // "Mob": "Mobs ... have no threat zone"; "Blown cavalry exerts no
+        // threat zone" (only cavalry is ever blown).
+        if s.routing[side] || s.blown[side] {
+            return 0;
         }
+        // Skirmisher superiority deepens infantry zones (see `zone_table`).
+        self.zones[side][s.formation[side] as usize]
     }
 
     /// A side's move, in bands (playsheet, Movement).
