@@ -18,7 +18,10 @@
 //!   defender's threat zone, and engaging only from within its own zone or
 //!   1 band), or, for infantry in column, deploy to line (an order like any
 //!   other: rolled, Down 1 for each order before it, a threat test on
-//!   completing it within a threat zone, "Deploying"). Bold always advances;
+//!   completing it within a threat zone, "Deploying"). Each is offered when
+//!   it can be rolled: infantry advancing on cavalry is Down 2 and a deploy
+//!   is not ("Orders and movement", Procedure), so a deploy may be offered
+//!   where no advance is. Bold always advances (halting when it cannot);
 //!   cautious advances only to the edge of the defender's threat zone, or
 //!   into contact, and never deploys.
 //! - `pursue` (attacker), the same order while the defender is a routing
@@ -38,7 +41,10 @@
 //!   the cavalry's threat zone). Bold stays, cautious forms square.
 //!
 //! Everything else is the chain's: the same phases, rolls and readings
-//! (see [`Assault`] and the ruleset note).
+//! (see [`Assault`] and the ruleset note), blown cavalry's recall orders,
+//! defending cavalry (which the rules give no countercharge: it stands),
+//! command checks and skirmisher superiority included. Seizing the flag on
+//! a command check, a player's choice, is not modelled.
 
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
