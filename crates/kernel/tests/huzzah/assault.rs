@@ -4,7 +4,7 @@
 use super::assert_agrees;
 use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{
-    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns,
+    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns, Superiority,
 };
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -111,7 +111,10 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     }
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.arm", "artillery")]).is_err());
     assert!(entry.build_from_text(rules.as_ref(), [("attacker.formation", "square")]).is_err());
-    assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_err());
+    assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry")]).is_ok());
+    assert!(
+        entry.build_from_text(rules.as_ref(), [("defender.arm", "cavalry"), ("defender.formation", "square")]).is_err()
+    );
     assert!(entry.build_from_text(rules.as_ref(), [("defender.arm", "artillery"), ("defender.guns", "light")]).is_ok());
 }
 
@@ -488,4 +491,134 @@ fn the_exact_solver_gives_the_same_bits_on_any_number_of_threads() {
     assert!(
         one.iter().zip(&three).all(|(a, b)| a.0 == b.0 && a.1.to_bits() == b.1.to_bits()) && one.len() == three.len()
     );
+}
+
+#[test]
+fn a_column_advancing_on_cavalry_takes_down_2_on_each_advance_order() {
+    // "Down 2 if infantry ordered to advance on cavalry" (within the
+    // cavalry's threat zone, or with the cavalry within the infantry's move
+    // plus threat zone: 4 + 3 = 7 bands for a column). A Trained column 7
+    // bands from Trained cavalry in line (threat zone 5), an average officer
+    // (8, Up 1 in command). Order 1 at 8 + 1 - 2 = 7 (21/36) stops it on
+    // entering the zone, at 5; order 2 at 7 - 1 in the zone - 1 successive
+    // = 5 (10/36) takes it to 1 band (from 5 it may not engage: outside its
+    // own 3-band zone and not within 1 band); order 3 at 4 (6/36) makes
+    // contact. A Huzzah! on order 1 (1/36) gives a free move to 1 band and no
+    // more orders; a Huzzah! on order 2 a free move into contact.
+    // P(engaged in turn 1) = (20/36)(1/36 + (9/36)(6/36)) = 1800/46656.
+    // Without the Down 2 (ratings 9, 7, 6) it was (29/36)(1/36 + (20/36)(15/36))
+    // = 9744/46656.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 7, 1).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(close(exact.probability("engaged", 1), 1800.0 / 46656.0), "{}", exact.probability("engaged", 1));
+}
+
+#[test]
+fn cavalry_defenders_agree_with_monte_carlo() {
+    // Infantry and cavalry assaulting cavalry over four turns: blown
+    // defenders, recalls, defending cavalry out of control engaging in its
+    // own turn, forced squares; the sampler and the solver run the same steps.
+    let rules = Rules::default();
+    let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    let column = AssaultUnit::new(Quality::Experienced, Arm::Infantry, Formation::Column);
+    let mut battle = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Column);
+    battle.cavalry = volley_kernel::rulesets::huzzah::CavalryKind::Battle;
+    for (attacker, seed) in [(column, 65), (battle, 66)] {
+        let assault = Assault::new(&rules, attacker, cavalry, Guns::Medium, 0, 6, 4).unwrap();
+        let exact = assault.exact_distribution().unwrap();
+        let total: f64 = (0..3).map(|w| exact.probability("winner", w)).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(exact.probability("engaged", 1) > 0.1);
+        assert_agrees(&assault, 1_000_000, seed);
+    }
+}
+
+#[test]
+fn a_lone_unit_is_isolated_and_its_brigade_checks_after_a_rout() {
+    // A lone unit (`brigade = 1`) is isolated: "A unit is also isolated if
+    // it is the only unit in a command" ("Orders and movement"), Down 1 on
+    // its orders ("Down 1 if isolated sub-command"). The cavalry of
+    // cavalry_four_bands_out_... (first order at 9, second at 7: 645/1296)
+    // orders at 8 and 6: P(engaged in turn 1) = 1/36 + (25/36)(15/36) =
+    // 411/1296.
+    let rules = Rules::default();
+    let mut cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    cavalry.brigade = 1;
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 4, 1).unwrap();
+    let exact = assault.exact_distribution().unwrap();
+    assert!(close(exact.probability("engaged", 1), 411.0 / 1296.0), "{}", exact.probability("engaged", 1));
+    // Brigades on both sides over three turns: routs bring checks, failed
+    // checks staggers, retirements and checks again; Monte Carlo agrees.
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    column.brigade = 2;
+    let mut defender = line;
+    (defender.brigade, defender.brigade_lost) = (3, 1);
+    let with_checks = Assault::new(&rules, column, defender, Guns::Medium, 0, 4, 3).unwrap();
+    let (column, line) = (
+        AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column),
+        AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line),
+    );
+    let without = Assault::new(&rules, column, line, Guns::Medium, 0, 4, 3).unwrap();
+    let (checked, unchecked) = (with_checks.exact_distribution().unwrap(), without.exact_distribution().unwrap());
+    // The checks only add staggers and retirements: more units break.
+    let decided = |d: &volley_kernel::outcome::Distribution| d.probability("winner", 0) + d.probability("winner", 1);
+    assert!(decided(&checked) > decided(&unchecked));
+    assert_agrees(&with_checks, 1_000_000, 67);
+    // The catalogue's keys: a brigade with more lost than it has, brigade
+    // keys without a brigade, and a battery's brigade are refused.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let rules = (huzzah.default_rules)();
+    let entry = huzzah.scenario("assault").unwrap();
+    let build = |keys: &[(&str, &str)]| entry.build_from_text(rules.as_ref(), keys.iter().copied());
+    assert!(build(&[("attacker.brigade", "2"), ("attacker.brigade_lost", "1")]).is_ok());
+    assert!(build(&[("attacker.brigade", "2"), ("attacker.brigade_lost", "2")]).is_err());
+    assert!(build(&[("defender.last_check", "failed")]).is_err());
+    assert!(build(&[("defender.arm", "artillery"), ("defender.brigade", "2")]).is_err());
+}
+
+#[test]
+fn skirmisher_superiority_lets_a_column_engage_a_battery_from_four_bands() {
+    // A Trained column 4 bands from a Trained battery with no bombardments
+    // (inside its 7-band inherent zone). Its threat test (Trained Down 1
+    // short range, Down 1 in column: Raw 6) cannot break it or force an
+    // order, so only the orders decide whether it engages in turn 1: each at
+    // 8 + 1 in command - 1 in the battery's zone = 8 (26/36), then 7.
+    // Without superiority its first order stops it 1 band short ("A unit
+    // cannot advance to engage an enemy that is outside its threat zone
+    // unless that enemy is within 5cm": 4 bands is outside its 3-band zone),
+    // and it engages on a second order or a Huzzah!'s free one:
+    // 1/36 + (25/36)(21/36) = 561/1296. With its side's skirmishers superior
+    // its zone is 4 bands, so the first order makes contact: 26/36 = 936/1296.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let plain = Assault::new(&rules, column, battery, Guns::Medium, 0, 4, 1).unwrap();
+    let superior = plain.clone().with_superiority(Superiority::Attacker);
+    let engaged = |a: &Assault| a.exact_distribution().unwrap().probability("engaged", 1);
+    assert!(close(engaged(&plain), 561.0 / 1296.0), "{}", engaged(&plain));
+    assert!(close(engaged(&superior), 936.0 / 1296.0), "{}", engaged(&superior));
+    // The catalogue's `skirmish` key plays the same on the decision model,
+    // and Monte Carlo agrees with the solver over three turns.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let book = (huzzah.default_rules)();
+    let entry = huzzah.scenario("assault").unwrap();
+    let keys = |skirmish: &'static str, turns: &'static str| {
+        [
+            ("distance", "4"),
+            ("turns", turns),
+            ("skirmish", skirmish),
+            ("defender.arm", "artillery"),
+            ("defender.bombardments", "0"),
+            ("attacker.policy", "bold"),
+        ]
+    };
+    let played = entry.build_from_text(book.as_ref(), keys("attacker", "1")).unwrap();
+    assert!(close(played.exact_distribution().unwrap().probability("engaged", 1), 936.0 / 1296.0));
+    let three = entry.build_from_text(book.as_ref(), keys("defender", "3")).unwrap();
+    assert_agrees(three.as_ref(), 300_000, 69);
+    assert_agrees(&superior, 1_000_000, 68);
 }

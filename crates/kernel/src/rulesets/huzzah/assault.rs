@@ -1,6 +1,8 @@
 //! An assault, turn by turn in the rules' sequence ("Sequence of play"): one
 //! attacking unit (infantry in column or line, or cavalry) starts some bands
-//! from one defending unit (infantry in line, column or square, or a battery).
+//! from one defending unit (infantry in line, column or square, cavalry in
+//! line or column, or a battery). Battle and pursuit cavalry and small units
+//! are keys of either side (`cavalry`, `small`).
 //!
 //! The attacker's turn: threat tests if it is in the defender's threat zone;
 //! orders (a forced order first, a deploy followed by its threat test, then
@@ -21,9 +23,35 @@
 //! takes a compulsory kill. The loser of an engagement routs at once, one
 //! march-column move away, and a tied attacker or a Huzzah! loser retires a
 //! move: each off the table if the move is longer than the bands behind it.
-//! A routed unit may rally and the assault goes on. Command checks and
-//! reorganising are the `command_check` and `reorganise` scenarios' (one
-//! unit is no command).
+//! A routed unit may rally and the assault goes on. Reorganising is the
+//! `reorganise` scenario's.
+//!
+//! Skirmisher superiority ("Skirmisher superiority") is the `skirmish` key:
+//! the side that holds it every turn (none by default) has its infantry's
+//! threat zones 1 band deeper against enemy infantry and artillery, which
+//! moves where the enemy's advance must stop, who takes threat tests, and
+//! from how far its own infantry may advance to engage. The superiority
+//! rolls themselves are the `skirmish` scenario's.
+//!
+//! Command checks ("Command integrity check"), first in each side's Rally
+//! phase, when a side's `brigade` key is set (the units of its brigade,
+//! itself included; 0, the default, leaves its command outside the
+//! scenario, as before): its brigade checks when its unit routed since its
+//! last Rally phase, when the brigade failed its last check, or when it has
+//! units broken or routing (`brigade_lost` others, and its own unit) and its
+//! unit is in the enemy's threat zone, unless a Huzzah! on its last check
+//! spares it until its unit routs again. The check is rolled at the unit's
+//! officer's `rating`, Down 1 for each unit broken or routing, Down 1 if it
+//! failed its last check (Up 1 if passed), Down 2 if an isolated
+//! sub-command (`command_check_isolated`), Up 1 if its unit holds its
+//! favourable position. Failed, the unit takes a stagger for each unit of
+//! the brigade broken or routing and, if not routing, retires one full move
+//! (off the table, broken); its next advance orders are Down 1. A lone unit
+//! (`brigade = 1`) is isolated: Down 1 on threat tests and orders, and
+//! Down 2 on its check. The brigade's other units stay as the keys say, and
+//! a unit's break ends the assault before any check. Not modelled: an
+//! officer seizing the flag, an inspirational brigade officer, the other
+//! units' favourable positions.
 //!
 //! The turn is a small state machine in which every step consumes at most one
 //! roll of 2D6, so the Monte Carlo sampler and the exact solver run the very
@@ -112,7 +140,28 @@
 //! - A unit broken by leaving the table (or a battery broken by losing)
 //!   keeps its staggers and kills in `*_remaining`.
 //! - Blown cavalry that fails to rally takes the recall order in its next
-//!   orders phase, and acts on no other order that phase.
+//!   orders phase, and acts on no other order that phase. Blown cavalry that
+//!   has not yet failed a rally takes no order at all ("Blown cavalry cannot
+//!   move until it reforms"; "It cannot move ... during that player's Orders
+//!   phase because it is blown").
+//! - Defending cavalry stands: the rules give it no countercharge or other
+//!   reaction in the attacker's turn ("An advance order is the only order
+//!   that can be used to make contact with the enemy", and orders are the
+//!   phasing player's), and in its own turn it stands as any defender does.
+//!   Engaged, it is blown unless it routs ("Cavalry that does not rout after
+//!   an engagement is blown": no threat zone, disadvantaged if engaged
+//!   again); it tries to rally in its own Rally phase that turn ("Cavalry
+//!   blown during its opponent's Engagement phase cannot rally until its
+//!   owning player's next Rally phase"), and failing that takes a recall
+//!   order in its next Orders phase (the defender's forced order). A
+//!   failed recall takes it out of control: one move at march column rate
+//!   towards the attacker, stopped on entering the attacker's threat zone,
+//!   and a move into contact is engaged in the defender's turn with the
+//!   defender as the phasing unit (it retires on a tie, the attacker holds).
+//! - Infantry ordered to advance on defending cavalry takes Down 2 within
+//!   the cavalry's threat zone or the infantry's move plus threat zone of it
+//!   ("Infantry ordered to advance on cavalry"), on advance orders only (a
+//!   deploy is not an advance; likewise the inspirational officer's Up 1).
 
 mod game;
 pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, SQUARE, Standing};
@@ -120,8 +169,8 @@ pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, 
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
 use super::{
-    Arm, CavalryKind, HuzzahThreatChain, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param,
-    remaining_percent,
+    Arm, CavalryKind, CommandCheckHuzzah, CommandCheckIsolated, HuzzahThreatChain, Officer, Quality, Rules, invalid,
+    pair_is_huzzah, pair_total, quality_param, remaining_percent,
 };
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
@@ -200,6 +249,26 @@ pub struct AssaultUnit {
     pub edge: i32,
     /// Routing at the start (a mob that must rally in its Rally phase).
     pub routing: bool,
+    /// Battle or pursuit cavalry ("Engage the enemy": Up 1 if battle cavalry;
+    /// Up 1 if pursuit cavalry fighting a disadvantaged enemy); regular for
+    /// any other arm.
+    pub cavalry: CavalryKind,
+    /// A small unit ("Engage the enemy", Small unit: Down 1 in engagements
+    /// against standard-sized units; "Threat tests": Up 1 if bombarded at
+    /// long or extreme range). A battery follows `artillery_small_unit`.
+    pub small: bool,
+    /// Units in its brigade, itself included, for command checks ("Command
+    /// integrity check"): 0, its command is outside the scenario and takes
+    /// no checks; 1, a lone unit (isolated: "A unit is also isolated if it is
+    /// the only unit in a command").
+    pub brigade: i32,
+    /// Other units of its brigade broken or routing, and staying so.
+    pub brigade_lost: i32,
+    /// The brigade itself is an isolated sub-command of its division (read
+    /// under `command_check_isolated = command`).
+    pub brigade_isolated: bool,
+    /// Its brigade's last command check at the start.
+    pub last_check: LastCheck,
 }
 
 impl AssaultUnit {
@@ -219,6 +288,12 @@ impl AssaultUnit {
             disadvantaged: false,
             edge: DEFAULT_EDGE,
             routing: false,
+            cavalry: CavalryKind::Regular,
+            small: false,
+            brigade: 0,
+            brigade_lost: 0,
+            brigade_isolated: false,
+            last_check: LastCheck::None,
         }
     }
 
@@ -238,6 +313,12 @@ impl AssaultUnit {
             disadvantaged: settings.bool(&key("disadvantaged")),
             edge: settings.int(&key("edge")) as i32,
             routing: settings.bool(&key("routing")),
+            cavalry: settings.choice(&key("cavalry")),
+            small: settings.bool(&key("small")),
+            brigade: settings.int(&key("brigade")) as i32,
+            brigade_lost: settings.int(&key("brigade_lost")) as i32,
+            brigade_isolated: settings.bool(&key("brigade_isolated")),
+            last_check: settings.choice(&key("last_check")),
         }
     }
 
@@ -248,7 +329,11 @@ impl AssaultUnit {
             Param::int(key("shifts"), "net Ups minus Downs on threat tests and engagements", 0, -10, 10),
             Param::int(key("staggers"), "staggers at the start", 0, 0, 10),
             Param::int(key("kills"), "kills at the start", 0, 0, 10),
-            Param::choice(key("arm"), "the attacker: infantry or cavalry; the defender: infantry or artillery", arm),
+            Param::choice(
+                key("arm"),
+                "the attacker: infantry or cavalry; the defender: infantry, cavalry or artillery",
+                arm,
+            ),
             Param::choice(key("formation"), "line, column or square (infantry only)", formation),
             Param::choice(key("officer"), "officer attached: none, attached or inspirational", Officer::None),
             Param::int(key("rating"), "command rating of its officer (6 Abysmal to 10 Excellent)", 8, 6, 10),
@@ -267,6 +352,34 @@ impl AssaultUnit {
                 40,
             ),
             Param::boolean(key("routing"), "routing at the start (it must rally in its Rally phase)", false),
+            Param::choice(
+                key("cavalry"),
+                "regular, battle (Up 1 in engagements) or pursuit (Up 1 against a disadvantaged enemy) cavalry; cavalry only",
+                CavalryKind::Regular,
+            ),
+            Param::boolean(
+                key("small"),
+                "a small unit (Down 1 in engagements against standard-sized units; a battery follows artillery_small_unit)",
+                false,
+            ),
+            Param::int(
+                key("brigade"),
+                "units in its brigade, itself included, for command checks (0: no command checks; 1: a lone, isolated unit)",
+                0,
+                0,
+                8,
+            ),
+            Param::int(key("brigade_lost"), "other units of its brigade broken or routing throughout", 0, 0, 7),
+            Param::boolean(
+                key("brigade_isolated"),
+                "its brigade is the only one of its division not broken or routing (read under command_check_isolated = command)",
+                false,
+            ),
+            Param::choice(
+                key("last_check"),
+                "its brigade's last command check: none, passed or failed",
+                LastCheck::None,
+            ),
         ]
     }
 }
@@ -290,12 +403,20 @@ const BOMBARD: u8 = 4;
 const LAST_BOMBARD: u8 = 5;
 const ENGAGE_ATTACKER_ROLL: u8 = 6;
 const ENGAGE_DEFENDER_ROLL: u8 = 7;
-const ATTACKER_REFORM: u8 = 8;
-const DEFENDER_THREAT: u8 = 9;
-const DEFENDER_FORCED: u8 = 10;
-const DEFENDER_DEPLOY_THREAT: u8 = 11;
-const DEFENDER_REFORM: u8 = 12;
-const TURN_END: u8 = 13;
+/// The attacker's brigade's command check, first in its Rally phase.
+const ATTACKER_CHECK: u8 = 8;
+const ATTACKER_REFORM: u8 = 9;
+const DEFENDER_THREAT: u8 = 10;
+const DEFENDER_FORCED: u8 = 11;
+const DEFENDER_DEPLOY_THREAT: u8 = 12;
+/// The engagement of defending cavalry out of control that advanced into
+/// contact in its own turn: its roll, then the attacker's.
+const DEFENDER_ENGAGE_ROLL: u8 = 13;
+const DEFENDER_ENGAGE_SECOND: u8 = 14;
+/// The defender's brigade's command check, first in its Rally phase.
+const DEFENDER_CHECK: u8 = 15;
+const DEFENDER_REFORM: u8 = 16;
+const TURN_END: u8 = 17;
 
 /// States less likely than this are dropped by the exact solver (as
 /// `markov::absorb` drops mass below 1e-300): a long assault reaches tens of
@@ -408,8 +529,8 @@ pub struct State {
     bombardments: u8,
     /// Smoke markers on the battery.
     smoke: u8,
-    /// The attacking cavalry is blown.
-    blown: bool,
+    /// Each side's cavalry is blown.
+    blown: [bool; 2],
     /// Each side's attached officer is still alive.
     officer: [bool; 2],
     /// An engagement has taken place.
@@ -429,11 +550,100 @@ pub struct State {
     routing: [bool; 2],
     /// Bands between each unit and its table edge.
     behind: [i8; 2],
-    /// The attacking cavalry lost control: a mob until it rallies.
-    out_of_control: bool,
+    /// Each side's cavalry lost control: a mob until it rallies.
+    out_of_control: [bool; 2],
+    /// Recalls and command checks, which most assaults never use (see [`Rare`]).
+    rare: Rare,
     /// The battery may bombard the attacker now: it has not bombarded it
     /// since the attacker last acted on an order this turn.
     fire_ready: bool,
+}
+
+crate::choice_enum! {
+    /// Which side's skirmishers have superiority ("Skirmisher superiority")
+    /// through the assault: its infantry's threat zone is 1 band deeper
+    /// against enemy infantry and artillery.
+    pub enum Superiority {
+        /// Neither side's (a draw, or both failed): the basic zones (default).
+        None = "none",
+        /// The attacker's side won it.
+        Attacker = "attacker",
+        /// The defender's side won it.
+        Defender = "defender",
+    }
+}
+
+crate::choice_enum! {
+    /// A brigade's last command check ("Command integrity check": "Down 1 if
+    /// failed last command check", "Up 1 if passed last command check").
+    pub enum LastCheck {
+        /// No check taken yet.
+        None = "none",
+        /// Passed.
+        Passed = "passed",
+        /// Failed.
+        Failed = "failed",
+    }
+}
+
+/// The parts of a [`State`] that most assaults never set, in one word of
+/// bits, so that the state stays small to copy and quick to pack: for each
+/// side (side 1 shifted by 5 bits) a recall pending (bit 0: blown cavalry
+/// that failed to rally awaits a forced order of recall in its next Orders
+/// phase, "Forced orders", Recall), its brigade's last command check (bits
+/// 1-2, a [`LastCheck`]), a Huzzah! on that check (bit 3: no check "until
+/// another of its sub-commands breaks or routs") and a check due (bit 4:
+/// the unit routed since its side's last Rally phase, "Any of its
+/// sub-commands broke or routed this turn"). Bit 15 is left for packing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Rare(u16);
+
+impl Rare {
+    fn bit(self, side: usize, bit: u32) -> bool {
+        (self.0 >> (5 * side as u32 + bit)) & 1 == 1
+    }
+
+    fn set_bit(&mut self, side: usize, bit: u32, on: bool) {
+        let mask = 1 << (5 * side as u32 + bit);
+        self.0 = if on { self.0 | mask } else { self.0 & !mask };
+    }
+
+    fn recall(self, side: usize) -> bool {
+        self.bit(side, 0)
+    }
+
+    fn set_recall(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 0, on);
+    }
+
+    fn last_check(self, side: usize) -> LastCheck {
+        match (self.0 >> (5 * side as u32 + 1)) & 3 {
+            0 => LastCheck::None,
+            1 => LastCheck::Passed,
+            _ => LastCheck::Failed,
+        }
+    }
+
+    fn set_last_check(&mut self, side: usize, last: LastCheck) {
+        let shift = 5 * side as u32 + 1;
+        self.0 = (self.0 & !(3 << shift)) | ((last as u16) << shift);
+    }
+
+    fn exempt(self, side: usize) -> bool {
+        self.bit(side, 3)
+    }
+
+    fn set_exempt(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 3, on);
+    }
+
+    fn due(self, side: usize) -> bool {
+        self.bit(side, 4)
+    }
+
+    fn set_due(&mut self, side: usize, on: bool) {
+        self.set_bit(side, 4, on);
+    }
 }
 
 /// A [`State`] packed into two words, the exact solver's map key: a key
@@ -450,15 +660,18 @@ impl std::hash::Hash for Packed {
 }
 
 impl State {
-    /// The state in two words. The first: phase (4 bits), Huzzah!es (4),
+    /// The state in two words. The first: phase (its low 4 bits, the fifth at bit 30), Huzzah!es (4),
     /// tester (1), the nine flags, both formations (2 each), the engagement
-    /// pair (6), out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
+    /// pair (6), the attacker out of control and ready to fire (1 each), then distance, smoke, orders and bombardments a byte each.
     /// The second: the four strengths and the two bands behind, a byte each
-    /// (signed bytes as their bits), and two zero bytes.
+    /// (signed bytes as their bits), a byte of the defender's blown and out
+    /// of control and each side's recall (a bit each), and a byte of each
+    /// side's command checks (last check 2 bits, exempt and due 1 each).
+    #[inline(always)]
     fn pack(&self) -> Packed {
-        debug_assert!(self.phase < 16 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
+        debug_assert!(self.phase < 32 && self.huzzahs < 16 && self.tester < 2 && self.engage_pair < 64);
         let flags = [
-            self.blown,
+            self.blown[0],
             self.officer[0],
             self.officer[1],
             self.engaged,
@@ -471,27 +684,31 @@ impl State {
         .iter()
         .enumerate()
         .fold(0u64, |acc, (i, &bit)| acc | (u64::from(bit) << i));
-        let first = u64::from(self.phase)
+        let first = u64::from(self.phase & 15)
+            | u64::from(self.phase >> 4) << 30
+            | u64::from(self.blown[1]) << 31
             | u64::from(self.huzzahs) << 4
             | u64::from(self.tester) << 8
             | flags << 9
             | (self.formation[0] as u64) << 18
             | (self.formation[1] as u64) << 20
             | u64::from(self.engage_pair) << 22
-            | u64::from(self.out_of_control) << 28
+            | u64::from(self.out_of_control[0]) << 28
             | u64::from(self.fire_ready) << 29
             | u64::from(self.distance as u8) << 32
             | u64::from(self.smoke) << 40
             | u64::from(self.orders) << 48
             | u64::from(self.bombardments) << 56;
         let [a, b, c, d] = self.strength.map(|v| v as u8);
-        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, 0, 0]);
+        let [rare_low, rare_high] = (self.rare.0 | u16::from(self.out_of_control[1]) << 15).to_le_bytes();
+        let second = u64::from_le_bytes([a, b, c, d, self.behind[0] as u8, self.behind[1] as u8, rare_low, rare_high]);
         let packed = Packed(first, second);
         debug_assert_eq!(State::unpack(packed), *self, "a state must survive packing");
         packed
     }
 
     /// The state [`State::pack`] packed.
+    #[inline(always)]
     fn unpack(packed: Packed) -> State {
         let Packed(first, second) = packed;
         let bits = |shift: u32, width: u32| ((first >> shift) & ((1 << width) - 1)) as u8;
@@ -501,15 +718,16 @@ impl State {
             1 => Formation::Column,
             _ => Formation::Square,
         };
-        let [a, b, c, d, behind_0, behind_1, _, _] = second.to_le_bytes();
+        let [a, b, c, d, behind_0, behind_1, rare_low, rare_high] = second.to_le_bytes();
+        let rare = u16::from_le_bytes([rare_low, rare_high]);
         State {
-            phase: bits(0, 4),
+            phase: bits(0, 4) | (bits(30, 1) << 4),
             distance: bits(32, 8) as i8,
             strength: [a, b, c, d].map(|v| v as i8),
             formation: [formation(bits(18, 2)), formation(bits(20, 2))],
             bombardments: bits(56, 8),
             smoke: bits(40, 8),
-            blown: flag(0),
+            blown: [flag(0), (first >> 31) & 1 == 1],
             officer: [flag(1), flag(2)],
             engaged: flag(3),
             tester: bits(8, 1),
@@ -520,7 +738,8 @@ impl State {
             engage_pair: bits(22, 6),
             routing: [flag(7), flag(8)],
             behind: [behind_0 as i8, behind_1 as i8],
-            out_of_control: (first >> 28) & 1 == 1,
+            out_of_control: [(first >> 28) & 1 == 1, rare >> 15 == 1],
+            rare: Rare(rare & 0x7fff),
             fire_ready: (first >> 29) & 1 == 1,
         }
     }
@@ -537,6 +756,12 @@ pub struct Assault {
     full: [i32; 2],
     turns: u32,
     fire: Fire,
+    /// Bands each side's threat zone gains from skirmisher superiority.
+    skirmish_bonus: [i32; 2],
+    /// Each side's threat zone in each formation (line, column, square),
+    /// skirmisher superiority included: [`Assault::zone`] is called at
+    /// almost every step, so it looks the zone up.
+    zones: [[i32; 3]; 2],
     layout: Layout,
 }
 
@@ -561,8 +786,9 @@ impl Assault {
         if attacker.formation == Formation::Square {
             return Err(invalid("attacker.formation", "a square cannot assault: use line or column"));
         }
-        if defender.arm == Arm::Cavalry {
-            return Err(invalid("defender.arm", "the defender is infantry or artillery"));
+        // "Deploying": "Cavalry can form line, column or march column".
+        if defender.arm == Arm::Cavalry && defender.formation == Formation::Square {
+            return Err(invalid("defender.formation", "cavalry forms line or column, not square"));
         }
         if defender.arm == Arm::Artillery && defender.formation != Formation::Line {
             return Err(invalid("defender.formation", "an unlimbered battery is in line"));
@@ -586,6 +812,30 @@ impl Assault {
             if unit.routing && unit.arm == Arm::Artillery {
                 return Err(invalid(format!("{prefix}.routing"), "a battery never routs: it breaks"));
             }
+            // "Engage the enemy": battle and pursuit cavalry are kinds of cavalry.
+            if unit.cavalry != CavalryKind::Regular && unit.arm != Arm::Cavalry {
+                return Err(invalid(format!("{prefix}.cavalry"), "battle and pursuit apply to cavalry only"));
+            }
+            if !(0..=8).contains(&unit.brigade)
+                || unit.brigade_lost < 0
+                || (unit.brigade_lost > 0 && unit.brigade_lost >= unit.brigade)
+            {
+                return Err(invalid(
+                    format!("{prefix}.brigade_lost"),
+                    "a brigade of 0 to 8 units; the other units lost must be fewer than the brigade",
+                ));
+            }
+            if unit.brigade == 0 && (unit.last_check != LastCheck::None || unit.brigade_isolated) {
+                return Err(invalid(format!("{prefix}.brigade"), "brigade keys need a brigade (brigade 1 or more)"));
+            }
+            // "If the command check fails ... artillery limbers and retires one
+            // move still limbered": a limbered battery is outside the assault.
+            if unit.brigade > 0 && unit.arm == Arm::Artillery {
+                return Err(invalid(
+                    format!("{prefix}.brigade"),
+                    "a battery's failed command check limbers it, which the assault does not model",
+                ));
+            }
             if !(0..=40).contains(&unit.edge) {
                 return Err(invalid(format!("{prefix}.edge"), "the bands to the table edge must be 0 to 40"));
             }
@@ -604,7 +854,7 @@ impl Assault {
         metrics.push(Metric::boolean("attacker_routing", "whether the attacker is a routing mob at the end"));
         metrics.push(Metric::boolean("defender_routing", "whether the defender is a routing mob at the end"));
         let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
-        Ok(Assault {
+        let mut assault = Assault {
             rules: rules.clone(),
             units: [attacker, defender],
             guns,
@@ -613,8 +863,58 @@ impl Assault {
             full,
             turns,
             fire: Fire::Now,
+            skirmish_bonus: [0; 2],
+            zones: [[0; 3]; 2],
             layout: Layout::new(metrics),
+        };
+        assault.zones = assault.zone_table();
+        Ok(assault)
+    }
+
+    /// Each side's threat zone in each formation (playsheet, Threat zones),
+    /// with its skirmisher superiority bonus.
+    fn zone_table(&self) -> [[i32; 3]; 2] {
+        let r = &self.rules;
+        std::array::from_fn(|side| {
+            [Formation::Line, Formation::Column, Formation::Square].map(|formation| {
+                match (self.units[side].arm, formation) {
+                    (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line + self.skirmish_bonus[side],
+                    (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column + self.skirmish_bonus[side],
+                    (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square + self.skirmish_bonus[side],
+                    (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
+                    (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
+                    (Arm::Artillery, _) => match self.guns {
+                        Guns::Light => r.threat_zone_light_artillery,
+                        Guns::Medium => r.threat_zone_medium_artillery,
+                        Guns::Heavy => r.threat_zone_heavy_artillery,
+                    },
+                }
+            })
         })
+    }
+
+    /// The same assault with `superiority`'s side holding skirmisher
+    /// superiority every turn (the `skirmish` key).
+    pub fn with_superiority(mut self, superiority: Superiority) -> Self {
+        // "Whichever side succeeds by the greatest amount wins the skirmisher
+        // war: that side adds 5cm (1 band) to the threat zone of its infantry
+        // units in open terrain against enemy infantry and artillery units";
+        // it "has no effect on infantry threat zones against: Cavalry", and
+        // "Units that do not have threat zones do not gain a threat zone"
+        // (see [`Assault::zone`]). The assault is fought in the open.
+        let winner = match superiority {
+            Superiority::None => None,
+            Superiority::Attacker => Some(0),
+            Superiority::Defender => Some(1),
+        };
+        self.skirmish_bonus = std::array::from_fn(|side| {
+            let gains = winner == Some(side)
+                && self.units[side].arm == Arm::Infantry
+                && self.units[1 - side].arm != Arm::Cavalry;
+            if gains { self.rules.skirmish_threat_zone_bonus_bands } else { 0 }
+        });
+        self.zones = self.zone_table();
+        self
     }
 
     /// The same assault with the battery firing under `fire`.
@@ -649,7 +949,7 @@ impl Assault {
             formation: [a.formation, d.formation],
             bombardments: if d.arm == Arm::Artillery { self.bombardments as u8 } else { 0 },
             smoke: 0,
-            blown: false,
+            blown: [false; 2],
             officer: [a.officer != Officer::None, d.officer != Officer::None],
             engaged: false,
             tester: 0,
@@ -660,7 +960,13 @@ impl Assault {
             engage_pair: 0,
             routing: [a.routing, d.routing],
             behind: [a.edge as i8, d.edge as i8],
-            out_of_control: false,
+            out_of_control: [false; 2],
+            rare: {
+                let mut rare = Rare::default();
+                rare.set_last_check(0, a.last_check);
+                rare.set_last_check(1, d.last_check);
+                rare
+            },
             fire_ready: true,
         }
     }
@@ -691,29 +997,24 @@ impl Assault {
         self.units[side].favourable && i32::from(s.behind[side]) == self.units[side].edge
     }
 
+    /// Whether `side` is blown cavalry.
+    fn blown(&self, s: &State, side: usize) -> bool {
+        s.blown[side]
+    }
+
     fn officer_of(&self, s: &State, side: usize) -> Officer {
         if s.officer[side] { self.units[side].officer } else { Officer::None }
     }
 
     /// The depth of a side's threat zone now, in bands (playsheet, Threat zones).
     fn zone(&self, s: &State, side: usize) -> i32 {
-        let r = &self.rules;
-        match (self.units[side].arm, s.formation[side]) {
-            // "Mob": "Mobs ... have no threat zone".
-            _ if s.routing[side] => 0,
-            // "Blown cavalry exerts no threat zone."
-            (Arm::Cavalry, _) if s.blown => 0,
-            (Arm::Infantry, Formation::Line) => r.threat_zone_infantry_line,
-            (Arm::Infantry, Formation::Column) => r.threat_zone_infantry_column,
-            (Arm::Infantry, Formation::Square) => r.threat_zone_infantry_square,
-            (Arm::Cavalry, Formation::Column) => r.threat_zone_cavalry_column,
-            (Arm::Cavalry, _) => r.threat_zone_cavalry_line,
-            (Arm::Artillery, _) => match self.guns {
-                Guns::Light => r.threat_zone_light_artillery,
-                Guns::Medium => r.threat_zone_medium_artillery,
-                Guns::Heavy => r.threat_zone_heavy_artillery,
-            },
+        // "Mob": "Mobs ... have no threat zone"; "Blown cavalry exerts no
+        // threat zone" (only cavalry is ever blown).
+        if s.routing[side] || s.blown[side] {
+            return 0;
         }
+        // Skirmisher superiority deepens infantry zones (see `zone_table`).
+        self.zones[side][s.formation[side] as usize]
     }
 
     /// A side's move, in bands (playsheet, Movement).
@@ -755,7 +1056,7 @@ impl Assault {
     /// the ground it won while the defender routs (a blown cavalry's recall
     /// order is still given).
     fn may_order(&self, s: &State) -> bool {
-        !s.routing[0] && (!s.routing[1] || s.blown)
+        !s.routing[0] && (!s.routing[1] || s.rare.recall(0))
     }
 
     /// The formation a routing unit takes when it rallies ("Routing troops
@@ -789,7 +1090,7 @@ impl Assault {
     /// routing"; "Mob": mobs "use their disadvantaged morale rating if
     /// threatened or engaged"; a routing unit and cavalry out of control alike).
     fn threat_disadvantaged(&self, s: &State, side: usize) -> bool {
-        self.units[side].disadvantaged || s.routing[side] || (side == 0 && s.out_of_control)
+        self.units[side].disadvantaged || s.routing[side] || s.out_of_control[side]
     }
 
     /// The effective rating of `side` tested by the other ("Threat tests",
@@ -806,6 +1107,10 @@ impl Assault {
         }
         if s.strength[2 * side + 1] > 0 {
             shifts -= r.threat_kills_down;
+        }
+        // "Down 1 if unit is isolated."
+        if self.isolated(side) {
+            shifts -= r.threat_isolated_down;
         }
         // "Treat unlimbered artillery batteries as open order troops for
         // threats", and open order troops "threatened (not engaged!) only by
@@ -827,6 +1132,11 @@ impl Assault {
                 shifts -= r.threat_short_range_down;
             } else if band == 2 {
                 shifts += r.threat_extreme_range_up;
+            }
+            // "Up 1 if small unit bombarded at long or extreme range" (a
+            // bombardment, not the battery's inherent short-range threat).
+            if unit.small && band > 0 {
+                shifts += r.threat_small_unit_long_range_up;
             }
             if s.formation[side] == Formation::Column {
                 shifts -= r.threat_bombarded_in_column_down;
@@ -874,34 +1184,61 @@ impl Assault {
             ATTACKER_FORCED => s.forced[0],
             ATTACKER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 1),
             ATTACKER_ORDERS => {
+                // Blown cavalry "cannot move until it reforms": it takes only
+                // its recall order, and that only after failing to rally.
                 !s.free_order
                     && s.distance > 0
                     && self.may_order(s)
-                    && !(s.blown && s.orders > 0)
-                    && self.order_rating(s).is_some()
+                    && (!s.blown[0] || (s.rare.recall(0) && s.orders == 0))
+                    && self.order_rating(s, !s.blown[0]).is_some()
             }
             BOMBARD | ENGAGE_DEFENDER_ROLL => true,
             LAST_BOMBARD => s.huzzahs > 0 || self.fire_now(s, false),
-            ENGAGE_ATTACKER_ROLL => s.distance == 0,
-            ATTACKER_REFORM => s.strength[0] > 0 || s.blown || s.routing[0],
+            ENGAGE_ATTACKER_ROLL | DEFENDER_ENGAGE_ROLL => s.distance == 0,
+            DEFENDER_ENGAGE_SECOND => true,
+            ATTACKER_CHECK => self.check_due(s, 0),
+            DEFENDER_CHECK => self.check_due(s, 1),
+            ATTACKER_REFORM => s.strength[0] > 0 || s.blown[0] || s.routing[0],
             DEFENDER_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
-            DEFENDER_FORCED => s.forced[1],
+            DEFENDER_FORCED => s.forced[1] || (s.rare.recall(1) && !s.routing[1]),
             DEFENDER_DEPLOY_THREAT => s.huzzahs > 0 || self.in_zone_of(s, 0),
-            DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1],
+            DEFENDER_REFORM => s.strength[2] > 0 || s.routing[1] || s.blown[1],
             _ => false,
         }
     }
 
-    /// The attacker's effective command rating for its next order, or `None`
-    /// when no order can be given ("Orders and movement", Procedure).
-    fn order_rating(&self, s: &State) -> Option<i32> {
+    /// The attacker's effective command rating for its next order (an
+    /// advance if `advance`, else a deploy or a recall), or `None` when no
+    /// order can be given ("Orders and movement", Procedure).
+    fn order_rating(&self, s: &State, advance: bool) -> Option<i32> {
         let r = &self.rules;
         let unit = &self.units[0];
         let mut rating = unit.rating;
         if self.in_zone_of(s, 1) {
             rating -= r.order_threat_zone_down;
         }
+        // "Down 2 if infantry ordered to advance on cavalry": "if it is within
+        // the threat zone of enemy cavalry, if an enemy cavalry unit is within
+        // the threat zone of the infantry, or if an enemy cavalry unit could
+        // come into the threat zone of the infantry if it advances on obeying
+        // this order (i.e. the cavalry is within the infantry's combined move
+        // and threat distances)" ("Infantry ordered to advance on cavalry").
+        if advance && unit.arm == Arm::Infantry && self.units[1].arm == Arm::Cavalry {
+            let distance = i32::from(s.distance);
+            if distance <= self.zone(s, 1) || distance <= self.zone(s, 0) + self.move_of(s, 0) {
+                rating -= r.order_infantry_advancing_on_cavalry_down;
+            }
+        }
         rating -= r.order_successive_down * i32::from(s.orders);
+        // "Down 1 if isolated sub-command" (the unit ordered alone in its
+        // brigade); "Down 1 if failed last command integrity check and
+        // ordered to advance" ("There is no penalty on other orders").
+        if self.isolated(0) {
+            rating -= r.order_isolated_down;
+        }
+        if advance && s.rare.last_check(0) == LastCheck::Failed {
+            rating -= r.order_failed_check_advance_down;
+        }
         if unit.in_command {
             rating += r.order_in_command_up;
         }
@@ -911,7 +1248,7 @@ impl Assault {
             // "Up 1 if both the officer is inspirational and the order is to advance."
             Officer::Inspirational => {
                 rating += r.order_officer_attached_up;
-                if !s.blown {
+                if advance {
                     rating += r.order_inspirational_advance_up;
                 }
             }
@@ -1014,9 +1351,9 @@ impl Assault {
     /// and it may make contact from anywhere in that zone ("If it engages an
     /// enemy it fights using its disadvantaged morale rating"): the advance
     /// order's 1-band limit on engaging binds orders, and this is none.
-    fn out_of_control_move(&self, s: &State) -> i32 {
+    fn out_of_control_move(&self, s: &State, side: usize) -> i32 {
         let distance = i32::from(s.distance);
-        let zone = self.zone(s, 1);
+        let zone = self.zone(s, 1 - side);
         let step = self.rules.move_cavalry_march_column;
         let target = if distance > zone && zone > 0 { (distance - step).max(zone) } else { distance - step };
         target.max(0)
@@ -1026,10 +1363,24 @@ impl Assault {
     /// move (see [`Assault::out_of_control_move`]); the battery has its last
     /// chance to fire on it before any engagement.
     fn lose_control(&self, mut s: State) -> Node<State> {
-        s.out_of_control = true;
-        let to = self.out_of_control_move(&s);
+        s.out_of_control[0] = true;
+        let to = self.out_of_control_move(&s, 0);
         Self::advance_to(&mut s, to);
         s.phase = if self.fire_now(&s, to == 0) { BOMBARD } else { LAST_BOMBARD };
+        Node::Live(s)
+    }
+
+    /// Defending cavalry whose recall failed loses control in its own
+    /// Orders phase ("Forced orders", Recall): it advances one move as a
+    /// mob towards the attacker (see [`Assault::out_of_control_move`]), its
+    /// table edge falling behind it, and a move into contact is engaged in
+    /// the defender's Engagement phase, with the defender the phasing unit.
+    fn defender_loses_control(&self, mut s: State) -> Node<State> {
+        s.out_of_control[1] = true;
+        let to = self.out_of_control_move(&s, 1);
+        s.behind[1] += s.distance - to as i8;
+        s.distance = to as i8;
+        s.phase = if to == 0 { DEFENDER_ENGAGE_ROLL } else { DEFENDER_CHECK };
         Node::Live(s)
     }
 
@@ -1043,7 +1394,7 @@ impl Assault {
                     ATTACKER_THREAT => ATTACKER_FORCED,
                     DEFENDER_THREAT => DEFENDER_FORCED,
                     ATTACKER_DEPLOY_THREAT => ATTACKER_ORDERS,
-                    _ => DEFENDER_REFORM,
+                    _ => DEFENDER_CHECK,
                 };
                 let deployed = s.phase == ATTACKER_DEPLOY_THREAT;
                 let node = match pair {
@@ -1090,9 +1441,10 @@ impl Assault {
             }
             ATTACKER_FORCED | DEFENDER_FORCED => {
                 let side = usize::from(s.phase == DEFENDER_FORCED);
-                let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_REFORM };
+                let next = if side == 0 { ATTACKER_ORDERS } else { DEFENDER_CHECK };
                 s.phase = next;
                 let Some(pair) = pair else { return Node::Live(s) };
+                let recall = side == 1 && s.rare.recall(1) && !s.forced[1];
                 s.forced[side] = false;
                 let unit = &self.units[side];
                 let mut rating = unit.rating;
@@ -1105,8 +1457,21 @@ impl Assault {
                 if self.in_zone_of(&s, 1 - side) {
                     rating -= r.order_threat_zone_down;
                 }
+                // "Down 1 if isolated sub-command".
+                if self.isolated(side) {
+                    rating -= r.order_isolated_down;
+                }
                 if side == 0 {
                     s.orders = 1;
+                }
+                if recall {
+                    // "Forced orders", Recall: obeyed, "the cavalry remains
+                    // where it is" and is still blown; failed, "the cavalry
+                    // loses control and advances one move in mob formation".
+                    if rating > r.order_impossible_at && r.passes(pair_total(pair), rating) {
+                        return Node::Live(s);
+                    }
+                    return self.defender_loses_control(s);
                 }
                 if rating > r.order_impossible_at && r.passes(pair_total(pair), rating) {
                     // Deploy: a column forms line; a line or column against
@@ -1153,16 +1518,16 @@ impl Assault {
                     // No (further) order. Blown cavalry whose recall order
                     // cannot be given loses control: "If no recall order is
                     // given ... then the recall order fails."
-                    if s.blown && s.orders == 0 && self.may_order(&s) {
+                    if s.rare.recall(0) && s.orders == 0 && self.may_order(&s) {
                         s.orders = 1;
                         return self.lose_control(s);
                     }
                     s.phase = LAST_BOMBARD;
                     return Node::Live(s);
                 };
-                let rating = self.order_rating(&s).expect("rolled only when an order can be given");
+                let rating = self.order_rating(&s, !s.blown[0]).expect("rolled only when an order can be given");
                 s.orders = s.orders.saturating_add(1);
-                if s.blown {
+                if s.blown[0] {
                     // A recall order: obeyed, the cavalry stays blown where it is
                     // (it has acted on an order: the battery may fire again);
                     // failed, it advances one move out of control.
@@ -1186,7 +1551,7 @@ impl Assault {
             }
             ENGAGE_ATTACKER_ROLL => match pair {
                 None => {
-                    s.phase = ATTACKER_REFORM;
+                    s.phase = ATTACKER_CHECK;
                     Node::Live(s)
                 }
                 Some(pair) => {
@@ -1196,6 +1561,25 @@ impl Assault {
                 }
             },
             ENGAGE_DEFENDER_ROLL => self.engage(s, u32::from(s.engage_pair), pair.expect("the defender rolls")),
+            DEFENDER_ENGAGE_ROLL => match pair {
+                None => {
+                    s.phase = DEFENDER_CHECK;
+                    Node::Live(s)
+                }
+                Some(pair) => {
+                    s.engage_pair = pair as u8;
+                    s.phase = DEFENDER_ENGAGE_SECOND;
+                    Node::Live(s)
+                }
+            },
+            DEFENDER_ENGAGE_SECOND => self.engage(s, pair.expect("the attacker rolls"), u32::from(s.engage_pair)),
+            ATTACKER_CHECK | DEFENDER_CHECK => {
+                let side = usize::from(s.phase == DEFENDER_CHECK);
+                s.phase = if side == 0 { ATTACKER_REFORM } else { DEFENDER_REFORM };
+                s.rare.set_due(side, false);
+                let Some(pair) = pair else { return Node::Live(s) };
+                self.command_check(s, side, pair)
+            }
             ATTACKER_REFORM | DEFENDER_REFORM => {
                 let side = usize::from(s.phase == DEFENDER_REFORM);
                 s.phase = if side == 0 { DEFENDER_THREAT } else { TURN_END };
@@ -1222,11 +1606,18 @@ impl Assault {
                         return end;
                     }
                 }
-                if side == 0 && s.blown && rallied {
-                    // "Blown troops that rally immediately lose the blown status"
-                    // (and cavalry out of control is under control again).
-                    s.blown = false;
-                    s.out_of_control = false;
+                if s.blown[side] {
+                    if rallied {
+                        // "Blown troops that rally immediately lose the blown
+                        // status" (and cavalry out of control is under control again).
+                        s.blown[side] = false;
+                        s.out_of_control[side] = false;
+                        s.rare.set_recall(side, false);
+                    } else {
+                        // "Blown troops that fail to rally remain blown ...
+                        // They receive a forced order of recall."
+                        s.rare.set_recall(side, true);
+                    }
                 }
                 let staggers = i32::from(s.strength[2 * side]);
                 let left = staggers_after_reform(r, rating, staggers, total, pair_is_huzzah(pair));
@@ -1241,6 +1632,102 @@ impl Assault {
         }
     }
 
+    /// Units of `side`'s brigade broken or routing now: the others lost and
+    /// the unit itself if it routs.
+    fn brigade_losses(&self, s: &State, side: usize) -> i32 {
+        self.units[side].brigade_lost + i32::from(s.routing[side])
+    }
+
+    /// Whether `side`'s unit is isolated: "A unit is isolated if it is the
+    /// only non-routing unit in a brigade" ("Threat tests"), and "A unit is
+    /// also isolated if it is the only unit in a command" ("Orders and
+    /// movement"): the brigade's other units are all lost.
+    fn isolated(&self, side: usize) -> bool {
+        let unit = &self.units[side];
+        unit.brigade > 0 && unit.brigade - 1 - unit.brigade_lost == 0
+    }
+
+    /// Whether `side`'s brigade takes a command check in its Rally phase
+    /// ("Command integrity check", Conditions): its unit routed since its
+    /// last Rally phase; or it failed its last check (a check failed is
+    /// checked again the next turn); or it has broken or routing units and
+    /// its unit is within an enemy threat zone. A Huzzah! on the last check
+    /// spares it "until another of its sub-commands breaks or routs".
+    fn check_due(&self, s: &State, side: usize) -> bool {
+        if self.units[side].brigade == 0 {
+            return false;
+        }
+        s.rare.due(side)
+            || (!s.rare.exempt(side)
+                && (s.rare.last_check(side) == LastCheck::Failed
+                    || (self.brigade_losses(s, side) > 0 && self.in_zone_of(s, 1 - side))))
+    }
+
+    /// The effective rating of `side`'s brigade officer (its `rating`) on a
+    /// command check ("Command integrity check", Procedure).
+    fn check_rating(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        let unit = &self.units[side];
+        let losses = self.brigade_losses(s, side);
+        let mut rating = unit.rating - losses * r.command_check_broken_down;
+        rating += match s.rare.last_check(side) {
+            LastCheck::Failed => -r.command_check_failed_last_down,
+            LastCheck::Passed => r.command_check_passed_last_up,
+            LastCheck::None => 0,
+        };
+        // "Down 2 if isolated sub-command" (`command_check_isolated`).
+        let isolated = match r.command_check_isolated {
+            // One unit of the brigade left neither broken nor routing, or a
+            // lone unit ("A sub-command is isolated if it is the only
+            // sub-command in a group that is not entirely broken or routing. A
+            // unit is also isolated if it is the only unit in a command").
+            CommandCheckIsolated::SubCommand => unit.brigade == 1 || unit.brigade - losses == 1,
+            CommandCheckIsolated::Command => unit.brigade_isolated,
+        };
+        if isolated {
+            rating -= r.command_check_isolated_down;
+        }
+        // "Up 1 for each sub-command in a favourable position": its unit, on
+        // its ground and neither disadvantaged nor routing.
+        if self.favourable(s, side) && !self.threat_disadvantaged(s, side) {
+            rating += r.command_check_favourable_up;
+        }
+        rating
+    }
+
+    /// `side`'s brigade takes its command check with this roll. Passed, it
+    /// is marked so (a Huzzah! spares it further checks until its unit
+    /// routs again). Failed ("If the command check fails, every unit in the
+    /// command takes a number of staggers equal to the number of broken or
+    /// routing sub-commands in that command. In addition, all non-routing
+    /// units in the command must retire one full move facing the enemy ...
+    /// Units do not stop at enemy threat zones. Any units forced to leave
+    /// the table are broken"): the unit takes the staggers and, if not
+    /// routing, retires a move; and it is Down 1 on its next check and on
+    /// advance orders.
+    fn command_check(&self, mut s: State, side: usize, pair: u32) -> Node<State> {
+        let r = &self.rules;
+        let rating = self.check_rating(&s, side);
+        let huzzah = pair_is_huzzah(pair);
+        // Huzzah! results assume the command passed (`command_check_huzzah`).
+        let passed =
+            (huzzah && r.command_check_huzzah == CommandCheckHuzzah::Passes) || r.passes(pair_total(pair), rating);
+        if passed {
+            s.rare.set_last_check(side, LastCheck::Passed);
+            s.rare.set_exempt(side, huzzah);
+            return Node::Live(s);
+        }
+        s.rare.set_last_check(side, LastCheck::Failed);
+        s.strength[2 * side] += (self.brigade_losses(&s, side) * r.command_check_failure_staggers) as i8;
+        if !s.routing[side] {
+            let moved = self.move_of(&s, side).max(1);
+            if let Some(end) = self.fall_back(&mut s, side, moved) {
+                return end;
+            }
+        }
+        self.settle(s, side)
+    }
+
     /// The effective rating of `side` rallying or reforming ("Rally and
     /// reform", Procedure).
     fn rally_rating(&self, s: &State, side: usize) -> i32 {
@@ -1252,6 +1739,10 @@ impl Assault {
         }
         if s.routing[side] {
             shifts -= r.rally_routing_down;
+        }
+        // "Down 1 if blown battle cavalry."
+        if self.blown(s, side) && unit.cavalry == CavalryKind::Battle {
+            shifts -= r.rally_blown_battle_cavalry_down;
         }
         if self.in_zone_of(s, 1 - side) {
             shifts -= r.rally_threat_zone_down;
@@ -1285,15 +1776,15 @@ impl Assault {
                 shifts: unit.shifts,
                 // "If engaged while blown, cavalry fights with its disadvantaged
                 // rating"; mobs "use their disadvantaged morale rating if ... engaged".
-                disadvantaged: unit.disadvantaged || (side == 0 && s.blown) || s.routing[side],
+                disadvantaged: unit.disadvantaged || s.blown[side] || s.routing[side],
                 staggers: i32::from(s.strength[2 * side]),
                 kills: i32::from(s.strength[2 * side + 1]),
                 arm: unit.arm,
                 square: s.formation[side] == Formation::Square,
                 officer: self.officer_of(s, side),
                 favourable: self.favourable(s, side),
-                cavalry: CavalryKind::Regular,
-                small: false,
+                cavalry: unit.cavalry,
+                small: unit.small,
             }
         };
         let (a, d) = (fighter(0), fighter(1));
@@ -1308,18 +1799,27 @@ impl Assault {
     }
 
     /// [`Assault::engage`] with the sides and their ratings worked out (the
-    /// exact solver works them out once for all 1296 pairs of rolls).
+    /// exact solver works them out once for all 1296 pairs of rolls). The
+    /// sides, ratings and rolls are the attacker's first; the phasing unit
+    /// (the rules' attacker: "the phasing player's units are assumed to be
+    /// attacking", "Doctrinal deployment") is the attacker in the attacker's
+    /// Engagement phase and the defender in its own.
     fn engage_with(&self, mut s: State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> Node<State> {
-        let result = resolve_with_ratings(&self.rules, [&fighters[0], &fighters[1]], rating, pair);
+        let phasing = usize::from(s.phase >= DEFENDER_ENGAGE_ROLL);
+        let (p, q) = (phasing, 1 - phasing);
+        let result =
+            resolve_with_ratings(&self.rules, [&fighters[p], &fighters[q]], [rating[p], rating[q]], [pair[p], pair[q]]);
+        let taken = |side: usize| if side == phasing { result.attacker } else { result.defender };
         s.engaged = true;
-        for (side, taken) in [(0, &result.attacker), (1, &result.defender)] {
+        for side in 0..2 {
+            let taken = taken(side);
             s.strength[2 * side] += taken.staggers as i8;
             s.strength[2 * side + 1] += taken.kills as i8;
             if taken.officer_killed {
                 s.officer[side] = false;
             }
         }
-        let winner = match (result.attacker.fate == Fate::Broken, result.defender.fate == Fate::Broken) {
+        let winner = match (taken(0).fate == Fate::Broken, taken(1).fate == Fate::Broken) {
             (true, true) => Some(2),
             (true, false) => Some(1),
             (false, true) => Some(0),
@@ -1328,20 +1828,31 @@ impl Assault {
         if let Some(winner) = winner {
             return Node::End(self.code(winner, 1, &s));
         }
-        s.blown = result.attacker.blown;
         s.engage_pair = 0;
-        s.phase = ATTACKER_REFORM;
+        s.phase = if phasing == 0 { ATTACKER_CHECK } else { DEFENDER_CHECK };
         // The loser routs ("forms a mob and then makes one move at march
-        // column rate directly away from the enemy"); on a tie the attacker,
-        // and a Huzzah! loser, retires one move. The side that holds stays
-        // where it is: an attacker that routed the defender occupies its ground.
-        for (side, fate) in [(0, result.attacker.fate), (1, result.defender.fate)] {
-            let moved = match fate {
+        // column rate directly away from the enemy"); on a tie the phasing
+        // unit, and a Huzzah! loser, retires one move. The side that holds
+        // stays where it is: a unit that routed its enemy occupies its ground.
+        for side in 0..2 {
+            let taken = taken(side);
+            // "Cavalry that does not rout after an engagement is blown"; a
+            // recall already pending stays for its Orders phase.
+            s.blown[side] = taken.blown;
+            let moved = match taken.fate {
                 Fate::Routs => {
                     s.routing[side] = true;
-                    if side == 0 {
-                        // A routing mob now, no longer one out of control.
-                        s.out_of_control = false;
+                    // A routing mob now, no longer one out of control, and
+                    // no longer blown or recalled.
+                    s.out_of_control[side] = false;
+                    s.rare.set_recall(side, false);
+                    // "A command must take a command check if: Any of its
+                    // sub-commands broke or routed this turn", a Huzzah!'s
+                    // exemption included ("until another of its sub-commands
+                    // breaks or routs").
+                    if self.units[side].brigade > 0 {
+                        s.rare.set_due(side, true);
+                        s.rare.set_exempt(side, false);
                     }
                     // A mob acts on no orders, forced ones included.
                     s.forced[side] = false;
@@ -1395,7 +1906,7 @@ impl Assault {
         };
         if !self.wants_roll(&st) {
             branches.push((self.quiet_steps(self.step(st, None)), 1.0));
-        } else if st.phase == ENGAGE_ATTACKER_ROLL {
+        } else if st.phase == ENGAGE_ATTACKER_ROLL || st.phase == DEFENDER_ENGAGE_ROLL {
             // Both engagement rolls at once.
             let (fighters, rating) = self.fighters(&st);
             for &(attacker_total, attacker_ways) in &TOTALS {
@@ -1430,7 +1941,7 @@ impl Assault {
     /// Runs the steps up to one where `waits` (or the end of the turn),
     /// forgetting on the way what matters only in the Orders phase.
     fn steps_until(&self, mut node: Node<State>, waits: impl Fn(&State) -> bool) -> Node<State> {
-        while let Node::Live(mut s) = node {
+        while let Node::Live(s) = &mut node {
             if s.phase >= ENGAGE_ATTACKER_ROLL {
                 // The count of orders and a pending free order matter only
                 // in the orders phase (the next turn starts them afresh):
@@ -1439,12 +1950,11 @@ impl Assault {
                 s.orders = 0;
                 s.free_order = false;
                 s.fire_ready = true;
-                node = Node::Live(s);
             }
-            if s.phase == TURN_END || waits(&s) {
+            if s.phase == TURN_END || waits(s) {
                 break;
             }
-            node = self.step(s, None);
+            node = self.step(*s, None);
         }
         node
     }
@@ -1616,7 +2126,8 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         settings.int("defender.bombardments") as i32,
         settings.int("distance") as i32,
         settings.int("turns") as u32,
-    )?;
+    )?
+    .with_superiority(settings.choice("skirmish"));
     Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
 }
 
@@ -1626,6 +2137,11 @@ pub fn entry() -> ScenarioEntry {
     params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
     params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
+    params.push(Param::choice(
+        "skirmish",
+        "whose skirmishers hold superiority every turn (its infantry's threat zones 1 band deeper against infantry and artillery): none, attacker or defender",
+        Superiority::None,
+    ));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
     params.extend(plan_params());
@@ -1694,7 +2210,295 @@ mod tests {
         assert_eq!((s.phase, s.formation[1]), (DEFENDER_DEPLOY_THREAT, Formation::Square));
         assert_eq!(assault.threat_rating(&s, 1, None), 10);
         let s = live(assault.step(s, Some(pair_of(11))));
-        assert_eq!((s.phase, s.strength[2]), (DEFENDER_REFORM, 1));
+        assert_eq!((s.phase, s.strength[2]), (DEFENDER_CHECK, 1));
+    }
+
+    /// Both engagement rolls from `s` (in contact): the state after them.
+    fn engage_rolls(assault: &Assault, mut s: State, attacker: i32, defender: i32) -> Node<State> {
+        (s.phase, s.distance) = (ENGAGE_ATTACKER_ROLL, 0);
+        let s = live(assault.step(s, Some(pair_of(attacker))));
+        assault.step(s, Some(pair_of(defender)))
+    }
+
+    #[test]
+    fn battle_cavalry_and_small_units_change_the_engagement() {
+        // "Engage the enemy", Procedure: "Up 1 if battle cavalry". Trained
+        // battle cavalry engages a Trained line at Experienced (9) against 8.
+        // The cavalry rolls 9 and the line 8: both succeed by 0, a tie; the
+        // attacker retires one move (5 bands in line) and is blown. As
+        // regular cavalry (the old hard-coded kind) it rated 8, so its 9
+        // failed: a kill, and it routed 6 bands at march column rate.
+        let rules = Rules::default();
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let mut cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        cavalry.cavalry = CavalryKind::Battle;
+        let battle = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let s = live(engage_rolls(&battle, battle.start(), 9, 8));
+        assert_eq!((s.distance, s.strength, s.blown, s.routing), (5, [0; 4], [true, false], [false; 2]));
+        cavalry.cavalry = CavalryKind::Regular;
+        let regular = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let s = live(engage_rolls(&regular, regular.start(), 9, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (6, [0, 1, 0, 0], [true, false]));
+        // "Down 1 if blown battle cavalry" to rally: Trained, Up 1 in
+        // command, Down 1 blown battle cavalry: 8, so a 9 leaves it blown,
+        // where regular cavalry (9) reforms.
+        let mut blown = battle.start();
+        (blown.phase, blown.blown) = (ATTACKER_REFORM, [true, false]);
+        assert!(live(battle.step(blown, Some(pair_of(9)))).blown[0]);
+        assert!(!live(regular.step(blown, Some(pair_of(9)))).blown[0]);
+        // Pursuit cavalry: "Up 1 if pursuit cavalry fighting a disadvantaged
+        // enemy": against a routing line (a mob, disadvantaged: Trained's 4)
+        // it fights at 9; against a line in good order at 8.
+        cavalry.cavalry = CavalryKind::Pursuit;
+        let pursuit = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 5, 1).unwrap();
+        let mut s = pursuit.start();
+        assert_eq!(pursuit.fighters(&s).1, [8, 8]);
+        s.routing[1] = true;
+        assert_eq!(pursuit.fighters(&s).1, [9, 4]);
+        // "Down 1 if small unit" "in engagements against standard-sized
+        // units": a small Trained column fights a Trained line at Green (7),
+        // so its 8 fails (a kill, and it routs 4 bands); against a small line
+        // the two meet as equals at 8 and its 8 ties the line's 8.
+        let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        column.small = true;
+        let small = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 1).unwrap();
+        assert_eq!(small.fighters(&small.start()).1, [7, 8]);
+        let s = live(engage_rolls(&small, small.start(), 8, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (4, [0, 1, 0, 0], [true, false]));
+        let mut small_line = line;
+        small_line.small = true;
+        let both_small = Assault::new(&rules, column, small_line, Guns::Medium, 0, 3, 1).unwrap();
+        let s = live(engage_rolls(&both_small, both_small.start(), 8, 8));
+        assert_eq!((s.distance, s.strength, s.routing), (4, [0; 4], [false; 2]));
+        // A small unit bombarded at long range takes "Up 1 if small unit
+        // bombarded at long or extreme range": Trained 8, not 8 - 0.
+        let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+        let guns = Assault::new(&rules, column, battery, Guns::Medium, 3, 10, 1).unwrap();
+        column.small = false;
+        let standard = Assault::new(&rules, column, battery, Guns::Medium, 3, 10, 1).unwrap();
+        // A column bombarded at long range: Down 1 in column; Up 1 small.
+        assert_eq!(guns.threat_rating(&guns.start(), 0, Some(1)), 8);
+        assert_eq!(standard.threat_rating(&standard.start(), 0, Some(1)), 7);
+        // Battle and pursuit are kinds of cavalry only.
+        let mut infantry = line;
+        infantry.cavalry = CavalryKind::Battle;
+        assert!(Assault::new(&rules, infantry, line, Guns::Medium, 0, 5, 1).is_err());
+    }
+
+    #[test]
+    fn infantry_advancing_on_cavalry_is_down_2_on_advance_orders_only() {
+        // "Down 2 if infantry ordered to advance on cavalry": within the
+        // cavalry's threat zone (5 bands in line), or with the cavalry within
+        // the infantry's move and threat zone (4 + 3 = 7 bands for a column).
+        // A Trained column with an average officer (8, Up 1 in command): 9
+        // from 8 bands, 8 + 1 - 2 = 7 from 7 bands, and from 5 bands, inside
+        // the cavalry's zone, 8 + 1 - 1 - 2 = 6; a deploy there is no
+        // advance: 8 + 1 - 1 = 8. Against an infantry line nothing changes.
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 8, 1).unwrap();
+        let mut s = assault.start();
+        let rating = |s: &State, advance: bool| assault.order_rating(s, advance);
+        assert_eq!(rating(&s, true), Some(9));
+        s.distance = 7;
+        assert_eq!(rating(&s, true), Some(7));
+        s.distance = 5;
+        assert_eq!((rating(&s, true), rating(&s, false)), (Some(6), Some(8)));
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let against_line = Assault::new(&rules, column, line, Guns::Medium, 0, 7, 1).unwrap();
+        assert_eq!(against_line.order_rating(&against_line.start(), true), Some(9));
+        // The chain's first order from 7 bands is rolled at 7: a 8 fails it.
+        let mut orders = assault.start();
+        (orders.phase, orders.distance) = (ATTACKER_ORDERS, 7);
+        let after = live(assault.step(orders, Some(pair_of(8))));
+        assert_eq!((after.distance, after.phase), (7, LAST_BOMBARD));
+    }
+
+    #[test]
+    fn defending_cavalry_is_blown_recalled_and_may_engage_out_of_control() {
+        // A Trained column engages Trained cavalry in line: the column rolls
+        // 8 and the cavalry 8, both succeed by 0, a tie. The attacker retires
+        // one move (4 bands in column); the cavalry holds and, not routed, is
+        // blown ("Cavalry that does not rout after an engagement is blown"):
+        // it has no threat zone.
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 3, 2).unwrap();
+        let s = live(engage_rolls(&assault, assault.start(), 8, 8));
+        assert_eq!((s.distance, s.blown, s.strength), (4, [false, true], [0; 4]));
+        assert_eq!(assault.zone(&s, 1), 0);
+        // It rallies in its own Rally phase that turn at 8 + 1 in command =
+        // Experienced (9) (the column, 4 bands off, threatens 3): a 10 fails,
+        // and it is recalled.
+        let mut reform = s;
+        reform.phase = DEFENDER_REFORM;
+        assert!(assault.wants_roll(&reform));
+        let failed = live(assault.step(reform, Some(pair_of(10))));
+        assert_eq!((failed.blown, failed.rare.recall(0), failed.rare.recall(1)), ([false, true], false, true));
+        assert_eq!(live(assault.step(reform, Some(pair_of(9)))).blown, [false; 2]);
+        // Blown, it fights disadvantaged (Trained's 4) if engaged again.
+        assert_eq!(assault.fighters(&failed).1, [8, 4]);
+        // Its next Orders phase: the recall at 8 + 1 in command - 1 in the
+        // column's threat zone (1 band off) = 8. A 9 fails it: it loses
+        // control and advances 6 bands (march column), from inside the
+        // column's zone into contact, and engages in its own turn.
+        let mut recall = failed;
+        (recall.phase, recall.distance) = (DEFENDER_FORCED, 1);
+        assert!(assault.wants_roll(&recall));
+        let obeyed = live(assault.step(recall, Some(pair_of(8))));
+        assert_eq!((obeyed.distance, obeyed.phase, obeyed.blown[1]), (1, DEFENDER_CHECK, true));
+        let wild = live(assault.step(recall, Some(pair_of(9))));
+        assert_eq!((wild.distance, wild.phase, wild.out_of_control[1]), (0, DEFENDER_ENGAGE_ROLL, true));
+        assert_eq!(wild.behind[1], DEFAULT_EDGE as i8 + 1);
+        // Its engagement: the cavalry (the phasing unit) rolls 5 over its 4
+        // and the column 9 over its 8: both fail, a kill each and a tie, so
+        // the cavalry, attacking in its own turn, retires 5 bands and the
+        // column holds. (With the column as the phasing unit it would have
+        // retired 4 and the cavalry held.)
+        let cavalry_rolls = live(assault.step(wild, Some(pair_of(5))));
+        let tie = live(assault.step(cavalry_rolls, Some(pair_of(9))));
+        assert_eq!((tie.distance, tie.strength, tie.phase), (5, [0, 1, 0, 1], DEFENDER_CHECK));
+        assert_eq!((tie.blown, tie.routing), ([false, true], [false; 2]));
+        // The column rolls 5 (by 3) and the cavalry 4 (by 0): the cavalry
+        // takes 3 staggers and routs 6 bands.
+        let cavalry_rolls = live(assault.step(wild, Some(pair_of(4))));
+        let routed = live(assault.step(cavalry_rolls, Some(pair_of(5))));
+        assert_eq!((routed.distance, routed.strength, routed.routing), (6, [0, 0, 3, 0], [false, true]));
+        assert!(!routed.blown[1] && !routed.out_of_control[1] && !routed.rare.recall(1));
+        // Cavalry against cavalry: on a tie both are blown, the attacker
+        // retires a move (5 bands in line) and the defender holds.
+        let horse = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let melee = Assault::new(&rules, horse, cavalry, Guns::Medium, 0, 3, 2).unwrap();
+        let s = live(engage_rolls(&melee, melee.start(), 7, 7));
+        assert_eq!((s.distance, s.blown, s.strength), (5, [true, true], [1, 0, 1, 0]));
+    }
+
+    #[test]
+    fn a_rout_makes_the_brigade_take_a_command_check() {
+        // A Trained column in a brigade of two engages a Trained line: it
+        // rolls 10 (over its 8: a kill) and the line 6 (by 2: 2 staggers), so
+        // it loses and routs. "A command must take a command check if: Any
+        // of its sub-commands broke or routed this turn", first in the Rally
+        // phase. The officer's 8 is Down 1 for the routing unit and Down 2
+        // for the isolated sub-command (the other unit is the only one not
+        // broken or routing): 5.
+        let rules = Rules::default();
+        let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        column.brigade = 2;
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        let routed = live(engage_rolls(&assault, assault.start(), 10, 6));
+        assert_eq!(
+            (routed.phase, routed.routing[0], routed.strength[..2].to_vec()),
+            (ATTACKER_CHECK, true, vec![2, 1])
+        );
+        assert!(assault.wants_roll(&routed));
+        assert_eq!(assault.check_rating(&routed, 0), 5);
+        // A 6 fails: "every unit in the command takes a number of staggers
+        // equal to the number of broken or routing sub-commands" (1); the
+        // routing unit does not retire (only "non-routing units").
+        let failed = live(assault.step(routed, Some(pair_of(6))));
+        assert_eq!((failed.phase, failed.strength[0], failed.distance), (ATTACKER_REFORM, 3, 4));
+        assert_eq!(failed.rare.last_check(0), LastCheck::Failed);
+        let passed = live(assault.step(routed, Some(pair_of(5))));
+        assert_eq!(
+            (passed.strength[0], passed.rare.last_check(0), passed.rare.exempt(0)),
+            (2, LastCheck::Passed, false)
+        );
+        let huzzah = live(assault.step(routed, Some(pair_of(2))));
+        assert!(huzzah.rare.exempt(0));
+        // Rallied, 4 bands off (outside the line's zone), the failed check
+        // brings another check next turn ("It failed a command check last
+        // turn"), at 8 - 1 failed last = 7 (no longer isolated: two units
+        // stand); and advance orders are Down 1 ("failed last command
+        // integrity check and ordered to advance"): 8 + 1 - 1 = 8, not 9.
+        let mut rallied = failed;
+        (rallied.routing[0], rallied.phase) = (false, ATTACKER_CHECK);
+        assert!(assault.wants_roll(&rallied));
+        assert_eq!(assault.check_rating(&rallied, 0), 7);
+        assert_eq!((assault.order_rating(&rallied, true), assault.order_rating(&rallied, false)), (Some(8), Some(9)));
+        // Failing it, the column takes no staggers (nothing broken or
+        // routing) and retires one full move (4 bands in column).
+        let retired = live(assault.step(rallied, Some(pair_of(8))));
+        assert_eq!((retired.strength[0], retired.distance), (3, 8));
+        // A pass after a Huzzah! spares it the check it would take in the
+        // enemy's zone with a unit routing; the passed check does not.
+        let mut spared = huzzah;
+        (spared.phase, spared.distance) = (ATTACKER_CHECK, 2);
+        assert!(!assault.wants_roll(&spared));
+        let mut checked = passed;
+        (checked.phase, checked.distance) = (ATTACKER_CHECK, 2);
+        assert!(assault.wants_roll(&checked));
+
+        // A lone unit (brigade 1) is isolated: Down 1 to its threat tests
+        // ("Down 1 if unit is isolated") and its orders ("Down 1 if isolated
+        // sub-command"), and Down 2 on its check: in the line's zone it
+        // tests at Green (7), orders at 8 + 1 - 1 - 1 = 7, and routed
+        // checks at 8 - 1 - 2 = 5. Under `command_check_isolated = command`
+        // a brigade of two checks at 8 - 1 = 7 unless the brigade itself is
+        // isolated in its division.
+        column.brigade = 1;
+        let lone = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        assert_eq!((lone.threat_rating(&lone.start(), 0, None), lone.order_rating(&lone.start(), true)), (7, Some(7)));
+        assert_eq!(lone.check_rating(&live(engage_rolls(&lone, lone.start(), 10, 6)), 0), 5);
+        let command = Rules { command_check_isolated: CommandCheckIsolated::Command, ..Rules::default() };
+        column.brigade = 2;
+        let by_command = Assault::new(&command, column, line, Guns::Medium, 0, 3, 2).unwrap();
+        assert_eq!(by_command.check_rating(&routed, 0), 7);
+
+        // The defender's brigade (three units, one already lost) checks in
+        // its own Rally phase that turn when its line routs: 8 - 2 routing or
+        // broken - 2 isolated = 4; a 5 fails, 2 staggers.
+        let mut defender = line;
+        (defender.brigade, defender.brigade_lost) = (3, 1);
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let assault = Assault::new(&rules, column, defender, Guns::Medium, 0, 3, 2).unwrap();
+        let mut s = live(engage_rolls(&assault, assault.start(), 6, 10));
+        assert_eq!((s.routing, s.rare.due(0), s.rare.due(1)), ([false, true], false, true));
+        s.phase = DEFENDER_CHECK;
+        assert_eq!(assault.check_rating(&s, 1), 4);
+        let failed = live(assault.step(s, Some(pair_of(5))));
+        assert_eq!(
+            (failed.strength[2], failed.rare.last_check(1), failed.phase),
+            (4, LastCheck::Failed, DEFENDER_REFORM)
+        );
+    }
+
+    #[test]
+    fn skirmisher_superiority_deepens_the_winners_infantry_zones() {
+        // "That side adds 5cm (1 band) to the threat zone of its infantry
+        // units in open terrain against enemy infantry and artillery units."
+        // A Trained column 6 bands from a line whose side holds superiority
+        // (zone 4, not 3): its 4-band move stops on entering the zone, at 4
+        // (at 3 without); from 4 bands it is in the zone and tests at the
+        // start of its turn (without, it does not).
+        let rules = Rules::default();
+        let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let plain = Assault::new(&rules, column, line, Guns::Medium, 0, 6, 1).unwrap();
+        let defended = plain.clone().with_superiority(Superiority::Defender);
+        let s = plain.start();
+        assert_eq!((plain.advance(&s), defended.advance(&s)), (3, 4));
+        let mut at_four = s;
+        at_four.distance = 4;
+        assert!(!plain.wants_roll(&at_four) && defended.wants_roll(&at_four));
+        // The attacker's side holding it: a column 4 bands from a battery
+        // (inside its 7-band zone) may advance into contact, the battery
+        // being within its 4-band zone; without, it stops 1 band short.
+        let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+        let plain = Assault::new(&rules, column, battery, Guns::Medium, 0, 4, 1).unwrap();
+        let attacked = plain.clone().with_superiority(Superiority::Attacker);
+        assert_eq!((plain.advance(&plain.start()), attacked.advance(&attacked.start())), (1, 0));
+        // Not against cavalry, and cavalry never gains a zone from it.
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let against_cavalry = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 4, 1).unwrap();
+        let horse = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 4, 1).unwrap();
+        assert_eq!(against_cavalry.with_superiority(Superiority::Attacker).skirmish_bonus, [0, 0]);
+        assert_eq!(horse.clone().with_superiority(Superiority::Attacker).skirmish_bonus, [0, 0]);
+        assert_eq!(horse.with_superiority(Superiority::Defender).skirmish_bonus, [0, 0]);
+        assert_eq!(defended.skirmish_bonus, [0, 1]);
     }
 
     #[test]
@@ -1712,9 +2516,10 @@ mod tests {
         let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
         let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 12, 1).unwrap();
         let mut s = assault.start();
-        (s.phase, s.blown) = (ATTACKER_ORDERS, true);
+        (s.phase, s.blown) = (ATTACKER_ORDERS, [true, false]);
+        s.rare.set_recall(0, true);
         let after = live(assault.step(s, Some(pair_of(12))));
-        assert_eq!((after.distance, after.out_of_control), (6, true));
+        assert_eq!((after.distance, after.out_of_control), (6, [true, false]));
         // A mob is disadvantaged when threatened: Trained's disadvantaged 4.
         assert_eq!(assault.threat_rating(&after, 0, None), 4);
         // From 3 bands, inside the line's zone, it makes contact (the old
@@ -1732,6 +2537,6 @@ mod tests {
         let mut reform = after;
         reform.phase = ATTACKER_REFORM;
         let rallied = live(assault.step(reform, Some(pair_of(5))));
-        assert!(!rallied.blown && !rallied.out_of_control);
+        assert!(!rallied.blown[0] && !rallied.out_of_control[0] && !rallied.rare.recall(0));
     }
 }

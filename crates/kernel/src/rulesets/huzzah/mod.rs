@@ -92,6 +92,19 @@
 //!   effective rating below 2; `rating` makes it pass only at 2 or more. A
 //!   command whose officer is dead fails without a roll unless a senior
 //!   officer stands in (`levels_removed`), and then reports no Huzzah!.
+//! - `command_check_isolated` (default `sub_command`): "Command integrity
+//!   check", "Down 2 if isolated sub-command". Every other modifier of the
+//!   list counts the command's sub-commands ("for each broken or routing
+//!   sub-command", "for each sub-command in a favourable position"), and
+//!   "Isolated" defines it of a sub-command within its group ("the only
+//!   sub-command in a group that is not entirely broken or routing. A unit
+//!   is also isolated if it is the only unit in a command"), so the command
+//!   takes Down 2 when one of its units alone is left standing, or it is a
+//!   lone unit. `command` reads it of the command testing, isolated within
+//!   its higher command (the assault's `brigade_isolated` key). In the
+//!   assault a lone unit is also isolated for threat tests ("Down 1 if unit
+//!   is isolated": "the only non-routing unit in a brigade") and orders
+//!   ("Down 1 if isolated sub-command").
 //! - `reorganise`: the player's waiting is the scenario's policy (`first_wait`
 //!   turns, then `wait` after each failure); "each turn waited ... since the
 //!   previous (failed!) attempt" counts the turns between attempts, so the
@@ -115,7 +128,9 @@
 //! - The `assault` lists its own modelling choices (when the battery may
 //!   bombard, the threat test after a forced deploy, cavalry out of control
 //!   as a mob, the Huzzah! chain's limit of 8, forced orders, blown cavalry,
-//!   what the winner does while its enemy routs) in its docs. It runs on the
+//!   what the winner does while its enemy routs, defending cavalry, which
+//!   stands, command checks by brigade keys, and skirmisher superiority
+//!   held by one side throughout, the `skirmish` key, in open terrain) in its docs. It runs on the
 //!   decision model with the decisions `advance` (halt, advance, deploy),
 //!   `pursue`, `bombard` (fire or hold) and `square`; best play is solved up
 //!   to 3 turns (`assault::BEST_TURN_LIMIT`), the heuristics exactly up to
@@ -300,6 +315,19 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation: whose isolation "Down 2 if isolated sub-command" on a
+    /// command check reads.
+    pub enum CommandCheckIsolated {
+        /// The command testing has an isolated sub-command: one of its units
+        /// alone is not broken or routing, or it is a lone unit (default).
+        SubCommand = "sub_command",
+        /// The command testing is itself the isolated sub-command of its
+        /// higher command (the assault's `brigade_isolated` key).
+        Command = "command",
+    }
+}
+
 crate::rule_book! {
     /// Every number of Huzzah! this crate uses, at its printed value.
     pub struct Rules {
@@ -366,6 +394,8 @@ crate::rule_book! {
         pub threat_kills_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if at short range.
         pub threat_short_range_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if unit is isolated (the only non-routing unit in a brigade).
+        pub threat_isolated_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if bombarded in column.
         pub threat_bombarded_in_column_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Up 1 if bombarded at extreme range.
@@ -447,6 +477,10 @@ crate::rule_book! {
         pub command_check_inspirational_up: i32 = 1, range 0..=3;
         /// "Command integrity check", Procedure: Up 1 if officer seizes the flag.
         pub command_check_seize_flag_up: i32 = 1, range 0..=3;
+        /// "Command integrity check": on failure each unit takes this many staggers for each broken or routing sub-command ("a number of staggers equal to the number").
+        pub command_check_failure_staggers: i32 = 1, range 0..=3;
+        /// Interpretation: whose isolation gives "Down 2 if isolated sub-command" on a command check; `sub_command` (default: the command has one unit left not broken or routing, or is a lone unit) or `command` (the command itself is isolated in its higher command).
+        pub command_check_isolated: CommandCheckIsolated = CommandCheckIsolated::SubCommand;
         /// "Reorganise", Procedure: Down 1 for each sub-command that broke or routed.
         pub reorganise_broken_down: i32 = 1, range 0..=3;
         /// "Reorganise", Procedure: Down 1 if the command is a division.

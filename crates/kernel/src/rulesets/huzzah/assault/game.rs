@@ -18,7 +18,10 @@
 //!   defender's threat zone, and engaging only from within its own zone or
 //!   1 band), or, for infantry in column, deploy to line (an order like any
 //!   other: rolled, Down 1 for each order before it, a threat test on
-//!   completing it within a threat zone, "Deploying"). Bold always advances;
+//!   completing it within a threat zone, "Deploying"). Each is offered when
+//!   it can be rolled: infantry advancing on cavalry is Down 2 and a deploy
+//!   is not ("Orders and movement", Procedure), so a deploy may be offered
+//!   where no advance is. Bold always advances (halting when it cannot);
 //!   cautious advances only to the edge of the defender's threat zone, or
 //!   into contact, and never deploys.
 //! - `pursue` (attacker), the same order while the defender is a routing
@@ -38,11 +41,15 @@
 //!   the cavalry's threat zone). Bold stays, cautious forms square.
 //!
 //! Everything else is the chain's: the same phases, rolls and readings
-//! (see [`Assault`] and the ruleset note).
+//! (see [`Assault`] and the ruleset note), blown cavalry's recall orders,
+//! defending cavalry (which the rules give no countercharge: it stands),
+//! command checks and skirmisher superiority included. Seizing the flag on
+//! a command check, a player's choice, is not modelled.
 
 use super::{
-    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_DEPLOY_THREAT, DEFENDER_FORCED,
-    DEFENDER_REFORM, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD, Packed, State, TURN_END,
+    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD,
+    Packed, State, TURN_END,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -196,8 +203,16 @@ impl AssaultGame {
         s.phase == ATTACKER_ORDERS
             && s.distance > 0
             && !s.routing[0]
-            && !s.blown
-            && (s.free_order || self.assault.order_rating(s).is_some())
+            && !s.blown[0]
+            && (s.free_order
+                || self.assault.order_rating(s, true).is_some()
+                || (self.may_deploy(s) && self.assault.order_rating(s, false).is_some()))
+    }
+
+    /// Whether the attacker, an infantry column facing a defender in good
+    /// order, may be ordered to deploy to line.
+    fn may_deploy(&self, s: &State) -> bool {
+        !s.routing[1] && self.assault.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
     }
 
     /// The defender's chance to order square of its own accord.
@@ -228,6 +243,10 @@ impl AssaultGame {
         if a.in_zone_of(s, 0) {
             rating -= r.order_threat_zone_down;
         }
+        // "Down 1 if isolated sub-command".
+        if a.isolated(1) {
+            rating -= r.order_isolated_down;
+        }
         rating
     }
 
@@ -255,11 +274,16 @@ impl AssaultGame {
         self.assault.steps_until(node, |s| self.wants_input(s))
     }
 
-    /// The attacker's legal orders now.
+    /// The attacker's legal orders now: halt, and each order that a free
+    /// order carries out or that can be rolled (an advance on cavalry is
+    /// Down 2 for infantry, a deploy is not: "Orders and movement", Procedure).
     fn order_options(&self, s: &State) -> Vec<u16> {
         let a = &self.assault;
-        let mut options = vec![HALT, MOVE];
-        if !s.routing[1] && a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column {
+        let mut options = vec![HALT];
+        if s.free_order || a.order_rating(s, true).is_some() {
+            options.push(MOVE);
+        }
+        if self.may_deploy(s) && (s.free_order || a.order_rating(s, false).is_some()) {
             options.push(DEPLOY);
         }
         options
@@ -284,9 +308,12 @@ impl AssaultGame {
             Asks::Order(decision) => {
                 let options = self.order_options(&s);
                 let cautious = self.cautious_order(&s);
+                // A heuristic that would advance when no advance can be
+                // rolled halts, as the chain does.
+                let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
                 let choice = fate.decide(ATTACKER, decision, &options, &|policy| match policy {
-                    Policy::Cautious => cautious,
-                    _ => MOVE,
+                    Policy::Cautious => or_halt(cautious),
+                    _ => or_halt(MOVE),
                 });
                 if choice == HALT {
                     // No further order this turn: the battery's last chance.
@@ -301,7 +328,8 @@ impl AssaultGame {
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
                 } else {
-                    let rating = a.order_rating(&s).expect("an order is offered only when it can be given");
+                    let rating =
+                        a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
                     let pair = self.roll(fate);
                     s.orders = s.orders.saturating_add(1);
                     if !r.passes(pair_total(pair), rating) {
@@ -344,7 +372,7 @@ impl AssaultGame {
                     Policy::Cautious => FORM,
                     _ => STAY,
                 });
-                s.phase = DEFENDER_REFORM;
+                s.phase = DEFENDER_CHECK;
                 if choice == FORM {
                     let pair = self.roll(fate);
                     if r.passes(pair_total(pair), self.defender_order_rating(&s)) {
@@ -354,7 +382,7 @@ impl AssaultGame {
                 }
                 Node::Live(s)
             }
-            Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL => {
+            Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
                 // Both engagement rolls in one step.
                 let attacker = self.roll(fate);
                 let defender = self.roll(fate);
