@@ -7,7 +7,9 @@
 //! runs the phases that need neither up to the next that does. The solver
 //! therefore merges equal situations inside a turn (after two orders or
 //! after one and a Huzzah!, say) rather than enumerating every sequence of
-//! a turn's rolls, which is what lets the default 30 turns solve.
+//! a turn's rolls. Even so best play multiplies the states (the attacker may
+//! halt anywhere, the battery hold its fire): it is solved up to
+//! [`BEST_TURN_LIMIT`] turns, and the default 30 play the bold fallback.
 //!
 //! The decisions:
 //!
