@@ -102,8 +102,8 @@
 //! # On the decision model
 //!
 //! Both scenarios are [`crate::game`] games, a step a turn, the turn logic
-//! written once against a [`Roller`] that [`FateRoller`] plays on a
-//! [`Fate`]. The attached generals' charisma is rolled in the first step.
+//! written once against a [`Fate`] with the ruleset's random events on it
+//! ([`Roller`]). The attached generals' charisma is rolled in the first step.
 //! Three decisions:
 //!
 //! - `square` (defender, `defender.formation = forms_square`): each turn the
@@ -149,7 +149,7 @@
 
 use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};
-use super::roll::{FateRoller, Roller};
+use super::roll::Roller;
 use super::{
     Arm, Charisma, DefensiveFireBand, EvadeFire, FreshAgainst, GeneralPlace, Grade, Heaviness, Nation, PursuerLoses,
     PursuitCost, RangeBand, RoutRow, Rules, SquareChargedTest, Target, TestResult, Weapon, dice_from_figures,
@@ -870,7 +870,7 @@ impl Assault {
     /// (each side a D10, ties rerolled: half the time) under
     /// `square_initiative = rolled`. Out of reach, who moves first changes
     /// nothing the line cares about: it may form after the cavalry's move.
-    fn cavalry_charges_first<R: Roller + ?Sized>(&self, state: AssaultState, roller: &mut R) -> bool {
+    fn cavalry_charges_first<R: Roller>(&self, state: AssaultState, roller: &mut R) -> bool {
         let (_, reach) = self.moves();
         self.rules.square_initiative == SquareInitiative::Rolled
             && u32::from(state.distance) <= reach
@@ -905,7 +905,7 @@ impl Assault {
 
     /// 7.4: side `p`'s roll to enter pursuit (fails to resist it): a D10 of
     /// 1-4, 1-7 for grade E/F.
-    fn pursuit_roll<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
+    fn pursuit_roll<R: Roller>(&self, p: usize, roller: &mut R) -> bool {
         let rules = &self.rules;
         let mut most = rules.pursuit_max_score;
         if matches!(self.grade(p), Grade::E | Grade::F) {
@@ -921,7 +921,7 @@ impl Assault {
     }
 
     /// 7.4: whether side `p` enters pursuit of the other, which it routed.
-    fn enters_pursuit<R: Roller + ?Sized>(&self, p: usize, roller: &mut R) -> bool {
+    fn enters_pursuit<R: Roller>(&self, p: usize, roller: &mut R) -> bool {
         if !self.rules.optional_pursuit || !self.may_pursue(p) {
             return false;
         }
@@ -936,20 +936,14 @@ impl Assault {
 
     /// 7.1 Cavalry bounce: whether the winner `w` follows up the recoiling
     /// enemy (it must roll to resist pursuit, or follow up).
-    fn follows_up<R: Roller + ?Sized>(&self, w: usize, roller: &mut R) -> bool {
+    fn follows_up<R: Roller>(&self, w: usize, roller: &mut R) -> bool {
         self.rules.bounce_follow_up == BounceFollowUp::Roll && self.may_pursue(w) && self.pursuit_roll(w, roller)
     }
 
     /// 7.4: a pursuit round: the pursuers, disordered, strike the shaken
     /// routers with double hits; if the routers lose again they rout again,
     /// and the pursuers may follow again at the cost of a rout hit.
-    fn pursuit_turn<R: Roller + ?Sized>(
-        &self,
-        mut state: AssaultState,
-        p: usize,
-        charisma: [i32; 2],
-        roller: &mut R,
-    ) -> Ending {
+    fn pursuit_turn<R: Roller>(&self, mut state: AssaultState, p: usize, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let r = 1 - p;
         // The routers end their rout in the open, and a square in column (5.7.4).
@@ -1327,7 +1321,7 @@ impl Assault {
     }
 
     /// 7.5: an attached general whose unit took 2 or more hits may be lost.
-    fn danger<R: Roller + ?Sized>(&self, s: usize, state: &mut AssaultState, hits: u32, roller: &mut R) {
+    fn danger<R: Roller>(&self, s: usize, state: &mut AssaultState, hits: u32, roller: &mut R) {
         let rules = &self.rules;
         if rules.optional_danger_to_generals
             && state.general[s]
@@ -1340,7 +1334,7 @@ impl Assault {
 
     /// One turn: the defender's formation decision in its movement phase,
     /// then the turn in the formation it chose.
-    fn turn<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+    fn turn<R: Roller>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let mut state = before;
         let mut reformed = false;
@@ -1369,7 +1363,7 @@ impl Assault {
 
     /// One turn in the defender's formation (`reformed`: it formed square
     /// this turn).
-    fn turn_formed<R: Roller + ?Sized>(
+    fn turn_formed<R: Roller>(
         &self,
         before: AssaultState,
         reformed: bool,
@@ -1666,7 +1660,7 @@ impl Assault {
     /// 2.1: one test in the phase), then a combat round in which the
     /// defender divides its dice between the chargers in contact (4.5) and
     /// every unit that lost more hits than it inflicted tests (5.4 (4)).
-    fn turn_two<R: Roller + ?Sized>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+    fn turn_two<R: Roller>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let rules = &self.rules;
         let mut state = before;
         let mut figures = [state.figures[0], state.second];
@@ -1805,7 +1799,7 @@ impl Assault {
     }
 
     /// One round's hits (on the charger, on the defender).
-    fn combat_round<R: Roller + ?Sized>(&self, state: &AssaultState, plowed: bool, roller: &mut R) -> (u32, u32) {
+    fn combat_round<R: Roller>(&self, state: &AssaultState, plowed: bool, roller: &mut R) -> (u32, u32) {
         let rules = &self.rules;
         let terms = self.combat_terms(state, plowed);
         let base = rules.combat_base_to_hit;
@@ -2104,9 +2098,9 @@ impl Game for Assault {
         }
         let charisma = state.charisma.map(i32::from);
         let ending = if self.charger.units == 2 {
-            self.turn_two(*state, charisma, &mut FateRoller(fate))
+            self.turn_two(*state, charisma, fate)
         } else {
-            self.turn(*state, charisma, &mut FateRoller(fate))
+            self.turn(*state, charisma, fate)
         };
         match ending {
             Ending::Going(next) => {

@@ -117,7 +117,7 @@
 //! firefight's units never retire by choice.
 
 use super::fire::{Counterbattery, Fire};
-use super::roll::{FateRoller, Roller};
+use super::roll::Roller;
 use super::{
     BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightRout, GeneralPlace, Grade, Nation, RangeBand, RoutRow,
     Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
@@ -1487,7 +1487,7 @@ impl Game for FireGame {
         // 7.13, 7.4: a D10 at the start of movement brings a unit back.
         let tenths = 11u32.saturating_sub(rules.return_min_score).min(10);
         for s in 0..2 {
-            if state.sides[s].off && FateRoller(fate).d10_at_most(tenths) {
+            if state.sides[s].off && fate.d10_at_most(tenths) {
                 state.sides[s] = Firefight::returned(state.sides[s]);
             }
         }

@@ -1,34 +1,22 @@
-//! One turn's logic, written once against a [`Roller`], played on the
-//! kernel's decision model: [`FateRoller`] turns each random event into a
-//! chance of a [`Fate`] (a law the solver enumerates and the sampler rolls)
-//! and each choice into a named [`Decision`].
+//! The ruleset's random events as chances of the kernel's decision model: a
+//! turn's logic calls them on its [`Fate`] (a law the solver enumerates and
+//! the sampler rolls), beside the `Fate`'s own `decide` for its choices.
 
 use super::{RoutRow, Rules, TestResult, roll_test, test_distribution};
 use crate::dice::Dice;
-use crate::game::{Decision, Fate, Law, Policy};
+use crate::game::{Fate, Law};
 use crate::pmf::Pmf;
 use std::cell::OnceCell;
 
-/// The random events and choices a turn needs.
-pub trait Roller {
+/// The random events a turn needs, on any [`Fate`].
+pub trait Roller: Fate {
     /// How many of `dice` D10s hit, each on `faces` (with the chance `chance`).
     fn hits(&mut self, dice: u32, faces: &[bool; 10], chance: f64) -> u32;
     /// One morale test and rout roll (5.2, 5.7).
     fn test(&mut self, rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult;
     /// True with chance `tenths` / 10 (one D10 at or under `tenths`).
     fn d10_at_most(&mut self, tenths: u32) -> bool;
-    /// Side `side` takes `decision` among `options` (see [`Fate::decide`]).
-    fn decide(
-        &mut self,
-        side: u8,
-        decision: &'static Decision,
-        options: &[u16],
-        heuristic: &dyn Fn(Policy) -> u16,
-    ) -> u16;
 }
-
-/// A [`Fate`] as a [`Roller`].
-pub struct FateRoller<'a, F>(pub &'a mut F);
 
 /// The hits of `dice` D10s: rolled face by face, enumerated as a binomial.
 struct HitsLaw<'a> {
@@ -92,7 +80,7 @@ impl Law for TestLaw<'_> {
     }
 }
 
-impl<F: Fate> Roller for FateRoller<'_, F> {
+impl<F: Fate> Roller for F {
     #[inline]
     fn hits(&mut self, dice: u32, faces: &[bool; 10], chance: f64) -> u32 {
         if dice == 0 || chance == 0.0 {
@@ -101,28 +89,18 @@ impl<F: Fate> Roller for FateRoller<'_, F> {
         if chance >= 1.0 {
             return dice;
         }
-        self.0.draw(&HitsLaw { dice, faces, chance, table: OnceCell::new() })
+        self.draw(&HitsLaw { dice, faces, chance, table: OnceCell::new() })
     }
 
     #[inline]
     fn test(&mut self, rules: &Rules, pass: i32, modifier: i32, rout_modifier: i32) -> TestResult {
         let law = TestLaw { rules, pass, modifier, rout_modifier, table: OnceCell::new() };
-        test_of_code(self.0.draw(&law))
+        test_of_code(self.draw(&law))
     }
 
     #[inline]
     fn d10_at_most(&mut self, tenths: u32) -> bool {
-        self.0.ways(tenths.min(10), 10)
-    }
-
-    fn decide(
-        &mut self,
-        side: u8,
-        decision: &'static Decision,
-        options: &[u16],
-        heuristic: &dyn Fn(Policy) -> u16,
-    ) -> u16 {
-        self.0.decide(side, decision, options, heuristic)
+        self.ways(tenths.min(10), 10)
     }
 }
 
