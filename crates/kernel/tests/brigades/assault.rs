@@ -1,26 +1,14 @@
 //! `assault` and `cavalry_charge`: a hand-worked charge on a square, the exact
 //! solver against Monte Carlo, and the catalogue's keys.
 
-use super::{close, exact, rules};
+use super::{binomial, build, close, exact, rules};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
-use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::assault::SquareInitiative;
 use volley_kernel::rulesets::brigades::{BatteryCrew, FreshAgainst, SquareChargedTest};
-use volley_kernel::scenario::DynScenario;
 
 const ATTACKER: i64 = 0;
 const DEFENDER: i64 = 1;
-
-fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
-    let brigades = ruleset("brigades").unwrap();
-    brigades.scenario(scenario).unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
-}
-
-fn binomial(n: u32, p: f64, k: u32) -> f64 {
-    let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
-    choose * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
-}
 
 #[test]
 fn cavalry_on_a_square_by_hand() {

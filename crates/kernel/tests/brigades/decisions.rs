@@ -3,22 +3,9 @@
 //! choice to form square; hand-worked best play, start-distance sweeps under
 //! best play, and Monte Carlo against the solver under each policy.
 
-use super::{close, exact};
-use volley_kernel::catalogue::ruleset;
+use super::{binomial, build, close, exact};
 use volley_kernel::check::assert_agrees;
-use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::Rules;
-use volley_kernel::scenario::DynScenario;
-
-fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
-    let brigades = ruleset("brigades").unwrap();
-    brigades.scenario(scenario).unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
-}
-
-fn binomial(n: u32, p: f64, k: u32) -> f64 {
-    let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
-    choose * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
-}
 
 #[test]
 fn skirmishers_evade_and_the_charger_closes_first_under_best_play() {

@@ -12,9 +12,23 @@ mod firefight;
 mod firegame;
 mod morale;
 
+use volley_kernel::catalogue::ruleset;
 use volley_kernel::outcome::Distribution;
+use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::Rules;
 use volley_kernel::scenario::DynScenario;
+
+/// A scenario of the catalogue built from `pairs` under `rules`.
+pub fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
+    let brigades = ruleset("brigades").unwrap();
+    brigades.scenario(scenario).unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+}
+
+/// The chance of exactly `k` successes in `n` trials of chance `p`.
+pub fn binomial(n: u32, p: f64, k: u32) -> f64 {
+    let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
+    choose * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
 
 /// The printed rules.
 pub fn rules() -> Rules {
