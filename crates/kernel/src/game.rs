@@ -56,7 +56,7 @@
 //! # When the solver cannot
 //!
 //! A graph larger than [`Game::state_budget`] is not solved, nor one the
-//! game says is beyond the solver ([`Game::solvable_under`]): a side asked
+//! game says is beyond the solver ([`Game::solvable`]): a side asked
 //! to play `best` then plays the game's [`Game::fallback`] heuristic
 //! instead, which [`Played::policies`] reports, and the exact answer, where
 //! there is one, is that of the play played.
@@ -208,16 +208,13 @@ pub trait Game: Send + Sync {
     fn state_budget(&self) -> usize {
         DEFAULT_STATE_BUDGET
     }
-    /// Whether the solver will answer for these settings, known without
-    /// solving (a conservative estimate: it must not say yes and then refuse).
-    fn solvable(&self) -> bool {
+    /// Whether the solver will answer for these settings under `plan`,
+    /// known without solving (a conservative estimate: it must not say yes
+    /// and then refuse). A game whose decisions multiply its states may
+    /// solve the heuristics' play (no decision branches) where it cannot
+    /// solve best play.
+    fn solvable(&self, _plan: Plan) -> bool {
         true
-    }
-    /// Whether the solver will answer under `plan`, as [`Game::solvable`]: a
-    /// game whose decisions multiply its states may solve the play of
-    /// heuristics (no decision branches) where it cannot solve best play.
-    fn solvable_under(&self, _plan: Plan) -> bool {
-        self.solvable()
     }
     /// A state as a player reads it, for `--explain` (the side about to decide
     /// is `side`): "cavalry 4 boxes from line infantry".
@@ -1395,7 +1392,7 @@ impl<G: Game> Played<G> {
     /// The plan played: the plan asked for, or, where its best play is
     /// beyond the solver, the plan with the game's fallback for `best`.
     fn effective_plan(&self) -> Plan {
-        if self.plan.wants_solver() && !self.game.solvable_under(self.plan) {
+        if self.plan.wants_solver() && !self.game.solvable(self.plan) {
             self.plan.without_best(self.game.fallback())
         } else {
             self.plan
@@ -1407,7 +1404,7 @@ impl<G: Game> Played<G> {
         self.solution
             .get_or_init(|| {
                 let plan = self.effective_plan();
-                if self.game.solvable_under(plan) { Solution::solve(&self.game, plan) } else { None }
+                if self.game.solvable(plan) { Solution::solve(&self.game, plan) } else { None }
             })
             .as_ref()
     }
@@ -1462,7 +1459,7 @@ impl<G: Game> Scenario for Played<G> {
     }
 
     fn has_exact(&self) -> bool {
-        self.game.solvable_under(self.effective_plan())
+        self.game.solvable(self.effective_plan())
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {

@@ -2136,7 +2136,7 @@ impl Game for Assault {
         DECISIONS
     }
 
-    fn solvable(&self) -> bool {
+    fn solvable(&self, _plan: game::Plan) -> bool {
         let most = if self.charger.units == 2 { TWO_CHARGERS_EXACT_MAX_FIGURES } else { EXACT_MAX_FIGURES };
         self.charger.figures <= most && self.holder.figures <= EXACT_MAX_FIGURES
     }

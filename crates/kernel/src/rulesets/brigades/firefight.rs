@@ -1564,7 +1564,7 @@ impl Game for FireGame {
         Policy::Bold
     }
 
-    fn solvable(&self) -> bool {
+    fn solvable(&self, _plan: game::Plan) -> bool {
         let size = |side: &FireSide| (side.figures + 1) * if side.battery_side() { side.guns + 1 } else { 1 };
         size(&self.base.sides[0]) * size(&self.base.sides[1]) <= GAME_MAX_SIZES
     }

@@ -1003,7 +1003,7 @@ impl Game for Assault {
     /// estimate of the states of the outside side's volley step, the largest,
     /// (firing figures and figures left, holders, distances), checked against
     /// measured solves.
-    fn solvable(&self) -> bool {
+    fn solvable(&self, _plan: crate::game::Plan) -> bool {
         self.size_estimate() <= SOLVER_LIMIT
     }
 

@@ -446,7 +446,7 @@ impl Game for Firefight {
         usize::MAX
     }
 
-    fn solvable(&self) -> bool {
+    fn solvable(&self, _plan: crate::game::Plan) -> bool {
         self.sides[0].start * self.sides[1].start <= EXACT_FIGURES_PRODUCT
     }
 

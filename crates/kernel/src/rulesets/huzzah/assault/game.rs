@@ -478,7 +478,7 @@ impl Game for AssaultGame {
         Policy::Bold
     }
 
-    fn solvable_under(&self, plan: Plan) -> bool {
+    fn solvable(&self, plan: Plan) -> bool {
         let limit = if plan.wants_solver() { BEST_TURN_LIMIT } else { EXACT_TURN_LIMIT };
         self.assault.turns <= limit
     }
