@@ -1207,6 +1207,31 @@ impl Assault {
         }
     }
 
+    /// The command rating of `side`'s first order of its Orders phase
+    /// (a forced order, or the defender's own order to form square): its
+    /// officer's rating, Up 1 in command, Up 1 with an officer attached,
+    /// Down 1 in an enemy threat zone, Down 1 an isolated sub-command
+    /// ("Orders and movement", Procedure).
+    fn first_order_rating(&self, s: &State, side: usize) -> i32 {
+        let r = &self.rules;
+        let unit = &self.units[side];
+        let mut rating = unit.rating;
+        if unit.in_command {
+            rating += r.order_in_command_up;
+        }
+        if self.officer_of(s, side) != Officer::None {
+            rating += r.order_officer_attached_up;
+        }
+        if self.in_zone_of(s, 1 - side) {
+            rating -= r.order_threat_zone_down;
+        }
+        // "Down 1 if isolated sub-command".
+        if self.isolated(side) {
+            rating -= r.order_isolated_down;
+        }
+        rating
+    }
+
     /// The attacker's effective command rating for its next order (an
     /// advance if `advance`, else a deploy or a recall), or `None` when no
     /// order can be given ("Orders and movement", Procedure).
@@ -1446,21 +1471,7 @@ impl Assault {
                 let Some(pair) = pair else { return Node::Live(s) };
                 let recall = side == 1 && s.rare.recall(1) && !s.forced[1];
                 s.forced[side] = false;
-                let unit = &self.units[side];
-                let mut rating = unit.rating;
-                if unit.in_command {
-                    rating += r.order_in_command_up;
-                }
-                if self.officer_of(&s, side) != Officer::None {
-                    rating += r.order_officer_attached_up;
-                }
-                if self.in_zone_of(&s, 1 - side) {
-                    rating -= r.order_threat_zone_down;
-                }
-                // "Down 1 if isolated sub-command".
-                if self.isolated(side) {
-                    rating -= r.order_isolated_down;
-                }
+                let rating = self.first_order_rating(&s, side);
                 if side == 0 {
                     s.orders = 1;
                 }

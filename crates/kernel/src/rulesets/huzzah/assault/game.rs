@@ -226,30 +226,7 @@ impl AssaultGame {
             && a.units[1].arm == Arm::Infantry
             && a.units[0].arm == Arm::Cavalry
             && s.formation[1] != Formation::Square
-            && self.defender_order_rating(s) > a.rules.order_impossible_at
-    }
-
-    /// The defender's command rating for an order in its own turn (as its
-    /// forced order's: "Forced orders" are rolled like any order).
-    fn defender_order_rating(&self, s: &State) -> i32 {
-        let a = &self.assault;
-        let r = &a.rules;
-        let unit = &a.units[1];
-        let mut rating = unit.rating;
-        if unit.in_command {
-            rating += r.order_in_command_up;
-        }
-        if a.officer_of(s, 1) != crate::rulesets::huzzah::Officer::None {
-            rating += r.order_officer_attached_up;
-        }
-        if a.in_zone_of(s, 0) {
-            rating -= r.order_threat_zone_down;
-        }
-        // "Down 1 if isolated sub-command".
-        if a.isolated(1) {
-            rating -= r.order_isolated_down;
-        }
-        rating
+            && a.first_order_rating(s, 1) > a.rules.order_impossible_at
     }
 
     fn asks(&self, s: &State) -> Asks {
@@ -377,7 +354,7 @@ impl AssaultGame {
                 s.phase = DEFENDER_CHECK;
                 if choice == FORM {
                     let pair = self.roll(fate);
-                    if r.passes(pair_total(pair), self.defender_order_rating(&s)) {
+                    if r.passes(pair_total(pair), a.first_order_rating(&s, 1)) {
                         s.formation[1] = Formation::Square;
                         s.phase = DEFENDER_DEPLOY_THREAT;
                     }
