@@ -745,6 +745,13 @@ impl State {
     }
 }
 
+/// A 2D6 pair index with this total (double one for 2): only the total
+/// matters to the assault's rolls (a Huzzah! is a total of 2).
+fn pair_of_total(total: i32) -> u32 {
+    let first = (total - 6).max(1) as u32;
+    6 * (first - 1) + (total as u32 - first - 1)
+}
+
 /// One assault.
 #[derive(Clone, Debug)]
 pub struct Assault {
@@ -1911,10 +1918,6 @@ impl Assault {
         branches.clear();
         // Any pair with a total does: only the total and whether it is double
         // one matter.
-        let representative = |total: i32| {
-            let first = (total - 6).max(1) as u32;
-            6 * (first - 1) + (total as u32 - first - 1)
-        };
         if !self.wants_roll(&st) {
             branches.push((self.quiet_steps(self.step(st, None)), 1.0));
         } else if st.phase == ENGAGE_ATTACKER_ROLL || st.phase == DEFENDER_ENGAGE_ROLL {
@@ -1922,7 +1925,7 @@ impl Assault {
             let (fighters, rating) = self.fighters(&st);
             for &(attacker_total, attacker_ways) in &TOTALS {
                 for &(defender_total, defender_ways) in &TOTALS {
-                    let pair = [representative(attacker_total), representative(defender_total)];
+                    let pair = [pair_of_total(attacker_total), pair_of_total(defender_total)];
                     let node = self.engage_with(st, &fighters, rating, pair);
                     branches.push((self.quiet_steps(node), f64::from(attacker_ways * defender_ways) / 1296.0));
                 }
@@ -1932,7 +1935,7 @@ impl Assault {
             // test, say) are merged here, among eleven, rather than in the
             // solver's large map.
             for &(total, ways) in &TOTALS {
-                let node = self.quiet_steps(self.step(st, Some(representative(total))));
+                let node = self.quiet_steps(self.step(st, Some(pair_of_total(total))));
                 let q = f64::from(ways) / 36.0;
                 match branches.iter_mut().find(|(seen, _)| *seen == node) {
                     Some((_, p)) => *p += q,

@@ -51,12 +51,12 @@
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
     DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD,
-    Packed, State, TURN_END,
+    Packed, State, TURN_END, pair_of_total,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
 use crate::outcome::Layout;
-use crate::rulesets::huzzah::standoff::Node;
+use crate::rulesets::huzzah::standoff::{Node, TOTALS};
 use crate::rulesets::huzzah::{Arm, pair_is_huzzah, pair_total};
 
 /// The attacker's order, while the defender stands.
@@ -136,21 +136,14 @@ struct TwoD6 {
 }
 
 impl TwoD6 {
-    /// A pair index of each total.
-    fn representative(total: i32) -> u32 {
-        let first = (total - 6).max(1) as u32;
-        6 * (first - 1) + (total as u32 - first - 1)
-    }
-
     fn new() -> TwoD6 {
-        let ways = [1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1];
-        TwoD6 { outcomes: std::array::from_fn(|i| (TwoD6::representative(i as i32 + 2), f64::from(ways[i]) / 36.0)) }
+        TwoD6 { outcomes: TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0)) }
     }
 }
 
 impl Law for TwoD6 {
     fn sample(&self, dice: &mut Dice) -> u32 {
-        TwoD6::representative(pair_total(dice.two_d6_index()))
+        pair_of_total(pair_total(dice.two_d6_index()))
     }
 
     fn outcomes(&self) -> &[(u32, f64)] {
