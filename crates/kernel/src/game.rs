@@ -70,6 +70,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 /// The attacker, as a side index and a winner code (the order of
 /// [`WINNERS`](crate::outcome::WINNERS)).
@@ -654,6 +655,14 @@ struct Graph<S> {
     slots: u32,
 }
 
+/// A graph's trees being laid out anew ([`Graph::renumber`]).
+struct LaidOut {
+    nodes: Vec<Node>,
+    children: Vec<(u64, u32)>,
+    transitions: Vec<Transition>,
+    slots: u32,
+}
+
 /// One state's law before its targets have ids.
 struct RawLaw<S> {
     nodes: Vec<Node>,
@@ -846,6 +855,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             layer = next;
         }
         graph.order_within(game);
+        graph.renumber();
         Some(graph)
     }
 
@@ -932,6 +942,91 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         }
         self.within = within;
         self.heights = heights;
+    }
+
+    /// Renumbers the states in the order backward induction visits them
+    /// (the states within a turn as [`Graph::within`] holds them, then every
+    /// other state as it was) and lays out each state's tree, transitions
+    /// and decision slots in that order, so that every sweep of the solver
+    /// reads the graph front to back rather than in the order exploration
+    /// happened to meet it.
+    fn renumber(&mut self) {
+        let n = self.states.len();
+        let mut order: Vec<u32> = Vec::with_capacity(n);
+        let mut placed = vec![false; n];
+        for &id in &self.within {
+            order.push(id);
+            placed[id as usize] = true;
+        }
+        order.extend((0..n as u32).filter(|&id| !placed[id as usize]));
+        let mut new_of = vec![0u32; n];
+        for (new, &old) in order.iter().enumerate() {
+            new_of[old as usize] = new as u32;
+        }
+        let mut laid = LaidOut {
+            nodes: Vec::with_capacity(self.nodes.len()),
+            children: Vec::with_capacity(self.children.len()),
+            transitions: Vec::with_capacity(self.transitions.len()),
+            slots: 0,
+        };
+        let mut root = vec![NO_NODE; n];
+        let mut spans = vec![(0, 0); n];
+        for (new, &old) in order.iter().enumerate() {
+            if self.root[old as usize] != NO_NODE {
+                let first = laid.transitions.len() as u32;
+                root[new] = self.lay_out(self.root[old as usize], &new_of, &mut laid);
+                spans[new] = (first, laid.transitions.len() as u32 - first);
+            }
+        }
+        self.states = order.iter().map(|&old| self.states[old as usize]).collect();
+        for id in self.ids.values_mut() {
+            *id = new_of[*id as usize];
+        }
+        for id in self.layers.iter_mut().flatten().chain(&mut self.within) {
+            *id = new_of[*id as usize];
+        }
+        for layer in &mut self.layers {
+            layer.sort_unstable();
+        }
+        (self.root, self.spans) = (root, spans);
+        (self.nodes, self.children, self.transitions, self.slots) =
+            (laid.nodes, laid.children, laid.transitions, laid.slots);
+    }
+
+    /// Copies the tree below `node` into `laid`, its states renumbered by
+    /// `new_of`; the copy's index.
+    fn lay_out(&self, node: u32, new_of: &[u32], laid: &mut LaidOut) -> u32 {
+        let index = laid.nodes.len() as u32;
+        match self.nodes[node as usize] {
+            Node::Leaf { first, count } => {
+                let start = laid.transitions.len() as u32;
+                laid.transitions.extend(
+                    self.transitions[first as usize..(first + count) as usize]
+                        .iter()
+                        .map(|t| Transition { target: new_of[t.target as usize], ..*t }),
+                );
+                laid.nodes.push(Node::Leaf { first: start, count });
+            }
+            Node::Chance { first, count } | Node::Decide { first, count, .. } => {
+                let kind = self.nodes[node as usize];
+                laid.nodes.push(kind);
+                if let Node::Decide { .. } = kind {
+                    laid.slots += 1;
+                }
+                let slot = laid.slots.wrapping_sub(1);
+                let kids: Vec<(u64, u32)> = self.children[first as usize..(first + count) as usize]
+                    .iter()
+                    .map(|&(key, child)| (key, self.lay_out(child, new_of, laid)))
+                    .collect();
+                let start = laid.children.len() as u32;
+                laid.children.extend(kids);
+                laid.nodes[index as usize] = match kind {
+                    Node::Decide { side, decision, .. } => Node::Decide { side, decision, first: start, count, slot },
+                    _ => Node::Chance { first: start, count },
+                };
+            }
+        }
+        index
     }
 
     /// Adds state `id`'s law, giving its targets ids.
@@ -1059,31 +1154,26 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// starting turn `t`, into `current`, given `next`, the worths at the
     /// start of turn `t + 1`; returns the table of the options taken.
     fn backward_turn(&self, t: usize, current: &mut [Worth], next: &[Worth], plan: Plan) -> Vec<u8> {
-        let mut table = vec![0u8; self.slots as usize];
+        // Each state's decision nodes are its own slots, so the states of a
+        // run write disjoint entries of the table.
+        let table: Vec<AtomicU8> = (0..self.slots).map(|_| AtomicU8::new(0)).collect();
         let runs = self.heights.iter().map(|&(first, end)| &self.within[first as usize..end as usize]);
+        let mut worths: Vec<Worth> = Vec::new();
         for run in runs.chain(std::iter::once(&self.layers[t][..])) {
-            let worths: Vec<(Worth, Vec<(u32, u8)>)> = run
-                .par_iter()
+            run.par_iter()
                 .with_min_len(256)
-                .map(|&id| {
-                    let mut picks = Vec::new();
-                    let worth = self.worth(self.root[id as usize], current, next, plan, &mut picks, None);
-                    (worth, picks)
-                })
-                .collect();
-            for (&id, (worth, picks)) in run.iter().zip(worths) {
+                .map(|&id| self.worth(self.root[id as usize], current, next, plan, &table, None))
+                .collect_into_vec(&mut worths);
+            for (&id, &worth) in run.iter().zip(&worths) {
                 current[id as usize] = worth;
-                for (slot, chosen) in picks {
-                    table[slot as usize] = chosen;
-                }
             }
         }
-        table
+        table.into_iter().map(AtomicU8::into_inner).collect()
     }
 
     /// The worth of node `node` given the worths of this turn's states
     /// within it (`current`) and of the next turn's (`next`); records the
-    /// option taken at each decision node in `picks`, and, when `capture` is
+    /// option taken at each decision node in `table`, and, when `capture` is
     /// `Some(slot)`, the worth of each option at that node.
     fn worth(
         &self,
@@ -1091,7 +1181,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         current: &[Worth],
         next: &[Worth],
         plan: Plan,
-        picks: &mut Vec<(u32, u8)>,
+        table: &[AtomicU8],
         mut capture: Option<&mut (u32, Vec<Worth>)>,
     ) -> Worth {
         match self.nodes[node as usize] {
@@ -1112,7 +1202,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let mut worth = [0.0; 2];
                 for &(bits, child) in &self.children[first as usize..(first + count) as usize] {
                     let p = f64::from_bits(bits);
-                    let w = self.worth(child, current, next, plan, picks, capture.as_deref_mut());
+                    let w = self.worth(child, current, next, plan, table, capture.as_deref_mut());
                     worth[0] += p * w[0];
                     worth[1] += p * w[1];
                 }
@@ -1125,7 +1215,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
                 for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
-                    let w = self.worth(child, current, next, plan, picks, capture.as_deref_mut());
+                    let w = self.worth(child, current, next, plan, table, capture.as_deref_mut());
                     if capturing {
                         options.push(w);
                     }
@@ -1138,7 +1228,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                     c.1 = options;
                 }
                 let (_, chosen, worth) = best.expect("a decision has options");
-                picks.push((slot, chosen as u8));
+                table[slot as usize].store(chosen as u8, Ordering::Relaxed);
                 worth
             }
         }
@@ -1274,8 +1364,8 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
                 if tt == t {
                     let Node::Decide { slot, .. } = graph.nodes[node as usize] else { unreachable!() };
                     let mut capture = (slot, Vec::new());
-                    let mut picks = Vec::new();
-                    graph.worth(graph.root[id as usize], &current, &next, self.plan, &mut picks, Some(&mut capture));
+                    let table: Vec<AtomicU8> = (0..graph.slots).map(|_| AtomicU8::new(0)).collect();
+                    graph.worth(graph.root[id as usize], &current, &next, self.plan, &table, Some(&mut capture));
                     captured[k] = Some(capture.1);
                 }
             }
