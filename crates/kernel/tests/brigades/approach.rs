@@ -83,6 +83,84 @@ fn one_turn_of_the_approach_by_hand() {
     assert!(best.probability("winner", 0) > closing.probability("winner", 0) + 0.01);
 }
 
+/// P(a 16-figure grade D line routs) in the turn two grade D columns of 8
+/// charge it from 4", the columns having `now` figures (`None`: out) and
+/// the line's 4 close-range dice (0.4) split `fire` between them: each
+/// column takes its hits and tests to charge home (5.4 (2): -2, -1 a pair,
+/// -2 a quarter of its 8 lost in all); if any arrives the line tests on
+/// being charged (-3: fails 1-5); then a round in which the columns' fronts
+/// strike (a die per 4, a remainder of 3 rounds up) and the line's 4 dice go
+/// 2 and 2, or 4 at a lone column (4.5), all at 6-10; the line tests at -3
+/// (-1 a pair, -2 a quarter of 16) if it took more hits than it struck.
+fn line_routs_on_the_charge(now: [Option<u32>; 2], fire: [u32; 2]) -> f64 {
+    let passes = |modifier: i32| (1..=10).filter(|&r| r + modifier >= 3).count() as f64 / 10.0;
+    let dice = |figures: u32| figures / 4 + u32::from(figures % 4 >= 3);
+    // Each column's (figures after the charge, if it arrives) and chance.
+    let column = |now: Option<u32>, share: u32| -> Vec<(Option<u32>, f64)> {
+        let Some(now) = now else { return vec![(None, 1.0)] };
+        let mut out = Vec::new();
+        for h in 0..=share {
+            let p = binomial(share, 0.4, h);
+            let lost = 8 - now + h;
+            let pass = passes(-2 - (h / 2) as i32 - 2 * (lost * 4 / 8) as i32);
+            out.push((Some(now - h), p * pass));
+            out.push((None, p * (1.0 - pass)));
+        }
+        out
+    };
+    let mut routs = 0.0;
+    for (first, p1) in column(now[0], fire[0]) {
+        for (second, p2) in column(now[1], fire[1]) {
+            let fronts: Vec<u32> = [first, second].into_iter().flatten().collect();
+            if fronts.is_empty() {
+                continue;
+            }
+            let p = p1 * p2;
+            routs += p * 0.5;
+            let column_dice: u32 = fronts.iter().map(|&f| dice(f)).sum();
+            for on_line in 0..=column_dice {
+                for on_columns in 0..on_line.min(5) {
+                    let q = binomial(column_dice, 0.5, on_line) * binomial(4, 0.5, on_columns);
+                    let modifier = -3 - (on_line / 2) as i32 - 2 * (on_line * 4 / 16) as i32;
+                    routs += p * 0.5 * q * (1.0 - passes(modifier));
+                }
+            }
+        }
+    }
+    routs
+}
+
+#[test]
+fn two_turns_approach_and_charge_by_hand() {
+    // The columns of `one_turn_of_the_approach_by_hand` over two turns, both
+    // sides bold: the pair closes to 4" and the line's 4 dice all go at the
+    // first column (3.10; bold shoots the weaker, the first when equal),
+    // which tests after 2 hits. Next turn they charge from 4": the line's
+    // dice are split 2 and 2 (3.10), or all 4 go at the column left if the
+    // first routed (3.8: it shoots at the enemy charging it). Enumerated in
+    // `line_routs_on_the_charge`: P(line routs) = 0.356471713164. Giving
+    // the lone column only its half of the dice (as if its routed partner
+    // still drew fire) would make it 0.373920231564.
+    let pairs = with(&COLUMNS, &[("turns", "2"), ("attacker.policy", "bold"), ("defender.policy", "bold")]);
+    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    // The first column takes `volley` dice on the approach; `lone` dice go
+    // at the second on the charge if the first routed.
+    let approach = |volley: u32, lone: u32| {
+        let mut total = 0.0;
+        for h in 0..=volley {
+            let p = binomial(volley, 0.4, h);
+            let fails = column_of_8_fails(h);
+            total += p * (1.0 - fails) * line_routs_on_the_charge([Some(8 - h), Some(8)], [2, 2]);
+            total += p * fails * line_routs_on_the_charge([None, Some(8)], [0, lone]);
+        }
+        total
+    };
+    let expected = approach(4, 4);
+    close(expected, 0.356471713164);
+    close(approach(4, 2), 0.373920231564);
+    close(dist.probability("defender_routed", 1), expected);
+}
+
 #[test]
 fn within_reach_the_two_chargers_play_as_before() {
     // Pinned before the approach was added (the within-reach pair, its
@@ -166,6 +244,16 @@ fn monte_carlo_follows_the_solver_on_the_approach() {
         let pairs = with(&RIFLES, &[("attacker.policy", policy), ("defender.policy", policy)]);
         assert_agrees(build("assault", &rules(), &pairs).as_ref(), 300_000, 150 + i as u64);
     }
+    // Two cavalry regiments from 20": beyond their 16" charge reach, their
+    // full move ends at 10", out of musket range, or they halt at 16".
+    let cavalry = [
+        ("attacker.units", "2"),
+        ("attacker.figures", "6"),
+        ("defender.figures", "12"),
+        ("distance", "20"),
+        ("turns", "4"),
+    ];
+    assert_agrees(build("cavalry_charge", &rules(), &cavalry).as_ref(), 300_000, 153);
     // The same counts on one thread as on two.
     let scenario = build("assault", &rules(), &RIFLES);
     let one = scenario.simulate(&RunOptions::new(20_000, 7).with_threads(1)).unwrap();
