@@ -302,3 +302,31 @@ fn start_distance_sweep_of_two_chargers_under_best_play() {
         assert!(jump <= 0.10, "{} to {}: {jump}", i + 1, i + 2);
     }
 }
+
+#[test]
+fn explain_names_the_approach_and_the_target() {
+    // From 12" with six turns: the attacker's first decision is its
+    // approach, where halting at 8" is chosen and worth more than closing to
+    // 4"; the line's first is its target, the two columns alike.
+    let pairs = with(&COLUMNS, &[("turns", "6")]);
+    let explained = build("assault", &rules(), &pairs).explain().unwrap();
+    let approach = explained.iter().find(|e| e.decision == "approach").unwrap();
+    assert_eq!(approach.side, "attacker");
+    assert_eq!(approach.situation, "two infantry units (8 and 8 figures) 12\" from 16 of a line");
+    assert_eq!(approach.options.len(), 2);
+    let (close, halt) = (&approach.options[0], &approach.options[1]);
+    assert_eq!(
+        (close.option.as_str(), halt.option.as_str()),
+        ("close a full move", "halt at the edge of charge reach")
+    );
+    assert!(halt.chosen && !close.chosen);
+    assert!(halt.attacker_wins > close.attacker_wins + 0.01);
+    let target = explained.iter().find(|e| e.decision == "target").unwrap();
+    assert_eq!(target.side, "defender");
+    close_enough(target.options[0].defender_wins, target.options[1].defender_wins);
+}
+
+#[track_caller]
+fn close_enough(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-9, "{a} != {b}");
+}
