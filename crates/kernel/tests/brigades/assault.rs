@@ -1117,8 +1117,8 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     longer.pop();
     assert_agrees(build("assault", &rules(), &longer).as_ref(), 400_000, 56);
     // 5.4 (4) read by the side's hits (`multi_loser = side`): both columns
-    // test whenever together they lost, neither when together they won;
-    // here the chargers rout more. The line's chance is the same (it is one
+    // test whenever together they lost, neither when together they won.
+    // The line's chance is the same (it is one
     // unit, whose hits inflicted are its side's).
     let side = volley_kernel::rulesets::brigades::Rules {
         multi_loser: volley_kernel::rulesets::brigades::assault::MultiLoser::Side,
@@ -1126,7 +1126,12 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     };
     let by_side = exact(build("assault", &side, &pairs).as_ref());
     close(by_side.probability("defender_routed", 1), split);
-    assert!(by_side.probability("attacker_routed", 1) > dist.probability("attacker_routed", 1) + 0.001);
+    // Both columns out (the line's win) is more likely, since they test
+    // together; either one routing is less so (0.7493 against 0.7606: under
+    // `per_unit` a column that lost its own pairing tests even when the pair
+    // won).
+    assert!(by_side.probability("winner", 1) > dist.probability("winner", 1) + 0.001);
+    assert!(by_side.probability("attacker_routed", 1) < dist.probability("attacker_routed", 1));
     assert_agrees(build("assault", &side, &longer).as_ref(), 400_000, 57);
     // Two cavalry regiments charging a line (cavalry_charge): the exact law
     // against Monte Carlo.
@@ -1138,15 +1143,17 @@ fn two_chargers_split_the_defenders_fire_by_hand() {
     assert_agrees(cavalry.as_ref(), 400_000, 64);
     // Beyond two chargers of 12 figures the exact solver stands aside
     // (`TWO_CHARGERS_EXACT_MAX_FIGURES`) and Monte Carlo plays the same game
-    // (two chargers make no decision, so best play needs no table).
+    // (from within reach two chargers make no decision, so best play needs
+    // no table).
     let large = build("assault", &rules(), &[("attacker.units", "2"), ("attacker.figures", "13")]);
     assert!(!large.has_exact());
     let sampled = large.simulate(&volley_kernel::runner::RunOptions::new(2_000, 7)).unwrap();
     assert!(sampled.probability("winner", 0) > 0.0 && sampled.probability("winner", 1) > 0.0);
-    // Two chargers must start within charge reach, at a close-order line.
+    // Two chargers may start beyond charge reach (their approach:
+    // tests/brigades/approach.rs), at a close-order line only.
     let brigades = ruleset("brigades").unwrap();
     let assault = brigades.scenario("assault").unwrap();
-    assert!(assault.build_from_text(&rules(), [("attacker.units", "2"), ("distance", "9")]).is_err());
+    assert!(assault.build_from_text(&rules(), [("attacker.units", "2"), ("distance", "9")]).is_ok());
     assert!(assault.build_from_text(&rules(), [("attacker.units", "2"), ("defender.formation", "square")]).is_err());
 }
 

@@ -1,6 +1,7 @@
 //! Tests of Brigades and Batteries: hand-worked values from the tables, exact
 //! solvers against Monte Carlo, and the catalogue's keys.
 
+mod approach;
 mod assault;
 mod combat;
 mod contract;

@@ -70,21 +70,48 @@
 //! modifier applies. A garrison that routs vacates its block (6.4.4): the
 //! attacker has taken it. Skirmishers in a block are not overrun (4.11).
 //!
-//! Two chargers (`attacker.units = 2`, alike, charging together from
-//! within charge reach at a close-order line): the line "must split its fire
-//! as evenly as possible among all the targets charging it" (3.10), so its
-//! dice go half to each; each charger takes its own hits, shatters, and tests
-//! (5.4 (1), (2)) on its own; the line tests once on being charged (2.1: one
-//! test a phase) if any arrives; in each round it divides its combat dice
-//! among the chargers in contact, the odd die toward the one with more
-//! figures in combat (4.5), each charger striking with all its dice, and
-//! every unit that lost more hits than it inflicted tests (5.4 (4), per
-//! unit). The fight ends when the line routs or shatters or both chargers
-//! are out; the attacker's `routed`/`shattered` mean either charger's, its
-//! `remaining` both together. Not played with two: the approach (the line
-//! would concentrate on one target, 3.10, a choice), squares (a face a
-//! charger), flank charges, an attached general, national modifiers,
-//! pursuit and the bounce; those keys are refused.
+//! Two chargers (`attacker.units = 2`, alike, side by side at one distance,
+//! moving and charging together at a close-order line). Beyond charge reach
+//! they approach (2.1: the attacker moves all its units in its phase, so one
+//! decision moves both): each turn they close the full move, or, where that
+//! would end nearer than the edge of their charge reach, halt at that edge
+//! (the `approach` decision). The line shoots them where they stand (3.8, as
+//! the single charger), and, not being charged, "must concentrate its fire
+//! onto one target" (3.10): all its dice at one of them, its `target`
+//! decision (3.10's secondary target is for figures that cannot hit the
+//! first, and side by side both are in every firer's arc and range). The
+//! charger shot tests after 2 hits (5.4 (1)); one that routs or shatters is
+//! out, and the other goes on alone. Within reach, those still in charge:
+//! the line "must split its fire as evenly as possible among all the targets
+//! charging it" (3.10) and "must shoot first at any enemies charging it"
+//! (3.8), so its dice go half to each, or all to the one charger left; the
+//! odd die, where the approach left them unequal, goes toward the one with
+//! more figures (`split_odd_die`: `more_figures`, 4.5's rounding; `chosen`,
+//! the line's `target` decision); each charger takes its own hits,
+//! shatters, and tests (5.4 (1), (2)) on its own; the line tests once on
+//! being charged (2.1: one test a phase) if any arrives; in each round it
+//! divides its combat dice among the chargers in contact, the odd die toward
+//! the one with more figures in combat (4.5), each charger striking with all
+//! its dice, and every unit that lost more hits than it inflicted tests (5.4
+//! (4), per unit). A lone charger (its partner out on the approach) fights
+//! the line as two chargers with one out: all the line's fire and combat
+//! dice at it (3.8, 3.10, 4.5 with one target). The fight ends when the
+//! line routs or shatters or both chargers are out; the attacker's
+//! `routed`/`shattered` mean either charger's (also at the turn limit, with
+//! the other still fighting), its `remaining` both together. Not played
+//! with two: one charging while the other holds back (they move as one),
+//! squares (a face a charger), flank charges, an attached general, national
+//! modifiers, pursuit and the bounce; those keys are refused.
+//!
+//! Two chargers on their approach, start-distance jumps: two 8-figure
+//! columns against a 16-figure line (tests/brigades/approach.rs, 6 turns)
+//! win 0.477 from 8" or less (they charge at once, shot once with the dice
+//! split) and 0.428 from 9" to 16": best play halts at 8", the edge of a
+//! column's reach, so the pair takes one concentrated far volley (9-10)
+//! rather than a close one (7-10) before it charges; no step reaches 10
+//! points. Two regiments of 6 heavy cavalry against a 12-figure line (4
+//! turns) halt at 16", out of musket range, from 17" to 26", and the
+//! distance costs them only turns of the limit (0.948, 0.948, 0.946).
 //!
 //! Cavalry against cavalry (`cavalry_charge` with `defender.arm` cavalry):
 //! the defender cannot shoot (3.1), the charger does not test to charge home
@@ -104,7 +131,7 @@
 //! Both scenarios are [`crate::game`] games, a step a turn, the turn logic
 //! written once against a [`Fate`] with the ruleset's random events on it
 //! ([`Roller`]). The attached generals' charisma is rolled in the first step.
-//! Three decisions:
+//! The decisions:
 //!
 //! - `square` (defender, `defender.formation = forms_square`): each turn the
 //!   cavalry is not yet in contact, in its own movement phase, the line stays
@@ -130,6 +157,17 @@
 //!   at the same rout hit's cost as cavalry (`pursuit_cost`: 7.4's
 //!   disorganization is the pursuer's, whatever its arm). Bold pursues;
 //!   cautious holds. Cavalry still rolls to resist pursuit.
+//! - `approach` (attacker, two chargers beyond charge reach, where the full
+//!   move would end nearer than the edge of their reach): close the full
+//!   move, or halt at the edge (2.11), from where next turn's charge lands
+//!   just the same, to be shot at from farther (3.2's bands). Bold closes;
+//!   cautious halts. Never to stand still (as the single charger).
+//! - `target` (defender, two chargers approaching and neither charging, both
+//!   in the fight): all its fire at the first or at the second (3.10:
+//!   "concentrate its fire onto one target"). Bold shoots the one with
+//!   fewer figures, to break it; cautious the one with more, the greater
+//!   threat; the first when equal. Under `split_odd_die = chosen` the same
+//!   decision gives the odd die of its split fire at two chargers.
 //!
 //! The turn limit (`turns`, 10): a fight still going has no winner unless a
 //! side is being pursued (it has routed, and its pursuer wins). The only
@@ -182,6 +220,23 @@ choice_enum! {
         /// By its side's: both chargers test when together they took more
         /// hits than they inflicted.
         Side = "side",
+    }
+}
+
+choice_enum! {
+    /// Interpretation: where the odd die goes when a line splits its fire
+    /// "as evenly as possible among all the targets charging it" (3.10) and
+    /// the two chargers differ in figures (one was shot on the approach).
+    pub enum SplitOddDie {
+        /// Toward the charger with more figures, the first when they are
+        /// equal. Default: 3.10 says no more than "as evenly as possible",
+        /// and 4.5, the rules' one rule for dividing a unit's dice among
+        /// several enemies, rounds "toward targets with which the striking
+        /// unit has the most figures".
+        MoreFigures = "more_figures",
+        /// Where the firer chooses (its `target` decision): 3.10 leaves the
+        /// odd die to nobody, so to the player rolling it.
+        Chosen = "chosen",
     }
 }
 
@@ -424,7 +479,7 @@ fn params(cavalry: bool) -> Vec<Param> {
     }
     params.push(Param::int(
         "attacker.units",
-        "charging units: 1, or 2 alike charging together from within charge reach (the defender splits its fire evenly between them, 3.10, and its combat dice, 4.5; each tests on its own hits); a close-order line defender, no flank, attached general, nation, pursuit or bounce",
+        "charging units: 1, or 2 alike moving and charging together (on the approach the defender concentrates its fire on one of them, its choice, 3.10; charging, it splits its fire evenly between them, 3.10, and its combat dice, 4.5; each tests on its own hits); a close-order line defender, no flank, attached general, nation, pursuit or bounce",
         1,
         1,
         2,
@@ -566,9 +621,19 @@ pub const EXACT_MAX_FIGURES: u32 = 36;
 /// each has no more figures than this: every round multiplies three units'
 /// dice and tests. Measured (release `solve_time`, 10 turns, against 24):
 /// two of 12 in 1.6 s of CPU and 35 MB, two of 16 in 2.4 s, two of 24 in
-/// 7.3 s and 92 MB. Two chargers make no decision, so Monte Carlo beyond it
-/// plays the same game.
+/// 7.3 s and 92 MB. Beyond it a side asked to play `best` plays `bold`
+/// (`Game::fallback`), and the output says so.
 pub const TWO_CHARGERS_EXACT_MAX_FIGURES: u32 = 12;
+
+/// With two chargers starting beyond charge reach (their approach) the exact
+/// solver answers when each has no more figures than this: the approach
+/// fire, all at one of them (3.10), leaves them unequal, so the combat starts
+/// from many pairs of strengths rather than one. Measured (release
+/// `solve_time brigades assault attacker.units=2 attacker.figures=N
+/// distance=12`, 10 turns, against 24, `/usr/bin/time`): two of 12 in 2.4 s
+/// of CPU and 45 MB, two of 10 in 1.7 s and 41 MB. Beyond it best play
+/// falls back to `bold`, and the output says so.
+pub const TWO_CHARGERS_APPROACH_EXACT_MAX_FIGURES: u32 = 10;
 
 /// The state between turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -644,7 +709,28 @@ pub static PURSUE_DECISION: Decision = Decision {
     options: "hold; pursue",
 };
 
-static DECISIONS: &[&Decision] = &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION];
+/// 2.1, 2.11, 3.2 The attacker's move of two chargers beyond charge reach.
+pub static APPROACH_DECISION: Decision = Decision {
+    name: "approach",
+    who: "attacker",
+    doc: "Two chargers (attacker.units = 2) beyond charge reach whose full move would end nearer than the edge of \
+          it (2.11): close the full move, or halt at the edge of charge reach, from where next turn's charge still \
+          lands, and be shot at from farther (3.2's bands).",
+    options: "close a full move; halt at the edge of charge reach",
+};
+
+/// 3.10 The defender's target among two approaching chargers.
+pub static TARGET_DECISION: Decision = Decision {
+    name: "target",
+    who: "defender",
+    doc: "A line shooting at two chargers still approaching (3.10: \"a unit must concentrate its fire onto one \
+          target\"; it is not yet being charged): all its dice at the first charger or at the second. With \
+          `split_odd_die = chosen` it also gives the odd die of its split fire at two chargers charging it.",
+    options: "the first charger; the second charger",
+};
+
+static DECISIONS: &[&Decision] =
+    &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION, &APPROACH_DECISION, &TARGET_DECISION];
 
 /// One pairing's combat dice and modifiers (4.1, 4.2).
 #[derive(Clone, Copy, Debug)]
@@ -740,13 +826,6 @@ impl Assault {
             pinned_now: false,
             layout: Layout::new(Vec::new()),
         };
-        if charger.units == 2 && distance > built.moves().1 {
-            return Err(invalid(
-                "distance",
-                "two chargers charge together from within charge reach (2.11): the approach, where the defender \
-                 concentrates its fire on one of them (3.10), is not played",
-            ));
-        }
         if holder.formation == DefenderFormation::FormsSquare && built.square_cost_in_half_moves() > 2 {
             return Err(invalid(
                 "defender.formation",
@@ -1200,6 +1279,21 @@ impl Assault {
         }
     }
 
+    /// 3.2, 3.8: the band the defender shoots a charger at that ended its
+    /// approach move `left` inches away, or `None` out of range.
+    fn band_at(&self, left: u32) -> Option<RangeBand> {
+        let rules = &self.rules;
+        let close = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Close)).unwrap_or(0);
+        let far = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Far)).unwrap_or(0);
+        if left <= close {
+            Some(RangeBand::Close)
+        } else if left <= far {
+            Some(RangeBand::Far)
+        } else {
+            None
+        }
+    }
+
     /// The defender's fire at `band`: (dice, faces, chance), or `None` out of range.
     fn defender_fire(&self, figures: u32, band: RangeBand, reformed: bool, evading: bool) -> ([bool; 10], f64, u32) {
         let (faces, chance, dice) = self.defender_fire_standing(figures, band, reformed, evading);
@@ -1405,15 +1499,7 @@ impl Assault {
                 // The charger advances a move and is shot where it stands (3.8).
                 let left = close_to.unwrap_or(distance - step.min(distance));
                 state.distance = left.max(1) as u16;
-                let close = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Close)).unwrap_or(0);
-                let far = rules.band_range(self.holder.weapon, self.holder_band(RangeBand::Far)).unwrap_or(0);
-                if left <= close {
-                    Some(RangeBand::Close)
-                } else if left <= far {
-                    Some(RangeBand::Far)
-                } else {
-                    None
-                }
+                self.band_at(left)
             };
             // 3.1: cavalry cannot shoot. And the arc of fire is 45 degrees
             // either side of the front, while a proper flank charger starts
@@ -1639,14 +1725,38 @@ impl Assault {
     }
 
     /// 3.10: a unit being charged "must split its fire as evenly as possible
-    /// among all the targets charging it": `dice` between the two chargers
-    /// of `figures`. The odd die would go toward the charger with more
-    /// figures (4.5's rounding for combat dice), but the two chargers are
-    /// alike when they are shot (they charge together from their start), so
-    /// it goes to the first and no reading of it changes a result.
-    pub fn split_fire(&self, dice: u32, figures: [u32; 2]) -> [u32; 2] {
-        let split = split_dice(dice, &figures);
+    /// among all the targets charging it": `dice` between the chargers of
+    /// `figures` still in the fight (`charging`). The odd die goes toward
+    /// the charger with more figures, the first if they are equal
+    /// (`split_odd_die = more_figures`, 4.5's rounding), or where the
+    /// defender chooses (`chosen`, its `target` decision). Between alike
+    /// chargers shot together from their start no reading changes a result;
+    /// after an approach on which one was shot, it may.
+    fn split_fire<R: Roller>(&self, dice: u32, figures: [u8; 2], charging: [bool; 2], roller: &mut R) -> [u32; 2] {
+        match charging {
+            [true, true] => {}
+            [true, false] => return [dice, 0],
+            [false, true] => return [0, dice],
+            [false, false] => return [0, 0],
+        }
+        let split = split_dice(dice, &[u32::from(figures[0]), u32::from(figures[1])]);
+        if dice % 2 == 1 && self.rules.split_odd_die == SplitOddDie::Chosen {
+            let to =
+                roller.decide(DEFENDER, &TARGET_DECISION, &[0, 1], &|policy| Self::target_heuristic(figures, policy));
+            let half = dice / 2;
+            return if to == 0 { [half + 1, half] } else { [half, half + 1] };
+        }
         [split[0], split[1]]
+    }
+
+    /// The `target` heuristics: bold shoots at the charger with fewer
+    /// figures, to break it; cautious at the one with more, the greater
+    /// threat; the first when they are equal.
+    fn target_heuristic(figures: [u8; 2], policy: Policy) -> u16 {
+        match policy {
+            Policy::Bold => u16::from(figures[1] < figures[0]),
+            _ => u16::from(figures[1] > figures[0]),
+        }
     }
 
     /// `state` as charger `i` of two sees it: its figures in the charger's place.
@@ -1654,18 +1764,123 @@ impl Assault {
         AssaultState { figures: [figures[i], state.figures[1]], ..*state }
     }
 
-    /// One turn of two chargers (`attacker.units = 2`), charging together
-    /// from within reach: the defender's fire split between them (3.10),
-    /// each charger's test (5.4 (1), (2)), the defender's one test (5.4 (3);
-    /// 2.1: one test in the phase), then a combat round in which the
-    /// defender divides its dice between the chargers in contact (4.5) and
-    /// every unit that lost more hits than it inflicted tests (5.4 (4)).
+    /// Charger `i`'s bit of kind `kind` (0 out, 1 routed, 2 shattered) in
+    /// `AssaultState::chargers`.
+    fn charger_bit(i: usize, kind: u8) -> u8 {
+        1u8 << (2 * kind + i as u8)
+    }
+
+    /// The attacker side's (out, routed, shattered) from the chargers' ends:
+    /// out once both are, routed or shattered if either is.
+    fn chargers_side(ends: u8) -> (bool, bool, bool) {
+        (ends & 3 == 3, ends & 12 != 0, ends & 48 != 0)
+    }
+
+    /// Charger `i` of two (figures `figures[i]`) takes `hits` of shooting
+    /// and, after 2 or more or charging home (`home_test`), its morale test
+    /// (5.4 (1), (2)); its ends go into `ends`.
+    #[allow(clippy::too_many_arguments)]
+    fn charger_shot<R: Roller>(
+        &self,
+        state: &AssaultState,
+        i: usize,
+        figures: &mut [u8; 2],
+        ends: &mut u8,
+        hits: u32,
+        home_test: bool,
+        charisma: [i32; 2],
+        roller: &mut R,
+    ) {
+        let rules = &self.rules;
+        let bit = Self::charger_bit;
+        let mut me = Self::as_charger(state, i, *figures);
+        let shattered = self.take_hits(0, &mut me, hits);
+        figures[i] = me.figures[0];
+        if shattered {
+            *ends |= bit(i, 0) | bit(i, 2);
+            return;
+        }
+        if hits >= rules.morale_test_shooting_hits || home_test {
+            let (pass, mut modifier, rout_modifier) = self.base_test(0, &me, hits, charisma);
+            if home_test && !self.cavalry() {
+                modifier += rules.morale_foot_charging_home;
+            }
+            if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
+                let shattered = self.rout(0, &mut me, row);
+                figures[i] = me.figures[0];
+                *ends |= bit(i, 0) | bit(i, 1) | if shattered { bit(i, 2) } else { 0 };
+            }
+        }
+    }
+
+    /// One turn of two chargers still beyond charge reach (2.11), moving
+    /// together (2.1: the attacker moves all its units in its phase): the
+    /// attacker's `approach` decision where the full move would end nearer
+    /// than the edge of charge reach, then the line's fire where they stand
+    /// (3.8: a stationary unit shoots what passed through its range), all
+    /// of it at one charger (3.10 "must concentrate its fire onto one
+    /// target": its `target` decision), and that charger's test after 2
+    /// hits (5.4 (1)). A charger out of the fight (routed or shattered on
+    /// the way) is no target; the other goes on alone.
+    fn approach_two<R: Roller>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        let mut state = before;
+        let (step, reach) = self.moves();
+        let distance = u32::from(state.distance);
+        let full = distance - step.min(distance);
+        let mut left = full;
+        if full < reach {
+            // 2.11: halting at the edge of its charge reach, the pair still
+            // charges next turn, and is shot from farther meanwhile.
+            let halt = roller.decide(ATTACKER, &APPROACH_DECISION, &[0, 1], &|policy| {
+                // Bold closes the full move; cautious halts at the edge.
+                u16::from(policy == Policy::Cautious)
+            });
+            if halt == 1 {
+                left = reach;
+            }
+        }
+        state.distance = left.max(1) as u16;
+        let mut figures = [state.figures[0], state.second];
+        let mut ends = state.chargers;
+        let is_in = [ends & Self::charger_bit(0, 0) == 0, ends & Self::charger_bit(1, 0) == 0];
+        if let Some(band) = self.band_at(left) {
+            let target = match is_in {
+                // 3.10: the line concentrates its fire on one target, its choice.
+                [true, true] => roller
+                    .decide(DEFENDER, &TARGET_DECISION, &[0, 1], &|policy| Self::target_heuristic(figures, policy))
+                    as usize,
+                [true, false] => 0,
+                _ => 1,
+            };
+            let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band, false, false);
+            let hits = roller.hits(dice, &faces, chance);
+            self.charger_shot(&state, target, &mut figures, &mut ends, hits, false, charisma, roller);
+        }
+        state.figures[0] = figures[0];
+        state.second = figures[1];
+        state.chargers = ends;
+        if Self::chargers_side(ends).0 {
+            return Ending::Over(state, [Self::chargers_side(ends), (false, false, false)]);
+        }
+        Ending::Going(state)
+    }
+
+    /// One turn of two chargers (`attacker.units = 2`): beyond charge reach
+    /// their approach ([`Assault::approach_two`]); within it, the charge of
+    /// those still in the fight, together: the defender's fire split
+    /// between them (3.10), each charger's test (5.4 (1), (2)), the
+    /// defender's one test (5.4 (3); 2.1: one test in the phase), then a
+    /// combat round in which the defender divides its dice between the
+    /// chargers in contact (4.5) and every unit that lost more hits than it
+    /// inflicted tests (5.4 (4)).
     fn turn_two<R: Roller>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
+        if u32::from(before.distance) > self.moves().1 {
+            return self.approach_two(before, charisma, roller);
+        }
         let rules = &self.rules;
         let mut state = before;
         let mut figures = [state.figures[0], state.second];
-        // Charger i's bits of `chargers`: kind 0 out, 1 routed, 2 shattered.
-        let bit = |i: usize, kind: u8| 1u8 << (2 * kind + i as u8);
+        let bit = Self::charger_bit;
         let mut ends = state.chargers;
         let is_in = |ends: u8, i: usize| ends & bit(i, 0) == 0;
         let finish = |state: &mut AssaultState, figures: [u8; 2], ends: u8| {
@@ -1673,37 +1888,22 @@ impl Assault {
             state.second = figures[1];
             state.chargers = ends;
         };
-        // The attacker side's (out, routed, shattered): out once both are.
-        let side = |ends: u8| (ends & 3 == 3, ends & 12 != 0, ends & 48 != 0);
+        let side = Self::chargers_side;
         if state.distance > 0 {
             let band = match rules.defensive_fire_band {
                 DefensiveFireBand::Close => RangeBand::Close,
                 DefensiveFireBand::Far => RangeBand::Far,
             };
             let (faces, chance, dice) = self.defender_fire(u32::from(state.figures[1]), band, false, false);
-            let shares = self.split_fire(dice, figures.map(u32::from));
+            // 3.8, 3.10: all its fire goes at the chargers charging it, split
+            // evenly; one that was put out on the approach charges no more.
+            let charging = [is_in(ends, 0), is_in(ends, 1)];
+            let shares = self.split_fire(dice, figures, charging, roller);
             // 5.4 (2): charging home frontally against steady infantry or hard cover.
             let home_test = self.holder_steady() || self.holder.cover == CombatCover::Hard;
-            for i in 0..2 {
+            for i in (0..2).filter(|&i| charging[i]) {
                 let hits = roller.hits(shares[i], &faces, chance);
-                let mut me = Self::as_charger(&state, i, figures);
-                let shattered = self.take_hits(0, &mut me, hits);
-                figures[i] = me.figures[0];
-                if shattered {
-                    ends |= bit(i, 0) | bit(i, 2);
-                    continue;
-                }
-                if hits >= rules.morale_test_shooting_hits || home_test {
-                    let (pass, mut modifier, rout_modifier) = self.base_test(0, &me, hits, charisma);
-                    if home_test && !self.cavalry() {
-                        modifier += rules.morale_foot_charging_home;
-                    }
-                    if let TestResult::Rout(row) = roller.test(rules, pass, modifier, rout_modifier) {
-                        let shattered = self.rout(0, &mut me, row);
-                        figures[i] = me.figures[0];
-                        ends |= bit(i, 0) | bit(i, 1) | if shattered { bit(i, 2) } else { 0 };
-                    }
-                }
+                self.charger_shot(&state, i, &mut figures, &mut ends, hits, home_test, charisma, roller);
             }
             finish(&mut state, figures, ends);
             if side(ends).0 {
@@ -2120,7 +2320,13 @@ impl Game for Assault {
     }
 
     fn code(&self, _winner: u8, steps: u32, state: &AssaultState) -> u64 {
-        let ends = if state.fate != 0 { unpack_fate(state.fate) } else { Self::limit_fate(state) };
+        let mut ends = if state.fate != 0 { unpack_fate(state.fate) } else { Self::limit_fate(state) };
+        if self.charger.units == 2 && state.fate == 0 {
+            // A fight going on at the limit: one of two chargers may already
+            // have routed or shattered (on the approach, or in a round), and
+            // the attacker's `routed`/`shattered` say so.
+            ends[0] = Self::chargers_side(state.chargers);
+        }
         self.encode(steps.max(1), state, ends)
     }
 
@@ -2136,8 +2342,18 @@ impl Game for Assault {
         DECISIONS
     }
 
+    fn fallback(&self) -> Policy {
+        // Two chargers beyond the solver play bold: they close the full move
+        // and the line shoots the weaker (see `TWO_CHARGERS_EXACT_MAX_FIGURES`).
+        if self.charger.units == 2 { Policy::Bold } else { Policy::Cautious }
+    }
+
     fn solvable(&self, _plan: game::Plan) -> bool {
-        let most = if self.charger.units == 2 { TWO_CHARGERS_EXACT_MAX_FIGURES } else { EXACT_MAX_FIGURES };
+        let most = match self.charger.units {
+            2 if self.distance > self.moves().1 => TWO_CHARGERS_APPROACH_EXACT_MAX_FIGURES,
+            2 => TWO_CHARGERS_EXACT_MAX_FIGURES,
+            _ => EXACT_MAX_FIGURES,
+        };
         self.charger.figures <= most && self.holder.figures <= EXACT_MAX_FIGURES
     }
 
@@ -2154,12 +2370,25 @@ impl Game for Assault {
         } else {
             "a line"
         };
+        if self.charger.units == 2 {
+            let out = |i: usize| state.chargers & Self::charger_bit(i, 0) != 0;
+            let unit = |i: usize, figures: u8| if out(i) { "out".to_string() } else { figures.to_string() };
+            return format!(
+                "two {charger} units ({} and {} figures) {}\" from {} of {holder}",
+                unit(0, state.figures[0]),
+                unit(1, state.second),
+                state.distance,
+                state.figures[1]
+            );
+        }
         format!("{} {charger} {}\" from {} of {holder}", state.figures[0], state.distance, state.figures[1])
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
         let words: [&str; 2] = match decision.name {
             "charge" => ["charge now", "close first"],
+            "approach" => ["close a full move", "halt at the edge of charge reach"],
+            "target" => ["fire at the first charger", "fire at the second charger"],
             "evade" => ["stand", "evade"],
             "pursue" => ["hold", "pursue"],
             _ => ["stay in line", "form square"],

@@ -22,7 +22,7 @@
 //! two D10s of a test); `firefight` (best play up to about 9 figures a side,
 //! `firefight::GAME_MAX_SIZES`; beyond it, the default included, Monte Carlo
 //! under the `bold` fallback) and `assault` / `cavalry_charge` (up to 36; two
-//! chargers up to 12 each) are games solved by backward induction, best play
+//! chargers up to 12 each, 10 each from beyond charge reach) are games solved by backward induction, best play
 //! included ([`crate::game`]); `crossing` is a chain over the mover's figures
 //! (the firer takes no losses); larger units are Monte Carlo only.
 //!
@@ -307,8 +307,19 @@
 //!   on being charged, and the attacker tests to charge home only at a hard
 //!   block (5.4 (2)).
 //! - Splitting fire (3.10) among two chargers (`attacker.units = 2`, see
-//!   [`assault`]): the dice go half to each, and the odd die cannot arise
-//!   between alike chargers shot together; a divided combat follows 4.5, and
+//!   [`assault`]): on their approach, not yet charging, they are targets the
+//!   line must "concentrate its fire onto", one of them, its choice (the
+//!   `target` decision); charging, the dice go half to each (3.10) and all to
+//!   a lone charger (3.8 "must shoot first at any enemies charging it"). The
+//!   odd die between chargers the approach left unequal goes toward the one
+//!   with more figures (`split_odd_die`: `more_figures`, default: 3.10 says
+//!   only "as evenly as possible", and 4.5, the rules' one rule for dividing
+//!   dice among several enemies, rounds toward the most figures; `chosen`
+//!   leaves it to the firer, its `target` decision); between alike chargers
+//!   shot together from their start it cannot arise. The two move as one
+//!   (2.1: a side moves all its units in its phase; the scenario is two
+//!   units attacking together), so one never charges while the other holds
+//!   back; a lone charger is one whose partner is out. A divided combat follows 4.5, and
 //!   "the unit loses more hits ... than it inflicts" (5.4 (4)) is read per
 //!   unit (`multi_loser`: `per_unit`, default, as printed: "the unit";
 //!   `side` tests both chargers when together they lost).
@@ -834,6 +845,8 @@ crate::rule_book! {
         pub block_attack_side_percent: u32 = 150, range 1..=1000;
         /// Interpretation: when one of two chargers loses a round (5.4 (4); per_unit: its own hits taken against struck; side: both chargers' together).
         pub multi_loser: assault::MultiLoser = assault::MultiLoser::PerUnit;
+        /// Interpretation: where the odd die goes when a unit splits its fire evenly between two chargers of unequal figures (3.10; more_figures: toward the larger, as 4.5 rounds combat dice; chosen: the firer's `target` decision).
+        pub split_odd_die: assault::SplitOddDie = assault::SplitOddDie::MoreFigures;
         /// Interpretation: which shooting hits of a phase count for a target's test when two units fire at it (summed: every hit it suffered, 5.4 (1), 5.6; per_firer: volley by volley).
         pub converging_hits: converging::ConvergingHits = converging::ConvergingHits::Summed;
         /// Interpretation: how cavalry charged by infantry fights (as_printed: a die per figure against unsquared infantry in the open, 4.1, and +3 if steady, 4.2, whoever charged; no_shock: a die per three and no +3/-3).
