@@ -1472,8 +1472,7 @@ fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn D
 }
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    let game = firefight::FireGame::from_settings(crate::params::rules_of::<Rules>(rules), settings)?;
-    Ok(Box::new(crate::game::Played::new(game, crate::game::Plan::from_settings(settings))))
+    Ok(Box::new(firefight::FirePlayed::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_converging_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
