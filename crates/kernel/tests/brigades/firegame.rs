@@ -160,6 +160,39 @@ fn start_distance_sweep_under_best_play() {
 }
 
 #[test]
+fn start_distance_sweep_at_twelve_figures() {
+    // Best play by both, 12 against 12 over 12 turns (the dense table),
+    // from 2" to 16": the attacker's margin moves by at most 10 points
+    // between neighbouring distances, while the share of fights decided
+    // jumps at the range edge (the `firefight` module docs): from 10" a
+    // unit that closes into musket range (8") fires at -2 or not at all
+    // while the enemy, holding, fires at full effect, so neither closes and
+    // every fight is drawn at the limit.
+    let rules = Rules::default();
+    let laws: Vec<(f64, f64, f64)> = (2..=16)
+        .map(|d| {
+            let text = d.to_string();
+            let dist = exact(
+                build(
+                    &rules,
+                    &[("attacker.figures", "12"), ("defender.figures", "12"), ("distance", &text), ("turns", "12")],
+                )
+                .as_ref(),
+            );
+            (dist.probability("winner", 0), dist.probability("winner", 1), dist.probability("winner", 2))
+        })
+        .collect();
+    for (i, pair) in laws.windows(2).enumerate() {
+        let margin = |law: &(f64, f64, f64)| law.0 - law.1;
+        eprintln!("firefight 12 v 12, {}\" -> {}\": {:?} -> {:?}", i + 2, i + 3, pair[0], pair[1]);
+        assert!((margin(&pair[1]) - margin(&pair[0])).abs() <= 0.10, "{} to {}", i + 2, i + 3);
+    }
+    // Within musket range the fight is on; from 10" nobody closes.
+    assert!(laws[4 - 2].2 < 0.6, "{:?}", laws[4 - 2]);
+    close(laws[10 - 2].2, 1.0);
+}
+
+#[test]
 fn a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play() {
     // The `ammunition` decision by hand. A heavy battery of 2 guns on one
     // model with 3 gunners (3 crew serve 2 dice, 3.1) fires at 7 grade D

@@ -41,15 +41,73 @@
 //! fixed reading did, a whole move while it cannot reach, half a move
 //! (firing) while farther than the start distance; a bold battery fires
 //! canister, a cautious one ballshot. `best` is backward induction on the
-//! margin (win minus loss) where the graph is within the solver
-//! ([`GAME_MAX_SIZES`]: 8 figures against 8 solve in about a second); beyond
-//! it, the default 24 against 24 included, a side asked for `best` plays
-//! `bold` and the output says so. The measured cost of that fallback, 8
-//! against 8 from 8 inches over 30 turns: under best play by both the
-//! attacker wins 47.7% and loses 48.1%; an attacker playing bold against a
-//! defender at its best wins 34.9% and loses 62.7% (27 points of margin);
-//! both sides bold, 47.8% and 48.4%, so between two bold sides the fallback
-//! moves the result by under a point.
+//! margin (win minus loss), or on each side's win chance (`objective`).
+//!
+//! # Solving best play (issues 13 and 15, "Speed")
+//!
+//! Two infantry units (no battery, neither surrounded, 7.13 returns off,
+//! any attached general's charisma known rather than rolled) are solved on
+//! a dense table, [`DenseSolver`]: every state of a turn (each side's
+//! strength, shaken or not, its general, and its place, in steps of the
+//! greatest common divisor of the moves and rout distances) has an index,
+//! so a state's next states are found by arithmetic rather than by
+//! enumerating its step, and the turn's chance law, the product of the two
+//! sides' laws (simultaneous fire: each side's losses, test and rout
+//! depend only on its own state, whether it fired, and the fire it took
+//! from the enemy's state at the start of the phase), is never built: each
+//! side's law is tabulated once by (state, fired, incoming fire) and the
+//! product is summed straight against the next turn's worths, once for
+//! each pair of move classes (held, moved half, moved whole) after the
+//! moves, and only once where neither unit reaches the other. Where every
+//! side playing `best` maximises its margin the game is zero-sum and the
+//! table keeps the attacker's margin alone. The `routed` metric, which no
+//! decision depends on, is carried only by the forward walk that gives
+//! the law of outcomes. The default, 24 against 24 from 4" over 30 turns,
+//! is 746,496 states a turn (about 22.4 M state-turns); it solves, best
+//! play and the exact law included, in about 2.3 s of CPU and 125 MB. A
+//! test (`dense_solver_matches_the_generic_solver`) checks the table
+//! against the generic solver code by code, under six plans (both
+//! objectives, best against each heuristic) and six set-ups (distances 2"
+//! to 10", rifles, an attached general with 7.5 danger, shaken units that
+//! fire, the first rout ending the fight). The table is bounded by
+//! [`DENSE_MAX_STATES`] and [`DENSE_MAX_STATE_TURNS`].
+//!
+//! Everything else (batteries, the `ammunition` decision, 7.13, 5.8, a
+//! rolled charisma) goes to the generic solver of [`crate::game`] within
+//! [`GAME_MAX_SIZES`] (8 figures against 8 in about a second); beyond it a
+//! side asked for `best` plays `bold` and the output says so. The measured
+//! cost of that fallback: 8 against 8 from 8" over 30 turns, under best
+//! play by both the attacker wins 44.2% and loses 47.9%; an attacker
+//! playing bold against a defender at its best wins 19.0% and loses 71.9%
+//! (49 points of margin lost); both sides bold, 47.5% and 47.7%. At the
+//! default, 24 against 24 from 4" over 30 turns: best play by both 42.4%
+//! and 46.3%; a bold attacker against the best defender 25.6% and 73.1%
+//! (44 points lost); both bold 41.3% and 56.2%, so between two bold sides
+//! the fallback moves the margin by 11 points. Bold is a poor stand-in for
+//! best play, which is why the dense table matters.
+//!
+//! # Start distance under best play
+//!
+//! 24 against 24 (grade D muskets, 24" of room each) over 30 turns, the
+//! attacker's win, loss and margin by start distance: 2" 43.2/46.6 (-3.3),
+//! 4" 42.4/46.3 (-3.9), 6" 42.2/45.7 (-3.5), 7" 34.5/42.6 (-8.1), 8"
+//! 34.7/42.7 (-8.0), 9" 11.3/11.5 (-0.1), 10" 0.04/0.06, 11" 9.7/11.4,
+//! 12" 5.0/5.6, 13" 24.4/25.1, 14" 24.9/25.5, 15" 10.4/12.0, 16" 6.0/6.3.
+//! The margin never moves by more than 8 points between neighbouring
+//! distances, but the share of fights decided does, by more than 10
+//! points at 8" to 9" (77% decided to 23%), 9" to 10" (to 0.1%), 10" to
+//! 11" (to 21%), 12" to 13" (11% to 49%) and 14" to 15" (50% to 22%).
+//! The cause is the range edge: musket fire reaches 8" (3.2), a move is 2"
+//! or 4", and a unit that steps into range fires at -2 (half a move) or
+//! not at all (a whole move) while the enemy, holding, fires at full
+//! effect. Within 8" both are in range from the first turn and the fight
+//! is on. Beyond it, whether a side can close without handing the enemy
+//! the first full volley depends on the distance in 2" steps and on the
+//! move order (the attacker moves first, the defender answers), so from
+//! some distances a side closes and from others, 10" above all, both stand
+//! off and the fight is drawn at the limit (see "The turn limit" below).
+//! `start_distance_sweep_at_twelve_figures` checks the margin's steps at 12
+//! against 12 over 12 turns, and the stand-off from 10".
 //!
 //! The turn limit: a fight still going at the limit is won by nobody. So a
 //! side that falls behind may fall back or stand off out of range and play
@@ -438,11 +496,13 @@ pub const EXACT_MAX_SIZES: u32 = 8_200;
 /// wider: 4 guns with 8 gunners against as many (2025).
 pub const EXACT_MAX_BATTERY_SIZES: u32 = 2_100;
 
-/// Best play is solved when the sides' sizes (as for [`EXACT_MAX_SIZES`])
-/// multiply to at most this: 8 figures against 8 over 30 turns solves in
-/// about a second, while 12 against 12 over 10 turns takes 7 s of CPU and 24
-/// against 24 over 3 turns 23 s and 1 GB (the places both sides can stand
-/// multiply the states). Beyond it a side asked for `best` plays `bold`.
+/// Where the dense table ([`DenseSolver`]) does not apply (a battery, 7.13,
+/// 5.8, a rolled charisma), best play is solved by the generic solver when
+/// the sides' sizes (as for [`EXACT_MAX_SIZES`]) multiply to at most this:
+/// 8 figures against 8 over 30 turns solves in about a second, while 12
+/// against 12 over 10 turns takes 7 s of CPU and 24 against 24 over 3 turns
+/// 23 s and 1 GB (the places both sides can stand multiply the states).
+/// Beyond it a side asked for `best` plays `bold`.
 pub const GAME_MAX_SIZES: u32 = 100;
 
 /// Two units shooting it out.
@@ -1655,8 +1715,10 @@ impl FireGame {
 /// The largest dense table [`DenseSolver`] builds: states (both sides' core
 /// states and places) at most this, and states times turns at most
 /// [`DENSE_MAX_STATE_TURNS`]. 24 against 24 from 4" with 24" of room each
-/// is 810,000 states over 30 turns (24.3 M).
-pub const DENSE_MAX_STATES: usize = 1_500_000;
+/// is 746,496 states (864 a side: 18 strengths short of shattered, shaken
+/// or not, at 24 places), 22.4 M over 30 turns; at 2 M states the table
+/// takes at most about 700 MB.
+pub const DENSE_MAX_STATES: usize = 2_000_000;
 
 /// The same bound on states times turns (the table of choices keeps two
 /// bytes a state a turn).
@@ -1805,8 +1867,11 @@ impl DenseSolver {
         for s in 0..2 {
             let side = &game.base.sides[s];
             let generals = if side.general == GeneralPlace::Attached { 2 } else { 1 };
+            // As `build` lists its cores: every strength short of shattered, shaken or not.
+            let strengths =
+                (1..=side.figures).filter(|&f| !game.rules().is_shattered(side.figures, side.figures - f)).count();
             let (low, high) = Self::room_range(game, s, step, nearest);
-            states *= (side.figures as usize + 1) * 2 * generals * (high - low + 1) as usize;
+            states *= strengths * 2 * generals * (high - low + 1).max(0) as usize;
         }
         (states, states * game.base.turns as usize)
     }
