@@ -5,13 +5,14 @@
 //! against the solver under each policy, and a start-distance sweep.
 
 use super::{close, exact};
+use std::collections::BTreeMap;
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
+use volley_kernel::game::{Objective, Plan, Played, Policy};
 use volley_kernel::params::RuleBook;
-use volley_kernel::rulesets::brigades::Grade;
-use volley_kernel::rulesets::brigades::Rules;
-use volley_kernel::rulesets::brigades::firefight::{FireSide, Firefight};
-use volley_kernel::scenario::DynScenario;
+use volley_kernel::rulesets::brigades::firefight::{FireGame, FirePlayed, FireSide, Firefight};
+use volley_kernel::rulesets::brigades::{Charisma, FirefightRout, GeneralPlace, Grade, Rules, ShakenPolicy, Weapon};
+use volley_kernel::scenario::{DynScenario, Scenario};
 
 fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
@@ -159,6 +160,39 @@ fn start_distance_sweep_under_best_play() {
 }
 
 #[test]
+fn start_distance_sweep_at_twelve_figures() {
+    // Best play by both, 12 against 12 over 12 turns (the dense table),
+    // from 2" to 16": the attacker's margin moves by at most 10 points
+    // between neighbouring distances, while the share of fights decided
+    // jumps at the range edge (the `firefight` module docs): from 10" a
+    // unit that closes into musket range (8") fires at -2 or not at all
+    // while the enemy, holding, fires at full effect, so neither closes and
+    // every fight is drawn at the limit.
+    let rules = Rules::default();
+    let laws: Vec<(f64, f64, f64)> = (2..=16)
+        .map(|d| {
+            let text = d.to_string();
+            let dist = exact(
+                build(
+                    &rules,
+                    &[("attacker.figures", "12"), ("defender.figures", "12"), ("distance", &text), ("turns", "12")],
+                )
+                .as_ref(),
+            );
+            (dist.probability("winner", 0), dist.probability("winner", 1), dist.probability("winner", 2))
+        })
+        .collect();
+    for (i, pair) in laws.windows(2).enumerate() {
+        let margin = |law: &(f64, f64, f64)| law.0 - law.1;
+        eprintln!("firefight 12 v 12, {}\" -> {}\": {:?} -> {:?}", i + 2, i + 3, pair[0], pair[1]);
+        assert!((margin(&pair[1]) - margin(&pair[0])).abs() <= 0.10, "{} to {}", i + 2, i + 3);
+    }
+    // Within musket range the fight is on; from 10" nobody closes.
+    assert!(laws[4 - 2].2 < 0.6, "{:?}", laws[4 - 2]);
+    close(laws[10 - 2].2, 1.0);
+}
+
+#[test]
 fn a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play() {
     // The `ammunition` decision by hand. A heavy battery of 2 guns on one
     // model with 3 gunners (3 crew serve 2 dice, 3.1) fires at 7 grade D
@@ -214,4 +248,88 @@ fn a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play() {
     close(value("best"), 0.031936);
     close(value("cautious"), 0.031936);
     close(value("bold"), 0.007996);
+}
+
+/// The plans the dense table is checked under: best play by both on each
+/// objective, and best play against each heuristic.
+fn plans() -> Vec<Plan> {
+    let plan = |policy: [Policy; 2], objective: [Objective; 2]| Plan { policy, objective };
+    vec![
+        Plan::BEST,
+        plan([Policy::Best; 2], [Objective::Win; 2]),
+        plan([Policy::Best, Policy::Best], [Objective::Win, Objective::Margin]),
+        plan([Policy::Best, Policy::Bold], [Objective::Margin; 2]),
+        plan([Policy::Cautious, Policy::Best], [Objective::Win; 2]),
+        plan([Policy::Bold, Policy::Cautious], [Objective::Margin; 2]),
+    ]
+}
+
+/// Asserts two exact laws of outcome codes agree code by code to 1e-12.
+#[track_caller]
+fn same_law(dense: Vec<(u64, f64)>, generic: Vec<(u64, f64)>, what: &str) {
+    let dense: BTreeMap<u64, f64> = dense.into_iter().filter(|&(_, p)| p > 1e-15).collect();
+    let generic: BTreeMap<u64, f64> = generic.into_iter().filter(|&(_, p)| p > 1e-15).collect();
+    for (code, &p) in dense.iter().chain(&generic) {
+        let (a, b) = (dense.get(code).copied().unwrap_or(0.0), generic.get(code).copied().unwrap_or(0.0));
+        assert!((a - b).abs() < 1e-12, "{what}: code {code}: dense {a}, generic {b} ({p})");
+    }
+    let total: f64 = dense.values().sum();
+    assert!((total - 1.0).abs() < 1e-12, "{what}: the dense law sums to {total}");
+}
+
+#[test]
+fn dense_solver_matches_the_generic_solver() {
+    // The catalogue's `firefight` between two infantry units is solved on
+    // the dense table (`DenseSolver`); the generic solver (`Played`) solves
+    // the same `FireGame` where its graph is small enough. Under every plan
+    // the two laws of outcome codes must agree code by code: a decision
+    // the table took differently (a move, a defender's answer, a tie
+    // broken the other way) or a law it summed wrongly (a rout past the
+    // room, a shaken unit's recovery, a lost general) would show.
+    let side = |grade: Grade, figures: u32| FireSide::new(grade, figures);
+    let danger = Rules { optional_danger_to_generals: true, ..Rules::default() };
+    let firing = Rules { shaken_policy: ShakenPolicy::Fire, firefight_rout: FirefightRout::Ends, ..Rules::default() };
+    let mut general = side(Grade::C, 7);
+    general.general = GeneralPlace::Attached;
+    general.charisma = Charisma::One;
+    general.room = 10;
+    let mut rifles = side(Grade::B, 8);
+    rifles.weapon = Weapon::Rifle;
+    let mut far = side(Grade::E, 9);
+    far.general = GeneralPlace::OutOfRadius;
+    far.room = 6;
+    let cases = [
+        ("6 v 6 at 4\"", Rules::default(), side(Grade::D, 6), side(Grade::D, 6), 4, 12),
+        ("6 v 6 at 10\"", Rules::default(), side(Grade::D, 6), side(Grade::D, 6), 10, 12),
+        ("8 rifles v 8 at 8\"", Rules::default(), rifles, side(Grade::D, 8), 8, 10),
+        ("8 v 8 at 2\"", Rules::default(), side(Grade::D, 8), side(Grade::C, 8), 2, 8),
+        ("general v 9 at 6\", danger", danger, general, far, 6, 10),
+        ("6 v 8 at 6\", shaken fire, rout ends", firing, side(Grade::D, 6), side(Grade::E, 8), 6, 10),
+    ];
+    for (name, rules, attacker, defender, distance, turns) in cases {
+        let game = FireGame::new(&rules, attacker, defender, distance, turns).unwrap();
+        for plan in plans() {
+            let what = format!("{name}, {plan:?}");
+            let generic = Played::new(game.clone(), plan);
+            let dense = FirePlayed::new(game.clone(), plan);
+            assert_eq!(Scenario::policies(&generic), Scenario::policies(&dense), "{what}");
+            same_law(dense.exact().unwrap(), Scenario::exact(&generic).unwrap(), &what);
+        }
+    }
+}
+
+#[test]
+fn the_default_firefight_solves_best_play() {
+    // 24 against 24 from 4" over 30 turns, the catalogue's defaults: best
+    // play by both is solved exactly (the dense table), not the bold
+    // fallback; the law sums to 1 and both sides win about as often (the
+    // sides are equal; the attacker moves first).
+    let scenario = build(&Rules::default(), &[]);
+    let policies = scenario.policies().unwrap();
+    assert!(policies.iter().all(|p| p.asked == Policy::Best && p.played == Policy::Best), "{policies:?}");
+    let dist = exact(scenario.as_ref());
+    let (win, loss, none) =
+        (dist.probability("winner", 0), dist.probability("winner", 1), dist.probability("winner", 2));
+    close(win + loss + none, 1.0);
+    assert!((win - loss).abs() < 0.1, "{win} {loss}");
 }

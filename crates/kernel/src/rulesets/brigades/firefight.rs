@@ -41,15 +41,74 @@
 //! fixed reading did, a whole move while it cannot reach, half a move
 //! (firing) while farther than the start distance; a bold battery fires
 //! canister, a cautious one ballshot. `best` is backward induction on the
-//! margin (win minus loss) where the graph is within the solver
-//! ([`GAME_MAX_SIZES`]: 8 figures against 8 solve in about a second); beyond
-//! it, the default 24 against 24 included, a side asked for `best` plays
-//! `bold` and the output says so. The measured cost of that fallback, 8
-//! against 8 from 8 inches over 30 turns: under best play by both the
-//! attacker wins 47.7% and loses 48.1%; an attacker playing bold against a
-//! defender at its best wins 34.9% and loses 62.7% (27 points of margin);
-//! both sides bold, 47.8% and 48.4%, so between two bold sides the fallback
-//! moves the result by under a point.
+//! margin (win minus loss), or on each side's win chance (`objective`).
+//!
+//! # Solving best play (issues 13 and 15, "Speed")
+//!
+//! Two infantry units (no battery, neither surrounded, 7.13 returns off,
+//! any attached general's charisma known rather than rolled) are solved on
+//! a dense table, [`DenseSolver`]: every state of a turn (each side's
+//! strength, shaken or not, its general, and its place, in steps of the
+//! greatest common divisor of the moves and rout distances) has an index,
+//! so a state's next states are found by arithmetic rather than by
+//! enumerating its step, and the turn's chance law, the product of the two
+//! sides' laws (simultaneous fire: each side's losses, test and rout
+//! depend only on its own state, whether it fired, and the fire it took
+//! from the enemy's state at the start of the phase), is never built: each
+//! side's law is tabulated once by (state, fired, incoming fire) and the
+//! product is summed straight against the next turn's worths, once for
+//! each pair of move classes (held, moved half, moved whole) after the
+//! moves, and only once where neither unit reaches the other. Where every
+//! side playing `best` maximises its margin the game is zero-sum and the
+//! table keeps the attacker's margin alone. The `routed` metric, which no
+//! decision depends on, is carried only by the forward walk that gives
+//! the law of outcomes. The default, 24 against 24 from 4" over 30 turns,
+//! is 746,496 states a turn (about 22.4 M state-turns); it solves, best
+//! play and the exact law included, in about 2.5 s of CPU (two threads)
+//! and 145 MB (`examples/solve_time`, release, under `/usr/bin/time -v`). A
+//! test (`dense_solver_matches_the_generic_solver`) checks the table
+//! against the generic solver code by code, under six plans (both
+//! objectives, best against each heuristic) and six set-ups (distances 2"
+//! to 10", rifles, an attached general with 7.5 danger, shaken units that
+//! fire, the first rout ending the fight). The table is bounded by
+//! [`DENSE_MAX_STATES`] and [`DENSE_MAX_STATE_TURNS`].
+//!
+//! Everything else (batteries, the `ammunition` decision, 7.13, 5.8, a
+//! rolled charisma) goes to the generic solver of [`crate::game`] within
+//! [`GAME_MAX_SIZES`] (8 figures against 8 in about a second); beyond it a
+//! side asked for `best` plays `bold` and the output says so. The measured
+//! cost of that fallback: 8 against 8 from 8" over 30 turns, under best
+//! play by both the attacker wins 44.2% and loses 47.9%; an attacker
+//! playing bold against a defender at its best wins 19.0% and loses 71.9%
+//! (49 points of margin lost); both sides bold, 47.5% and 47.7%. At the
+//! default, 24 against 24 from 4" over 30 turns: best play by both 42.4%
+//! and 46.3%; a bold attacker against the best defender 25.6% and 73.1%
+//! (44 points lost); both bold 41.3% and 56.2%, so between two bold sides
+//! the fallback moves the margin by 11 points. Bold is a poor stand-in for
+//! best play, which is why the dense table matters.
+//!
+//! # Start distance under best play
+//!
+//! 24 against 24 (grade D muskets, 24" of room each) over 30 turns, the
+//! attacker's win, loss and margin by start distance: 2" 43.2/46.6 (-3.3),
+//! 4" 42.4/46.3 (-3.9), 6" 42.2/45.7 (-3.5), 7" 34.5/42.6 (-8.1), 8"
+//! 34.7/42.7 (-8.0), 9" 11.3/11.5 (-0.1), 10" 0.04/0.06, 11" 9.7/11.4,
+//! 12" 5.0/5.6, 13" 24.4/25.1, 14" 24.9/25.5, 15" 10.4/12.0, 16" 6.0/6.3.
+//! The margin never moves by more than 8 points between neighbouring
+//! distances, but the share of fights decided does, by more than 10
+//! points at 8" to 9" (77% decided to 23%), 9" to 10" (to 0.1%), 10" to
+//! 11" (to 21%), 12" to 13" (11% to 49%) and 14" to 15" (50% to 22%).
+//! The cause is the range edge: musket fire reaches 8" (3.2), a move is 2"
+//! or 4", and a unit that steps into range fires at -2 (half a move) or
+//! not at all (a whole move) while the enemy, holding, fires at full
+//! effect. Within 8" both are in range from the first turn and the fight
+//! is on. Beyond it, whether a side can close without handing the enemy
+//! the first full volley depends on the distance in 2" steps and on the
+//! move order (the attacker moves first, the defender answers), so from
+//! some distances a side closes and from others, 10" above all, both stand
+//! off and the fight is drawn at the limit (see "The turn limit" below).
+//! `start_distance_sweep_at_twelve_figures` checks the margin's steps at 12
+//! against 12 over 12 turns, and the stand-off from 10".
 //!
 //! The turn limit: a fight still going at the limit is won by nobody. So a
 //! side that falls behind may fall back or stand off out of range and play
@@ -130,6 +189,7 @@ use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -437,11 +497,13 @@ pub const EXACT_MAX_SIZES: u32 = 8_200;
 /// wider: 4 guns with 8 gunners against as many (2025).
 pub const EXACT_MAX_BATTERY_SIZES: u32 = 2_100;
 
-/// Best play is solved when the sides' sizes (as for [`EXACT_MAX_SIZES`])
-/// multiply to at most this: 8 figures against 8 over 30 turns solves in
-/// about a second, while 12 against 12 over 10 turns takes 7 s of CPU and 24
-/// against 24 over 3 turns 23 s and 1 GB (the places both sides can stand
-/// multiply the states). Beyond it a side asked for `best` plays `bold`.
+/// Where the dense table ([`DenseSolver`]) does not apply (a battery, 7.13,
+/// 5.8, a rolled charisma), best play is solved by the generic solver when
+/// the sides' sizes (as for [`EXACT_MAX_SIZES`]) multiply to at most this:
+/// 8 figures against 8 over 30 turns solves in about a second, while 12
+/// against 12 over 10 turns takes 7 s of CPU and 24 against 24 over 3 turns
+/// 23 s and 1 GB (the places both sides can stand multiply the states).
+/// Beyond it a side asked for `best` plays `bold`.
 pub const GAME_MAX_SIZES: u32 = 100;
 
 /// Two units shooting it out.
@@ -1645,5 +1707,964 @@ impl FireGame {
             layer = next;
         }
         counts
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Best play of two infantry units on a dense table (issue 13, issue 15).
+
+/// The largest dense table [`DenseSolver`] builds: states (both sides' core
+/// states and places) at most this, and states times turns at most
+/// [`DENSE_MAX_STATE_TURNS`]. 24 against 24 from 4" with 24" of room each
+/// is 746,496 states (864 a side: 18 strengths short of shattered, shaken
+/// or not, at 24 places), 22.4 M over 30 turns; at 2 M states the table
+/// takes at most about 700 MB.
+pub const DENSE_MAX_STATES: usize = 2_000_000;
+
+/// The same bound on states times turns (the table of choices keeps two
+/// bytes a state a turn).
+pub const DENSE_MAX_STATE_TURNS: usize = 60_000_000;
+
+/// A room no rout in a law built for the table reaches past: the table
+/// applies the real room afterwards.
+const FAR_ROOM: i16 = 10_000;
+
+/// One way a side's turn ends, given its core state, whether it fired and
+/// the fire it took: its next core state (if it stays), how far it routed
+/// back, and whether that was a rout (the `routed` metric).
+#[derive(Clone, Copy, Debug)]
+struct Turned {
+    /// The next core's index, or `u32::MAX` when the side is out.
+    core: u32,
+    /// Figures left (for the outcome code).
+    figures: u8,
+    /// Room steps routed back this turn (0 when it held).
+    back: i16,
+    /// Shattered, routed off by `FirefightRout::Ends`, or in.
+    out: Out,
+    /// It failed a test this turn.
+    routs: bool,
+    p: f64,
+}
+
+/// One side of the dense table: its core states (figures, shaken, general;
+/// no place, never `off`) and the places it may stand.
+struct DenseSide {
+    cores: Vec<SideState>,
+    index: HashMap<(u8, bool, bool), u32>,
+    /// Its starting room, and the lowest and number of room steps.
+    room0: i32,
+    low: i32,
+    rooms: usize,
+    /// `fires[(core * (beyond + 1) + gap) * 2 + moving]`.
+    fires: Vec<bool>,
+    /// The id of its volley's law on the enemy (0: no fire), same index.
+    volley: Vec<u32>,
+    /// Its laws, `(core * 2 + fired) * incoming + volley id of the enemy`: runs of [`DenseSolver::turned`].
+    laws: Vec<(u32, u32)>,
+}
+
+/// The exact solver of [`FireGame`] between two infantry units (no
+/// batteries, no 7.13 returns, not surrounded, charismas known): values
+/// and choices on a dense table of every state a turn, each state's next
+/// states found by index rather than by enumerating its step. It is the
+/// generic solver's backward induction, specialised: the law of a turn
+/// after both moves is the product of the two sides' laws (each side's
+/// losses, test and rout depend on its own state, whether it fired and
+/// the fire it took), so each side's law is tabulated once by (core state,
+/// fired, incoming fire) and the product is summed directly against the
+/// next turn's values. A test (`dense_solver_matches_the_generic_solver`)
+/// checks it against the generic solver.
+pub struct DenseSolver {
+    game: FireGame,
+    plan: game::Plan,
+    sides: [DenseSide; 2],
+    turned: Vec<Turned>,
+    /// The room step (inches): every move and rout is a multiple of it.
+    step: i32,
+    /// The closest the units may come (the start distance if closer).
+    nearest: i32,
+    /// `choices[t][state]`: the attacker's option in bits 0-1, the
+    /// defender's answer to attacker option `a` in bits `2 + 2a`.
+    choices: Vec<Vec<u16>>,
+    /// The number of laws of the fire side `s` may take (the enemy's volleys, no fire first).
+    incoming: [usize; 2],
+    /// Side `s`'s move options and its bold pick, by `(shaken * rooms of the
+    /// attacker + attacker's room) * rooms of the defender + defender's room`.
+    options: [Vec<Options>; 2],
+    /// At each place ([`DenseSolver::place`]): the attacker's options under
+    /// the plan, each with the defender's answers under the plan and the
+    /// offset, from a state's first worth after moves, of the worth after
+    /// the pair.
+    pairs: Vec<Vec<Pair>>,
+}
+
+/// An attacker's option, with the defender's answers and the offset of the worth after each.
+type Pair = (u16, Vec<(u16, isize)>);
+
+/// A side's move options where it stands (at most four), and its bold pick.
+#[derive(Clone, Copy, Debug, Default)]
+struct Options {
+    list: [u16; 4],
+    len: u8,
+    bold: u16,
+}
+
+impl Options {
+    fn list(&self) -> &[u16] {
+        &self.list[..usize::from(self.len)]
+    }
+
+    /// The option a side playing `policy` other than best picks, or the only one.
+    fn settled(&self, policy: Policy) -> Option<u16> {
+        if self.len == 1 {
+            Some(self.list[0])
+        } else if policy == Policy::Best {
+            None
+        } else if policy == Policy::Bold {
+            Some(self.bold)
+        } else {
+            Some(HOLD)
+        }
+    }
+}
+
+/// What side `side` maximises under `objective`, as the generic solver scores it.
+fn objective_of(worth: [f64; 2], side: usize, objective: game::Objective) -> f64 {
+    match objective {
+        game::Objective::Margin => worth[side] - worth[1 - side],
+        game::Objective::Win => worth[side],
+    }
+}
+
+fn gcd(a: i32, b: i32) -> i32 {
+    if b == 0 { a.abs() } else { gcd(b, a % b) }
+}
+
+/// The movement class of an option: 0 held, 1 moved half (fires at the
+/// penalty), 2 moved a whole move (no fire).
+fn moved_class(option: u16) -> usize {
+    match option {
+        HOLD => 0,
+        CLOSE_FULL => 2,
+        _ => 1,
+    }
+}
+
+impl DenseSolver {
+    /// Whether the dense table applies to `game` at all.
+    pub fn applies(game: &FireGame) -> bool {
+        let rules = game.rules();
+        (0..2).all(|s| {
+            let side = &game.base.sides[s];
+            !side.battery_side() && !side.surrounded && game.base.charisma_law(s).len() == 1
+        }) && !rules.optional_first_rout_off_table
+    }
+
+    /// The table's size: states, and states times turns.
+    fn size(game: &FireGame) -> (usize, usize) {
+        let (step, nearest) = Self::geometry(game);
+        let mut states = 1usize;
+        for s in 0..2 {
+            let side = &game.base.sides[s];
+            let generals = if side.general == GeneralPlace::Attached { 2 } else { 1 };
+            // As `build` lists its cores: every strength short of shattered, shaken or not.
+            let strengths =
+                (1..=side.figures).filter(|&f| !game.rules().is_shattered(side.figures, side.figures - f)).count();
+            let (low, high) = Self::room_range(game, s, step, nearest);
+            states *= strengths * 2 * generals * (high - low + 1).max(0) as usize;
+        }
+        (states, states * game.base.turns as usize)
+    }
+
+    /// Whether the dense table applies and fits.
+    pub fn fits(game: &FireGame) -> bool {
+        let (states, state_turns) = Self::size(game);
+        Self::applies(game) && states <= DENSE_MAX_STATES && state_turns <= DENSE_MAX_STATE_TURNS
+    }
+
+    fn geometry(game: &FireGame) -> (i32, i32) {
+        let rules = game.rules();
+        let mut step = 0;
+        for s in 0..2 {
+            let (half, full) = game.moves(s);
+            step = gcd(gcd(step, half), full);
+        }
+        for row in [RoutRow::Rout18, RoutRow::Rout12, RoutRow::Rout8, RoutRow::Rout6, RoutRow::Rout4] {
+            step = gcd(step, rules.rout_distance(row) as i32);
+        }
+        let nearest = (rules.no_closer_than as i32).min(game.distance as i32);
+        (step.max(1), nearest)
+    }
+
+    /// Side `s`'s room steps: from room 1 (or more) to the most it can
+    /// advance, the other side standing at room 1 and the gap at its least.
+    fn room_range(game: &FireGame, s: usize, step: i32, nearest: i32) -> (i32, i32) {
+        let room0 = game.base.sides[s].room as i32;
+        let other = game.base.sides[1 - s].room as i32;
+        let top = room0 + game.distance as i32 - nearest + other - 1;
+        ((1 - room0).div_euclid(step) + i32::from((1 - room0).rem_euclid(step) != 0), (top - room0).div_euclid(step))
+    }
+
+    /// Solves `game` under `plan`; `None` where the table does not apply or fit.
+    pub fn solve(game: &FireGame, plan: game::Plan) -> Option<DenseSolver> {
+        if !Self::fits(game) {
+            return None;
+        }
+        let mut solver = Self::build(game, plan);
+        solver.backward();
+        Some(solver)
+    }
+
+    fn build(game: &FireGame, plan: game::Plan) -> DenseSolver {
+        let (step, nearest) = Self::geometry(game);
+        let rules = game.rules();
+        let gaps = game.beyond as usize + 1;
+        let mut sides: Vec<DenseSide> = (0..2)
+            .map(|s| {
+                let side = &game.base.sides[s];
+                let start = game.base.start_state(s);
+                let mut cores = Vec::new();
+                // 7.5: an attached general may be lost; a unit without one never gains one.
+                let generals: &[bool] = if start.general { &[true, false] } else { &[false] };
+                for &general in generals {
+                    for figures in (1..=side.figures).rev() {
+                        if rules.is_shattered(side.figures, side.figures - figures) {
+                            continue;
+                        }
+                        for shaken in [false, true] {
+                            cores.push(SideState { figures: figures as u8, shaken, general, room: 0, ..start });
+                        }
+                    }
+                }
+                let index =
+                    cores.iter().enumerate().map(|(i, c)| ((c.figures, c.shaken, c.general), i as u32)).collect();
+                let (low, high) = Self::room_range(game, s, step, nearest);
+                DenseSide {
+                    cores,
+                    index,
+                    room0: side.room as i32,
+                    low,
+                    rooms: (high - low + 1).max(0) as usize,
+                    fires: Vec::new(),
+                    volley: Vec::new(),
+                    laws: Vec::new(),
+                }
+            })
+            .collect();
+        // Each side's volleys, deduplicated: id 0 is no fire.
+        let mut volleys: [Vec<Vec<(Volley, f64)>>; 2] =
+            [vec![vec![(Volley::default(), 1.0)]], vec![vec![(Volley::default(), 1.0)]]];
+        for s in 0..2 {
+            let count = sides[s].cores.len() * gaps * 2;
+            let mut fires = vec![false; count];
+            let mut ids = vec![0u32; count];
+            for (c, core) in sides[s].cores.iter().enumerate() {
+                for gap in 0..gaps {
+                    for moving in [false, true] {
+                        let at = game.at(gap as i32, moving, false);
+                        let mut pair = [*core; 2];
+                        pair[1 - s] = game.base.start_state(1 - s);
+                        let i = (c * gaps + gap) * 2 + usize::from(moving);
+                        fires[i] = at.fires(s, pair);
+                        if fires[i] {
+                            let law = at.volley_law(s, *core);
+                            ids[i] = match volleys[s].iter().position(|l| *l == law) {
+                                Some(id) => id as u32,
+                                None => {
+                                    volleys[s].push(law);
+                                    (volleys[s].len() - 1) as u32
+                                }
+                            };
+                        }
+                    }
+                }
+            }
+            sides[s].fires = fires;
+            sides[s].volley = ids;
+        }
+        // Each side's laws by (core, fired, the enemy's volley).
+        let mut turned = Vec::new();
+        for s in 0..2 {
+            let incoming = &volleys[1 - s];
+            // 1.11: the general's charisma, known (`applies`).
+            let charisma = game.base.charisma_law(s)[0].0;
+            let mut laws = Vec::new();
+            for core in &sides[s].cores {
+                for fired in [false, true] {
+                    for law in incoming {
+                        let first = turned.len();
+                        let before = SideState { room: FAR_ROOM, ..*core };
+                        for &(volley, pv) in law {
+                            for ((after, out), p) in game.base.side_outcomes(s, before, fired, volley, charisma) {
+                                let back = (FAR_ROOM - after.room) / step as i16;
+                                let index = if out == Out::In {
+                                    sides[s].index[&(after.figures, after.shaken, after.general)]
+                                } else {
+                                    u32::MAX
+                                };
+                                let entry = Turned {
+                                    core: index,
+                                    figures: after.figures,
+                                    back,
+                                    out,
+                                    routs: after.routed,
+                                    p: pv * p,
+                                };
+                                match turned[first..].iter_mut().find(|t: &&mut Turned| {
+                                    t.core == entry.core
+                                        && t.figures == entry.figures
+                                        && t.back == entry.back
+                                        && t.out == entry.out
+                                        && t.routs == entry.routs
+                                }) {
+                                    Some(t) => t.p += entry.p,
+                                    None => turned.push(entry),
+                                }
+                            }
+                        }
+                        laws.push((first as u32, (turned.len() - first) as u32));
+                    }
+                }
+            }
+            sides[s].laws = laws;
+        }
+        let [a, d] = <[DenseSide; 2]>::try_from(sides).ok().expect("two sides");
+        let mut solver = DenseSolver {
+            game: game.clone(),
+            plan,
+            sides: [a, d],
+            turned,
+            step,
+            nearest,
+            choices: Vec::new(),
+            incoming: [volleys[1].len(), volleys[0].len()],
+            options: [Vec::new(), Vec::new()],
+            pairs: Vec::new(),
+        };
+        // Each side's options where the two stand, as `FireGame::move_options` and `bold_move` give them.
+        for s in 0..2 {
+            let mut table = Vec::new();
+            for shaken in [false, true] {
+                for ia in 0..solver.sides[0].rooms {
+                    for id in 0..solver.sides[1].rooms {
+                        let mut pair = [game.base.start_state(0), game.base.start_state(1)];
+                        pair[0].room = solver.room(0, ia) as i16;
+                        pair[1].room = solver.room(1, id) as i16;
+                        pair[s].shaken = shaken;
+                        let list = game.move_options(s, &pair);
+                        let mut options = Options {
+                            len: list.len() as u8,
+                            bold: game.bold_move(s, &pair, &list),
+                            ..Options::default()
+                        };
+                        options.list[..list.len()].copy_from_slice(&list);
+                        table.push(options);
+                    }
+                }
+            }
+            solver.options[s] = table;
+        }
+        solver.build_pairs();
+        solver
+    }
+
+    /// Side `s`'s room at room step `i`.
+    fn room(&self, s: usize, i: usize) -> i32 {
+        self.sides[s].room0 + (self.sides[s].low + i as i32) * self.step
+    }
+
+    /// The gap between the units at room steps `ia`, `id`.
+    fn gap(&self, ia: usize, id: usize) -> i32 {
+        self.game.distance as i32
+            - (self.sides[0].low + ia as i32) * self.step
+            - (self.sides[1].low + id as i32) * self.step
+    }
+
+    /// States on the defender's side of the table (its cores times rooms).
+    fn span(&self) -> usize {
+        self.sides[1].cores.len() * self.sides[1].rooms
+    }
+
+    /// The number of states.
+    fn states(&self) -> usize {
+        self.sides[0].cores.len() * self.sides[0].rooms * self.span()
+    }
+
+    fn index(&self, ca: usize, ia: usize, cd: usize, id: usize) -> usize {
+        (ca * self.sides[0].rooms + ia) * self.span() + cd * self.sides[1].rooms + id
+    }
+
+    fn unindex(&self, index: usize) -> (usize, usize, usize, usize) {
+        let (a, d) = (index / self.span(), index % self.span());
+        (a / self.sides[0].rooms, a % self.sides[0].rooms, d / self.sides[1].rooms, d % self.sides[1].rooms)
+    }
+
+    /// Side `s`'s options at a state.
+    fn options_at(&self, s: usize, shaken: bool, ia: usize, id: usize) -> &Options {
+        &self.options[s][(usize::from(shaken) * self.sides[0].rooms + ia) * self.sides[1].rooms + id]
+    }
+
+    /// The room steps an option moves side `s` forward.
+    fn steps_of(&self, s: usize, option: u16) -> i32 {
+        self.game.delta(s, option) / self.step
+    }
+
+    /// The two sides' laws after their moves (classes `moved`), at room steps `ia`, `id`.
+    fn laws(&self, ca: usize, ia: usize, cd: usize, id: usize, moved: [usize; 2]) -> [&[Turned]; 2] {
+        let gaps = self.game.beyond as usize + 1;
+        let gap = (self.gap(ia, id).max(0) as usize).min(gaps - 1);
+        let cores = [ca, cd];
+        let mut fired = [false; 2];
+        let mut volley = [0usize; 2];
+        for s in 0..2 {
+            let i = (cores[s] * gaps + gap) * 2 + usize::from(moved[s] == 1);
+            fired[s] = moved[s] != 2 && self.sides[s].fires[i];
+            if fired[s] {
+                volley[s] = self.sides[s].volley[i] as usize;
+            }
+        }
+        std::array::from_fn(|s| {
+            let (first, count) =
+                self.sides[s].laws[(cores[s] * 2 + usize::from(fired[s])) * self.incoming[s] + volley[1 - s]];
+            &self.turned[first as usize..(first + count) as usize]
+        })
+    }
+
+    /// Where a side's turn leaves it: its room step, or `None` when it is
+    /// out. Room step 0 is the least room of 1" or more, so a rout back
+    /// below it is a rout back past the baseline (5.7.3: off).
+    #[inline]
+    fn lands(i: usize, t: &Turned) -> Option<usize> {
+        let back = t.back as usize;
+        (t.out == Out::In && i >= back).then(|| i - back)
+    }
+
+    /// The worth after both moves, given the next turn's worths. `cache`
+    /// keeps the defender's law resolved to table offsets (with the chance
+    /// it stays and the chance it is out), which the next call often shares.
+    fn worth<W: Worth>(
+        &self,
+        (ca, ia, cd, id): (usize, usize, usize, usize),
+        moved: [usize; 2],
+        next: &[W],
+        cache: &mut Resolved,
+    ) -> W {
+        let [la, ld] = self.laws(ca, ia, cd, id, moved);
+        let key = (ld.as_ptr() as usize, id);
+        if cache.key != key {
+            cache.key = key;
+            cache.stays.clear();
+            (cache.d_in, cache.d_out) = (0.0, 0.0);
+            for td in ld {
+                match DenseSolver::lands(id, td) {
+                    Some(j) => {
+                        cache.stays.push((td.core as usize * self.sides[1].rooms + j, td.p));
+                        cache.d_in += td.p;
+                    }
+                    None => cache.d_out += td.p,
+                }
+            }
+        }
+        let span = self.span();
+        let mut worth = W::default();
+        for ta in la {
+            match DenseSolver::lands(ia, ta) {
+                // The attacker is out: the defender wins if it stays.
+                None => worth.add(ta.p * cache.d_in, W::WINS[1]),
+                Some(i) => {
+                    let row = &next[(ta.core as usize * self.sides[0].rooms + i) * span..][..span];
+                    let mut sum = W::default();
+                    for &(offset, p) in &cache.stays {
+                        sum.add(p, row[offset]);
+                    }
+                    // The defender is out: the attacker wins.
+                    sum.add(cache.d_out, W::WINS[0]);
+                    worth.add(ta.p, sum);
+                }
+            }
+        }
+        worth
+    }
+}
+
+/// What the dense table keeps of a state's worth: both sides' chances of
+/// winning, or, where every side playing `best` maximises its margin (the
+/// game is then zero-sum), the attacker's margin alone, which halves the
+/// table's memory and traffic.
+trait Worth: Copy + Default + Send + Sync {
+    /// The worth of a win by the attacker and by the defender.
+    const WINS: [Self; 2];
+    /// `self += p * other`.
+    fn add(&mut self, p: f64, other: Self);
+    /// What side `side` maximises under `objective`, as the generic solver scores it.
+    fn score(&self, side: usize, objective: game::Objective) -> f64;
+}
+
+impl Worth for [f64; 2] {
+    const WINS: [Self; 2] = [[1.0, 0.0], [0.0, 1.0]];
+
+    #[inline]
+    fn add(&mut self, p: f64, other: Self) {
+        self[0] += p * other[0];
+        self[1] += p * other[1];
+    }
+
+    fn score(&self, side: usize, objective: game::Objective) -> f64 {
+        objective_of(*self, side, objective)
+    }
+}
+
+/// The attacker's margin (win minus loss chance).
+impl Worth for f64 {
+    const WINS: [Self; 2] = [1.0, -1.0];
+
+    #[inline]
+    fn add(&mut self, p: f64, other: Self) {
+        *self += p * other;
+    }
+
+    fn score(&self, side: usize, _: game::Objective) -> f64 {
+        if side == 0 { *self } else { -*self }
+    }
+}
+
+/// A defender's law resolved to offsets in the table, for [`DenseSolver::worth`].
+#[derive(Default)]
+struct Resolved {
+    key: (usize, usize),
+    stays: Vec<(usize, f64)>,
+    d_in: f64,
+    d_out: f64,
+}
+
+impl DenseSolver {
+    /// Backward induction, a turn at a time from the limit (where a fight
+    /// still going is worth nothing to either side): the worth of every
+    /// state after every pair of move classes, then each state's choices.
+    fn backward(&mut self) {
+        let zero_sum =
+            (0..2).all(|s| self.plan.policy[s] != Policy::Best || self.plan.objective[s] == game::Objective::Margin);
+        self.choices = if zero_sum { self.backward_with::<f64>() } else { self.backward_with::<[f64; 2]>() };
+    }
+
+    fn backward_with<W: Worth>(&self) -> Vec<Vec<u16>> {
+        let n = self.states();
+        let turns = self.game.base.turns as usize;
+        let mut next = vec![W::default(); n];
+        let mut after = vec![W::default(); n * 9];
+        let mut choices = vec![Vec::new(); turns];
+        for t in (0..turns).rev() {
+            after.par_chunks_mut(9).with_min_len(256).enumerate().for_each_init(
+                Resolved::default,
+                |cache, (index, out)| {
+                    let at = self.unindex(index);
+                    let (ca, ia, cd, id) = at;
+                    if self.gap(ia, id) < self.nearest {
+                        return;
+                    }
+                    out[0] = self.worth(at, [0, 0], &next, cache);
+                    // Out of both units' reach, how they moved changes nothing
+                    // this turn: the pairs read the first worth only.
+                    if self.quiet(ia, id) {
+                        return;
+                    }
+                    let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+                    for ma in 0..if still[0] { 1 } else { 3 } {
+                        for md in 0..if still[1] { 1 } else { 3 } {
+                            if ma + md > 0 {
+                                out[ma * 3 + md] = self.worth(at, [ma, md], &next, cache);
+                            }
+                        }
+                    }
+                },
+            );
+            let decided: Vec<(W, u16)> =
+                (0..n).into_par_iter().with_min_len(256).map(|index| self.decide(index, &after)).collect();
+            choices[t] = decided.iter().map(|d| d.1).collect();
+            next = decided.into_iter().map(|d| d.0).collect();
+        }
+        choices
+    }
+
+    /// The moves at a state: the attacker's option and the defender's
+    /// answer to each attacker option (packed as in `choices`), and the
+    /// state's worth, given the worths after moves.
+    fn decide<W: Worth>(&self, index: usize, after: &[W]) -> (W, u16) {
+        let (ca, ia, cd, id) = self.unindex(index);
+        if self.gap(ia, id) < self.nearest {
+            return (W::default(), 0);
+        }
+        let plan = self.plan;
+        let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        let pairs = &self.pairs[self.place(shaken, ia, id)];
+        let base = (index * 9) as isize;
+        let mut packed = 0u16;
+        let mut best: Option<(f64, u16, W)> = None;
+        for (a, answers) in pairs {
+            let (d, worth) = match answers[..] {
+                [(d, offset)] => (d, after[(base + offset) as usize]),
+                _ => {
+                    let mut answer: Option<(f64, u16, W)> = None;
+                    for &(d, offset) in answers {
+                        let w = after[(base + offset) as usize];
+                        let score = w.score(1, plan.objective[1]);
+                        if answer.is_none_or(|(b, _, _)| score > b + game::TIE) {
+                            answer = Some((score, d, w));
+                        }
+                    }
+                    let (_, d, w) = answer.expect("a side has an option");
+                    (d, w)
+                }
+            };
+            packed |= d << (2 + 2 * a);
+            let score = worth.score(0, plan.objective[0]);
+            if best.is_none_or(|(b, _, _)| score > b + game::TIE) {
+                best = Some((score, *a, worth));
+            }
+        }
+        let (_, a, worth) = best.expect("a side has an option");
+        (worth, packed | a)
+    }
+
+    /// The index in `pairs` of a place (both rooms) with the sides shaken or not.
+    fn place(&self, shaken: [bool; 2], ia: usize, id: usize) -> usize {
+        ((usize::from(shaken[0]) * 2 + usize::from(shaken[1])) * self.sides[0].rooms + ia) * self.sides[1].rooms + id
+    }
+
+    /// Whether neither unit reaches the other at room steps `ia`, `id`:
+    /// how they moved then changes nothing this turn.
+    fn quiet(&self, ia: usize, id: usize) -> bool {
+        self.game.at(self.gap(ia, id), false, false).in_range == [false; 2]
+    }
+
+    /// Every place's move pairs under the plan (see `pairs`).
+    fn build_pairs(&mut self) {
+        let plan = self.plan;
+        let span = self.span() as isize;
+        let mut table = Vec::new();
+        for shaken in [[false, false], [false, true], [true, false], [true, true]] {
+            for ia in 0..self.sides[0].rooms {
+                for id in 0..self.sides[1].rooms {
+                    let mut pairs = Vec::new();
+                    if self.gap(ia, id) >= self.nearest {
+                        let mine = self.options_at(0, shaken[0], ia, id);
+                        let fixed = mine.settled(plan.policy[0]);
+                        for &a in mine.list() {
+                            if fixed.is_some_and(|f| f != a) {
+                                continue;
+                            }
+                            let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+                            let theirs = self.options_at(1, shaken[1], ia2, id);
+                            let settled = theirs.settled(plan.policy[1]);
+                            let mut answers = Vec::new();
+                            for &d in theirs.list() {
+                                if settled.is_some_and(|f| f != d) {
+                                    continue;
+                                }
+                                let id2 = (id as i32 + self.steps_of(1, d)) as usize;
+                                let class = if self.quiet(ia2, id2) { 0 } else { moved_class(a) * 3 + moved_class(d) };
+                                let offset = ((ia2 as isize - ia as isize) * span + (id2 as isize - id as isize)) * 9
+                                    + class as isize;
+                                answers.push((d, offset));
+                            }
+                            pairs.push((a, answers));
+                        }
+                    }
+                    table.push(pairs);
+                }
+            }
+        }
+        self.pairs = table;
+    }
+
+    /// The exact distribution of outcome codes under the solved choices:
+    /// the mass of every state (with both sides' `routed` flags) walked
+    /// forwards a turn at a time.
+    pub fn distribution(&self) -> Vec<(u64, f64)> {
+        let n = self.states();
+        let game = &self.game;
+        let base = &game.base;
+        let start = [base.start_state(0), base.start_state(1)];
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let room = |s: usize| (-self.sides[s].low) as usize;
+        let mut mass = vec![[0.0f64; 4]; n];
+        mass[self.index(core(0), room(0), core(1), room(1))][0] = 1.0;
+        // An ending side: its figures, routed, and how it ended (In, or out).
+        let figures = [start[0].figures as usize + 1, start[1].figures as usize + 1];
+        let key = |figures: u8, routed: bool, out: Out| {
+            (usize::from(figures) * 2 + usize::from(routed)) * 4
+                + match out {
+                    Out::In => 0,
+                    Out::Shattered => 1,
+                    Out::RoutedOff => 2,
+                    Out::Surrendered => 3,
+                }
+        };
+        let side_keys = [figures[0] * 8, figures[1] * 8];
+        let ended_len = side_keys[0] * side_keys[1];
+        let mut codes: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
+        let turns = base.turns as usize;
+        let unkey = |s: usize, k: usize| -> (SideState, Out) {
+            let out = [Out::In, Out::Shattered, Out::RoutedOff, Out::Surrendered][k % 4];
+            let state = SideState { figures: (k / 8) as u8, routed: (k / 4) % 2 == 1, ..start[s] };
+            (state, out)
+        };
+        // The turn's spreading is cut into one run of states per thread,
+        // each spreading into its own buffers, which are then added up.
+        let runs = rayon::current_num_threads().clamp(1, 8);
+        let length = n.div_ceil(runs);
+        let mut buffers: Vec<(Vec<[f64; 4]>, Vec<f64>)> =
+            (0..runs).map(|_| (vec![[0.0f64; 4]; n], vec![0.0f64; ended_len])).collect();
+        for t in 0..turns {
+            buffers.par_iter_mut().enumerate().for_each(|(run, (next, ended))| {
+                let first = run * length;
+                for (index, &m) in mass.iter().enumerate().take(((run + 1) * length).min(n)).skip(first) {
+                    if m == [0.0; 4] {
+                        continue;
+                    }
+                    self.spread(t, index, m, next, &mut |ka, kd, q| ended[ka * side_keys[1] + kd] += q, &key);
+                }
+            });
+            mass.par_iter_mut().enumerate().with_min_len(4096).for_each(|(index, m)| {
+                *m = [0.0; 4];
+                for (next, _) in &buffers {
+                    for r in 0..4 {
+                        m[r] += next[index][r];
+                    }
+                }
+            });
+            buffers.par_iter_mut().for_each(|(next, _)| next.iter_mut().for_each(|m| *m = [0.0; 4]));
+            for (_, ended) in &mut buffers {
+                for (k, q) in ended.iter_mut().enumerate() {
+                    if *q > 0.0 {
+                        let (sa, oa) = unkey(0, k / side_keys[1]);
+                        let (sd, od) = unkey(1, k % side_keys[1]);
+                        *codes.entry(base.end_code(t as u32 + 1, [sa, sd], [oa, od])).or_insert(0.0) += *q;
+                    }
+                    *q = 0.0;
+                }
+            }
+        }
+        // What is still going has reached the limit, won by nobody.
+        for (index, m) in mass.iter().enumerate() {
+            let (ca, _, cd, _) = self.unindex(index);
+            for (r, &q) in m.iter().enumerate() {
+                if q > 0.0 {
+                    let sa = SideState { routed: r & 1 == 1, ..self.sides[0].cores[ca] };
+                    let sd = SideState { routed: r & 2 == 2, ..self.sides[1].cores[cd] };
+                    *codes.entry(base.end_code(base.turns, [sa, sd], [Out::In, Out::In])).or_insert(0.0) += q;
+                }
+            }
+        }
+        let mut result: Vec<(u64, f64)> = codes.into_iter().filter(|&(_, p)| p > 0.0).collect();
+        result.sort_unstable_by_key(|&(code, _)| code);
+        result
+    }
+
+    /// Spreads the mass `m` (by both sides' `routed` flags) of state
+    /// `index` in turn `t` over the next turn's states (`next`) and the
+    /// endings (`ended(attacker key, defender key, mass)`, keyed by `key`).
+    fn spread(
+        &self,
+        t: usize,
+        index: usize,
+        m: [f64; 4],
+        next: &mut [[f64; 4]],
+        ended: &mut impl FnMut(usize, usize, f64),
+        key: &impl Fn(u8, bool, Out) -> usize,
+    ) {
+        let (ca, ia, cd, id) = self.unindex(index);
+        let packed = self.choices[t][index];
+        let a = packed & 3;
+        let d = (packed >> (2 + 2 * a)) & 3;
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        let id2 = (id as i32 + self.steps_of(1, d)) as usize;
+        let [la, ld] = self.laws(ca, ia2, cd, id2, [moved_class(a), moved_class(d)]);
+        // A side out of the fight: how it ended (a rout past its room routs it off).
+        let out = |land: Option<usize>, t: &Turned| match (land, t.out) {
+            (Some(_), _) => Out::In,
+            (None, Out::In) => Out::RoutedOff,
+            (None, out) => out,
+        };
+        for ta in la {
+            let land_a = DenseSolver::lands(ia2, ta);
+            for td in ld {
+                let land_d = DenseSolver::lands(id2, td);
+                let p = ta.p * td.p;
+                if let (Some(i), Some(j)) = (land_a, land_d) {
+                    let target = &mut next[self.index(ta.core as usize, i, td.core as usize, j)];
+                    for (r, &q) in m.iter().enumerate() {
+                        if q != 0.0 {
+                            let routed = usize::from(r & 1 == 1 || ta.routs) | usize::from(r & 2 == 2 || td.routs) << 1;
+                            target[routed] += q * p;
+                        }
+                    }
+                } else {
+                    let (out_a, out_d) = (out(land_a, ta), out(land_d, td));
+                    for (r, &q) in m.iter().enumerate() {
+                        if q != 0.0 {
+                            let ka = key(ta.figures, r & 1 == 1 || ta.routs, out_a);
+                            let kd = key(td.figures, r & 2 == 2 || td.routs, out_d);
+                            ended(ka, kd, q * p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One fight with real dice, the sides playing `best` following the table.
+    pub fn sample(&self, dice: &mut Dice) -> u64 {
+        let game = &self.game;
+        let mut state = game.start();
+        let turns = game.steps();
+        for turn in 0..turns {
+            let mut fate =
+                TableFate { dice: &mut *dice, solver: self, turn: turn as usize, sides: state.sides, attacker: HOLD };
+            if let Some(winner) = game.step(&mut state, &mut fate) {
+                return game.code(winner, turn + 1, &state);
+            }
+        }
+        game.code(game.at_limit(&state), turns, &state)
+    }
+
+    /// The table's index of a state at the start of a turn.
+    fn index_of(&self, sides: &[SideState; 2]) -> usize {
+        let at = |s: usize| {
+            let core = self.sides[s].index[&(sides[s].figures, sides[s].shaken, sides[s].general)] as usize;
+            let room = ((i32::from(sides[s].room) - self.sides[s].room0) / self.step - self.sides[s].low) as usize;
+            (core, room)
+        };
+        let ((ca, ia), (cd, id)) = (at(0), at(1));
+        self.index(ca, ia, cd, id)
+    }
+}
+
+/// Real dice, and the moves of sides playing `best` from the table.
+struct TableFate<'a> {
+    dice: &'a mut Dice,
+    solver: &'a DenseSolver,
+    turn: usize,
+    /// The sides at the start of the turn.
+    sides: [SideState; 2],
+    /// The attacker's move this turn, once taken.
+    attacker: u16,
+}
+
+impl Fate for TableFate<'_> {
+    fn die(&mut self, sides: u32) -> u32 {
+        if sides <= 1 { 1 } else { self.dice.die(sides) }
+    }
+
+    fn ways(&mut self, ways: u32, of: u32) -> bool {
+        ways >= of || (ways > 0 && (self.dice.below(u64::from(of)) as u32) < ways)
+    }
+
+    fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32 {
+        law.sample(self.dice)
+    }
+
+    fn decide(&mut self, side: u8, _: &'static Decision, options: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
+        let policy = self.solver.plan.policy[usize::from(side)];
+        let chosen = if options.len() == 1 {
+            options[0]
+        } else if policy != Policy::Best {
+            heuristic(policy)
+        } else {
+            let packed = self.solver.choices[self.turn][self.solver.index_of(&self.sides)];
+            if side == ATTACKER { packed & 3 } else { (packed >> (2 + 2 * self.attacker)) & 3 }
+        };
+        if side == ATTACKER {
+            self.attacker = chosen;
+        }
+        chosen
+    }
+}
+
+/// The `firefight` scenario: [`FireGame`] under a plan, solved on the
+/// dense table ([`DenseSolver`]) where it applies and fits, and by the
+/// generic solver ([`game::Played`]) otherwise.
+pub struct FirePlayed {
+    played: game::Played<FireGame>,
+    plan: game::Plan,
+    dense: std::sync::OnceLock<Option<DenseSolver>>,
+}
+
+impl std::fmt::Debug for FirePlayed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FirePlayed").field("plan", &self.plan).finish_non_exhaustive()
+    }
+}
+
+impl FirePlayed {
+    /// `game` under `plan`.
+    pub fn new(game: FireGame, plan: game::Plan) -> FirePlayed {
+        FirePlayed { played: game::Played::new(game, plan), plan, dense: std::sync::OnceLock::new() }
+    }
+
+    /// From the catalogue's settings.
+    pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<FirePlayed, ParamError> {
+        Ok(FirePlayed::new(FireGame::from_settings(rules, settings)?, game::Plan::from_settings(settings)))
+    }
+
+    /// The dense solution, where the table applies and fits.
+    fn dense(&self) -> Option<&DenseSolver> {
+        if !DenseSolver::fits(self.played.game()) {
+            return None;
+        }
+        self.dense.get_or_init(|| DenseSolver::solve(self.played.game(), self.plan)).as_ref()
+    }
+}
+
+impl Scenario for FirePlayed {
+    fn layout(&self) -> &Layout {
+        Scenario::layout(&self.played)
+    }
+
+    fn sample(&self, dice: &mut Dice) -> u64 {
+        match self.plan.wants_solver().then(|| self.dense()).flatten() {
+            Some(dense) => dense.sample(dice),
+            None => Scenario::sample(&self.played, dice),
+        }
+    }
+
+    fn code_space(&self) -> u64 {
+        Scenario::code_space(&self.played)
+    }
+
+    fn decode(&self, code: u64, values: &mut [i64]) {
+        Scenario::decode(&self.played, code, values);
+    }
+
+    fn has_exact(&self) -> bool {
+        DenseSolver::fits(self.played.game()) || Scenario::has_exact(&self.played)
+    }
+
+    fn exact(&self) -> Option<Vec<(u64, f64)>> {
+        match self.dense() {
+            Some(dense) => Some(dense.distribution()),
+            None => Scenario::exact(&self.played),
+        }
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        FIRE_DECISIONS
+    }
+
+    fn policies(&self) -> Option<[game::PolicyUse; 2]> {
+        if DenseSolver::fits(self.played.game()) {
+            return Some([0, 1].map(|s| game::PolicyUse {
+                asked: self.plan.policy[s],
+                played: self.plan.policy[s],
+                objective: self.plan.objective[s],
+            }));
+        }
+        Scenario::policies(&self.played)
+    }
+
+    fn explain(&self) -> Option<Vec<game::Explained>> {
+        // The generic solver explains where it solves; the dense table does not yet.
+        if self.played.game().solvable(self.plan) { self.played.explain() } else { None }
     }
 }

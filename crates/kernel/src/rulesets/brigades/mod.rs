@@ -19,8 +19,10 @@
 //!
 //! Exact solvers: `fire`, `counterbattery`, `morale`, `combat`,
 //! `multi_combat` and `converging_fire` enumerate their dice (binomials, the
-//! two D10s of a test); `firefight` (best play up to about 9 figures a side,
-//! `firefight::GAME_MAX_SIZES`; beyond it, the default included, Monte Carlo
+//! two D10s of a test); `firefight` (two infantry units on a dense table,
+//! `firefight::DenseSolver`, the default 24 against 24 over 30 turns
+//! included; batteries, a surrounded side (5.8) or 7.13 returns up to about
+//! 9 figures a side, `firefight::GAME_MAX_SIZES`, beyond which Monte Carlo
 //! under the `bold` fallback) and `assault` / `cavalry_charge` (up to 36; two
 //! chargers up to 12 each, 10 each from beyond charge reach) are games solved by backward induction, best play
 //! included ([`crate::game`]); `crossing` is a chain over the mover's figures
@@ -1485,8 +1487,7 @@ fn build_crossing(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn D
 }
 
 fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    let game = firefight::FireGame::from_settings(crate::params::rules_of::<Rules>(rules), settings)?;
-    Ok(Box::new(crate::game::Played::new(game, crate::game::Plan::from_settings(settings))))
+    Ok(Box::new(firefight::FirePlayed::from_settings(crate::params::rules_of::<Rules>(rules), settings)?))
 }
 
 fn build_converging_fire(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
