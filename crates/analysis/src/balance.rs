@@ -14,8 +14,9 @@ use crate::stats::{DEFAULT_CONFIDENCE, mean_with_standard_error, wilson, z_for_c
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry};
+use volley_kernel::game::Policy;
 use volley_kernel::outcome::{Distribution, Domain, Metric};
-use volley_kernel::params::{Param, ParamKind, RuleBook, Value};
+use volley_kernel::params::{ParamKind, RuleBook, Value};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
@@ -136,7 +137,12 @@ impl Experiment {
         samples: u64,
     ) -> Result<Run, AnalysisError> {
         let scenario = self.build(rules, extra)?;
-        let exact = if self.exact && scenario.has_exact() { scenario.exact_distribution() } else { None };
+        // Sampling a side that plays `best` follows the solver's table, so
+        // the game is solved either way: its exact distribution then costs
+        // little more than the table, and carries no sampling error.
+        let solved_anyway = scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
+        let exact =
+            if (self.exact || solved_anyway) && scenario.has_exact() { scenario.exact_distribution() } else { None };
         let distribution = match exact {
             Some(distribution) => distribution,
             None => {
@@ -824,6 +830,39 @@ fn start_check(
     }))
 }
 
+/// `work(0..count)`, on up to `threads` threads (0: one per core) taking the
+/// next index as each finishes; the results in index order. The threads are
+/// plain ones, not the solver's pool: a run's own parallel work goes to
+/// that pool, and a thread waiting on it never takes another run onto its
+/// stack, as a pool's worker would.
+fn side_by_side<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    }
+    .clamp(1, count.max(1));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= count {
+                            return mine;
+                        }
+                        mine.push((k, work(k)));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a sensitivity run panicked")).collect()
+    });
+    done.sort_by_key(|&(k, _)| k);
+    done.into_iter().map(|(_, t)| t).collect()
+}
+
 /// Moves every integer rule field one step down and up (within its range),
 /// reruns the scenario, and ranks the fields by how far `measure` moves; and
 /// runs every other reading of every interpretation (choice field) and every
@@ -837,82 +876,86 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     let mut base_run = experiment.run_under(experiment.rules.as_ref(), &[], experiment.options.samples)?;
     base_run.keys = vec![pair("rule", "baseline")];
     let baseline = measure.estimate(&base_run.distribution, experiment.confidence)?;
+    // Every run to make, in the rule book's order: each other reading of an
+    // interpretation, the optional rule switched, and each number one step
+    // down and up.
+    let fields = experiment.rules.fields();
+    let mut steps: Vec<(usize, Value)> = Vec::new();
+    for (i, field) in fields.iter().enumerate() {
+        match (&field.kind, &field.default) {
+            (ParamKind::Bool, Value::Bool(current)) => steps.push((i, Value::Bool(!current))),
+            (ParamKind::Choice(names), Value::Choice(current)) => steps.extend(
+                names.iter().filter(|&&name| name != current).map(|&name| (i, Value::Choice(name.to_string()))),
+            ),
+            (ParamKind::Int { .. }, Value::Int(current)) => {
+                steps.extend([current - 1, current + 1].map(|value| (i, Value::Int(value))));
+            }
+            _ => {}
+        }
+    }
+    // The runs are independent, each from the experiment's seed: made side
+    // by side (a solver's serial stretches and a sampler's chunks overlap on
+    // every core), they give the same numbers as one after another.
+    let outcomes = side_by_side(steps.len(), experiment.options.threads, |k| {
+        let (i, value) = &steps[k];
+        let mut rules = experiment.rules.clone_box();
+        rules
+            .set(&fields[*i].name, value)
+            .map_err(AnalysisError::from)
+            .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples))
+    });
     let mut runs = vec![base_run];
-    let mut rows = Vec::new();
+    let mut rows: Vec<SensitivityRow> = Vec::new();
     let mut skipped = Vec::new();
     let mut alternatives = Vec::new();
-    // One rule field set to one value and run: its estimate, change and the
-    // change's interval, or `None` (listed as skipped) where the value is out
-    // of range or the scenario rejects it.
-    let mut moved = |field: &Param, value: &Value| -> Result<Option<(Estimate, f64, f64, f64)>, AnalysisError> {
-        let mut rules = experiment.rules.clone_box();
-        let outcome = rules
-            .set(&field.name, value)
-            .map_err(AnalysisError::from)
-            .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples));
-        match outcome {
+    for ((i, value), outcome) in steps.into_iter().zip(outcomes) {
+        let field = &fields[i];
+        // The run's estimate, change and the change's interval, or `None`
+        // (listed as skipped) where the value is out of range or the
+        // scenario rejects it.
+        let measured = match outcome {
             Ok(mut run) => {
-                run.keys = vec![pair("rule", &field.name), pair("rule_value", value)];
+                run.keys = vec![pair("rule", &field.name), pair("rule_value", &value)];
                 let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
                 let change = estimate.value - baseline.value;
                 let half = z * (estimate.standard_error.powi(2) + baseline.standard_error.powi(2)).sqrt();
                 runs.push(run);
-                Ok(Some((estimate, change, change - half, change + half)))
+                Some((estimate, change, change - half, change + half))
             }
             // A cancelled run is not a property of the rule: stop.
-            Err(AnalysisError::Run(e)) => Err(AnalysisError::Run(e)),
+            Err(AnalysisError::Run(e)) => return Err(AnalysisError::Run(e)),
             Err(e) => {
                 skipped.push(Skipped { field: field.name.clone(), value: value.to_string(), reason: e.to_string() });
-                Ok(None)
+                None
             }
-        }
-    };
-    for field in experiment.rules.fields() {
-        let others: Vec<Value> = match (&field.kind, &field.default) {
-            (ParamKind::Bool, Value::Bool(current)) => vec![Value::Bool(!current)],
-            (ParamKind::Choice(names), Value::Choice(current)) => {
-                names.iter().filter(|&&name| name != current).map(|&name| Value::Choice(name.to_string())).collect()
-            }
-            _ => Vec::new(),
         };
-        for value in others {
-            if let Some((estimate, change, ci_low, ci_high)) = moved(&field, &value)? {
-                alternatives.push(Alternative {
-                    field: field.name.clone(),
-                    doc: field.doc.clone(),
-                    baseline: field.default.to_string(),
-                    value: value.to_string(),
-                    estimate,
-                    change,
-                    ci_low,
-                    ci_high,
-                });
-            }
-        }
-        let (ParamKind::Int { .. }, Value::Int(current)) = (&field.kind, &field.default) else {
-            continue;
-        };
-        let current = *current;
-        let mut steps = [None, None];
-        for (slot, value) in steps.iter_mut().zip([current - 1, current + 1]) {
-            *slot = moved(&field, &Value::Int(value))?.map(|(estimate, change, ci_low, ci_high)| Change {
-                value,
+        let Some((estimate, change, ci_low, ci_high)) = measured else { continue };
+        let Value::Int(stepped) = value else {
+            alternatives.push(Alternative {
+                field: field.name.clone(),
+                doc: field.doc.clone(),
+                baseline: field.default.to_string(),
+                value: value.to_string(),
                 estimate,
                 change,
                 ci_low,
                 ci_high,
             });
-        }
-        let [down, up] = steps;
-        if down.is_some() || up.is_some() {
+            continue;
+        };
+        let Value::Int(current) = field.default else { unreachable!("a number's steps are numbers") };
+        if rows.last().is_none_or(|row| row.field != field.name) {
             rows.push(SensitivityRow {
                 field: field.name.clone(),
                 doc: field.doc.clone(),
                 baseline: current,
-                down,
-                up,
+                down: None,
+                up: None,
             });
         }
+        let row = rows.last_mut().expect("just pushed");
+        let step = Some(Change { value: stepped, estimate, change, ci_low, ci_high });
+        if stepped < current { row.down = step } else { row.up = step }
     }
     // A stable sort keeps the rule book's order among equal changes.
     rows.sort_by(|a, b| b.largest_change().total_cmp(&a.largest_change()));
