@@ -107,14 +107,18 @@ const FORM: u16 = 1;
 
 /// The longest assault whose best play is solved, in turns. Best play
 /// multiplies the states (the attacker may halt anywhere, the battery hold
-/// its fire): the default assault has about 1.1 M states within its turns
-/// once they level off (from the 16th turn), against 0.68 M for the fixed
-/// policy, and every turn of backward induction sweeps them all. Measured
-/// with `solve_time huzzah assault turns=N` at a load of about 6 on this
-/// two-core machine: 3 turns 1.1 s of CPU and 75 MB, 4 turns 3.4 s, 6 turns
-/// 8.2 s, 12 turns 10.6 s, 30 turns 17.6 s and 460 MB. Beyond it a side asked
-/// for `best` plays `bold`, and the exact answer (up to
-/// [`EXACT_TURN_LIMIT`] turns) is that of the heuristics played.
+/// its fire): the default assault has about 1.15 M states (141 k turn
+/// starts, 993 k within turns, 6.2 M transitions) once they level off from
+/// the 16th turn, against 0.68 M for the fixed policy, and the cost is
+/// mostly in finding them (22 replays of a step per state, each running the
+/// chain's phases): backward induction and the forward walk, once the graph
+/// is laid out in the order they read it, are under a third. Measured with
+/// `solve_time huzzah assault turns=N` (release, at a load of 5 to 7 on this
+/// two-core machine, so CPU time): 3 turns 0.93 s of CPU and 93 MB, 4 turns
+/// 3.05 s and 282 MB, 5 turns 5.2 s, 6 turns 6.5 s, 8 turns 6.8 s and 544
+/// MB, 30 turns 11.0 s and 623 MB (17.6 s and 460 MB before the layout).
+/// Beyond it a side asked for `best` plays `bold`, and the exact answer (up
+/// to [`EXACT_TURN_LIMIT`] turns) is that of the heuristics played.
 pub const BEST_TURN_LIMIT: u32 = 3;
 
 /// No ending yet.
