@@ -394,6 +394,8 @@ crate::rule_book! {
         pub threat_kills_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if at short range.
         pub threat_short_range_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if in more than one threat zone.
+        pub threat_more_than_one_zone_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if unit is isolated (the only non-routing unit in a brigade).
         pub threat_isolated_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if bombarded in column.
@@ -414,6 +416,8 @@ crate::rule_book! {
         pub threat_square_against_cavalry_up: i32 = 2, range 0..=4;
         /// "Threat tests", Forced orders: staggers taken when a forced order fails.
         pub forced_order_failure_staggers: i32 = 1, range 0..=3;
+        /// "Threat tests", Forced orders: extra staggers for each order its officer issued before a forced order ("one extra stagger for each order issued by their officer before the forced order is issued").
+        pub forced_order_disobeyed_staggers: i32 = 1, range 0..=3;
 
         /// "Engage the enemy", Procedure: Down 1 if more kills than opponent.
         pub engagement_more_kills_down: i32 = 1, range 0..=3;
