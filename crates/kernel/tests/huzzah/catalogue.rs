@@ -18,9 +18,9 @@ fn every_scenario_runs_from_its_defaults() {
         assert!(scenario.metrics().iter().all(|m| !m.doc.is_empty()), "{}: an undocumented metric", entry.name);
         let estimate = scenario.simulate(&RunOptions::new(20_000, 5)).unwrap();
         assert_eq!(estimate.samples(), Some(20_000));
-        // The assault's default 30 turns are past its exact solver's limit;
-        // the solver is tested on shorter assaults.
-        if entry.name == "assault" {
+        // The assaults' default 30 turns are past their exact solvers'
+        // limits; the solvers are tested on shorter assaults.
+        if ["assault", "brigade_assault"].contains(&entry.name) {
             assert!(!scenario.has_exact());
         } else {
             let exact = scenario.exact_distribution().unwrap();
@@ -29,7 +29,7 @@ fn every_scenario_runs_from_its_defaults() {
         }
     }
     // Multi-turn scenarios offer the common metrics.
-    for name in ["standoff", "assault"] {
+    for name in ["standoff", "assault", "brigade_assault"] {
         let scenario = huzzah.scenario(name).unwrap().build_from_text(rules.as_ref(), [("turns", "2")]).unwrap();
         let metrics: Vec<&str> = scenario.metrics().iter().map(|m| m.name).collect();
         for metric in [

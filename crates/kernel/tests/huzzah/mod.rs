@@ -3,6 +3,7 @@
 
 mod assault;
 mod assault_game;
+mod brigade_assault;
 mod catalogue;
 mod engagement;
 mod single;

@@ -163,6 +163,7 @@
 //!   ("Infantry ordered to advance on cavalry"), on advance orders only (a
 //!   deploy is not an advance; likewise the inspirational officer's Up 1).
 
+pub mod brigade;
 mod game;
 pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, SQUARE, Standing};
 

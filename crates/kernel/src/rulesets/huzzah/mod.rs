@@ -8,7 +8,8 @@
 //! solver (the assault's up to [`assault::EXACT_TURN_LIMIT`] turns).
 //! Scenarios: `test`, `orders`, `quality_roll`, `rearm`, `command_check`,
 //! `engagement`, `multi_engagement`, `order_chain`, `orders_phase`,
-//! `standoff`, `assault`, `skirmish`, `bombardment`, `reorganise`.
+//! `standoff`, `assault`, `brigade_assault`, `skirmish`, `bombardment`,
+//! `reorganise`.
 //!
 //! Sections are cited by the rules' headings (Huzzah! Book 1, "Threat tests",
 //! "Engage the enemy", "Rally and reform", ...); the playsheet is cited as such.
@@ -135,6 +136,45 @@
 //!   `pursue`, `bombard` (fire or hold) and `square`; best play is solved up
 //!   to 3 turns (`assault::BEST_TURN_LIMIT`), the heuristics exactly up to
 //!   20 (`assault::EXACT_TURN_LIMIT`).
+//! - `brigade_assault` ([`assault::brigade`]) is the `assault` with two or
+//!   three attacking infantry units of one brigade (`attacker.units`, alike
+//!   but for `attacker.support_quality`), side by side, each unit's part of
+//!   the turn run by the assault's own phases; with one unit it is the
+//!   assault, roll for roll (a test holds the two laws equal). Its readings:
+//!   the brigade officer orders the units individually, one after another,
+//!   never returning to one ("Once an officer issues orders to ... an
+//!   individual unit he cannot order other ... individual units to which he
+//!   gave orders in the same turn"), Down 1 only for each order before to
+//!   the same unit ("an officer that moves on to order a different,
+//!   previously unordered unit does so without any penalty") and for that
+//!   unit in a threat zone; a failure ends all his orders, a Huzzah!'s free
+//!   order that unit's. Units with a forced order go first, and a forced
+//!   order issued after the officer's orders to another unit takes one
+//!   extra stagger for each (`forced_order_disobeyed_staggers`, "one extra
+//!   stagger for each order issued by their officer before the forced order
+//!   is issued"); one his failure leaves unissued stays pending. The
+//!   battery, at each chance the assault gives it, may bombard each unit
+//!   it has not bombarded since that unit last acted on an order, one at a
+//!   time and the nearest first ("The battery must choose the nearest
+//!   legitimate target"), its `bombard` decision at each and its `target`
+//!   decision between units equally near. The units in contact at the
+//!   Engagement phase engage together as `multi_engagement` resolves it. The
+//!   defender in the zones of two or more units tests Down 1
+//!   (`threat_more_than_one_zone_down`). The brigade takes one command check
+//!   (any unit in the enemy's zone counts; Up 1 for each unit in its
+//!   favourable position); a unit is isolated when the brigade's others are
+//!   all broken or routing. The fight ends when the defender or every
+//!   attacking unit has broken. Simplifications: the officer never orders
+//!   the brigade as one group, and orders the units in a fixed order (the
+//!   nearest first at the start of a turn, where they are alike); no
+//!   cavalry on either side, nor an officer attached to one of several
+//!   units (he could order only that unit); a Huzzah! on the defender's
+//!   threat test makes only the nearest threatening unit test in answer;
+//!   in a multiple-unit engagement the defender takes its Ups and Downs
+//!   against the first unit engaged. Two units solve one turn exactly (best
+//!   play without a bombarding battery), three none (see
+//!   [`assault::brigade::solvable`] for the measured sizes); the default 30
+//!   turns are sampled, `best` playing `bold`.
 //! - Fixes to the text rather than interpretations, listed for the record:
 //!   a small unit's Down 1 in engagements applies only against a
 //!   standard-sized unit ("such units suffer this penalty in engagements
@@ -394,6 +434,8 @@ crate::rule_book! {
         pub threat_kills_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if at short range.
         pub threat_short_range_down: i32 = 1, range 0..=3;
+        /// "Threat tests", Procedure: Down 1 if in more than one threat zone.
+        pub threat_more_than_one_zone_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if unit is isolated (the only non-routing unit in a brigade).
         pub threat_isolated_down: i32 = 1, range 0..=3;
         /// "Threat tests", Procedure: Down 1 if bombarded in column.
@@ -414,6 +456,8 @@ crate::rule_book! {
         pub threat_square_against_cavalry_up: i32 = 2, range 0..=4;
         /// "Threat tests", Forced orders: staggers taken when a forced order fails.
         pub forced_order_failure_staggers: i32 = 1, range 0..=3;
+        /// "Threat tests", Forced orders: extra staggers for each order its officer issued before a forced order ("one extra stagger for each order issued by their officer before the forced order is issued").
+        pub forced_order_disobeyed_staggers: i32 = 1, range 0..=3;
 
         /// "Engage the enemy", Procedure: Down 1 if more kills than opponent.
         pub engagement_more_kills_down: i32 = 1, range 0..=3;
@@ -930,6 +974,7 @@ pub fn entry() -> RulesetEntry {
     scenarios.extend(orders::entries());
     scenarios.push(standoff::entry());
     scenarios.push(assault::entry());
+    scenarios.push(assault::brigade::entry());
     scenarios.push(skirmish::entry());
     scenarios.push(bombardment::entry());
     scenarios.push(reorganise::entry());

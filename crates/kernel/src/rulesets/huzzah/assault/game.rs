@@ -135,12 +135,12 @@ pub struct Standing {
 /// 2D6 as the chain's rolls take it: only the total matters (a Huzzah! is a
 /// total of 2, double one), so each total is drawn as one pair of it.
 #[derive(Debug)]
-struct TwoD6 {
+pub(super) struct TwoD6 {
     outcomes: [(u32, f64); 11],
 }
 
 impl TwoD6 {
-    fn new() -> TwoD6 {
+    pub(super) fn new() -> TwoD6 {
         TwoD6 { outcomes: TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0)) }
     }
 }

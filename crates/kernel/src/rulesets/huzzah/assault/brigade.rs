@@ -1,0 +1,1431 @@
+//! A brigade's assault (`brigade_assault`): two or three attacking infantry
+//! units of one brigade advance on one defender (infantry, or a battery) over
+//! several turns and engage it together, on the decision model
+//! ([`crate::game`]). With one unit it is the `assault`, roll for roll.
+//!
+//! The turn is the assault's ([`Assault`]), each unit's part of it run by the
+//! assault's own phases on that unit's view of the fight (its distance,
+//! formation, staggers and kills, with the defender's state shared), and the
+//! brigade's parts run here:
+//!
+//! - Threat tests: each attacking unit in the defender's threat zone tests in
+//!   turn, in the order listed ("Threat tests": "Any of the phasing army's
+//!   units that are in an enemy threat zone must take a threat test"). The
+//!   defender, in its own turn, tests once if it is in any attacking unit's
+//!   zone, Down 1 if in more than one ("Down 1 if in more than one threat
+//!   zone"), and so in any test it answers.
+//! - Orders ("Orders and movement"): the brigade officer orders the units
+//!   individually, one after another, and cannot return to a unit he has
+//!   ordered ("Once an officer issues orders to a command or an individual
+//!   unit he cannot order other commands or individual units to which he
+//!   gave orders in the same turn"); each unit's orders are the assault's
+//!   (its forced order first, then the `advance` or `pursue` decisions), Down
+//!   1 for each order before it to the same unit only ("an officer that
+//!   moves on to order a different, previously unordered unit does so
+//!   without any penalty for issuing successive orders"), and Down 1 in the
+//!   enemy's threat zone for that unit only ("The penalty can be avoided by
+//!   ordering units individually"). A failed order ends all his orders
+//!   ("An officer who fails when issuing an order can give no further orders
+//!   that turn"); a Huzzah!'s free order ends that unit's ("After completing
+//!   a Huzzah! order, a group or individual unit can receive no other orders
+//!   that turn. The officer, however, can go on to issue orders to other
+//!   commands"). The units with a forced order pending are ordered first; a
+//!   forced order issued after the officer's orders to other units takes one
+//!   extra stagger for each of them ("If the player disobeys the forced order
+//!   by issuing other orders first, the unit takes one extra stagger for each
+//!   order issued by their officer before the forced order is issued"); a
+//!   forced order that his failure leaves unissued stays pending.
+//! - Bombardment ("Artillery bombardment"): the battery has a chance to
+//!   bombard after each order a unit acts on and at the end of the Orders
+//!   phase, as in the assault; at each chance it may bombard, one at a time
+//!   ("Bombardment fire is never combined"), every unit it has not bombarded
+//!   since that unit last acted on an order, within extreme range and not
+//!   engaged, the nearest first ("The battery must choose the nearest
+//!   legitimate target"): the defender's `bombard` decision fires at the
+//!   nearest or holds (ending the chance), and where two are equally near the
+//!   defender's `target` decision picks one.
+//! - The engagement: every attacking unit in contact at the Engagement phase
+//!   engages the defender at once ("Multiple unit engagements"), resolved as
+//!   the `multi_engagement` scenario resolves it (the best success alone
+//!   inflicts staggers, divided equally, odd staggers first to a unit that
+//!   took a kill; [`resolve_multi`]); one unit in contact is a one-on-one
+//!   engagement, the assault's. Each unit then obeys its result: it routs,
+//!   retires or holds, its own move off the table breaking it.
+//! - Rally: the brigade's command check first, once for the brigade (when
+//!   any unit routed since its last Rally phase, it failed its last check,
+//!   or it has units broken or routing and a unit in the enemy's threat
+//!   zone), Down 1 for each unit broken or routing, Up 1 for each unit in its
+//!   favourable position; failed, each unit takes the staggers and each that
+//!   does not rout retires a move. Then each unit rallies, reforms or routs
+//!   in turn, on its own roll.
+//!
+//! The fight ends when the defender breaks (the attacker wins) or every
+//! attacking unit has broken (the defender wins), or at the turn limit. A
+//! unit is isolated (Down 1 on its threat tests and orders) when the
+//! brigade's other units are all broken or routing ("the only non-routing
+//! unit in a brigade"), with the `attacker.brigade` key counting the whole
+//! brigade as in the assault (0: its command is outside the scenario, and
+//! no unit is ever isolated or checked).
+//!
+//! Simplifications, each a choice the rules leave the player or a case the
+//! scenario leaves out (see the ruleset note):
+//!
+//! - The officer orders the units individually, never the brigade as one
+//!   group (which the rules also allow: one roll for all, Down 1 if any unit
+//!   is in a threat zone), and in a fixed order: units with a forced order
+//!   first, then as listed, where the units are alike (no
+//!   `attacker.support_quality`) the nearest first, as they stand at the
+//!   start of the turn (the state keeps them sorted so that equal
+//!   situations merge); best play is over these orders only.
+//! - Cavalry, on either side, is not modelled (blown cavalry, recalls and
+//!   squares are the `assault`'s); the attackers are infantry in line or
+//!   column, the defender infantry or a battery.
+//! - A Huzzah! on the defender's threat test makes the nearest attacking
+//!   unit whose zone holds it test in answer, not every such unit (a 1 in 36
+//!   chance a test).
+//! - In a multiple-unit engagement the defender takes its Ups and Downs
+//!   against the first attacking unit engaged, as `multi_engagement` does.
+//!
+//! # Start distance
+//!
+//! A sweep of the start distance (two Trained columns against a Trained
+//! line, one turn, best play: the size two units solve at) moves the
+//! chance to engage by more than 10 points in two places: from 3 bands to
+//! 4, 62 to 50 percent, and from 7 to 8, 50 to 26 percent. From 1 to 3
+//! bands both columns are inside the line's threat zone and their own, and
+//! each makes contact on one order (8: Up 1 in command, Down 1 in the zone;
+//! 26 in 36), after its threat test. From 4 to 7 bands an advance stops on
+//! entering the zone at 3 and a second order is needed, Down 1 for it and
+//! Down 1 in the zone (9, then 7: 30 in 36 times 21 in 36). From 8 bands
+//! the first advance ends at 4, outside the zone, and a third order is
+//! needed (9, 8, then 6: 30, 26 and 15 in 36). A player meets the same
+//! cliffs: they are the rules' moves and threat zones, not the model's.
+
+//! Metrics are the assault's, over the brigade: staggers and kills are the
+//! attacking units' totals; `attacker_remaining` is the share of their
+//! breaking thresholds, added up, not yet used; `attacker_routing` counts the
+//! units routing at the end (a unit broken while routing counts);
+//! `attacker_broken` counts the units broken.
+
+use super::game::TwoD6;
+use super::{
+    ADVANCE, ATTACKER_CHECK, ATTACKER_DEPLOY_THREAT, ATTACKER_FORCED, ATTACKER_ORDERS, ATTACKER_REFORM,
+    ATTACKER_THREAT, Assault, AssaultUnit, BOMBARD, BOMBARD_DECISION, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
+    DEFENDER_FORCED, DEFENDER_REFORM, DEFENDER_THREAT, ENGAGE_ATTACKER_ROLL, Fire, Formation, Guns, LAST_BOMBARD,
+    LastCheck, PURSUE, Packed, State, Superiority, TURN_END,
+};
+use crate::catalogue::ScenarioEntry;
+use crate::game::{ATTACKER, DEFENDER, Decision, Fate as Chance, Game, NONE, Plan, Played, Policy, plan_params};
+use crate::outcome::{Layout, Metric, WINNERS};
+use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
+use crate::rulesets::huzzah::engagement::{Fate, Fighter, UnitResult, resolve_multi, resolve_with_ratings};
+use crate::rulesets::huzzah::multi::Support;
+use crate::rulesets::huzzah::standoff::Node;
+use crate::rulesets::huzzah::{
+    Arm, CommandCheckHuzzah, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, remaining_percent,
+};
+use crate::scenario::DynScenario;
+
+/// The most attacking units.
+pub const MAX_UNITS: usize = 3;
+
+/// Whether the solver answers for `units` attacking units over `turns`
+/// turns, best play (`best`) or the heuristics', the defender a battery
+/// that may bombard (`bombarding`). One unit is the assault, and solves as
+/// far as it does ([`super::BEST_TURN_LIMIT`], [`super::EXACT_TURN_LIMIT`]).
+/// Two units multiply the states (each unit's distance, staggers, kills,
+/// formation and orders against the other's): measured with `solve_time` at
+/// a load of about 4 on this two-core machine, one turn of two columns
+/// against a line takes 0.4 s of CPU and 33 MB from 4 to 8 bands, 1.3 s
+/// and 71 MB from 1 to 3 bands (best play), and against a battery 1.8 s and
+/// 146 MB under bold play but over 29 s and 2 GB under best play (the
+/// attacker may halt and the battery hold at every chance); two turns
+/// under bold play take 5.8 s and 290 MB from 4 bands and outgrow the
+/// 4 million states of the solver's budget from 1 or 2 bands. Three units
+/// take 5 to 10 s for one turn, and outgrow the budget from contact. So
+/// two units solve one turn (best play only without a bombarding
+/// battery), three units none: beyond, `best` plays `bold` and longer
+/// fights are sampled.
+pub fn solvable(units: usize, turns: u32, best: bool, bombarding: bool) -> bool {
+    match units {
+        1 => turns <= if best { super::BEST_TURN_LIMIT } else { super::EXACT_TURN_LIMIT },
+        2 => turns <= 1 && !(best && bombarding),
+        _ => false,
+    }
+}
+
+/// The battery's choice among equally near targets.
+pub static TARGET: Decision = Decision {
+    name: "target",
+    who: "defender",
+    doc: "A battery bombarding, where two or more attacking units are equally near legitimate targets \
+          (Artillery bombardment: \"The battery must choose the nearest legitimate target\"): which to bombard.",
+    options: "each equally near attacking unit, in the order listed",
+};
+
+static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &TARGET];
+
+const HALT: u16 = 0;
+const MOVE: u16 = 1;
+const DEPLOY: u16 = 2;
+const FIRE: u16 = 0;
+const HOLD: u16 = 1;
+
+/// No ending yet.
+const GOING: u64 = u64::MAX;
+
+// The flags of a unit's record.
+const OFFICER: u8 = 1;
+const FORCED: u8 = 2;
+const ROUTING: u8 = 4;
+const FREE_ORDER: u8 = 8;
+const FIRE_READY: u8 = 16;
+const BROKEN: u8 = 32;
+
+/// One attacking unit's part of the fight: the fields of the assault's
+/// [`State`] that belong to its attacker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Record {
+    distance: i8,
+    staggers: i8,
+    kills: i8,
+    behind: i8,
+    orders: u8,
+    formation: u8,
+    flags: u8,
+}
+
+impl Record {
+    fn has(self, flag: u8) -> bool {
+        self.flags & flag != 0
+    }
+
+    fn set(&mut self, flag: u8, on: bool) {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+    }
+
+    fn broken(self) -> bool {
+        self.has(BROKEN)
+    }
+}
+
+fn formation_of(code: u8) -> Formation {
+    match code {
+        0 => Formation::Line,
+        1 => Formation::Column,
+        _ => Formation::Square,
+    }
+}
+
+/// Where the brigade's turn stands beyond the assault's phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct Meta {
+    /// The unit whose part of a phase comes next (threat tests, orders, rally).
+    cursor: u8,
+    /// The units the officer has ordered this turn (bits).
+    ordered: u8,
+    /// The officer failed an order: no further orders this turn.
+    done: bool,
+    /// Orders the officer has issued this turn.
+    issued: u8,
+    /// The unit being ordered has just moved into contact (the battery may
+    /// fire on it at 1 band: "a moving unit can be bombarded at any stage in
+    /// its movement").
+    charging: bool,
+}
+
+/// A state of the brigade's assault: the assault's state with the attacking
+/// fields cleared (the defender's, the brigade's and the phase), each unit's
+/// record, where the turn stands, and the ending's code once there is one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Brigade {
+    shared: Packed,
+    units: [Record; MAX_UNITS],
+    meta: Meta,
+    end: u64,
+}
+
+impl Brigade {
+    /// The assault's phase the state waits in (for diagnostics: counting
+    /// states by phase).
+    pub fn phase(&self) -> u8 {
+        State::unpack(self.shared).phase
+    }
+}
+
+/// The working form of a [`Brigade`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Work {
+    s: State,
+    units: [Record; MAX_UNITS],
+    meta: Meta,
+}
+
+/// What a position asks before the fight can go on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Asks {
+    /// A roll for this unit's part of the phase (the assault's step).
+    Roll(usize),
+    /// The officer's order to this unit.
+    Order(usize, &'static Decision),
+    /// The battery's fire at the nearest of these units (bits).
+    Bombard(u8),
+    /// The engagement of these units (bits).
+    Engage(u8),
+    /// The brigade's command check, focused on this unit.
+    Check(usize),
+    /// Nothing: the phase moves on without a roll.
+    Nothing,
+}
+
+/// The brigade's assault as a game. See the module documentation.
+#[derive(Debug)]
+pub struct BrigadeGame {
+    /// The assault of the first unit, as built from the keys (its metrics
+    /// and turn limit are not used).
+    base: Assault,
+    /// The assault as each unit sees it: by kind (0 the first unit, 1 its
+    /// supports), other units of the brigade lost (broken or routing), and
+    /// whether the defender is in more than one threat zone. Breaking is
+    /// judged here ([`BrigadeGame::settle`]), so their breaking thresholds
+    /// are out of reach.
+    variants: Vec<Assault>,
+    units: usize,
+    /// The first unit's quality and its supports'.
+    qualities: [Quality; 2],
+    /// The first unit's full rating and the defender's.
+    full: [i32; 2],
+    two_d6: TwoD6,
+    layout: Layout,
+    turns: u32,
+    stride: u64,
+}
+
+impl BrigadeGame {
+    /// `units` attacking units (1 to 3), the first as `assault`'s attacker
+    /// and the others like it but of `support`'s quality, against its
+    /// defender.
+    pub fn new(assault: Assault, units: usize, support: Support) -> Result<BrigadeGame, ParamError> {
+        if !(1..=MAX_UNITS).contains(&units) {
+            return Err(invalid("attacker.units", format!("{units} is outside 1 to {MAX_UNITS} units")));
+        }
+        let [attacker, defender] = assault.units;
+        if attacker.arm != Arm::Infantry {
+            return Err(invalid(
+                "attacker.arm",
+                "brigade_assault models infantry attackers (cavalry's blown and recall orders are the assault's)",
+            ));
+        }
+        if defender.arm == Arm::Cavalry {
+            return Err(invalid(
+                "defender.arm",
+                "brigade_assault models an infantry or artillery defender (defending cavalry is the assault's)",
+            ));
+        }
+        if attacker.brigade > 0 && attacker.brigade < units as i32 + attacker.brigade_lost {
+            return Err(invalid(
+                "attacker.brigade",
+                format!(
+                    "a brigade of {} cannot hold {units} attacking units and {} lost: use 0 or at least {}",
+                    attacker.brigade,
+                    attacker.brigade_lost,
+                    units as i32 + attacker.brigade_lost
+                ),
+            ));
+        }
+        if units > 1 && attacker.officer != Officer::None {
+            return Err(invalid(
+                "attacker.officer",
+                "an officer attached to a unit orders only that unit (Orders and movement): with several attacking \
+                 units the brigade officer orders them, attached to none",
+            ));
+        }
+        let rules = assault.rules.clone();
+        let support_quality = support.quality(attacker.quality);
+        if units > 1 && attacker.staggers + attacker.kills >= rules.full_rating(support_quality) {
+            return Err(invalid(
+                "attacker.support_quality",
+                "the supporting units' staggers plus kills must stay below their full rating",
+            ));
+        }
+        let base = assault.with_fire(Fire::Now);
+        let mut variants = Vec::with_capacity(2 * MAX_UNITS * 2);
+        for kind in 0..2 {
+            for lost in 0..MAX_UNITS as i32 {
+                for crowded in [false, true] {
+                    let mut variant = base.clone();
+                    if kind == 1 {
+                        variant.units[0].quality = support_quality;
+                    }
+                    if attacker.brigade > 0 {
+                        variant.units[0].brigade_lost += lost.min(attacker.brigade - 1 - attacker.brigade_lost);
+                    }
+                    if crowded {
+                        // "Down 1 if in more than one threat zone."
+                        variant.units[1].shifts -= variant.rules.threat_more_than_one_zone_down;
+                    }
+                    variant.full = [i32::from(i8::MAX); 2];
+                    variants.push(variant);
+                }
+            }
+        }
+        let qualities = [attacker.quality, support_quality];
+        let full = [rules.full_rating(attacker.quality), rules.full_rating(defender.quality)];
+        let turns = base.turns;
+        let most = units as i64;
+        let layout = Layout::new(vec![
+            Metric::categories("winner", "whose enemy broke: attacker, defender or none by the turn limit", WINNERS),
+            Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),
+            Metric::integer("attacker_staggers", "the attacking units' staggers at the end, in all", 0, 30 * most),
+            Metric::integer("attacker_kills", "the attacking units' kills at the end, in all", 0, 15 * most),
+            Metric::integer("defender_staggers", "the defender's staggers at the end", 0, 30),
+            Metric::integer("defender_kills", "the defender's kills at the end", 0, 15),
+            Metric::integer(
+                "attacker_remaining",
+                "percent of the attacking units' breaking thresholds, added up, not yet used",
+                0,
+                100,
+            ),
+            Metric::integer("defender_remaining", "percent of the defender's breaking threshold not yet used", 0, 100),
+            Metric::boolean("engaged", "whether the units engaged at least once"),
+            Metric::integer(
+                "attacker_routing",
+                "attacking units that are routing mobs at the end (one broken while routing counts)",
+                0,
+                most,
+            ),
+            Metric::boolean("defender_routing", "whether the defender is a routing mob at the end"),
+            Metric::integer("attacker_broken", "attacking units broken", 0, most),
+        ]);
+        let mut game =
+            BrigadeGame { base, variants, units, qualities, full, two_d6: TwoD6::new(), layout, turns, stride: 0 };
+        game.stride = {
+            let w = game.start_work();
+            game.code(ATTACKER, 2.min(turns), &w) - game.code(ATTACKER, 1, &w)
+        };
+        Ok(game)
+    }
+
+    /// The assault this game extends.
+    pub fn assault(&self) -> &Assault {
+        &self.base
+    }
+
+    /// A unit's breaking threshold: its quality's full rating.
+    fn full_of(&self, unit: usize) -> i32 {
+        self.base.rules.full_rating(self.qualities[usize::from(unit > 0)])
+    }
+
+    fn index(&self, kind: usize, lost: usize, crowded: bool) -> usize {
+        (kind * MAX_UNITS + lost) * 2 + usize::from(crowded)
+    }
+
+    fn alive(&self, w: &Work) -> impl Iterator<Item = usize> + '_ {
+        let units = w.units;
+        (0..self.units).filter(move |&i| !units[i].broken())
+    }
+
+    /// The assault as unit `unit` sees it now: its kind, the brigade's other
+    /// units lost, and the defender's threat zones.
+    fn variant(&self, w: &Work, unit: usize) -> &Assault {
+        let lost = (0..self.units).filter(|&j| j != unit && (w.units[j].broken() || w.units[j].has(ROUTING))).count();
+        let crowded = self.threatening(w).count_ones() > 1;
+        &self.variants[self.index(usize::from(unit > 0), lost, crowded)]
+    }
+
+    /// The assault of `unit` for its engagement, where the defender's Ups
+    /// and Downs are its own.
+    fn plain(&self, unit: usize) -> &Assault {
+        &self.variants[self.index(usize::from(unit > 0), 0, false)]
+    }
+
+    /// The attacking units whose threat zone holds the defender (bits).
+    fn threatening(&self, w: &Work) -> u8 {
+        (0..self.units)
+            .filter(|&i| !w.units[i].broken() && self.base.in_zone_of(&self.load(w, i), 0))
+            .fold(0, |bits, i| bits | 1 << i)
+    }
+
+    /// The unit the defender's phases are taken against: the nearest whose
+    /// threat zone holds it, else the nearest (the first listed of equals).
+    fn defender_focus(&self, w: &Work) -> usize {
+        let threatening = self.threatening(w);
+        let nearest =
+            |among: u8| (0..self.units).filter(|&i| among & (1 << i) != 0).min_by_key(|&i| (w.units[i].distance, i));
+        let alive = (0..self.units).filter(|&i| !w.units[i].broken()).fold(0u8, |bits, i| bits | 1 << i);
+        nearest(threatening).or_else(|| nearest(alive)).expect("a live fight has an attacking unit")
+    }
+
+    /// The assault's state of unit `unit`.
+    fn load(&self, w: &Work, unit: usize) -> State {
+        let mut s = w.s;
+        let u = w.units[unit];
+        s.distance = u.distance;
+        s.strength[0] = u.staggers;
+        s.strength[1] = u.kills;
+        s.behind[0] = u.behind;
+        s.orders = u.orders;
+        s.formation[0] = formation_of(u.formation);
+        s.officer[0] = u.has(OFFICER);
+        s.forced[0] = u.has(FORCED);
+        s.routing[0] = u.has(ROUTING);
+        s.free_order = u.has(FREE_ORDER);
+        s.fire_ready = u.has(FIRE_READY);
+        s
+    }
+
+    /// Takes back unit `unit`'s state after a step: its record, and the
+    /// shared part; a defender that moved moves away from (or towards) the
+    /// other units too.
+    fn store(&self, w: &mut Work, unit: usize, t: State) {
+        let moved = w.s.behind[1] - t.behind[1];
+        if moved != 0 {
+            for j in 0..self.units {
+                if j != unit && !w.units[j].broken() {
+                    w.units[j].distance += moved;
+                }
+            }
+        }
+        let u = &mut w.units[unit];
+        u.distance = t.distance;
+        u.staggers = t.strength[0];
+        u.kills = t.strength[1];
+        u.behind = t.behind[0];
+        u.orders = t.orders;
+        u.formation = t.formation[0] as u8;
+        u.set(OFFICER, t.officer[0]);
+        u.set(FORCED, t.forced[0]);
+        u.set(ROUTING, t.routing[0]);
+        u.set(FREE_ORDER, t.free_order);
+        u.set(FIRE_READY, t.fire_ready);
+        debug_assert!(!t.blown[0] && !t.out_of_control[0] && !t.rare.recall(0), "no attacking cavalry");
+        w.s = t;
+    }
+
+    fn start_work(&self) -> Work {
+        let s = self.base.start();
+        let mut record = Record::default();
+        let mut w = Work { s, units: [record; MAX_UNITS], meta: Meta::default() };
+        self.store(&mut w, 0, s);
+        record = w.units[0];
+        for i in 1..MAX_UNITS {
+            w.units[i] = if i < self.units { record } else { Record { flags: BROKEN, ..Record::default() } };
+        }
+        w
+    }
+
+    /// The outcome code at turn `turn` (a code at turn 1 plus strides).
+    fn code(&self, winner: u8, turn: u32, w: &Work) -> u64 {
+        let (mut staggers, mut kills, mut left, mut full, mut routing, mut broken) = (0, 0, 0, 0, 0, 0);
+        for i in 0..self.units {
+            let u = w.units[i];
+            let unit_full = self.full_of(i);
+            staggers += i64::from(u.staggers);
+            kills += i64::from(u.kills);
+            left += i64::from((unit_full - i32::from(u.staggers) - i32::from(u.kills)).max(0));
+            full += i64::from(unit_full);
+            routing += i64::from(u.has(ROUTING));
+            broken += i64::from(u.broken());
+        }
+        let s = &w.s;
+        self.layout.encode(&[
+            i64::from(winner),
+            i64::from(turn),
+            staggers,
+            kills,
+            i64::from(s.strength[2]),
+            i64::from(s.strength[3]),
+            (left * 100 / full.max(1)).clamp(0, 100),
+            remaining_percent(self.full[1], i32::from(s.strength[2]), i32::from(s.strength[3])),
+            i64::from(s.engaged),
+            routing,
+            i64::from(s.routing[1]),
+            broken,
+        ])
+    }
+
+    /// Marks the units whose staggers and kills reach their full rating as
+    /// broken, and ends the fight when the defender has broken or every
+    /// attacking unit has.
+    fn settle(&self, mut w: Work) -> Node<Work> {
+        for i in 0..self.units {
+            let u = w.units[i];
+            if !u.broken() && i32::from(u.staggers) + i32::from(u.kills) >= self.full_of(i) {
+                self.break_unit(&mut w, i);
+            }
+        }
+        let defender_broken = i32::from(w.s.strength[2]) + i32::from(w.s.strength[3]) >= self.full[1];
+        let attackers_broken = self.alive(&w).next().is_none();
+        match (defender_broken, attackers_broken) {
+            (true, true) => Node::End(self.code(NONE, 1, &w)),
+            (true, false) => Node::End(self.code(ATTACKER, 1, &w)),
+            (false, true) => Node::End(self.code(DEFENDER, 1, &w)),
+            (false, false) => Node::Live(w),
+        }
+    }
+
+    /// Unit `unit` is broken and removed: it keeps only its staggers and
+    /// kills, and whether it was routing, for the metrics.
+    fn break_unit(&self, w: &mut Work, unit: usize) {
+        let u = w.units[unit];
+        w.units[unit] =
+            Record { staggers: u.staggers, kills: u.kills, flags: BROKEN | (u.flags & ROUTING), ..Record::default() };
+    }
+
+    /// An ending of an assault step taken on unit `unit`'s view: a unit
+    /// moved off the table (no unit breaks there otherwise: the variants'
+    /// thresholds are out of reach). The code holds both units' staggers,
+    /// kills and routing: they are taken back, and the unit that left breaks.
+    fn absorb(&self, mut w: Work, a: &Assault, unit: usize, code: u64) -> Node<Work> {
+        let mut values = [0i64; 11];
+        a.layout.decode(code, &mut values);
+        let u = &mut w.units[unit];
+        (u.staggers, u.kills) = (values[2] as i8, values[3] as i8);
+        u.set(ROUTING, values[9] == 1);
+        (w.s.strength[2], w.s.strength[3]) = (values[4] as i8, values[5] as i8);
+        w.s.routing[1] = values[10] == 1;
+        w.s.engaged = values[8] == 1;
+        match values[0] {
+            0 => {
+                // The defender left the table: broken.
+                let winner = if self.alive(&w).next().is_none() { NONE } else { ATTACKER };
+                Node::End(self.code(winner, 1, &w))
+            }
+            _ => {
+                self.break_unit(&mut w, unit);
+                self.settle(w)
+            }
+        }
+    }
+
+    /// Runs an assault step on unit `unit`'s view and takes it back.
+    fn on_unit(&self, mut w: Work, unit: usize, step: impl FnOnce(&Assault, State) -> Node<State>) -> Node<Work> {
+        let a = self.variant(&w, unit);
+        match step(a, self.load(&w, unit)) {
+            Node::Live(t) => {
+                self.store(&mut w, unit, t);
+                self.settle(w)
+            }
+            Node::End(code) => self.absorb(w, a, unit, code),
+        }
+    }
+
+    /// The next unit the officer orders, its forced order first (units with
+    /// one pending come first), or the battery's last chance when he has
+    /// ordered them all or failed.
+    fn next_orderer(&self, mut w: Work) -> Work {
+        w.meta.charging = false;
+        let free = |i: usize| w.meta.ordered & (1 << i) == 0;
+        let pick = if w.meta.done {
+            None
+        } else {
+            self.alive(&w)
+                .filter(|&i| free(i) && w.units[i].has(FORCED))
+                .chain(self.alive(&w).filter(|&i| free(i)))
+                .next()
+        };
+        match pick {
+            Some(i) => {
+                w.meta.cursor = i as u8;
+                w.meta.ordered |= 1 << i;
+                w.s.phase = ATTACKER_FORCED;
+            }
+            None => w.s.phase = LAST_BOMBARD,
+        }
+        w
+    }
+
+    /// Whether the officer may give unit `s` an order now (the assault
+    /// game's test): not in contact, not a mob, and a free order pending or
+    /// an order that can be rolled.
+    fn may_order(&self, a: &Assault, s: &State) -> bool {
+        s.distance > 0
+            && !s.routing[0]
+            && (s.free_order
+                || a.order_rating(s, true).is_some()
+                || (self.may_deploy(a, s) && a.order_rating(s, false).is_some()))
+    }
+
+    fn may_deploy(&self, a: &Assault, s: &State) -> bool {
+        !s.routing[1] && a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
+    }
+
+    /// The distance the battery fires at unit `unit` (1 band for a unit
+    /// moving into contact).
+    fn range(&self, w: &Work, unit: usize) -> i32 {
+        let charging = w.meta.charging && w.s.phase == BOMBARD && unit == usize::from(w.meta.cursor);
+        if charging { 1 } else { i32::from(w.units[unit].distance) }
+    }
+
+    /// The units the battery may bombard now (bits): the nearest of those
+    /// it has not bombarded since they last acted on an order, within its
+    /// range and not engaged.
+    fn targets(&self, w: &Work) -> u8 {
+        if w.s.bombardments == 0 {
+            return 0;
+        }
+        let legitimate = |i: usize| {
+            let u = w.units[i];
+            let range = self.range(w, i);
+            !u.broken() && u.has(FIRE_READY) && range > 0 && self.base.bombard_band(range).is_some()
+        };
+        let nearest = (0..self.units).filter(|&i| legitimate(i)).map(|i| self.range(w, i)).min();
+        (0..self.units).filter(|&i| legitimate(i) && Some(self.range(w, i)) == nearest).fold(0, |bits, i| bits | 1 << i)
+    }
+
+    /// After a chance to bombard: back to the unit being ordered, the next
+    /// unit, or the engagement after the last chance.
+    fn after_chance(&self, mut w: Work) -> Work {
+        w.meta.charging = false;
+        if w.s.phase == LAST_BOMBARD {
+            w.s.phase = ENGAGE_ATTACKER_ROLL;
+            return self.forget_orders(w);
+        }
+        let i = usize::from(w.meta.cursor);
+        if w.units[i].broken() || w.units[i].distance == 0 {
+            self.next_orderer(w)
+        } else {
+            w.s.phase = ATTACKER_ORDERS;
+            w
+        }
+    }
+
+    /// What matters only in the Orders phase is forgotten after it (as the
+    /// assault's `steps_until` does), so that equal states merge.
+    fn forget_orders(&self, mut w: Work) -> Work {
+        w.meta = Meta::default();
+        for i in self.alive(&w).collect::<Vec<_>>() {
+            let u = &mut w.units[i];
+            u.orders = 0;
+            u.set(FREE_ORDER, false);
+            u.set(FIRE_READY, true);
+        }
+        w
+    }
+
+    fn roll<F: Chance>(&self, fate: &mut F) -> u32 {
+        fate.draw(&self.two_d6)
+    }
+
+    /// A threat test's chain of Huzzah!es played out within its step (as
+    /// the assault game does).
+    fn through_chain<F: Chance>(&self, a: &Assault, mut node: Node<State>, fate: &mut F) -> Node<State> {
+        while let Node::Live(s) = node
+            && s.huzzahs > 0
+        {
+            node = a.step(s, Some(self.roll(fate)));
+        }
+        node
+    }
+
+    /// What the position asks.
+    fn asks(&self, w: &Work) -> Asks {
+        let cursor = usize::from(w.meta.cursor);
+        match w.s.phase {
+            ATTACKER_THREAT | ATTACKER_REFORM => {
+                if cursor < self.units && !w.units[cursor].broken() {
+                    let a = self.variant(w, cursor);
+                    if a.wants_roll(&self.load(w, cursor)) {
+                        return Asks::Roll(cursor);
+                    }
+                }
+                Asks::Nothing
+            }
+            ATTACKER_FORCED | ATTACKER_DEPLOY_THREAT => {
+                let a = self.variant(w, cursor);
+                if !w.units[cursor].broken() && a.wants_roll(&self.load(w, cursor)) {
+                    Asks::Roll(cursor)
+                } else {
+                    Asks::Nothing
+                }
+            }
+            ATTACKER_ORDERS => {
+                let s = self.load(w, cursor);
+                if !w.meta.done && !w.units[cursor].broken() && self.may_order(self.variant(w, cursor), &s) {
+                    Asks::Order(cursor, if s.routing[1] { &PURSUE } else { &ADVANCE })
+                } else {
+                    Asks::Nothing
+                }
+            }
+            BOMBARD | LAST_BOMBARD => match self.targets(w) {
+                0 => Asks::Nothing,
+                targets => Asks::Bombard(targets),
+            },
+            ENGAGE_ATTACKER_ROLL => {
+                match self.alive(w).filter(|&i| w.units[i].distance == 0).fold(0, |bits, i| bits | 1 << i) {
+                    0 => Asks::Nothing,
+                    engaged => Asks::Engage(engaged),
+                }
+            }
+            ATTACKER_CHECK => match self.check_focus(w) {
+                Some(focus) if self.check_due(w) => Asks::Check(focus),
+                _ => Asks::Nothing,
+            },
+            DEFENDER_THREAT | DEFENDER_FORCED | DEFENDER_DEPLOY_THREAT | DEFENDER_CHECK | DEFENDER_REFORM => {
+                let focus = self.defender_focus(w);
+                if self.variant(w, focus).wants_roll(&self.load(w, focus)) { Asks::Roll(focus) } else { Asks::Nothing }
+            }
+            phase => panic!("the brigade's assault never waits in phase {phase}"),
+        }
+    }
+
+    /// Moves on where the position asks nothing.
+    fn pass(&self, mut w: Work) -> Node<Work> {
+        let cursor = usize::from(w.meta.cursor);
+        match w.s.phase {
+            ATTACKER_THREAT => {
+                if cursor + 1 < self.units {
+                    w.meta.cursor += 1;
+                } else {
+                    w.meta = Meta::default();
+                    w = self.next_orderer(w);
+                }
+                Node::Live(w)
+            }
+            ATTACKER_FORCED => {
+                w.s.phase = ATTACKER_ORDERS;
+                Node::Live(w)
+            }
+            ATTACKER_DEPLOY_THREAT => {
+                w.s.phase = BOMBARD;
+                Node::Live(w)
+            }
+            ATTACKER_ORDERS => Node::Live(self.next_orderer(w)),
+            BOMBARD | LAST_BOMBARD => Node::Live(self.after_chance(w)),
+            ENGAGE_ATTACKER_ROLL => {
+                w.s.phase = ATTACKER_CHECK;
+                Node::Live(w)
+            }
+            ATTACKER_CHECK => {
+                w.s.rare.set_due(0, false);
+                w.s.phase = ATTACKER_REFORM;
+                w.meta.cursor = 0;
+                Node::Live(w)
+            }
+            ATTACKER_REFORM => {
+                if cursor + 1 < self.units {
+                    w.meta.cursor += 1;
+                } else {
+                    w.meta.cursor = 0;
+                    w.s.phase = DEFENDER_THREAT;
+                }
+                Node::Live(w)
+            }
+            _ => {
+                // The defender's phases: the assault's step without a roll.
+                let focus = self.defender_focus(&w);
+                self.on_unit(w, focus, |a, s| a.step(s, None))
+            }
+        }
+    }
+
+    /// Runs the phases that ask nothing, up to one that asks or the end of the turn.
+    fn quiet(&self, mut node: Node<Work>) -> Node<Work> {
+        while let Node::Live(w) = node {
+            if w.s.phase == TURN_END || self.asks(&w) != Asks::Nothing {
+                return Node::Live(w);
+            }
+            node = self.pass(w);
+        }
+        node
+    }
+
+    /// The brigade's command check is due ("Command integrity check",
+    /// Conditions): a unit routed since its last Rally phase, it failed its
+    /// last check, or it has units broken or routing and a unit in the
+    /// enemy's threat zone; a Huzzah! on its last check spares it until a
+    /// unit routs again.
+    fn check_due(&self, w: &Work) -> bool {
+        let s = &w.s;
+        if self.base.units[0].brigade == 0 {
+            return false;
+        }
+        let any_in_zone = self.alive(w).any(|i| self.base.in_zone_of(&self.load(w, i), 1));
+        s.rare.due(0)
+            || (!s.rare.exempt(0)
+                && (s.rare.last_check(0) == LastCheck::Failed || (self.brigade_losses(w) > 0 && any_in_zone)))
+    }
+
+    /// The brigade's units broken or routing, those outside the scenario included.
+    fn brigade_losses(&self, w: &Work) -> i32 {
+        self.base.units[0].brigade_lost
+            + (0..self.units).filter(|&i| w.units[i].broken() || w.units[i].has(ROUTING)).count() as i32
+    }
+
+    /// The unit whose view the brigade's check is rated on: the first standing.
+    fn check_focus(&self, w: &Work) -> Option<usize> {
+        self.alive(w).next()
+    }
+
+    /// The brigade's command check with this roll: the assault's rating on
+    /// the focus unit's view (its other units' losses counted), Up 1 for each
+    /// other unit in its favourable position; failed, every unit takes a
+    /// stagger for each unit broken or routing and each that is not routing
+    /// retires a full move.
+    fn command_check(&self, mut w: Work, focus: usize, pair: u32) -> Node<Work> {
+        let r = &self.base.rules;
+        let a = self.variant(&w, focus);
+        let mut rating = a.check_rating(&self.load(&w, focus), 0);
+        for i in self.alive(&w).filter(|&i| i != focus) {
+            let s = self.load(&w, i);
+            if a.favourable(&s, 0) && !a.threat_disadvantaged(&s, 0) {
+                rating += r.command_check_favourable_up;
+            }
+        }
+        w.s.rare.set_due(0, false);
+        w.s.phase = ATTACKER_REFORM;
+        w.meta.cursor = 0;
+        let huzzah = pair_is_huzzah(pair);
+        let passed =
+            (huzzah && r.command_check_huzzah == CommandCheckHuzzah::Passes) || r.passes(pair_total(pair), rating);
+        if passed {
+            w.s.rare.set_last_check(0, LastCheck::Passed);
+            w.s.rare.set_exempt(0, huzzah);
+            return Node::Live(w);
+        }
+        w.s.rare.set_last_check(0, LastCheck::Failed);
+        let staggers = (self.brigade_losses(&w) * r.command_check_failure_staggers) as i8;
+        for i in self.alive(&w).collect::<Vec<_>>() {
+            w.units[i].staggers += staggers;
+            if w.units[i].has(ROUTING) {
+                continue;
+            }
+            let a = self.variant(&w, i);
+            let mut s = self.load(&w, i);
+            let moved = a.move_of(&s, 0).max(1);
+            match a.fall_back(&mut s, 0, moved) {
+                Some(_) => self.break_unit(&mut w, i),
+                None => self.store(&mut w, i, s),
+            }
+        }
+        self.settle(w)
+    }
+
+    /// The engagement of the units in contact: one-on-one as the assault's,
+    /// several against one as `multi_engagement`'s.
+    fn engage(&self, mut w: Work, engaged: &[usize], pairs: &[u32], defender_pair: u32) -> Node<Work> {
+        let r = &self.base.rules;
+        let sides: Vec<([Fighter; 2], [i32; 2])> =
+            engaged.iter().map(|&i| self.plain(i).fighters(&self.load(&w, i))).collect();
+        let defender = sides[0].0[1];
+        let mut results: Vec<UnitResult> = Vec::with_capacity(engaged.len());
+        let (defender_result, defender_officer_killed);
+        if engaged.len() == 1 {
+            let ([a, d], rating) = sides[0];
+            let res = resolve_with_ratings(r, [&a, &d], rating, [pairs[0], defender_pair]);
+            let taken = res.attacker;
+            results.push(UnitResult {
+                staggers: taken.staggers,
+                kills: taken.kills,
+                broken: taken.broken,
+                fate: taken.fate,
+            });
+            defender_result = UnitResult {
+                staggers: res.defender.staggers,
+                kills: res.defender.kills,
+                broken: res.defender.broken,
+                fate: res.defender.fate,
+            };
+            defender_officer_killed = res.defender.officer_killed;
+        } else {
+            let fighters: Vec<Fighter> = sides.iter().map(|(f, _)| f[0]).collect();
+            let ratings: Vec<i32> = sides.iter().map(|(_, rating)| rating[0]).collect();
+            // The defender takes its Ups and Downs against the first unit
+            // engaged, as `multi_engagement` does.
+            let res = resolve_multi(
+                r,
+                [&fighters, std::slice::from_ref(&defender)],
+                [&ratings, &[sides[0].1[1]]],
+                [pairs, &[defender_pair]],
+            );
+            results = res.attackers;
+            defender_result = res.defenders[0];
+            defender_officer_killed =
+                defender.officer != Officer::None && (defender_result.kills > 0 || defender_result.broken);
+        }
+        w.s.engaged = true;
+        for (k, &i) in engaged.iter().enumerate() {
+            let taken = results[k];
+            w.units[i].staggers += taken.staggers as i8;
+            w.units[i].kills += taken.kills as i8;
+            // "An officer who is attached to a unit that takes a kill or is
+            // broken is himself killed."
+            if sides[k].0[0].officer != Officer::None && (taken.kills > 0 || taken.broken) {
+                w.units[i].set(OFFICER, false);
+            }
+        }
+        w.s.strength[2] += defender_result.staggers as i8;
+        w.s.strength[3] += defender_result.kills as i8;
+        if defender_officer_killed {
+            w.s.officer[1] = false;
+        }
+        for (k, &i) in engaged.iter().enumerate() {
+            if results[k].fate == Fate::Broken {
+                self.break_unit(&mut w, i);
+            }
+        }
+        let attackers_broken = self.alive(&w).next().is_none();
+        match (defender_result.fate == Fate::Broken, attackers_broken) {
+            (true, true) => return Node::End(self.code(NONE, 1, &w)),
+            (true, false) => return Node::End(self.code(ATTACKER, 1, &w)),
+            (false, true) => return Node::End(self.code(DEFENDER, 1, &w)),
+            (false, false) => {}
+        }
+        w.s.phase = ATTACKER_CHECK;
+        // The losers rout, a tied attacker or a Huzzah! loser retires; each
+        // attacking unit moves on its own, the defender away from them all.
+        let brigade = self.base.units[0].brigade > 0;
+        for (k, &i) in engaged.iter().enumerate() {
+            let a = self.plain(i);
+            let mut s = self.load(&w, i);
+            let moved = match results[k].fate {
+                Fate::Routs => {
+                    s.routing[0] = true;
+                    s.forced[0] = false;
+                    if brigade {
+                        w.s.rare.set_due(0, true);
+                        w.s.rare.set_exempt(0, false);
+                    }
+                    a.rout_move(0)
+                }
+                Fate::Retires => a.move_of(&s, 0).max(1),
+                Fate::Holds | Fate::Broken => continue,
+            };
+            s.rare = w.s.rare;
+            if a.fall_back(&mut s, 0, moved).is_some() {
+                w.units[i].set(ROUTING, s.routing[0]);
+                self.break_unit(&mut w, i);
+            } else {
+                self.store(&mut w, i, s);
+            }
+        }
+        if let Node::End(code) = self.settle(w) {
+            return Node::End(code);
+        }
+        let focus = engaged.iter().copied().find(|&i| !w.units[i].broken()).or_else(|| self.alive(&w).next());
+        let Some(focus) = focus else { return self.settle(w) };
+        let a = self.plain(focus);
+        let mut s = self.load(&w, focus);
+        let moved = match defender_result.fate {
+            Fate::Routs => {
+                s.routing[1] = true;
+                if a.units[1].brigade > 0 {
+                    s.rare.set_due(1, true);
+                    s.rare.set_exempt(1, false);
+                }
+                s.forced[1] = false;
+                a.rout_move(1)
+            }
+            Fate::Retires => a.move_of(&s, 1).max(1),
+            Fate::Holds | Fate::Broken => return self.settle(w),
+        };
+        if a.fall_back(&mut s, 1, moved).is_some() {
+            w.s.routing[1] = s.routing[1];
+            return Node::End(self.code(ATTACKER, 1, &w));
+        }
+        self.store(&mut w, focus, s);
+        self.settle(w)
+    }
+
+    /// What a cautious attacker orders (the assault game's): on to the edge
+    /// of the defender's threat zone, or into contact, and no further.
+    fn cautious_order(&self, a: &Assault, s: &State) -> u16 {
+        if s.routing[1] {
+            return HALT;
+        }
+        let to = a.advance(s);
+        if to == 0 || to >= a.zone(s, 1) && i32::from(s.distance) > a.zone(s, 1) { MOVE } else { HALT }
+    }
+
+    /// The officer's order to unit `unit` (the assault game's `advance` or
+    /// `pursue`), rolled unless a Huzzah!'s free order carries it out.
+    fn order<F: Chance>(&self, mut w: Work, unit: usize, decision: &'static Decision, fate: &mut F) -> Node<Work> {
+        let a = self.variant(&w, unit);
+        let r = &a.rules;
+        let mut s = self.load(&w, unit);
+        let mut options = vec![HALT];
+        if s.free_order || a.order_rating(&s, true).is_some() {
+            options.push(MOVE);
+        }
+        if self.may_deploy(a, &s) && (s.free_order || a.order_rating(&s, false).is_some()) {
+            options.push(DEPLOY);
+        }
+        let cautious = self.cautious_order(a, &s);
+        let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
+        let choice = fate.decide(ATTACKER, decision, &options, &|policy| match policy {
+            Policy::Cautious => or_halt(cautious),
+            _ => or_halt(MOVE),
+        });
+        if choice == HALT {
+            // No further order to this unit: the officer moves on.
+            s.free_order = false;
+            self.store(&mut w, unit, s);
+            return Node::Live(self.next_orderer(w));
+        }
+        w.meta.issued = w.meta.issued.saturating_add(1);
+        if s.free_order {
+            // "Automatically successfully issue another order"; then no
+            // other orders to this unit that turn.
+            s.free_order = false;
+            s.orders = u8::MAX / 2;
+        } else {
+            let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
+            let pair = self.roll(fate);
+            s.orders = s.orders.saturating_add(1);
+            if !r.passes(pair_total(pair), rating) {
+                // "An officer who fails when issuing an order can give no
+                // further orders that turn": the battery's last chance.
+                self.store(&mut w, unit, s);
+                w.meta.done = true;
+                w.meta.charging = false;
+                w.s.phase = LAST_BOMBARD;
+                return Node::Live(w);
+            }
+            if pair_is_huzzah(pair) {
+                s.free_order = true;
+            }
+        }
+        if choice == DEPLOY {
+            s.formation[0] = Formation::Line;
+            s.phase = ATTACKER_DEPLOY_THREAT;
+            s.fire_ready = true;
+            self.store(&mut w, unit, s);
+            return Node::Live(w);
+        }
+        let to = a.advance(&s);
+        Assault::advance_to(&mut s, to);
+        s.fire_ready = true;
+        s.phase = BOMBARD;
+        self.store(&mut w, unit, s);
+        w.meta.charging = to == 0;
+        Node::Live(w)
+    }
+
+    /// The battery's chance at the nearest of `targets` (bits).
+    fn bombard<F: Chance>(&self, w: Work, targets: u8, fate: &mut F) -> Node<Work> {
+        let chance = w.s.phase;
+        let targets: Vec<usize> = (0..self.units).filter(|&i| targets & (1 << i) != 0).collect();
+        let band = self.base.bombard_band(self.range(&w, targets[0]));
+        let choice = fate.decide(DEFENDER, &BOMBARD_DECISION, &[FIRE, HOLD], &|policy| match policy {
+            Policy::Cautious if band != Some(0) => HOLD,
+            _ => FIRE,
+        });
+        if choice == HOLD {
+            return Node::Live(self.after_chance(w));
+        }
+        let options: Vec<u16> = targets.iter().map(|&i| i as u16).collect();
+        // Bold fires at the unit nearest to breaking; cautious at the first listed.
+        let weakest = *targets
+            .iter()
+            .max_by_key(|&&i| (i32::from(w.units[i].staggers) + i32::from(w.units[i].kills), std::cmp::Reverse(i)))
+            .expect("a chance has a target");
+        let target = usize::from(fate.decide(DEFENDER, &TARGET, &options, &|policy| match policy {
+            Policy::Cautious => options[0],
+            _ => weakest as u16,
+        }));
+        let pair = self.roll(fate);
+        let node = self.on_unit(w, target, |a, mut s| {
+            s.phase = chance;
+            s.huzzahs = 0;
+            self.through_chain(a, a.step(s, Some(pair)), fate)
+        });
+        // The chance goes on: the next nearest unit not yet bombarded.
+        match node {
+            Node::Live(mut w) => {
+                w.s.phase = chance;
+                Node::Live(w)
+            }
+            end => end,
+        }
+    }
+
+    /// The step at a position that asks: its decision and its rolls.
+    fn input<F: Chance>(&self, w: Work, asks: Asks, fate: &mut F) -> Node<Work> {
+        let phase = w.s.phase;
+        match asks {
+            Asks::Roll(unit) => {
+                let pair = self.roll(fate);
+                let mut disobeyed = 0;
+                if phase == ATTACKER_FORCED {
+                    // "The unit takes one extra stagger for each order issued
+                    // by their officer before the forced order is issued."
+                    disobeyed = i32::from(w.meta.issued) * self.base.rules.forced_order_disobeyed_staggers;
+                }
+                let mut w = w;
+                if phase == ATTACKER_FORCED {
+                    w.meta.issued = w.meta.issued.saturating_add(1);
+                }
+                let node = self.on_unit(w, unit, |a, mut s| {
+                    s.strength[0] += disobeyed as i8;
+                    self.through_chain(a, a.step(s, Some(pair)), fate)
+                });
+                let Node::Live(mut w) = node else { return node };
+                match phase {
+                    ATTACKER_THREAT | ATTACKER_REFORM => w.s.phase = phase,
+                    // A failed forced order: no further orders.
+                    ATTACKER_FORCED if w.s.phase == LAST_BOMBARD => w.meta.done = true,
+                    // The deployed unit's test done: the battery's chance.
+                    ATTACKER_DEPLOY_THREAT => w.s.phase = BOMBARD,
+                    _ => {}
+                }
+                if matches!(phase, ATTACKER_THREAT | ATTACKER_REFORM) {
+                    // The unit's part done: the next unit's (the quiet step moves on).
+                    return self.pass(w);
+                }
+                Node::Live(w)
+            }
+            Asks::Order(unit, decision) => self.order(w, unit, decision, fate),
+            Asks::Bombard(targets) => self.bombard(w, targets, fate),
+            Asks::Engage(engaged) => {
+                let engaged: Vec<usize> = (0..self.units).filter(|&i| engaged & (1 << i) != 0).collect();
+                let pairs: Vec<u32> = engaged.iter().map(|_| self.roll(fate)).collect();
+                let defender = self.roll(fate);
+                self.engage(w, &engaged, &pairs, defender)
+            }
+            Asks::Check(focus) => {
+                let pair = self.roll(fate);
+                self.command_check(w, focus, pair)
+            }
+            Asks::Nothing => unreachable!("a position that asks nothing passes"),
+        }
+    }
+
+    /// Forgets what can no longer matter, so that equal situations merge:
+    /// the orders and free order of a unit the officer has moved on from
+    /// (he cannot return to it), the officer's count of orders where no
+    /// forced order waits for it, the battery's readiness when it has no
+    /// bombardment left; and, where the units are alike, their order at the
+    /// start of a turn and of the phases that take them all at once: the
+    /// nearest first (which is then the order the officer orders them in).
+    fn canonical(&self, w: &mut Work) {
+        let ordering =
+            matches!(w.s.phase, ATTACKER_FORCED | ATTACKER_DEPLOY_THREAT | ATTACKER_ORDERS | BOMBARD | LAST_BOMBARD);
+        if ordering {
+            let cursor = usize::from(w.meta.cursor);
+            for i in 0..self.units {
+                if i != cursor && w.meta.ordered & (1 << i) != 0 {
+                    w.units[i].orders = 0;
+                    w.units[i].set(FREE_ORDER, false);
+                }
+            }
+            let waiting = (0..self.units)
+                .any(|i| w.meta.ordered & (1 << i) == 0 && !w.units[i].broken() && w.units[i].has(FORCED));
+            if !waiting {
+                w.meta.issued = 0;
+            }
+        }
+        if w.s.bombardments == 0 {
+            for i in 0..self.units {
+                if !w.units[i].broken() {
+                    w.units[i].set(FIRE_READY, true);
+                }
+            }
+        }
+        let whole = match w.s.phase {
+            ATTACKER_THREAT | ATTACKER_REFORM => w.meta.cursor == 0,
+            ENGAGE_ATTACKER_ROLL | ATTACKER_CHECK | TURN_END => true,
+            phase => phase >= DEFENDER_THREAT,
+        };
+        if whole && self.qualities[0] == self.qualities[1] {
+            let key =
+                |u: &Record| (u.broken(), u.distance, u.staggers, u.kills, u.behind, u.formation, u.flags, u.orders);
+            w.units[..self.units].sort_by_key(key);
+        }
+    }
+
+    fn pack(&self, w: &Work) -> Brigade {
+        let mut w = *w;
+        self.canonical(&mut w);
+        let mut s = w.s;
+        // The attacking fields belong to the records.
+        s.distance = 0;
+        s.strength[0] = 0;
+        s.strength[1] = 0;
+        s.behind[0] = 0;
+        s.orders = 0;
+        s.formation[0] = Formation::Line;
+        s.officer[0] = false;
+        s.forced[0] = false;
+        s.routing[0] = false;
+        s.free_order = false;
+        s.fire_ready = false;
+        s.tester = 0;
+        s.huzzahs = 0;
+        s.engage_pair = 0;
+        Brigade { shared: s.pack(), units: w.units, meta: w.meta, end: GOING }
+    }
+
+    fn unpack(&self, b: &Brigade) -> Work {
+        Work { s: State::unpack(b.shared), units: b.units, meta: b.meta }
+    }
+
+    fn winner_of(&self, code: u64) -> u8 {
+        let mut values = [0i64; 12];
+        self.layout.decode(code, &mut values);
+        values[0] as u8
+    }
+}
+
+impl Game for BrigadeGame {
+    type State = Brigade;
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn start(&self) -> Brigade {
+        self.pack(&self.start_work())
+    }
+
+    fn steps(&self) -> u32 {
+        self.turns
+    }
+
+    fn starts_turn(&self, b: &Brigade) -> bool {
+        let s = State::unpack(b.shared);
+        s.phase == ATTACKER_THREAT && b.meta.cursor == 0
+    }
+
+    fn step<F: Chance>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+        let mut node = self.quiet(Node::Live(self.unpack(b)));
+        if let Node::Live(w) = node
+            && w.s.phase != TURN_END
+        {
+            let asks = self.asks(&w);
+            node = self.quiet(self.input(w, asks, fate));
+        }
+        match node {
+            Node::End(code) => {
+                *b = Brigade {
+                    shared: Packed(0, 0),
+                    units: [Record::default(); MAX_UNITS],
+                    meta: Meta::default(),
+                    end: code,
+                };
+                Some(self.winner_of(code))
+            }
+            Node::Live(mut w) => {
+                if w.s.phase == TURN_END {
+                    w.s = Assault::new_turn(w.s);
+                    w = self.forget_orders(w);
+                }
+                *b = self.pack(&w);
+                None
+            }
+        }
+    }
+
+    fn code(&self, winner: u8, steps: u32, b: &Brigade) -> u64 {
+        if b.end == GOING {
+            debug_assert_eq!(winner, NONE);
+            self.code(NONE, steps, &self.unpack(b))
+        } else {
+            b.end + u64::from(steps - 1) * self.stride
+        }
+    }
+
+    fn decisions(&self) -> &'static [&'static Decision] {
+        DECISIONS
+    }
+
+    fn fallback(&self) -> Policy {
+        Policy::Bold
+    }
+
+    fn solvable(&self, plan: Plan) -> bool {
+        let bombarding = self.base.units[1].arm == Arm::Artillery && self.base.bombardments > 0;
+        solvable(self.units, self.turns, plan.wants_solver(), bombarding)
+    }
+
+    fn describe_state(&self, b: &Brigade, _side: u8) -> String {
+        let w = self.unpack(b);
+        let units: Vec<String> = (0..self.units)
+            .map(|i| {
+                let u = w.units[i];
+                if u.broken() {
+                    return "broken".to_string();
+                }
+                let formation = if formation_of(u.formation) == Formation::Line { "line" } else { "column" };
+                let routing = if u.has(ROUTING) { " (routing)" } else { "" };
+                format!("{formation}{routing} {} bands off, {} staggers {} kills", u.distance, u.staggers, u.kills)
+            })
+            .collect();
+        let s = &w.s;
+        let defender = if self.base.units[1].arm == Arm::Artillery { "a battery" } else { "infantry" };
+        format!(
+            "{} against {defender} ({} staggers {} kills{})",
+            units.join("; "),
+            s.strength[2],
+            s.strength[3],
+            if s.routing[1] { ", routing" } else { "" }
+        )
+    }
+
+    fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        match decision.name {
+            "advance" => ["halt", "advance one move", "deploy to line"][usize::from(option).min(2)].to_string(),
+            "pursue" => ["hold the ground", "pursue"][usize::from(option).min(1)].to_string(),
+            "bombard" => ["fire", "hold fire"][usize::from(option).min(1)].to_string(),
+            _ => format!("attacking unit {}", option + 1),
+        }
+    }
+}
+
+fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let assault = Assault::new(
+        rules_of::<Rules>(rules),
+        AssaultUnit::from_settings(settings, "attacker"),
+        AssaultUnit::from_settings(settings, "defender"),
+        settings.choice::<Guns>("defender.guns"),
+        settings.int("defender.bombardments") as i32,
+        settings.int("distance") as i32,
+        settings.int("turns") as u32,
+    )?
+    .with_superiority(settings.choice::<Superiority>("skirmish"));
+    let game = BrigadeGame::new(
+        assault,
+        settings.int("attacker.units") as usize,
+        settings.choice::<Support>("attacker.support_quality"),
+    )?;
+    Ok(Box::new(Played::new(game, Plan::from_settings(settings))))
+}
+
+/// The `brigade_assault` scenario.
+pub fn entry() -> ScenarioEntry {
+    let mut params = vec![
+        Param::int(
+            "attacker.units",
+            "attacking infantry units of the brigade, alike but for support_quality, side by side",
+            2,
+            1,
+            MAX_UNITS as i64,
+        ),
+        Param::choice(
+            "attacker.support_quality",
+            "quality of the attacking units after the first (same: all alike)",
+            Support::Same,
+        ),
+    ];
+    params.extend(AssaultUnit::params("attacker", Arm::Infantry, Formation::Column));
+    params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
+    params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
+    params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
+    params.push(Param::choice(
+        "skirmish",
+        "whose skirmishers hold superiority every turn (its infantry's threat zones 1 band deeper against infantry and artillery): none, attacker or defender",
+        Superiority::None,
+    ));
+    params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
+    params.push(Param::int("turns", "the turn limit", 30, 1, 100));
+    params.extend(plan_params());
+    ScenarioEntry {
+        name: "brigade_assault",
+        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally and command checks.",
+        params,
+        build,
+    }
+}
