@@ -136,11 +136,25 @@ impl Experiment {
         extra: &[(String, String)],
         samples: u64,
     ) -> Result<Run, AnalysisError> {
+        self.run_solving(rules, extra, samples, false)
+    }
+
+    /// [`Experiment::run_under`], taking the exact law also wherever a side
+    /// plays `best` and `solved` is set: sampling best play follows the
+    /// solver's table, so the game is solved either way and its exact law
+    /// costs little more. A sensitivity study's runs take it (hundreds of
+    /// runs, none compared with the sampler); a report that sets Monte Carlo
+    /// beside the exact solver keeps sampling.
+    fn run_solving(
+        &self,
+        rules: &dyn RuleBook,
+        extra: &[(String, String)],
+        samples: u64,
+        solved: bool,
+    ) -> Result<Run, AnalysisError> {
         let scenario = self.build(rules, extra)?;
-        // Sampling a side that plays `best` follows the solver's table, so
-        // the game is solved either way: its exact distribution then costs
-        // little more than the table, and carries no sampling error.
-        let solved_anyway = scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
+        let solved_anyway =
+            solved && scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
         let exact =
             if (self.exact || solved_anyway) && scenario.has_exact() { scenario.exact_distribution() } else { None };
         let distribution = match exact {
@@ -809,7 +823,7 @@ fn start_check(
     for other in [start - 1, start + 1].into_iter().filter(|v| (min..=max).contains(v)) {
         let at = [pair(&param.name, other)];
         let measured = |rules: &dyn RuleBook| -> Result<Option<f64>, AnalysisError> {
-            match experiment.run_under(rules, &at, experiment.options.samples) {
+            match experiment.run_solving(rules, &at, experiment.options.samples, true) {
                 Ok(run) => Ok(Some(measure.estimate(&run.distribution, experiment.confidence)?.value)),
                 Err(AnalysisError::Run(e)) => Err(AnalysisError::Run(e)),
                 // A start the scenario refuses is simply not compared.
@@ -870,10 +884,11 @@ fn side_by_side<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T
 ///
 /// The change's interval adds both runs' variances as if they were
 /// independent; the runs share their dice, which makes the true interval
-/// narrower, so this one errs wide.
+/// narrower, so this one errs wide. A run where a side plays `best` is
+/// exact (the sampler would have solved the game anyway), with no interval.
 pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensitivity, AnalysisError> {
     let z = z_for_confidence(experiment.confidence);
-    let mut base_run = experiment.run_under(experiment.rules.as_ref(), &[], experiment.options.samples)?;
+    let mut base_run = experiment.run_solving(experiment.rules.as_ref(), &[], experiment.options.samples, true)?;
     base_run.keys = vec![pair("rule", "baseline")];
     let baseline = measure.estimate(&base_run.distribution, experiment.confidence)?;
     // Every run to make, in the rule book's order: each other reading of an
@@ -902,7 +917,7 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
         rules
             .set(&fields[*i].name, value)
             .map_err(AnalysisError::from)
-            .and_then(|()| experiment.run_under(rules.as_ref(), &[], experiment.options.samples))
+            .and_then(|()| experiment.run_solving(rules.as_ref(), &[], experiment.options.samples, true))
     });
     let mut runs = vec![base_run];
     let mut rows: Vec<SensitivityRow> = Vec::new();
