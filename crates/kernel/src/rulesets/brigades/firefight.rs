@@ -2541,6 +2541,171 @@ impl DenseSolver {
     }
 }
 
+impl DenseSolver {
+    /// The worth of the state `index` (turn start) when the attacker takes
+    /// `a` and the defender `d`, given the next turn's worths: the worth
+    /// after both moves, as `backward_with` tabulates it.
+    fn pair_worth<W: Worth>(&self, index: usize, (a, d): (u16, u16), next: &[W], cache: &mut Resolved) -> W {
+        let (ca, ia, cd, id) = self.unindex(index);
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        let id2 = (id as i32 + self.steps_of(1, d)) as usize;
+        // Out of both units' reach, the pairs read the first worth (see `build_pairs`).
+        let moved = if self.quiet(ia2, id2) { [0, 0] } else { [moved_class(a), moved_class(d)] };
+        self.worth((ca, ia2, cd, id2), moved, next, cache)
+    }
+
+    /// The moves the table takes at state `index` in turn `t`: the
+    /// attacker's, and the defender's answer to it.
+    fn chosen(&self, t: usize, index: usize) -> (u16, u16) {
+        let packed = self.choices[t][index];
+        let a = packed & 3;
+        (a, (packed >> (2 + 2 * a)) & 3)
+    }
+
+    /// Both sides' chances of winning from every state at the start of
+    /// turn `t`, the sides following the table from there on (the table
+    /// may keep the attacker's margin alone; `--explain` shows both chances).
+    fn evaluate(&self, t: usize) -> Vec<[f64; 2]> {
+        let n = self.states();
+        let mut next = vec![[0.0f64; 2]; n];
+        for turn in (t..self.game.base.turns as usize).rev() {
+            let mut current = vec![[0.0f64; 2]; n];
+            current.par_iter_mut().with_min_len(256).enumerate().for_each_init(
+                Resolved::default,
+                |cache, (index, out)| {
+                    let (_, ia, _, id) = self.unindex(index);
+                    if self.gap(ia, id) >= self.nearest {
+                        *out = self.pair_worth(index, self.chosen(turn, index), &next, cache);
+                    }
+                },
+            );
+            next = current;
+        }
+        next
+    }
+
+    /// Whether side `s` decides at state `index` in turn `t` under the
+    /// plan, as the generic solver's graph has a decision node there: it
+    /// plays `best` and has more than one option (the defender's, after the
+    /// attacker's move the table takes).
+    fn decides(&self, s: usize, t: usize, index: usize) -> bool {
+        if self.plan.policy[s] != Policy::Best {
+            return false;
+        }
+        let (ca, ia, cd, id) = self.unindex(index);
+        let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        if s == 0 {
+            return self.options_at(0, shaken[0], ia, id).len > 1;
+        }
+        let (a, _) = self.chosen(t, index);
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        self.options_at(1, shaken[1], ia2, id).len > 1
+    }
+
+    /// Each side's first decision under the table, as
+    /// [`game::Played::explain`] gives it: walking the table forwards, the
+    /// first turn in which the side decides, the most likely state there in
+    /// which it does (ties go to the first in the table's order), and the
+    /// worth of each of its options (both sides' chances of winning, best
+    /// play by both afterwards; the defender's options after the attacker's
+    /// move the table takes, the attacker's each met by the defender's
+    /// answer the table gives to it).
+    pub fn explain(&self) -> Vec<game::Explained> {
+        let n = self.states();
+        let game = &self.game;
+        let turns = game.base.turns as usize;
+        // Forward under the table until every side playing `best` has decided.
+        let start = [game.base.start_state(0), game.base.start_state(1)];
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let room = |s: usize| (-self.sides[s].low) as usize;
+        let mut mass = vec![[0.0f64; 4]; n];
+        mass[self.index(core(0), room(0), core(1), room(1))][0] = 1.0;
+        let mut next = vec![[0.0f64; 4]; n];
+        let mut found: [Option<(usize, usize, f64)>; 2] = [None, None];
+        let wanted = |found: &[Option<(usize, usize, f64)>; 2]| {
+            (0..2).any(|s| found[s].is_none() && self.plan.policy[s] == Policy::Best)
+        };
+        let key = |_: u8, _: bool, _: Out| 0usize;
+        for t in 0..turns {
+            if !wanted(&found) {
+                break;
+            }
+            let mut candidates: [Option<(usize, f64)>; 2] = [None, None];
+            for (index, m) in mass.iter().enumerate() {
+                let p: f64 = m.iter().sum();
+                if p == 0.0 {
+                    continue;
+                }
+                for (s, best) in candidates.iter_mut().enumerate() {
+                    if self.decides(s, t, index) && best.is_none_or(|(_, b)| p > b + game::TIE) {
+                        *best = Some((index, p));
+                    }
+                }
+                self.spread(t, index, *m, &mut next, &mut |_, _, _| {}, &key);
+            }
+            for s in 0..2 {
+                if found[s].is_none()
+                    && let Some((index, p)) = candidates[s]
+                {
+                    found[s] = Some((t, index, p));
+                }
+            }
+            std::mem::swap(&mut mass, &mut next);
+            next.iter_mut().for_each(|m| *m = [0.0; 4]);
+        }
+        // The worths after the explained turns, the table followed.
+        let Some(earliest) = found.iter().flatten().map(|f| f.0).min() else { return Vec::new() };
+        let mut after = self.evaluate(earliest + 1);
+        let mut at_turn = earliest + 1;
+        let mut explained = Vec::new();
+        for (s, found) in found.iter().enumerate() {
+            let Some(&(t, index, reached)) = found.as_ref() else { continue };
+            if at_turn != t + 1 {
+                after = self.evaluate(t + 1);
+                at_turn = t + 1;
+            }
+            let (ca, ia, cd, id) = self.unindex(index);
+            let (a, d) = self.chosen(t, index);
+            let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+            let list: Vec<u16> = if s == 0 {
+                self.options_at(0, shaken[0], ia, id).list().to_vec()
+            } else {
+                let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+                self.options_at(1, shaken[1], ia2, id).list().to_vec()
+            };
+            let mut cache = Resolved::default();
+            let options = list
+                .iter()
+                .map(|&option| {
+                    // The attacker's option is met by the defender's answer to it.
+                    let pair =
+                        if s == 0 { (option, (self.choices[t][index] >> (2 + 2 * option)) & 3) } else { (a, option) };
+                    let w: [f64; 2] = self.pair_worth(index, pair, &after, &mut cache);
+                    game::OptionValue {
+                        option: game.describe_option(&MOVE_DECISION, option),
+                        attacker_wins: w[0],
+                        defender_wins: w[1],
+                        chosen: option == if s == 0 { a } else { d },
+                    }
+                })
+                .collect();
+            let mut sides = [self.sides[0].cores[ca], self.sides[1].cores[cd]];
+            sides[0].room = self.room(0, ia) as i16;
+            sides[1].room = self.room(1, id) as i16;
+            let state = FireState { sides, charisma: [0; 2], outs: [Out::In; 2] };
+            explained.push(game::Explained {
+                side: game::side_name(s as u8),
+                decision: MOVE_DECISION.name,
+                situation: game.describe_state(&state, s as u8),
+                step: t as u32 + 1,
+                reached,
+                options,
+            });
+        }
+        explained
+    }
+}
+
 /// Real dice, and the moves of sides playing `best` from the table.
 struct TableFate<'a> {
     dice: &'a mut Dice,
@@ -2664,7 +2829,11 @@ impl Scenario for FirePlayed {
     }
 
     fn explain(&self) -> Option<Vec<game::Explained>> {
-        // The generic solver explains where it solves; the dense table does not yet.
-        if self.played.game().solvable(self.plan) { self.played.explain() } else { None }
+        // The dense table explains where it solves, the generic solver elsewhere.
+        match self.dense() {
+            Some(dense) => Some(dense.explain()),
+            None if self.played.game().solvable(self.plan) => self.played.explain(),
+            None => None,
+        }
     }
 }
