@@ -1797,6 +1797,9 @@ pub struct DenseSolver {
     /// offset, from a state's first worth after moves, of the worth after
     /// the pair.
     pairs: Vec<Vec<Pair>>,
+    /// Side `s`'s next core when neither side fires, where its law then
+    /// holds no chance (one outcome, staying, probability 1), by core.
+    calm: [Vec<Option<u32>>; 2],
 }
 
 /// An attacker's option, with the defender's answers and the offset of the worth after each.
@@ -2023,7 +2026,28 @@ impl DenseSolver {
                                 }
                             }
                         }
-                        laws.push((first as u32, (turned.len() - first) as u32));
+                        let mut law = (first as u32, (turned.len() - first) as u32);
+                        // A unit not shaken takes the same law whether it
+                        // fired or not (only a shaken unit's recovery, 2.4,
+                        // asks): it is kept once, so that `worth`'s cache
+                        // of the defender's law serves both.
+                        if fired {
+                            let (held, count) = laws[laws.len() - incoming.len()];
+                            let same = |x: &Turned, y: &Turned| {
+                                (x.core, x.figures, x.back, x.out, x.routs, x.p.to_bits())
+                                    == (y.core, y.figures, y.back, y.out, y.routs, y.p.to_bits())
+                            };
+                            if count == law.1
+                                && turned[held as usize..(held + count) as usize]
+                                    .iter()
+                                    .zip(&turned[first..])
+                                    .all(|(x, y)| same(x, y))
+                            {
+                                turned.truncate(first);
+                                law = (held, count);
+                            }
+                        }
+                        laws.push(law);
                     }
                 }
             }
@@ -2041,7 +2065,18 @@ impl DenseSolver {
             incoming: [volleys[1].len(), volleys[0].len()],
             options: [Vec::new(), Vec::new()],
             pairs: Vec::new(),
+            calm: [Vec::new(), Vec::new()],
         };
+        for s in 0..2 {
+            let side = &solver.sides[s];
+            solver.calm[s] = (0..side.cores.len())
+                .map(|c| {
+                    let (first, count) = side.laws[c * 2 * solver.incoming[s]];
+                    let t = &solver.turned[first as usize];
+                    (count == 1 && t.out == Out::In && t.back == 0 && t.p == 1.0).then_some(t.core)
+                })
+                .collect();
+        }
         // Each side's options where the two stand, as `FireGame::move_options` and `bold_move` give them.
         for s in 0..2 {
             let mut table = Vec::new();
@@ -2263,12 +2298,19 @@ impl DenseSolver {
                     if self.gap(ia, id) < self.nearest {
                         return;
                     }
-                    out[0] = self.worth(at, [0, 0], &next, cache);
                     // Out of both units' reach, how they moved changes nothing
-                    // this turn: the pairs read the first worth only.
+                    // this turn: the pairs read the first worth only, which,
+                    // where neither side's turn holds a chance, is the worth
+                    // of the state it leads to (the laws' one outcome has
+                    // probability 1, so the sum is that worth exactly).
                     if self.quiet(ia, id) {
+                        out[0] = match (self.calm[0][ca], self.calm[1][cd]) {
+                            (Some(ra), Some(rd)) => next[self.index(ra as usize, ia, rd as usize, id)],
+                            _ => self.worth(at, [0, 0], &next, cache),
+                        };
                         return;
                     }
+                    out[0] = self.worth(at, [0, 0], &next, cache);
                     let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
                     for ma in 0..if still[0] { 1 } else { 3 } {
                         for md in 0..if still[1] { 1 } else { 3 } {
@@ -2411,31 +2453,43 @@ impl DenseSolver {
             (state, out)
         };
         // The turn's spreading is cut into one run of states per thread,
-        // each spreading into its own buffers, which are then added up.
+        // each spreading into its own buffer. A state's mass is the sum of
+        // the buffers the turn before filled: each run reads and clears its
+        // own states in all of them, so that no pass adds the buffers up.
         let runs = rayon::current_num_threads().clamp(1, 8);
         let length = n.div_ceil(runs);
-        let mut buffers: Vec<(Vec<[f64; 4]>, Vec<f64>)> =
-            (0..runs).map(|_| (vec![[0.0f64; 4]; n], vec![0.0f64; ended_len])).collect();
+        let fresh = || -> Vec<Vec<[f64; 4]>> { (0..runs).map(|_| vec![[0.0f64; 4]; n]).collect() };
+        let (mut filled, mut spread) = (fresh(), fresh());
+        let mut endings: Vec<Vec<f64>> = (0..runs).map(|_| vec![0.0f64; ended_len]).collect();
+        filled[0] = mass;
         for t in 0..turns {
-            buffers.par_iter_mut().enumerate().for_each(|(run, (next, ended))| {
-                let first = run * length;
-                for (index, &m) in mass.iter().enumerate().take(((run + 1) * length).min(n)).skip(first) {
-                    if m == [0.0; 4] {
-                        continue;
-                    }
-                    self.spread(t, index, m, next, &mut |ka, kd, q| ended[ka * side_keys[1] + kd] += q, &key);
+            // Each run's states in every buffer filled last turn.
+            let mut held: Vec<Vec<&mut [[f64; 4]]>> = (0..runs).map(|_| Vec::with_capacity(runs)).collect();
+            for buffer in &mut filled {
+                for (run, chunk) in buffer.chunks_mut(length).enumerate() {
+                    held[run].push(chunk);
                 }
-            });
-            mass.par_iter_mut().enumerate().with_min_len(4096).for_each(|(index, m)| {
-                *m = [0.0; 4];
-                for (next, _) in &buffers {
-                    for r in 0..4 {
-                        m[r] += next[index][r];
+            }
+            held.into_par_iter().zip(spread.par_iter_mut()).zip(endings.par_iter_mut()).enumerate().for_each(
+                |(run, ((mut held, next), ended))| {
+                    for i in 0..held.first().map_or(0, |h| h.len()) {
+                        let mut m = [0.0f64; 4];
+                        for buffer in &mut held {
+                            let q = std::mem::take(&mut buffer[i]);
+                            for r in 0..4 {
+                                m[r] += q[r];
+                            }
+                        }
+                        if m == [0.0; 4] {
+                            continue;
+                        }
+                        let index = run * length + i;
+                        self.spread(t, index, m, next, &mut |ka, kd, q| ended[ka * side_keys[1] + kd] += q, &key);
                     }
-                }
-            });
-            buffers.par_iter_mut().for_each(|(next, _)| next.iter_mut().for_each(|m| *m = [0.0; 4]));
-            for (_, ended) in &mut buffers {
+                },
+            );
+            std::mem::swap(&mut filled, &mut spread);
+            for ended in &mut endings {
                 for (k, q) in ended.iter_mut().enumerate() {
                     if *q > 0.0 {
                         let (sa, oa) = unkey(0, k / side_keys[1]);
@@ -2447,8 +2501,14 @@ impl DenseSolver {
             }
         }
         // What is still going has reached the limit, won by nobody.
-        for (index, m) in mass.iter().enumerate() {
+        for index in 0..n {
             let (ca, _, cd, _) = self.unindex(index);
+            let mut m = [0.0f64; 4];
+            for buffer in &filled {
+                for r in 0..4 {
+                    m[r] += buffer[index][r];
+                }
+            }
             for (r, &q) in m.iter().enumerate() {
                 if q > 0.0 {
                     let sa = SideState { routed: r & 1 == 1, ..self.sides[0].cores[ca] };
