@@ -2286,54 +2286,72 @@ impl DenseSolver {
     fn backward_with<W: Worth>(&self) -> Vec<Vec<u16>> {
         let n = self.states();
         let turns = self.game.base.turns as usize;
+        let span = self.span();
+        let (rooms_a, rooms_d) = (self.sides[0].rooms, self.sides[1].rooms);
         let mut next = vec![W::default(); n];
         let mut after = vec![W::default(); n * 9];
         let mut choices = vec![Vec::new(); turns];
+        // A row of the table is one place and core of the attacker: the
+        // states of a row are walked in order, their indices counted
+        // rather than divided out.
+        let row_of = |row: usize| (row / rooms_a, row % rooms_a);
         for t in (0..turns).rev() {
-            after.par_chunks_mut(9).with_min_len(256).enumerate().for_each_init(
-                Resolved::default,
-                |cache, (index, out)| {
-                    let at = self.unindex(index);
-                    let (ca, ia, cd, id) = at;
-                    if self.gap(ia, id) < self.nearest {
-                        return;
-                    }
-                    // Out of both units' reach, how they moved changes nothing
-                    // this turn: the pairs read the first worth only, which,
-                    // where neither side's turn holds a chance, is the worth
-                    // of the state it leads to (the laws' one outcome has
-                    // probability 1, so the sum is that worth exactly).
-                    if self.quiet(ia, id) {
-                        out[0] = match (self.calm[0][ca], self.calm[1][cd]) {
-                            (Some(ra), Some(rd)) => next[self.index(ra as usize, ia, rd as usize, id)],
-                            _ => self.worth(at, [0, 0], &next, cache),
-                        };
-                        return;
-                    }
-                    out[0] = self.worth(at, [0, 0], &next, cache);
-                    let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
-                    for ma in 0..if still[0] { 1 } else { 3 } {
-                        for md in 0..if still[1] { 1 } else { 3 } {
-                            if ma + md > 0 {
-                                out[ma * 3 + md] = self.worth(at, [ma, md], &next, cache);
-                            }
-                        }
+            after.par_chunks_mut(9 * span).enumerate().for_each_init(Resolved::default, |cache, (row, outs)| {
+                let (ca, ia) = row_of(row);
+                for (d, out) in outs.chunks_mut(9).enumerate() {
+                    self.after_moves((ca, ia, d / rooms_d, d % rooms_d), out, &next, cache);
+                }
+            });
+            let mut table = vec![0u16; n];
+            next.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each(
+                |(row, (worths, packed))| {
+                    let (ca, ia) = row_of(row);
+                    for (d, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
+                        let at = (ca, ia, d / rooms_d, d % rooms_d);
+                        (*worth, *packed) = self.decide(row * span + d, at, &after);
                     }
                 },
             );
-            let decided: Vec<(W, u16)> =
-                (0..n).into_par_iter().with_min_len(256).map(|index| self.decide(index, &after)).collect();
-            choices[t] = decided.iter().map(|d| d.1).collect();
-            next = decided.into_iter().map(|d| d.0).collect();
+            choices[t] = table;
         }
         choices
+    }
+
+    /// The worths of state `at` after each pair of move classes (by `ma * 3
+    /// + md`, the places being those after the moves), given the next
+    /// turn's worths.
+    fn after_moves<W: Worth>(&self, at: (usize, usize, usize, usize), out: &mut [W], next: &[W], cache: &mut Resolved) {
+        let (ca, ia, cd, id) = at;
+        if self.gap(ia, id) < self.nearest {
+            return;
+        }
+        // Out of both units' reach, how they moved changes nothing
+        // this turn: the pairs read the first worth only, which,
+        // where neither side's turn holds a chance, is the worth
+        // of the state it leads to (the laws' one outcome has
+        // probability 1, so the sum is that worth exactly).
+        if self.quiet(ia, id) {
+            out[0] = match (self.calm[0][ca], self.calm[1][cd]) {
+                (Some(ra), Some(rd)) => next[self.index(ra as usize, ia, rd as usize, id)],
+                _ => self.worth(at, [0, 0], next, cache),
+            };
+            return;
+        }
+        out[0] = self.worth(at, [0, 0], next, cache);
+        let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        for ma in 0..if still[0] { 1 } else { 3 } {
+            for md in 0..if still[1] { 1 } else { 3 } {
+                if ma + md > 0 {
+                    out[ma * 3 + md] = self.worth(at, [ma, md], next, cache);
+                }
+            }
+        }
     }
 
     /// The moves at a state: the attacker's option and the defender's
     /// answer to each attacker option (packed as in `choices`), and the
     /// state's worth, given the worths after moves.
-    fn decide<W: Worth>(&self, index: usize, after: &[W]) -> (W, u16) {
-        let (ca, ia, cd, id) = self.unindex(index);
+    fn decide<W: Worth>(&self, index: usize, (ca, ia, cd, id): (usize, usize, usize, usize), after: &[W]) -> (W, u16) {
         if self.gap(ia, id) < self.nearest {
             return (W::default(), 0);
         }
