@@ -2317,9 +2317,9 @@ impl DenseSolver {
         choices
     }
 
-    /// The worths of state `at` after each pair of move classes (by `ma * 3
-    /// + md`, the places being those after the moves), given the next
-    /// turn's worths.
+    /// The worths of state `at` after each pair of move classes (by
+    /// `ma * 3 + md`, the places being those after the moves), given the
+    /// next turn's worths.
     fn after_moves<W: Worth>(&self, at: (usize, usize, usize, usize), out: &mut [W], next: &[W], cache: &mut Resolved) {
         let (ca, ia, cd, id) = at;
         if self.gap(ia, id) < self.nearest {
