@@ -58,14 +58,22 @@
 //! side's law is tabulated once by (state, fired, incoming fire) and the
 //! product is summed straight against the next turn's worths, once for
 //! each pair of move classes (held, moved half, moved whole) after the
-//! moves, and only once where neither unit reaches the other. Where every
-//! side playing `best` maximises its margin the game is zero-sum and the
-//! table keeps the attacker's margin alone. The `routed` metric, which no
-//! decision depends on, is carried only by the forward walk that gives
-//! the law of outcomes. The default, 24 against 24 from 4" over 30 turns,
-//! is 746,496 states a turn (about 22.4 M state-turns); it solves, best
-//! play and the exact law included, in about 2.5 s of CPU (two threads)
-//! and 145 MB (`examples/solve_time`, release, under `/usr/bin/time -v`). A
+//! moves, and only once where neither unit reaches the other (read
+//! straight off the next turn where neither side's turn then holds a
+//! chance). Where every side playing `best` maximises its margin the game
+//! is zero-sum and the table keeps the attacker's margin alone. The
+//! `routed` metric, which no decision depends on, is carried only by the
+//! forward walk that gives the law of outcomes. The default, 24 against 24
+//! from 4" over 30 turns, is 746,496 states a turn (about 22.4 M
+//! state-turns); it solves, best play and the exact law included, in about
+//! 1.9 s of CPU and 1.2 s wall (two threads, the machine lightly loaded;
+//! 2.4 s and 1.5 s before the forward walk stopped adding its buffers up
+//! and the backward pass stopped dividing out every index) and 146 MB
+//! (`examples/solve_time`, release, under `/usr/bin/time -v`). `--explain`
+//! ([`DenseSolver::explain`]) reads each side's first decision off the
+//! table and, since a zero-sum table keeps the margin alone, walks the
+//! table's choices backwards once more for both sides' chances (about
+//! 1.3 s wall with the solve at the default). A
 //! test (`dense_solver_matches_the_generic_solver`) checks the table
 //! against the generic solver code by code, under six plans (both
 //! objectives, best against each heuristic) and six set-ups (distances 2"
