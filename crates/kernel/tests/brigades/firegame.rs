@@ -8,7 +8,7 @@ use super::{close, exact};
 use std::collections::BTreeMap;
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
-use volley_kernel::game::{Objective, Plan, Played, Policy};
+use volley_kernel::game::{Explained, Objective, Plan, Played, Policy};
 use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::firefight::{FireGame, FirePlayed, FireSide, Firefight};
 use volley_kernel::rulesets::brigades::{Charisma, FirefightRout, GeneralPlace, Grade, Rules, ShakenPolicy, Weapon};
@@ -332,4 +332,84 @@ fn the_default_firefight_solves_best_play() {
         (dist.probability("winner", 0), dist.probability("winner", 1), dist.probability("winner", 2));
     close(win + loss + none, 1.0);
     assert!((win - loss).abs() < 0.1, "{win} {loss}");
+    // `--explain` at the defaults, from the dense table: both sides decide
+    // at the start (from 4" each may hold, close half a move to 2" or fall
+    // back), and each option's worth is a pair of chances summing to at
+    // most 1, the chosen option the best for its side.
+    let explained = scenario.explain().expect("the dense table explains");
+    assert_eq!(explained.iter().map(|e| e.side).collect::<Vec<_>>(), ["attacker", "defender"], "{explained:?}");
+    for (s, e) in explained.iter().enumerate() {
+        assert_eq!((e.decision, e.step), ("move", 1), "{e:?}");
+        close(e.reached, 1.0);
+        assert_eq!(e.situation, "24 figures 4\" from 24 figures", "{e:?}");
+        assert!(e.options.len() >= 3 && e.options.iter().filter(|o| o.chosen).count() == 1, "{e:?}");
+        let margin = |o: &volley_kernel::game::OptionValue| {
+            if s == 0 { o.attacker_wins - o.defender_wins } else { o.defender_wins - o.attacker_wins }
+        };
+        let chosen = e.options.iter().find(|o| o.chosen).unwrap();
+        for o in &e.options {
+            assert!(
+                o.attacker_wins >= 0.0 && o.defender_wins >= 0.0 && o.attacker_wins + o.defender_wins <= 1.0 + 1e-9
+            );
+            assert!(margin(chosen) >= margin(o) - 1e-12, "{e:?}");
+        }
+    }
+    // The attacker's chosen option is worth what the whole law says.
+    let chosen = explained[0].options.iter().find(|o| o.chosen).unwrap();
+    close(chosen.attacker_wins, win);
+    close(chosen.defender_wins, loss);
+}
+
+/// Asserts two explanations agree: the same sides, decisions, situations
+/// and steps, the chance of reaching each to 1e-12, and every option's
+/// name, worth (to 1e-12) and chosen flag.
+#[track_caller]
+fn same_explanation(dense: &[Explained], generic: &[Explained], what: &str) {
+    assert_eq!(dense.len(), generic.len(), "{what}: {dense:?} against {generic:?}");
+    for (d, g) in dense.iter().zip(generic) {
+        let side = format!("{what}, {}", g.side);
+        assert_eq!((d.side, d.decision, &d.situation, d.step), (g.side, g.decision, &g.situation, g.step), "{side}");
+        assert!((d.reached - g.reached).abs() < 1e-12, "{side}: reached {} against {}", d.reached, g.reached);
+        assert_eq!(d.options.len(), g.options.len(), "{side}: {:?} against {:?}", d.options, g.options);
+        for (x, y) in d.options.iter().zip(&g.options) {
+            assert_eq!((&x.option, x.chosen), (&y.option, y.chosen), "{side}: {d:?} against {g:?}");
+            assert!(
+                (x.attacker_wins - y.attacker_wins).abs() < 1e-12 && (x.defender_wins - y.defender_wins).abs() < 1e-12,
+                "{side}, {}: dense {} / {}, generic {} / {}",
+                x.option,
+                x.attacker_wins,
+                x.defender_wins,
+                y.attacker_wins,
+                y.defender_wins
+            );
+        }
+    }
+}
+
+#[test]
+fn dense_explain_matches_the_generic_explain() {
+    // `--explain` on the dense table (`DenseSolver::explain`) against the
+    // generic solver's (`Played::explain`) where both solve: each side's
+    // first decision, its situation, the turn and the chance of reaching
+    // it, and each option's chances of winning under best play afterwards.
+    // A table whose worths lost the defender's win chance (the zero-sum
+    // table keeps the margin alone), which met an attacker's option with
+    // the wrong answer, or read the defender's options before the
+    // attacker's move, would differ.
+    let side = |figures: u32| FireSide::new(Grade::D, figures);
+    let rules = Rules::default();
+    let cases = [(6, 4, 12), (6, 10, 12), (8, 4, 10), (8, 8, 10)];
+    for (figures, distance, turns) in cases {
+        let game = FireGame::new(&rules, side(figures), side(figures), distance, turns).unwrap();
+        let plans = if figures == 6 { plans() } else { vec![Plan::BEST] };
+        for plan in plans {
+            let what = format!("{figures} v {figures} at {distance}\", {plan:?}");
+            let generic = Played::new(game.clone(), plan).explain().expect("the generic solver explains");
+            let dense = Scenario::explain(&FirePlayed::new(game.clone(), plan)).expect("the dense table explains");
+            // Each side playing `best` is explained.
+            let best = plan.policy.iter().filter(|&&p| p == Policy::Best).count();
+            assert_eq!(generic.len(), best, "{what}: {generic:?}");
+            same_explanation(&dense, &generic, &what);
+        }
+    }
 }

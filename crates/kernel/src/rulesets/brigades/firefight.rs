@@ -58,14 +58,22 @@
 //! side's law is tabulated once by (state, fired, incoming fire) and the
 //! product is summed straight against the next turn's worths, once for
 //! each pair of move classes (held, moved half, moved whole) after the
-//! moves, and only once where neither unit reaches the other. Where every
-//! side playing `best` maximises its margin the game is zero-sum and the
-//! table keeps the attacker's margin alone. The `routed` metric, which no
-//! decision depends on, is carried only by the forward walk that gives
-//! the law of outcomes. The default, 24 against 24 from 4" over 30 turns,
-//! is 746,496 states a turn (about 22.4 M state-turns); it solves, best
-//! play and the exact law included, in about 2.5 s of CPU (two threads)
-//! and 145 MB (`examples/solve_time`, release, under `/usr/bin/time -v`). A
+//! moves, and only once where neither unit reaches the other (read
+//! straight off the next turn where neither side's turn then holds a
+//! chance). Where every side playing `best` maximises its margin the game
+//! is zero-sum and the table keeps the attacker's margin alone. The
+//! `routed` metric, which no decision depends on, is carried only by the
+//! forward walk that gives the law of outcomes. The default, 24 against 24
+//! from 4" over 30 turns, is 746,496 states a turn (about 22.4 M
+//! state-turns); it solves, best play and the exact law included, in about
+//! 1.9 s of CPU and 1.2 s wall (two threads, the machine lightly loaded;
+//! 2.4 s and 1.5 s before the forward walk stopped adding its buffers up
+//! and the backward pass stopped dividing out every index) and 146 MB
+//! (`examples/solve_time`, release, under `/usr/bin/time -v`). `--explain`
+//! ([`DenseSolver::explain`]) reads each side's first decision off the
+//! table and, since a zero-sum table keeps the margin alone, walks the
+//! table's choices backwards once more for both sides' chances (about
+//! 1.3 s wall with the solve at the default). A
 //! test (`dense_solver_matches_the_generic_solver`) checks the table
 //! against the generic solver code by code, under six plans (both
 //! objectives, best against each heuristic) and six set-ups (distances 2"
@@ -1797,6 +1805,9 @@ pub struct DenseSolver {
     /// offset, from a state's first worth after moves, of the worth after
     /// the pair.
     pairs: Vec<Vec<Pair>>,
+    /// Side `s`'s next core when neither side fires, where its law then
+    /// holds no chance (one outcome, staying, probability 1), by core.
+    calm: [Vec<Option<u32>>; 2],
 }
 
 /// An attacker's option, with the defender's answers and the offset of the worth after each.
@@ -2023,7 +2034,28 @@ impl DenseSolver {
                                 }
                             }
                         }
-                        laws.push((first as u32, (turned.len() - first) as u32));
+                        let mut law = (first as u32, (turned.len() - first) as u32);
+                        // A unit not shaken takes the same law whether it
+                        // fired or not (only a shaken unit's recovery, 2.4,
+                        // asks): it is kept once, so that `worth`'s cache
+                        // of the defender's law serves both.
+                        if fired {
+                            let (held, count) = laws[laws.len() - incoming.len()];
+                            let same = |x: &Turned, y: &Turned| {
+                                (x.core, x.figures, x.back, x.out, x.routs, x.p.to_bits())
+                                    == (y.core, y.figures, y.back, y.out, y.routs, y.p.to_bits())
+                            };
+                            if count == law.1
+                                && turned[held as usize..(held + count) as usize]
+                                    .iter()
+                                    .zip(&turned[first..])
+                                    .all(|(x, y)| same(x, y))
+                            {
+                                turned.truncate(first);
+                                law = (held, count);
+                            }
+                        }
+                        laws.push(law);
                     }
                 }
             }
@@ -2041,7 +2073,18 @@ impl DenseSolver {
             incoming: [volleys[1].len(), volleys[0].len()],
             options: [Vec::new(), Vec::new()],
             pairs: Vec::new(),
+            calm: [Vec::new(), Vec::new()],
         };
+        for s in 0..2 {
+            let side = &solver.sides[s];
+            solver.calm[s] = (0..side.cores.len())
+                .map(|c| {
+                    let (first, count) = side.laws[c * 2 * solver.incoming[s]];
+                    let t = &solver.turned[first as usize];
+                    (count == 1 && t.out == Out::In && t.back == 0 && t.p == 1.0).then_some(t.core)
+                })
+                .collect();
+        }
         // Each side's options where the two stand, as `FireGame::move_options` and `bold_move` give them.
         for s in 0..2 {
             let mut table = Vec::new();
@@ -2251,47 +2294,72 @@ impl DenseSolver {
     fn backward_with<W: Worth>(&self) -> Vec<Vec<u16>> {
         let n = self.states();
         let turns = self.game.base.turns as usize;
+        let span = self.span();
+        let (rooms_a, rooms_d) = (self.sides[0].rooms, self.sides[1].rooms);
         let mut next = vec![W::default(); n];
         let mut after = vec![W::default(); n * 9];
         let mut choices = vec![Vec::new(); turns];
+        // A row of the table is one place and core of the attacker: the
+        // states of a row are walked in order, their indices counted
+        // rather than divided out.
+        let row_of = |row: usize| (row / rooms_a, row % rooms_a);
         for t in (0..turns).rev() {
-            after.par_chunks_mut(9).with_min_len(256).enumerate().for_each_init(
-                Resolved::default,
-                |cache, (index, out)| {
-                    let at = self.unindex(index);
-                    let (ca, ia, cd, id) = at;
-                    if self.gap(ia, id) < self.nearest {
-                        return;
-                    }
-                    out[0] = self.worth(at, [0, 0], &next, cache);
-                    // Out of both units' reach, how they moved changes nothing
-                    // this turn: the pairs read the first worth only.
-                    if self.quiet(ia, id) {
-                        return;
-                    }
-                    let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
-                    for ma in 0..if still[0] { 1 } else { 3 } {
-                        for md in 0..if still[1] { 1 } else { 3 } {
-                            if ma + md > 0 {
-                                out[ma * 3 + md] = self.worth(at, [ma, md], &next, cache);
-                            }
-                        }
+            after.par_chunks_mut(9 * span).enumerate().for_each_init(Resolved::default, |cache, (row, outs)| {
+                let (ca, ia) = row_of(row);
+                for (d, out) in outs.chunks_mut(9).enumerate() {
+                    self.after_moves((ca, ia, d / rooms_d, d % rooms_d), out, &next, cache);
+                }
+            });
+            let mut table = vec![0u16; n];
+            next.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each(
+                |(row, (worths, packed))| {
+                    let (ca, ia) = row_of(row);
+                    for (d, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
+                        let at = (ca, ia, d / rooms_d, d % rooms_d);
+                        (*worth, *packed) = self.decide(row * span + d, at, &after);
                     }
                 },
             );
-            let decided: Vec<(W, u16)> =
-                (0..n).into_par_iter().with_min_len(256).map(|index| self.decide(index, &after)).collect();
-            choices[t] = decided.iter().map(|d| d.1).collect();
-            next = decided.into_iter().map(|d| d.0).collect();
+            choices[t] = table;
         }
         choices
+    }
+
+    /// The worths of state `at` after each pair of move classes (by
+    /// `ma * 3 + md`, the places being those after the moves), given the
+    /// next turn's worths.
+    fn after_moves<W: Worth>(&self, at: (usize, usize, usize, usize), out: &mut [W], next: &[W], cache: &mut Resolved) {
+        let (ca, ia, cd, id) = at;
+        if self.gap(ia, id) < self.nearest {
+            return;
+        }
+        // Out of both units' reach, how they moved changes nothing
+        // this turn: the pairs read the first worth only, which,
+        // where neither side's turn holds a chance, is the worth
+        // of the state it leads to (the laws' one outcome has
+        // probability 1, so the sum is that worth exactly).
+        if self.quiet(ia, id) {
+            out[0] = match (self.calm[0][ca], self.calm[1][cd]) {
+                (Some(ra), Some(rd)) => next[self.index(ra as usize, ia, rd as usize, id)],
+                _ => self.worth(at, [0, 0], next, cache),
+            };
+            return;
+        }
+        out[0] = self.worth(at, [0, 0], next, cache);
+        let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        for ma in 0..if still[0] { 1 } else { 3 } {
+            for md in 0..if still[1] { 1 } else { 3 } {
+                if ma + md > 0 {
+                    out[ma * 3 + md] = self.worth(at, [ma, md], next, cache);
+                }
+            }
+        }
     }
 
     /// The moves at a state: the attacker's option and the defender's
     /// answer to each attacker option (packed as in `choices`), and the
     /// state's worth, given the worths after moves.
-    fn decide<W: Worth>(&self, index: usize, after: &[W]) -> (W, u16) {
-        let (ca, ia, cd, id) = self.unindex(index);
+    fn decide<W: Worth>(&self, index: usize, (ca, ia, cd, id): (usize, usize, usize, usize), after: &[W]) -> (W, u16) {
         if self.gap(ia, id) < self.nearest {
             return (W::default(), 0);
         }
@@ -2411,31 +2479,43 @@ impl DenseSolver {
             (state, out)
         };
         // The turn's spreading is cut into one run of states per thread,
-        // each spreading into its own buffers, which are then added up.
+        // each spreading into its own buffer. A state's mass is the sum of
+        // the buffers the turn before filled: each run reads and clears its
+        // own states in all of them, so that no pass adds the buffers up.
         let runs = rayon::current_num_threads().clamp(1, 8);
         let length = n.div_ceil(runs);
-        let mut buffers: Vec<(Vec<[f64; 4]>, Vec<f64>)> =
-            (0..runs).map(|_| (vec![[0.0f64; 4]; n], vec![0.0f64; ended_len])).collect();
+        let fresh = || -> Vec<Vec<[f64; 4]>> { (0..runs).map(|_| vec![[0.0f64; 4]; n]).collect() };
+        let (mut filled, mut spread) = (fresh(), fresh());
+        let mut endings: Vec<Vec<f64>> = (0..runs).map(|_| vec![0.0f64; ended_len]).collect();
+        filled[0] = mass;
         for t in 0..turns {
-            buffers.par_iter_mut().enumerate().for_each(|(run, (next, ended))| {
-                let first = run * length;
-                for (index, &m) in mass.iter().enumerate().take(((run + 1) * length).min(n)).skip(first) {
-                    if m == [0.0; 4] {
-                        continue;
-                    }
-                    self.spread(t, index, m, next, &mut |ka, kd, q| ended[ka * side_keys[1] + kd] += q, &key);
+            // Each run's states in every buffer filled last turn.
+            let mut held: Vec<Vec<&mut [[f64; 4]]>> = (0..runs).map(|_| Vec::with_capacity(runs)).collect();
+            for buffer in &mut filled {
+                for (run, chunk) in buffer.chunks_mut(length).enumerate() {
+                    held[run].push(chunk);
                 }
-            });
-            mass.par_iter_mut().enumerate().with_min_len(4096).for_each(|(index, m)| {
-                *m = [0.0; 4];
-                for (next, _) in &buffers {
-                    for r in 0..4 {
-                        m[r] += next[index][r];
+            }
+            held.into_par_iter().zip(spread.par_iter_mut()).zip(endings.par_iter_mut()).enumerate().for_each(
+                |(run, ((mut held, next), ended))| {
+                    for i in 0..held.first().map_or(0, |h| h.len()) {
+                        let mut m = [0.0f64; 4];
+                        for buffer in &mut held {
+                            let q = std::mem::take(&mut buffer[i]);
+                            for r in 0..4 {
+                                m[r] += q[r];
+                            }
+                        }
+                        if m == [0.0; 4] {
+                            continue;
+                        }
+                        let index = run * length + i;
+                        self.spread(t, index, m, next, &mut |ka, kd, q| ended[ka * side_keys[1] + kd] += q, &key);
                     }
-                }
-            });
-            buffers.par_iter_mut().for_each(|(next, _)| next.iter_mut().for_each(|m| *m = [0.0; 4]));
-            for (_, ended) in &mut buffers {
+                },
+            );
+            std::mem::swap(&mut filled, &mut spread);
+            for ended in &mut endings {
                 for (k, q) in ended.iter_mut().enumerate() {
                     if *q > 0.0 {
                         let (sa, oa) = unkey(0, k / side_keys[1]);
@@ -2447,8 +2527,14 @@ impl DenseSolver {
             }
         }
         // What is still going has reached the limit, won by nobody.
-        for (index, m) in mass.iter().enumerate() {
+        for index in 0..n {
             let (ca, _, cd, _) = self.unindex(index);
+            let mut m = [0.0f64; 4];
+            for buffer in &filled {
+                for r in 0..4 {
+                    m[r] += buffer[index][r];
+                }
+            }
             for (r, &q) in m.iter().enumerate() {
                 if q > 0.0 {
                     let sa = SideState { routed: r & 1 == 1, ..self.sides[0].cores[ca] };
@@ -2538,6 +2624,171 @@ impl DenseSolver {
         };
         let ((ca, ia), (cd, id)) = (at(0), at(1));
         self.index(ca, ia, cd, id)
+    }
+}
+
+impl DenseSolver {
+    /// The worth of the state `index` (turn start) when the attacker takes
+    /// `a` and the defender `d`, given the next turn's worths: the worth
+    /// after both moves, as `backward_with` tabulates it.
+    fn pair_worth<W: Worth>(&self, index: usize, (a, d): (u16, u16), next: &[W], cache: &mut Resolved) -> W {
+        let (ca, ia, cd, id) = self.unindex(index);
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        let id2 = (id as i32 + self.steps_of(1, d)) as usize;
+        // Out of both units' reach, the pairs read the first worth (see `build_pairs`).
+        let moved = if self.quiet(ia2, id2) { [0, 0] } else { [moved_class(a), moved_class(d)] };
+        self.worth((ca, ia2, cd, id2), moved, next, cache)
+    }
+
+    /// The moves the table takes at state `index` in turn `t`: the
+    /// attacker's, and the defender's answer to it.
+    fn chosen(&self, t: usize, index: usize) -> (u16, u16) {
+        let packed = self.choices[t][index];
+        let a = packed & 3;
+        (a, (packed >> (2 + 2 * a)) & 3)
+    }
+
+    /// Both sides' chances of winning from every state at the start of
+    /// turn `t`, the sides following the table from there on (the table
+    /// may keep the attacker's margin alone; `--explain` shows both chances).
+    fn evaluate(&self, t: usize) -> Vec<[f64; 2]> {
+        let n = self.states();
+        let mut next = vec![[0.0f64; 2]; n];
+        for turn in (t..self.game.base.turns as usize).rev() {
+            let mut current = vec![[0.0f64; 2]; n];
+            current.par_iter_mut().with_min_len(256).enumerate().for_each_init(
+                Resolved::default,
+                |cache, (index, out)| {
+                    let (_, ia, _, id) = self.unindex(index);
+                    if self.gap(ia, id) >= self.nearest {
+                        *out = self.pair_worth(index, self.chosen(turn, index), &next, cache);
+                    }
+                },
+            );
+            next = current;
+        }
+        next
+    }
+
+    /// Whether side `s` decides at state `index` in turn `t` under the
+    /// plan, as the generic solver's graph has a decision node there: it
+    /// plays `best` and has more than one option (the defender's, after the
+    /// attacker's move the table takes).
+    fn decides(&self, s: usize, t: usize, index: usize) -> bool {
+        if self.plan.policy[s] != Policy::Best {
+            return false;
+        }
+        let (ca, ia, cd, id) = self.unindex(index);
+        let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        if s == 0 {
+            return self.options_at(0, shaken[0], ia, id).len > 1;
+        }
+        let (a, _) = self.chosen(t, index);
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        self.options_at(1, shaken[1], ia2, id).len > 1
+    }
+
+    /// Each side's first decision under the table, as
+    /// [`game::Played::explain`] gives it: walking the table forwards, the
+    /// first turn in which the side decides, the most likely state there in
+    /// which it does (ties go to the first in the table's order), and the
+    /// worth of each of its options (both sides' chances of winning, best
+    /// play by both afterwards; the defender's options after the attacker's
+    /// move the table takes, the attacker's each met by the defender's
+    /// answer the table gives to it).
+    pub fn explain(&self) -> Vec<game::Explained> {
+        let n = self.states();
+        let game = &self.game;
+        let turns = game.base.turns as usize;
+        // Forward under the table until every side playing `best` has decided.
+        let start = [game.base.start_state(0), game.base.start_state(1)];
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let room = |s: usize| (-self.sides[s].low) as usize;
+        let mut mass = vec![[0.0f64; 4]; n];
+        mass[self.index(core(0), room(0), core(1), room(1))][0] = 1.0;
+        let mut next = vec![[0.0f64; 4]; n];
+        let mut found: [Option<(usize, usize, f64)>; 2] = [None, None];
+        let wanted = |found: &[Option<(usize, usize, f64)>; 2]| {
+            (0..2).any(|s| found[s].is_none() && self.plan.policy[s] == Policy::Best)
+        };
+        let key = |_: u8, _: bool, _: Out| 0usize;
+        for t in 0..turns {
+            if !wanted(&found) {
+                break;
+            }
+            let mut candidates: [Option<(usize, f64)>; 2] = [None, None];
+            for (index, m) in mass.iter().enumerate() {
+                let p: f64 = m.iter().sum();
+                if p == 0.0 {
+                    continue;
+                }
+                for (s, best) in candidates.iter_mut().enumerate() {
+                    if self.decides(s, t, index) && best.is_none_or(|(_, b)| p > b + game::TIE) {
+                        *best = Some((index, p));
+                    }
+                }
+                self.spread(t, index, *m, &mut next, &mut |_, _, _| {}, &key);
+            }
+            for s in 0..2 {
+                if found[s].is_none()
+                    && let Some((index, p)) = candidates[s]
+                {
+                    found[s] = Some((t, index, p));
+                }
+            }
+            std::mem::swap(&mut mass, &mut next);
+            next.iter_mut().for_each(|m| *m = [0.0; 4]);
+        }
+        // The worths after the explained turns, the table followed.
+        let Some(earliest) = found.iter().flatten().map(|f| f.0).min() else { return Vec::new() };
+        let mut after = self.evaluate(earliest + 1);
+        let mut at_turn = earliest + 1;
+        let mut explained = Vec::new();
+        for (s, found) in found.iter().enumerate() {
+            let Some(&(t, index, reached)) = found.as_ref() else { continue };
+            if at_turn != t + 1 {
+                after = self.evaluate(t + 1);
+                at_turn = t + 1;
+            }
+            let (ca, ia, cd, id) = self.unindex(index);
+            let (a, d) = self.chosen(t, index);
+            let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+            let list: Vec<u16> = if s == 0 {
+                self.options_at(0, shaken[0], ia, id).list().to_vec()
+            } else {
+                let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+                self.options_at(1, shaken[1], ia2, id).list().to_vec()
+            };
+            let mut cache = Resolved::default();
+            let options = list
+                .iter()
+                .map(|&option| {
+                    // The attacker's option is met by the defender's answer to it.
+                    let pair =
+                        if s == 0 { (option, (self.choices[t][index] >> (2 + 2 * option)) & 3) } else { (a, option) };
+                    let w: [f64; 2] = self.pair_worth(index, pair, &after, &mut cache);
+                    game::OptionValue {
+                        option: game.describe_option(&MOVE_DECISION, option),
+                        attacker_wins: w[0],
+                        defender_wins: w[1],
+                        chosen: option == if s == 0 { a } else { d },
+                    }
+                })
+                .collect();
+            let mut sides = [self.sides[0].cores[ca], self.sides[1].cores[cd]];
+            sides[0].room = self.room(0, ia) as i16;
+            sides[1].room = self.room(1, id) as i16;
+            let state = FireState { sides, charisma: [0; 2], outs: [Out::In; 2] };
+            explained.push(game::Explained {
+                side: game::side_name(s as u8),
+                decision: MOVE_DECISION.name,
+                situation: game.describe_state(&state, s as u8),
+                step: t as u32 + 1,
+                reached,
+                options,
+            });
+        }
+        explained
     }
 }
 
@@ -2664,7 +2915,11 @@ impl Scenario for FirePlayed {
     }
 
     fn explain(&self) -> Option<Vec<game::Explained>> {
-        // The generic solver explains where it solves; the dense table does not yet.
-        if self.played.game().solvable(self.plan) { self.played.explain() } else { None }
+        // The dense table explains where it solves, the generic solver elsewhere.
+        match self.dense() {
+            Some(dense) => Some(dense.explain()),
+            None if self.played.game().solvable(self.plan) => self.played.explain(),
+            None => None,
+        }
     }
 }
