@@ -1,9 +1,10 @@
-//! Two chargers on their approach (`assault` with `attacker.units = 2` from
+//! Chargers on their approach: two (`assault` with `attacker.units = 2` from
 //! beyond charge reach): the attacker's `approach` decision, the line's
 //! `target` decision (3.10: concentrate on one target until charged), the
-//! forced even split once both charge, hand-worked values, best play against
-//! the heuristics, Monte Carlo against the solver, and a start-distance
-//! sweep.
+//! forced even split once both charge; and a single charger's `approach`
+//! (close a full move, or halt at the edge of charge reach): hand-worked
+//! values, best play against the heuristics, Monte Carlo against the
+//! solver, and start-distance sweeps.
 
 use super::{binomial, build, close, exact, rules};
 use volley_kernel::check::assert_agrees;
@@ -347,4 +348,149 @@ fn explain_names_the_approach_and_the_target() {
 #[track_caller]
 fn close_enough(a: f64, b: f64) {
     assert!((a - b).abs() < 1e-9, "{a} != {b}");
+}
+
+/// P(a 24-figure grade D column routs) under 6 dice (a 24-figure line, 3.1)
+/// hitting at `p`: it tests after 2 hits (5.4 (1)), passing 3 (5.5) at -1 a
+/// pair of hits and -2 a quarter of its 24 lost (5.6).
+fn column_of_24_routs(p: f64) -> f64 {
+    (2..=6)
+        .map(|h: u32| {
+            let modifier = -((h / 2) as i32) - 2 * (h * 4 / 24) as i32;
+            let fails = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            binomial(6, p, h) * fails
+        })
+        .sum()
+}
+
+#[test]
+fn one_turn_of_a_single_chargers_approach_by_hand() {
+    // The default 24-figure grade D column 12" from the default 24-figure
+    // grade D musket line, one turn. It moves 8" and charges from within 8"
+    // (2.11), so it cannot charge this turn: it closes its full move to 4"
+    // (bold, the only play before the `approach` decision) or halts at the
+    // edge of its reach, 8" (cautious). The line's 6 dice hit at close range
+    // 7-10 (0.4) from 4", at far range 9-10 (0.2) from 8" (3.2); the column
+    // fails its test on 1-3 after 2 or 3 hits (-1), 1-4 after 4 or 5 (-2),
+    // 1-7 after 6 (-3, -2 a quarter lost):
+    //   full move: 0.31104 x 0.3 + 0.27648 x 0.3 + 0.13824 x 0.4
+    //              + 0.036864 x 0.4 + 0.004096 x 0.7 = 0.2491648
+    //   halted:    0.24576 x 0.3 + 0.08192 x 0.3 + 0.01536 x 0.4
+    //              + 0.001536 x 0.4 + 0.000064 x 0.7 = 0.1051072
+    // Nobody wins in this turn but by the column's rout, so best play halts.
+    let one = [("distance", "12"), ("turns", "1")];
+    close(column_of_24_routs(0.4), 0.2491648);
+    close(column_of_24_routs(0.2), 0.1051072);
+    let play = |policy: &'static str| {
+        exact(build("assault", &rules(), &with(&one, &[("attacker.policy", policy)])).as_ref())
+            .probability("attacker_routed", 1)
+    };
+    close(play("bold"), 0.2491648);
+    close(play("cautious"), 0.1051072);
+    close(play("best"), 0.1051072);
+}
+
+#[test]
+fn a_single_charger_plays_its_approach_best() {
+    // Over the whole fight best play is at least as good for the charger as
+    // either heuristic, from where its approach is a choice (12", 20") and
+    // for cavalry from beyond its 16" charge reach (20": a full move ends
+    // at 10", a halt at 16").
+    for (scenario, base) in [
+        ("assault", vec![("distance", "12")]),
+        ("assault", vec![("distance", "20"), ("turns", "6")]),
+        ("assault", vec![("defender.weapon", "rifle"), ("distance", "20"), ("turns", "6")]),
+        ("cavalry_charge", vec![("distance", "20"), ("turns", "4")]),
+        ("cavalry_charge", vec![("defender.formation", "forms_square"), ("distance", "20"), ("turns", "4")]),
+    ] {
+        let best = exact(build(scenario, &rules(), &base).as_ref());
+        for policy in ["bold", "cautious"] {
+            let other = exact(build(scenario, &rules(), &with(&base, &[("attacker.policy", policy)])).as_ref());
+            assert!(margin(&best, 0) >= margin(&other, 0) - 1e-12, "{scenario} {policy} {base:?}");
+        }
+    }
+    // From 12" the column halts at 8" and is shot at far range before its
+    // charge, rather than from 4" at close range: 0.2249 against 0.1728.
+    let best = exact(build("assault", &rules(), &[("distance", "12")]).as_ref());
+    let bold = exact(build("assault", &rules(), &[("distance", "12"), ("attacker.policy", "bold")]).as_ref());
+    assert!(best.probability("winner", 0) > bold.probability("winner", 0) + 0.05);
+}
+
+#[test]
+fn a_single_chargers_bold_approach_is_the_old_play() {
+    // Bold closes the full move, as every single charger did before the
+    // `approach` decision: these are the wins (attacker, defender) the
+    // solver gave at these keys before it (release `solve_time`, six
+    // decimals), the defender playing best against the charger's one play.
+    for (scenario, pairs, wins, losses) in [
+        ("assault", vec![("distance", "12")], 0.172780, 0.827219),
+        ("assault", vec![("distance", "20"), ("turns", "6")], 0.172708, 0.826449),
+        ("cavalry_charge", vec![("distance", "24"), ("turns", "4")], 0.696806, 0.303194),
+        (
+            "cavalry_charge",
+            vec![("defender.formation", "forms_square"), ("distance", "20"), ("turns", "4")],
+            0.000221,
+            0.999727,
+        ),
+    ] {
+        let dist = exact(build(scenario, &rules(), &with(&pairs, &[("attacker.policy", "bold")])).as_ref());
+        assert!((dist.probability("winner", 0) - wins).abs() < 5e-7, "{scenario} {pairs:?}");
+        assert!((dist.probability("winner", 1) - losses).abs() < 5e-7, "{scenario} {pairs:?}");
+    }
+}
+
+#[test]
+fn monte_carlo_follows_the_single_chargers_best_approach() {
+    let column = [("attacker.figures", "16"), ("defender.figures", "16"), ("distance", "12"), ("turns", "4")];
+    assert_agrees(build("assault", &rules(), &column).as_ref(), 300_000, 160);
+    let cavalry = [("attacker.figures", "12"), ("defender.figures", "16"), ("distance", "20"), ("turns", "4")];
+    assert_agrees(build("cavalry_charge", &rules(), &cavalry).as_ref(), 300_000, 161);
+    // The same counts on one thread as on two.
+    let scenario = build("assault", &rules(), &column);
+    let one = scenario.simulate(&RunOptions::new(20_000, 9).with_threads(1)).unwrap();
+    let two = scenario.simulate(&RunOptions::new(20_000, 9).with_threads(2)).unwrap();
+    assert_eq!(one, two);
+}
+
+#[test]
+fn explain_names_a_single_chargers_approach() {
+    // From 12" the column's first decision is its approach: halting at 8"
+    // is chosen and worth more than closing to 4".
+    let explained = build("assault", &rules(), &[("distance", "12")]).explain().unwrap();
+    let first = explained.iter().find(|e| e.side == "attacker").unwrap();
+    assert_eq!(first.decision, "approach");
+    assert_eq!(first.situation, "24 infantry 12\" from 24 of a line");
+    let (close, halt) = (&first.options[0], &first.options[1]);
+    assert_eq!(
+        (close.option.as_str(), halt.option.as_str()),
+        ("close a full move", "halt at the edge of charge reach")
+    );
+    assert!(halt.chosen && !close.chosen);
+    assert!(halt.attacker_wins > close.attacker_wins + 0.05);
+}
+
+#[test]
+fn start_distance_sweep_of_a_single_charger_under_best_play() {
+    // The default column against the default line, 6 turns. Within reach
+    // (8" or less) it charges at once: 0.2608. From 9" to 12" best play
+    // halts at 8" and takes one far volley before its charge, 0.2249, where
+    // closing a full move (the only play before) took a close one, 0.1728:
+    // the step from 8" to 9" falls from 8.8 points to 3.6. From 13" to 16"
+    // the full move already ends at 5"-8", so nothing changes there.
+    let wins: Vec<f64> = (1..=24)
+        .map(|d| {
+            let text = d.to_string();
+            let pairs = [("turns", "6"), ("distance", text.as_str())];
+            exact(build("assault", &rules(), &pairs).as_ref()).probability("winner", 0)
+        })
+        .collect();
+    assert!((wins[7] - 0.260796).abs() < 5e-7, "{}", wins[7]);
+    for d in 9..=16 {
+        assert!((wins[d - 1] - 0.224872).abs() < 5e-7, "{d}: {}", wins[d - 1]);
+    }
+    for (i, pair) in wins.windows(2).enumerate() {
+        let jump = (pair[1] - pair[0]).abs();
+        eprintln!("one column {} -> {}: {:.4} -> {:.4}", i + 1, i + 2, pair[0], pair[1]);
+        assert!(jump <= 0.10, "{} to {}: {jump}", i + 1, i + 2);
+    }
 }

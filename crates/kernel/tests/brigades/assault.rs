@@ -377,14 +377,20 @@ fn the_chargers_state_on_contact_decides_the_defenders_test() {
     // 0.7 of the time.
     close(routed(&base, &[("attacker.plowed", "true")]), home * 0.7 * 0.6);
     // The charge move is kept by default (steady at launch, 2.11); under
-    // `contact` an obstacle takes it away: 10" brings the cavalry to 2" and
-    // it is shot there, testing only after 2 hits, no charge made.
+    // `contact` an obstacle takes it away: closing its full 10" (the bold
+    // `approach`) brings the cavalry to 2" and it is shot there, testing
+    // only after 2 hits, no charge made.
     let contact = Rules { charge_move_steady: ChargeMoveSteady::Contact, ..base.clone() };
-    let pairs = [("attacker.obstacle", "true"), ("turns", "1")];
+    let pairs = [("attacker.obstacle", "true"), ("turns", "1"), ("attacker.policy", "bold")];
     let held = exact(build("cavalry_charge", &contact, &pairs).as_ref());
     let fails: f64 = (2..=6).map(|k| binomial(6, 0.4, k) * (1.0 - pass(k))).sum();
     close(held.probability("attacker_routed", 1), fails);
     close(held.probability("winner", 2), 1.0 - fails);
+    // Under best play it halts at the edge of its 10" reach, out of musket
+    // range (8"), in a turn nobody can win: no volley, no rout.
+    let halted = exact(build("cavalry_charge", &contact, &pairs[..2]).as_ref());
+    close(halted.probability("attacker_routed", 1), 0.0);
+    close(halted.probability("winner", 2), 1.0);
     // In contact from the start (distance 0), 3 cavalry in disordering
     // terrain against 16 of the line: no +3 and -2 disordered vs. steady
     // (8-10, 0.3 a die, a die a figure); the line keeps every figure 0.7^3

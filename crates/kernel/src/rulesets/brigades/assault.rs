@@ -8,7 +8,9 @@
 //! logic.
 //!
 //! Order of one turn while approaching: the charger moves its move (2.11;
-//! cavalry's charge move once within it); if it has not reached the defender
+//! cavalry's charge move once within it), or, where a full move would end
+//! nearer than the edge of its charge reach, halts at that edge if it
+//! chooses (its `approach` decision, below); if it has not reached the defender
 //! it is shot at the band its distance gives, and tests after 2 hits. On the
 //! charge turn the defender fires at `defensive_fire_band`; the charger takes
 //! its hits, shatters at 3/4 losses, or takes its one test (2 hits, or charging
@@ -146,9 +148,9 @@
 //!   `defender.evades`): within charge reach but farther than 2" (infantry)
 //!   or 4" (cavalry), charge now, when they may evade, or close to that
 //!   distance first, under their fire, so that the next charge catches them
-//!   (2.8). Bold charges; cautious closes. Elsewhere the charger has no
-//!   choice: it moves its move, and charges once within reach. It is never
-//!   offered to stand still, so no fight can be stalled to the turn limit.
+//!   (2.8). Bold charges; cautious closes. Elsewhere within reach the
+//!   charger has no choice: it charges. It is never offered to stand still,
+//!   so no fight can be stalled to the turn limit.
 //! - `evade` (defender, skirmishers or gunners charged from beyond those
 //!   distances): stand, or shoot at the evading penalty and get away. Bold
 //!   stands; cautious evades.
@@ -157,11 +159,19 @@
 //!   at the same rout hit's cost as cavalry (`pursuit_cost`: 7.4's
 //!   disorganization is the pursuer's, whatever its arm). Bold pursues;
 //!   cautious holds. Cavalry still rolls to resist pursuit.
-//! - `approach` (attacker, two chargers beyond charge reach, where the full
-//!   move would end nearer than the edge of their reach): close the full
-//!   move, or halt at the edge (2.11), from where next turn's charge lands
-//!   just the same, to be shot at from farther (3.2's bands). Bold closes;
-//!   cautious halts. Never to stand still (as the single charger).
+//! - `approach` (attacker, one charger or two beyond charge reach, where
+//!   the full move would end nearer than the edge of the reach): close the
+//!   full move, or halt at the edge (2.11), from where next turn's charge
+//!   lands just the same, to be shot at from farther (3.2's bands). Bold
+//!   closes (the single charger's only play before the decision, so its
+//!   bold values are those of old); cautious halts. Never to stand still,
+//!   so no fight can be stalled to the turn limit. Not offered when the
+//!   charger closes under `charge` (to where skirmishers cannot evade). A
+//!   French or Spanish column that halts short is not "advancing full
+//!   speed" (7.11) and goes without its bonus vs. that volley. The default
+//!   column from 12" halts at 8" and takes a far volley (0.2) rather than a
+//!   close one (0.4) from 4": against the default line (6 turns) it wins
+//!   0.2249 from 9" to 16" where the full move gave 0.1728 from 9" to 12".
 //! - `target` (defender, two chargers approaching and neither charging, both
 //!   in the fight): all its fire at the first or at the second (3.10:
 //!   "concentrate its fire onto one target"). Bold shoots the one with
@@ -176,6 +186,16 @@
 //! start-distance sweeps (tests/brigades/decisions.rs) run at 4 turns, more
 //! than any charge here needs to land (cavalry reaches 16"-20" in one turn,
 //! a column 8"; the sweeps stop at 30" and 18").
+//!
+//! A single column on its approach (tests/brigades/approach.rs, the default
+//! 24 against 24, 6 turns): 0.2608 from 8" or less, where it charges at
+//! once; 0.2249 from 9" to 24", best play halting at the edge of its reach
+//! (8") each time a full move would end nearer. Before the `approach`
+//! decision, 9"-12" and 17"-20" gave 0.1728 (a close volley from 4"), a
+//! step of 8.8 points from 8" to 9" that best play now makes 3.6; no step
+//! reaches 10 points, and none of the sweeps in tests/brigades/decisions.rs
+//! gains a jump (from beyond charge reach they rise by about 5 points at
+//! most, where a full move ended within close range).
 //!
 //! Start-distance jumps of more than 10 points under best play: skirmishers
 //! that may evade a column from 3" (beyond 2.8's 2") make the column close
@@ -709,13 +729,13 @@ pub static PURSUE_DECISION: Decision = Decision {
     options: "hold; pursue",
 };
 
-/// 2.1, 2.11, 3.2 The attacker's move of two chargers beyond charge reach.
+/// 2.1, 2.11, 3.2 The attacker's move of its charger (or two) beyond charge reach.
 pub static APPROACH_DECISION: Decision = Decision {
     name: "approach",
     who: "attacker",
-    doc: "Two chargers (attacker.units = 2) beyond charge reach whose full move would end nearer than the edge of \
-          it (2.11): close the full move, or halt at the edge of charge reach, from where next turn's charge still \
-          lands, and be shot at from farther (3.2's bands).",
+    doc: "A charger (or two, attacker.units = 2, moving together) beyond charge reach whose full move would end \
+          nearer than the edge of it (2.11): close the full move, or halt at the edge of charge reach, from where \
+          next turn's charge still lands, and be shot at from farther (3.2's bands).",
     options: "close a full move; halt at the edge of charge reach",
 };
 
@@ -1474,7 +1494,7 @@ impl Assault {
         // Whether the plowed-field roll (6.6) disordered the charger this turn.
         let mut plowed_disorder = false;
         if state.distance > 0 {
-            let (step, reach) = self.moves();
+            let (_, reach) = self.moves();
             let distance = u32::from(state.distance);
             let mut charging = distance <= reach;
             let mut close_to = None;
@@ -1490,14 +1510,25 @@ impl Assault {
                     close_to = Some(self.evade_within());
                 }
             }
+            // Whether the charger halted at the edge of its charge reach
+            // (its `approach` decision), short of its full move.
+            let mut halted = false;
             let band = if charging {
                 Some(match rules.defensive_fire_band {
                     DefensiveFireBand::Close => RangeBand::Close,
                     DefensiveFireBand::Far => RangeBand::Far,
                 })
             } else {
-                // The charger advances a move and is shot where it stands (3.8).
-                let left = close_to.unwrap_or(distance - step.min(distance));
+                // The charger advances, a full move or to the edge of its
+                // charge reach (2.11), and is shot where it stands (3.8).
+                let left = match close_to {
+                    Some(left) => left,
+                    None => {
+                        let (left, short) = self.approach_move(distance, roller);
+                        halted = short;
+                        left
+                    }
+                };
                 state.distance = left.max(1) as u16;
                 self.band_at(left)
             };
@@ -1536,7 +1567,7 @@ impl Assault {
                 let (pass, mut modifier, rout_modifier) = self.base_test(0, &state, hits, charisma);
                 if self.national(0) && !self.cavalry() && hits >= rules.morale_test_shooting_hits {
                     if !charging {
-                        modifier += self.national_vs_shooting_in_approach();
+                        modifier += self.national_vs_shooting_in_approach(halted);
                     } else if self.charger.nation == Nation::Britain && self.charger.formation == ChargerFormation::Line
                     {
                         // 7.11: British infantry +1 vs. shooting hits in line,
@@ -1712,10 +1743,15 @@ impl Assault {
     }
 
     /// 7.11: an infantry charger's morale modifier vs. shooting hits while it
-    /// advances at full speed before the charge (not while charging).
-    fn national_vs_shooting_in_approach(&self) -> i32 {
+    /// approaches before the charge (not while charging). France's and
+    /// Spain's are for a column "advancing full speed": a column that
+    /// `halted` at the edge of its charge reach, short of its full move (its
+    /// `approach` decision), has not, and goes without. Austria's, later
+    /// Prussia's and Britain's ask only the formation.
+    fn national_vs_shooting_in_approach(&self, halted: bool) -> i32 {
         let column = self.charger.formation == ChargerFormation::Column;
         match (self.charger.nation, column) {
+            (Nation::France | Nation::Spain, true) if halted => 0,
             (Nation::France, true) => 2,
             (Nation::Spain, true) | (Nation::Austria, true) | (Nation::PrussiaLate, true) => 1,
             (Nation::Austria, false) | (Nation::PrussiaLate, false) => -1,
@@ -1813,6 +1849,29 @@ impl Assault {
         }
     }
 
+    /// 2.11: how far from the defender a charger (or two moving together)
+    /// `distance` inches away, beyond its charge reach, ends its move, and
+    /// whether it halted short of its full move. Where the full move would
+    /// end nearer than the edge of its charge reach, the attacker's
+    /// `approach` decision: close the full move, or halt at the edge, from
+    /// where next turn's charge lands just the same, to be shot at from
+    /// farther meanwhile (3.2's bands). It is never offered to stand still,
+    /// so no fight can be stalled to the turn limit.
+    fn approach_move<R: Roller>(&self, distance: u32, roller: &mut R) -> (u32, bool) {
+        let (step, reach) = self.moves();
+        let full = distance - step.min(distance);
+        if full < reach
+            && roller.decide(ATTACKER, &APPROACH_DECISION, &[0, 1], &|policy| {
+                // Bold closes the full move (the play before the decision);
+                // cautious halts at the edge.
+                u16::from(policy == Policy::Cautious)
+            }) == 1
+        {
+            return (reach, true);
+        }
+        (full, false)
+    }
+
     /// One turn of two chargers still beyond charge reach (2.11), moving
     /// together (2.1: the attacker moves all its units in its phase): the
     /// attacker's `approach` decision where the full move would end nearer
@@ -1824,21 +1883,7 @@ impl Assault {
     /// the way) is no target; the other goes on alone.
     fn approach_two<R: Roller>(&self, before: AssaultState, charisma: [i32; 2], roller: &mut R) -> Ending {
         let mut state = before;
-        let (step, reach) = self.moves();
-        let distance = u32::from(state.distance);
-        let full = distance - step.min(distance);
-        let mut left = full;
-        if full < reach {
-            // 2.11: halting at the edge of its charge reach, the pair still
-            // charges next turn, and is shot from farther meanwhile.
-            let halt = roller.decide(ATTACKER, &APPROACH_DECISION, &[0, 1], &|policy| {
-                // Bold closes the full move; cautious halts at the edge.
-                u16::from(policy == Policy::Cautious)
-            });
-            if halt == 1 {
-                left = reach;
-            }
-        }
+        let (left, _) = self.approach_move(u32::from(state.distance), roller);
         state.distance = left.max(1) as u16;
         let mut figures = [state.figures[0], state.second];
         let mut ends = state.chargers;

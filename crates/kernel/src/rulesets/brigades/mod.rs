@@ -95,7 +95,12 @@
 //!   distance from that edge, so fire resumes that turn; nobody fires while
 //!   it is away, and a unit still away at the end counts as routed off.
 //! - Assaults (see [`assault`]): while out of charge reach the charger moves
-//!   its move (2.11) and is shot where it stops; on the charge turn the
+//!   its move (2.11), or, where that would end nearer than the edge of its
+//!   charge reach, may halt at that edge (the attacker's `approach`
+//!   decision, for one charger or two: next turn's charge lands just the
+//!   same, and it is shot from farther), and is shot where it stops; a
+//!   French or Spanish column that halts short is not "advancing full speed"
+//!   and loses its 7.11 bonus for that volley; on the charge turn the
 //!   defender fires once at close range (canister for guns;
 //!   `defensive_fire_band`), then the charger tests to charge home if 5.4 asks,
 //!   then the defender if charged by a steady enemy; combat rounds follow, one
