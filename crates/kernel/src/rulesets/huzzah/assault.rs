@@ -2132,8 +2132,10 @@ impl Scenario for Assault {
     }
 }
 
-fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    let assault = Assault::new(
+/// The assault its keys describe (those of [`assault_params`]); shared by
+/// the `assault` and the brigade's assault.
+fn assault_from_settings(rules: &dyn RuleBook, settings: &Settings) -> Result<Assault, ParamError> {
+    Ok(Assault::new(
         rules_of::<Rules>(rules),
         AssaultUnit::from_settings(settings, "attacker"),
         AssaultUnit::from_settings(settings, "defender"),
@@ -2142,12 +2144,12 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         settings.int("distance") as i32,
         settings.int("turns") as u32,
     )?
-    .with_superiority(settings.choice("skirmish"));
-    Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
+    .with_superiority(settings.choice("skirmish")))
 }
 
-/// The `assault` scenario.
-pub fn entry() -> ScenarioEntry {
+/// The keys of one unit's assault on another (both units, the battery, the
+/// skirmishers, the start and the turn limit) and the players' policies.
+fn assault_params() -> Vec<Param> {
     let mut params = AssaultUnit::params("attacker", Arm::Infantry, Formation::Column);
     params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
     params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
@@ -2160,6 +2162,17 @@ pub fn entry() -> ScenarioEntry {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
     params.extend(plan_params());
+    params
+}
+
+fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let assault = assault_from_settings(rules, settings)?;
+    Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
+}
+
+/// The `assault` scenario.
+pub fn entry() -> ScenarioEntry {
+    let mut params = assault_params();
     // The battery's fire was a key before it was a decision: its old name,
     // in backquotes, makes the unknown-key message point to the policy.
     let policy = params.iter_mut().find(|p| p.name == "defender.policy").expect("a game has both policy keys");

@@ -110,19 +110,19 @@
 use super::game::TwoD6;
 use super::{
     ADVANCE, ATTACKER_CHECK, ATTACKER_DEPLOY_THREAT, ATTACKER_FORCED, ATTACKER_ORDERS, ATTACKER_REFORM,
-    ATTACKER_THREAT, Assault, AssaultUnit, BOMBARD, BOMBARD_DECISION, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
-    DEFENDER_FORCED, DEFENDER_REFORM, DEFENDER_THREAT, ENGAGE_ATTACKER_ROLL, Fire, Formation, Guns, LAST_BOMBARD,
-    LastCheck, PURSUE, Packed, State, Superiority, TURN_END,
+    ATTACKER_THREAT, Assault, BOMBARD, BOMBARD_DECISION, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT, DEFENDER_FORCED,
+    DEFENDER_REFORM, DEFENDER_THREAT, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, LastCheck, PURSUE, Packed,
+    State, TURN_END,
 };
 use crate::catalogue::ScenarioEntry;
-use crate::game::{ATTACKER, DEFENDER, Decision, Fate as Chance, Game, NONE, Plan, Played, Policy, plan_params};
+use crate::game::{ATTACKER, DEFENDER, Decision, Fate as Chance, Game, NONE, Plan, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
-use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
+use crate::params::{Param, ParamError, RuleBook, Settings};
 use crate::rulesets::huzzah::engagement::{Fate, Fighter, UnitResult, resolve_multi, resolve_with_ratings};
 use crate::rulesets::huzzah::multi::Support;
 use crate::rulesets::huzzah::standoff::Node;
 use crate::rulesets::huzzah::{
-    Arm, CommandCheckHuzzah, Officer, Quality, Rules, invalid, pair_is_huzzah, pair_total, remaining_percent,
+    Arm, CommandCheckHuzzah, Officer, Quality, invalid, pair_is_huzzah, pair_total, remaining_percent,
 };
 use crate::scenario::DynScenario;
 
@@ -1376,16 +1376,7 @@ impl Game for BrigadeGame {
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
-    let assault = Assault::new(
-        rules_of::<Rules>(rules),
-        AssaultUnit::from_settings(settings, "attacker"),
-        AssaultUnit::from_settings(settings, "defender"),
-        settings.choice::<Guns>("defender.guns"),
-        settings.int("defender.bombardments") as i32,
-        settings.int("distance") as i32,
-        settings.int("turns") as u32,
-    )?
-    .with_superiority(settings.choice::<Superiority>("skirmish"));
+    let assault = super::assault_from_settings(rules, settings)?;
     let game = BrigadeGame::new(
         assault,
         settings.int("attacker.units") as usize,
@@ -1410,18 +1401,7 @@ pub fn entry() -> ScenarioEntry {
             Support::Same,
         ),
     ];
-    params.extend(AssaultUnit::params("attacker", Arm::Infantry, Formation::Column));
-    params.extend(AssaultUnit::params("defender", Arm::Infantry, Formation::Line));
-    params.push(Param::choice("defender.guns", "a defending battery's weight: light, medium or heavy", Guns::Medium));
-    params.push(Param::int("defender.bombardments", "bombardments the battery has (the bombardment factor)", 3, 0, 10));
-    params.push(Param::choice(
-        "skirmish",
-        "whose skirmishers hold superiority every turn (its infantry's threat zones 1 band deeper against infantry and artillery): none, attacker or defender",
-        Superiority::None,
-    ));
-    params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
-    params.push(Param::int("turns", "the turn limit", 30, 1, 100));
-    params.extend(plan_params());
+    params.extend(super::assault_params());
     ScenarioEntry {
         name: "brigade_assault",
         summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally and command checks.",
