@@ -274,3 +274,32 @@ fn a_rule_that_matters_only_from_the_fixed_start_is_called_so() {
         assert_eq!(check.start_driven(), driven, "{change} {elsewhere:?}");
     }
 }
+
+#[test]
+fn sensitivity_gives_the_same_numbers_on_one_thread_and_on_two() {
+    // The study makes its runs side by side, one per thread: each run is
+    // its own, from the experiment's seed, so the thread count changes no
+    // number and no order.
+    let measure = Measure::probability("hit", "true");
+    let numbers = |threads: usize| {
+        let mut experiment = shot(20_000);
+        experiment.options.threads = threads;
+        let result = sensitivity(&experiment, &measure).unwrap();
+        let steps: Vec<(String, Vec<(i64, f64)>)> = result
+            .rows
+            .iter()
+            .map(|row| {
+                let taken = [row.down, row.up].into_iter().flatten().map(|c| (c.value, c.estimate.value));
+                (row.field.clone(), taken.collect())
+            })
+            .collect();
+        let readings: Vec<(String, String, f64)> =
+            result.alternatives.iter().map(|a| (a.field.clone(), a.value.clone(), a.estimate.value)).collect();
+        let skipped: Vec<(String, String)> =
+            result.skipped.iter().map(|s| (s.field.clone(), s.value.clone())).collect();
+        (steps, readings, skipped, result.runs.len())
+    };
+    let one = numbers(1);
+    assert!(!one.0.is_empty(), "the shot has numbers to step");
+    assert_eq!(one, numbers(2));
+}
