@@ -1010,10 +1010,9 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             Node::Chance { first, count } | Node::Decide { first, count, .. } => {
                 let kind = self.nodes[node as usize];
                 laid.nodes.push(kind);
-                if let Node::Decide { .. } = kind {
-                    laid.slots += 1;
-                }
-                let slot = laid.slots.wrapping_sub(1);
+                // A decision's slot, in the order the layout meets them.
+                let slot = laid.slots;
+                laid.slots += u32::from(matches!(kind, Node::Decide { .. }));
                 let kids: Vec<(u64, u32)> = self.children[first as usize..(first + count) as usize]
                     .iter()
                     .map(|&(key, child)| (key, self.lay_out(child, new_of, laid)))
