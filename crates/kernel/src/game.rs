@@ -144,6 +144,17 @@ pub trait Fate {
     fn ways(&mut self, ways: u32, of: u32) -> bool;
     /// A draw from a law.
     fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32;
+    /// A draw whose law the step works out itself, its values grouped by
+    /// where they lead: a roll of 2D6 and a chain of rolls after it, say,
+    /// whose 11 or 121 outcomes lead to a handful of different places. A
+    /// sampler calls `sample` (real dice; its value is any value of the group
+    /// drawn); an enumeration calls `law` once for each place the step meets
+    /// the draw (every value with its probability, no zero probability,
+    /// summing to 1; the values distinct), then takes each of its values in
+    /// turn, so that a step meets a grouped draw as often as it has groups,
+    /// not as often as it has values. The step must lead to the same place
+    /// from every value of a group.
+    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64;
     /// Side `side` takes `decision`, choosing one of `options` (at least one;
     /// listed in the order ties are broken). `heuristic` says what each
     /// heuristic policy picks here (it is never asked for [`Policy::Best`]).
@@ -350,6 +361,25 @@ impl<S> Fate for Rolling<'_, S> {
         value
     }
 
+    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+        if self.node == NO_NODE {
+            return sample(self.dice);
+        }
+        // A decision lies below: draw from the law itself, to follow the
+        // branch the enumeration made of it.
+        let law = law();
+        let mut u = (self.dice.word() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let index = law
+            .iter()
+            .position(|&(_, p)| {
+                u -= p;
+                u < 0.0
+            })
+            .unwrap_or(law.len() - 1);
+        self.follow(index);
+        law[index].0
+    }
+
     fn decide(
         &mut self,
         side: u8,
@@ -426,8 +456,21 @@ fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, di
 /// so that a pick is plain data and a path is copied without allocating.
 #[derive(Clone, Copy, Debug)]
 enum Pick {
-    Chance { chosen: u32, count: u32, probability: f64 },
-    Decide { side: u8, decision: &'static Decision, options: u32, count: u32, chosen: u32 },
+    /// `values`: where a grouped draw's law starts in [`Leaves::values`]
+    /// ([`NO_NODE`] for any other chance).
+    Chance {
+        chosen: u32,
+        count: u32,
+        probability: f64,
+        values: u32,
+    },
+    Decide {
+        side: u8,
+        decision: &'static Decision,
+        options: u32,
+        count: u32,
+        chosen: u32,
+    },
 }
 
 impl Pick {
@@ -451,13 +494,20 @@ struct Replay<'a> {
     depth: usize,
     /// The options of every decision pick, each a run its pick points to.
     options: &'a mut Vec<u16>,
+    /// The law of every grouped draw, each a run its pick points to.
+    values: &'a mut Vec<(u64, f64)>,
 }
 
 impl Replay<'_> {
     /// The branch the path names at this depth (the first, when new).
     fn chance(&mut self, probabilities: impl Fn(usize) -> f64, count: usize) -> usize {
         if self.depth == self.path.len() {
-            self.path.push(Pick::Chance { chosen: 0, count: count as u32, probability: probabilities(0) });
+            self.path.push(Pick::Chance {
+                chosen: 0,
+                count: count as u32,
+                probability: probabilities(0),
+                values: NO_NODE,
+            });
         }
         let chosen = self.path[self.depth].chosen() as usize;
         if let Pick::Chance { probability, .. } = &mut self.path[self.depth] {
@@ -493,6 +543,28 @@ impl Fate for Replay<'_> {
             return outcomes[0].0;
         }
         outcomes[self.chance(|i| outcomes[i].1, outcomes.len())].0
+    }
+
+    fn draw_grouped(&mut self, _sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+        if self.depth == self.path.len() {
+            // Met for the first time on this path: the law is worked out
+            // once, and every later replay of the path reads it back.
+            let first = self.values.len() as u32;
+            let law = law();
+            debug_assert!(!law.is_empty(), "a grouped draw has a value");
+            self.values.extend_from_slice(&law);
+            self.path.push(Pick::Chance { chosen: 0, count: law.len() as u32, probability: law[0].1, values: first });
+        }
+        let Pick::Chance { chosen, values, .. } = self.path[self.depth] else {
+            panic!("a grouped draw met where the same path took a decision")
+        };
+        debug_assert_ne!(values, NO_NODE, "a grouped draw met where the same path took another chance");
+        let (value, probability) = self.values[(values + chosen) as usize];
+        if let Pick::Chance { probability: p, .. } = &mut self.path[self.depth] {
+            *p = probability;
+        }
+        self.depth += 1;
+        value
     }
 
     fn decide(
@@ -551,6 +623,7 @@ struct Leaves<S> {
     leaves: Vec<Leaf<S>>,
     picks: Vec<Pick>,
     options: Vec<u16>,
+    values: Vec<(u64, f64)>,
 }
 
 impl<S> Leaves<S> {
@@ -561,10 +634,10 @@ impl<S> Leaves<S> {
 
 /// Every branch of one step from `state`, with its path.
 fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Leaves<G::State> {
-    let mut leaves = Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new() };
+    let mut leaves = Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), values: Vec::new() };
     let mut path = Vec::new();
     loop {
-        let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options };
+        let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options, values: &mut leaves.values };
         let mut next = *state;
         let branch = match game.step(&mut next, &mut replay) {
             Some(winner) => Branch::End(winner, next),

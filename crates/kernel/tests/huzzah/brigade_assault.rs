@@ -5,6 +5,7 @@
 use super::assert_agrees;
 use std::collections::BTreeMap;
 use volley_kernel::catalogue;
+use volley_kernel::dice::Dice;
 use volley_kernel::game::{Decision, Fate, Game, Law, Plan, Played, Policy};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::huzzah::assault::brigade::{Brigade, BrigadeGame, solvable};
@@ -104,6 +105,9 @@ impl Fate for Scripted {
         // The law's value of that total: its pair index (double one for 2).
         let pair = law.outcomes().iter().map(|&(pair, _)| pair).find(|&pair| pair_total(pair) == total);
         pair.expect("every total is in the 2D6 law")
+    }
+    fn draw_grouped(&mut self, _: impl FnOnce(&mut Dice) -> u64, _: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+        unreachable!("the brigade's assault rolls its dice one draw at a time")
     }
     fn decide(&mut self, _: u8, _: &'static Decision, _: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
         heuristic(Policy::Bold)

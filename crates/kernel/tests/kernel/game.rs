@@ -372,3 +372,89 @@ fn steps_that_loop_within_a_turn_are_refused_by_name() {
     let message = message.downcast_ref::<String>().expect("a formatted message");
     assert!(message.contains("steps within a turn come back to") && message.contains("after 1 moves"), "{message}");
 }
+
+/// Two dice each step: 7 the attacker wins, 8 or more the attacker takes
+/// the gamble, 6 or less the fight goes on. `grouped` rolls them as one
+/// grouped draw of those three places ([`Fate::draw_grouped`]), otherwise
+/// die by die, so that the two must give the same laws.
+struct Sevens {
+    steps: u32,
+    grouped: bool,
+    layout: Layout,
+}
+
+impl Sevens {
+    fn new(steps: u32, grouped: bool) -> Sevens {
+        Sevens { steps, grouped, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+    }
+}
+
+/// Where a total of two dice leads: 0 (on), 1 (the attacker wins), 2 (the gamble).
+fn sevens_place(total: u32) -> u64 {
+    match total {
+        7 => 1,
+        8.. => 2,
+        _ => 0,
+    }
+}
+
+impl Game for Sevens {
+    type State = ();
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn start(&self) {}
+    fn steps(&self) -> u32 {
+        self.steps
+    }
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
+        let place = if self.grouped {
+            let place = fate.draw_grouped(
+                |dice| sevens_place(dice.d6() + dice.d6()),
+                || vec![(0, 15.0 / 36.0), (1, 6.0 / 36.0), (2, 15.0 / 36.0)],
+            );
+            // Any value of a group stands for it: here each group has one.
+            assert!(place <= 2);
+            place
+        } else {
+            sevens_place(fate.die(6) + fate.die(6))
+        };
+        match place {
+            0 => None,
+            1 => Some(ATTACKER),
+            // The gamble, a decision below the roll.
+            _ => Gamble::new(1).step(&mut (), fate),
+        }
+    }
+    fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        GAMBLE_DECISIONS
+    }
+    fn describe_state(&self, _: &(), _: u8) -> String {
+        "the sevens".into()
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        ["safe", "risky"][option as usize].into()
+    }
+}
+
+#[test]
+fn a_grouped_draw_gives_the_laws_of_its_dice_and_monte_carlo_follows_it() {
+    // One step by hand under best play (margin): the gamble plays safe
+    // (1/2 against 1/3), so the attacker wins 6/36 + 15/36 * 1/2.
+    close(winner_probabilities(&Played::new(Sevens::new(1, true), Plan::BEST)), [27.0 / 72.0, 0.0, 45.0 / 72.0]);
+    for plan in plans() {
+        let grouped = Played::new(Sevens::new(3, true), plan);
+        let dice = Played::new(Sevens::new(3, false), plan);
+        close(winner_probabilities(&grouped), winner_probabilities(&dice));
+        // Sampling under a solved table draws from the grouped law itself
+        // where a decision lies below it (the gamble).
+        check::assert_agrees(&grouped, 300_000, 17);
+        let one = grouped.simulate(&RunOptions::new(100_000, 19).with_threads(1)).unwrap();
+        let two = grouped.simulate(&RunOptions::new(100_000, 19).with_threads(2)).unwrap();
+        assert_eq!(one, two);
+    }
+}

@@ -2816,6 +2816,10 @@ impl Fate for TableFate<'_> {
         law.sample(self.dice)
     }
 
+    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, _: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+        sample(self.dice)
+    }
+
     fn decide(&mut self, side: u8, _: &'static Decision, options: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
         let policy = self.solver.plan.policy[usize::from(side)];
         let chosen = if options.len() == 1 {

@@ -155,11 +155,33 @@ impl Law for TwoD6 {
     }
 }
 
+/// A sequence of rolls of 2D6 as one value of a grouped draw: each roll's
+/// total less 1 (1 to 11) in four bits, the first lowest, so that a value
+/// of 0 is the empty sequence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Totals(u64);
+
+impl Totals {
+    /// Adds the roll of pair index `pair` after the others.
+    fn push(&mut self, pair: u32) {
+        let length = (64 - self.0.leading_zeros()).div_ceil(4);
+        assert!(length < 16, "a step rolls at most 15 times");
+        self.0 |= u64::from(pair_total(pair) as u32 - 1) << (4 * length);
+    }
+
+    /// Takes the first roll (a pair of its total).
+    fn pop(&mut self) -> u32 {
+        let total = (self.0 & 15) as i32 + 1;
+        assert!(total >= 2, "a replayed step rolls no more than it rolled");
+        self.0 >>= 4;
+        pair_of_total(total)
+    }
+}
+
 /// The assault as a game. See the module documentation.
 #[derive(Debug)]
 pub struct AssaultGame {
     assault: Assault,
-    two_d6: TwoD6,
     /// The code stride of one turn.
     stride: u64,
 }
@@ -182,7 +204,7 @@ impl AssaultGame {
     pub fn new(assault: Assault) -> AssaultGame {
         let assault = assault.with_fire(Fire::Now);
         let stride = assault.turn_stride();
-        AssaultGame { assault, two_d6: TwoD6::new(), stride }
+        AssaultGame { assault, stride }
     }
 
     /// The chain this game plays.
@@ -190,8 +212,77 @@ impl AssaultGame {
         &self.assault
     }
 
-    fn roll<F: Fate>(&self, fate: &mut F) -> u32 {
-        fate.draw(&self.two_d6)
+    /// Rolls 2D6 for `then`, which takes every roll it needs from the
+    /// function it is given (a roll, and a chain of Huzzah!es after it, or
+    /// both sides' engagement rolls) and gives the node they lead to.
+    /// Enumerated, the rolls are one grouped draw ([`Fate::draw_grouped`]):
+    /// each sequence of totals `then` can take, grouped by the node it leads
+    /// to, so that the solver replays the step once for each place a roll
+    /// leads rather than once for each of its 11 totals (and each total of
+    /// each link of a chain after it, and 121 pairs of totals for an
+    /// engagement). Sampled, the dice are rolled as they come, as before.
+    fn rolled<F: Fate>(&self, fate: &mut F, then: impl Fn(&mut dyn FnMut() -> u32) -> Node<State>) -> Node<State> {
+        let mut sampled = None;
+        let code = fate.draw_grouped(
+            |dice| {
+                let mut code = Totals::default();
+                let node = then(&mut || {
+                    let pair = pair_of_total(pair_total(dice.two_d6_index()));
+                    code.push(pair);
+                    pair
+                });
+                sampled = Some(node);
+                code.0
+            },
+            || self.grouped_law(&then),
+        );
+        sampled.unwrap_or_else(|| {
+            let mut totals = Totals(code);
+            then(&mut || totals.pop())
+        })
+    }
+
+    /// Every sequence of totals `then` may take, grouped by the node it
+    /// leads to: each group's first sequence (in increasing totals, depth
+    /// first) with the group's probability, the groups in the order first met.
+    fn grouped_law(&self, then: &impl Fn(&mut dyn FnMut() -> u32) -> Node<State>) -> Vec<(u64, f64)> {
+        let mut groups: Vec<(u64, f64, Node<State>)> = Vec::new();
+        // The index (0 to 10, the total less 2) of each roll on this path.
+        let mut path: Vec<u8> = Vec::new();
+        loop {
+            let mut depth = 0;
+            let mut p = 1.0;
+            let mut code = Totals::default();
+            let node = then(&mut || {
+                if depth == path.len() {
+                    path.push(0);
+                }
+                let (total, ways) = TOTALS[usize::from(path[depth])];
+                depth += 1;
+                p *= f64::from(ways) / 36.0;
+                let pair = pair_of_total(total);
+                code.push(pair);
+                pair
+            });
+            path.truncate(depth);
+            match groups.iter_mut().find(|(_, _, n)| *n == node) {
+                Some(group) => group.1 += p,
+                None => groups.push((code.0, p, node)),
+            }
+            // The next path: the deepest roll with a total left moves on.
+            loop {
+                match path.last_mut() {
+                    None => return groups.into_iter().map(|(code, p, _)| (code, p)).collect(),
+                    Some(last) if usize::from(*last) + 1 < TOTALS.len() => {
+                        *last += 1;
+                        break;
+                    }
+                    Some(_) => {
+                        path.pop();
+                    }
+                }
+            }
+        }
     }
 
     /// Whether the attacker's officer may give it an order now: its Orders
@@ -297,37 +388,26 @@ impl AssaultGame {
                     s.phase = LAST_BOMBARD;
                     return Node::Live(s);
                 }
-                let free = s.free_order;
-                if free {
+                if s.free_order {
                     // "Automatically successfully issue another order"; then
                     // no other orders that turn.
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
-                } else {
-                    let rating =
-                        a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
-                    let pair = self.roll(fate);
-                    s.orders = s.orders.saturating_add(1);
+                    return self.ordered(s, choice);
+                }
+                let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
+                s.orders = s.orders.saturating_add(1);
+                self.rolled(fate, |roll| {
+                    let pair = roll();
+                    let mut s = s;
                     if !r.passes(pair_total(pair), rating) {
                         // "An officer who fails when issuing an order can give no further orders that turn."
                         s.phase = LAST_BOMBARD;
                         return Node::Live(s);
                     }
-                    if pair_is_huzzah(pair) {
-                        s.free_order = true;
-                    }
-                }
-                if choice == DEPLOY {
-                    // "Deploying": a column forms line, and takes a threat test
-                    // on completing it within a threat zone; it has acted on
-                    // an order, so the battery may fire again.
-                    s.formation[0] = Formation::Line;
-                    s.phase = ATTACKER_DEPLOY_THREAT;
-                    s.fire_ready = true;
-                    return Node::Live(s);
-                }
-                let to = a.advance(&s);
-                a.after_move(s, to)
+                    s.free_order = pair_is_huzzah(pair);
+                    self.ordered(s, choice)
+                })
             }
             Asks::Bombard => {
                 let band = a.bombard_band(i32::from(s.distance).max(1));
@@ -340,8 +420,7 @@ impl AssaultGame {
                         if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
                     return Node::Live(s);
                 }
-                let pair = self.roll(fate);
-                self.through_chain(a.step(s, Some(pair)), fate)
+                self.rolled(fate, |roll| self.through_chain(a.step(s, Some(roll())), roll))
             }
             Asks::Square => {
                 let choice = fate.decide(DEFENDER, &SQUARE, &[STAY, FORM], &|policy| match policy {
@@ -349,26 +428,43 @@ impl AssaultGame {
                     _ => STAY,
                 });
                 s.phase = DEFENDER_CHECK;
-                if choice == FORM {
-                    let pair = self.roll(fate);
-                    if r.passes(pair_total(pair), a.first_order_rating(&s, 1)) {
+                if choice == STAY {
+                    return Node::Live(s);
+                }
+                self.rolled(fate, |roll| {
+                    let mut s = s;
+                    if r.passes(pair_total(roll()), a.first_order_rating(&s, 1)) {
                         s.formation[1] = Formation::Square;
                         s.phase = DEFENDER_DEPLOY_THREAT;
                     }
-                }
-                Node::Live(s)
+                    Node::Live(s)
+                })
             }
             Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
                 // Both engagement rolls in one step.
-                let attacker = self.roll(fate);
-                let defender = self.roll(fate);
-                a.engage(s, attacker, defender)
+                self.rolled(fate, |roll| {
+                    let attacker = roll();
+                    let defender = roll();
+                    a.engage(s, attacker, defender)
+                })
             }
-            Asks::Nothing => {
-                let pair = self.roll(fate);
-                self.through_chain(a.step(s, Some(pair)), fate)
-            }
+            Asks::Nothing => self.rolled(fate, |roll| self.through_chain(a.step(s, Some(roll())), roll)),
         }
+    }
+
+    /// The attacker acts on order `choice` (a move or a deploy), given.
+    fn ordered(&self, mut s: State, choice: u16) -> Node<State> {
+        if choice == DEPLOY {
+            // "Deploying": a column forms line, and takes a threat test on
+            // completing it within a threat zone; it has acted on an order,
+            // so the battery may fire again.
+            s.formation[0] = Formation::Line;
+            s.phase = ATTACKER_DEPLOY_THREAT;
+            s.fire_ready = true;
+            return Node::Live(s);
+        }
+        let to = self.assault.advance(&s);
+        self.assault.after_move(s, to)
     }
 
     /// A threat test's chain of Huzzah!es played out within the step that
@@ -376,11 +472,11 @@ impl AssaultGame {
     /// of a chain are many (one per state that may test, per link) and
     /// hardly ever reached; rolling the chain through in one step keeps
     /// them out of the solver's graph.
-    fn through_chain<F: Fate>(&self, mut node: Node<State>, fate: &mut F) -> Node<State> {
+    fn through_chain(&self, mut node: Node<State>, roll: &mut dyn FnMut() -> u32) -> Node<State> {
         while let Node::Live(s) = node
             && s.huzzahs > 0
         {
-            node = self.assault.step(s, Some(self.roll(fate)));
+            node = self.assault.step(s, Some(roll()));
         }
         node
     }
