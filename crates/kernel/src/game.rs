@@ -632,10 +632,21 @@ impl<S> Leaves<S> {
     }
 }
 
-/// Every branch of one step from `state`, with its path.
-fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Leaves<G::State> {
-    let mut leaves = Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), values: Vec::new() };
-    let mut path = Vec::new();
+/// Every branch of one step from `state`, with its path, into `leaves`
+/// (cleared first; its buffers, like `path`'s, are reused from state to state).
+fn enumerate<G: Game>(
+    game: &G,
+    plan: Plan,
+    state: &G::State,
+    leaves: &mut Leaves<G::State>,
+    path_buffer: &mut Vec<Pick>,
+) {
+    leaves.leaves.clear();
+    leaves.picks.clear();
+    leaves.options.clear();
+    leaves.values.clear();
+    path_buffer.clear();
+    let mut path = std::mem::take(path_buffer);
     loop {
         let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options, values: &mut leaves.values };
         let mut next = *state;
@@ -653,7 +664,10 @@ fn enumerate<G: Game>(game: &G, plan: Plan, state: &G::State) -> Leaves<G::State
         // The next branch: the deepest pick with a branch left moves on.
         loop {
             match path.last_mut() {
-                None => return leaves,
+                None => {
+                    *path_buffer = path;
+                    return;
+                }
                 Some(last) if last.chosen() + 1 < last.count() => {
                     match last {
                         Pick::Chance { chosen, .. } | Pick::Decide { chosen, .. } => *chosen += 1,
@@ -736,7 +750,8 @@ struct LaidOut {
     slots: u32,
 }
 
-/// One state's law before its targets have ids.
+/// The laws of a run of states, one after another, before their targets
+/// have ids: one set of buffers for the run rather than one per state.
 struct RawLaw<S> {
     nodes: Vec<Node>,
     children: Vec<(u64, u32)>,
@@ -745,18 +760,27 @@ struct RawLaw<S> {
     /// law was inserted ([`NO_NODE`] otherwise): looked up in parallel, so
     /// that the serial insertion mostly copies.
     known: Vec<u32>,
+    /// Each state's root node and the end of its transitions.
+    ends: Vec<(u32, u32)>,
 }
+
+/// The states whose laws one task of exploration works out, in one set of buffers.
+const EXPAND_CHUNK: usize = 64;
 
 /// A leaf node with more distinct branches than this merges them through a
 /// hash map rather than by a linear search.
 const LINEAR_MERGE: usize = 16;
 
 impl<S: Copy + Eq + Hash> RawLaw<S> {
-    /// The tree of a step's branches (paths in depth-first order).
-    fn build(leaves: &Leaves<S>) -> RawLaw<S> {
-        let mut law = RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new(), known: Vec::new() };
-        law.node(leaves, &leaves.leaves, 0);
-        law
+    fn new() -> RawLaw<S> {
+        RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new(), known: Vec::new(), ends: Vec::new() }
+    }
+
+    /// Adds the tree of the next state's step (its branches, paths in
+    /// depth-first order).
+    fn add(&mut self, leaves: &Leaves<S>) {
+        let root = self.node(leaves, &leaves.leaves, 0);
+        self.ends.push((root, self.transitions.len() as u32));
     }
 
     /// Fills [`RawLaw::known`] from the ids given so far.
@@ -883,18 +907,34 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let budget = game.state_budget();
         let (start, _) = graph.id(game.start());
         let mut layer = vec![start];
+        // The states of `layer` to walk from: all of them, until the layers
+        // are nested (each holds the one before), and then only those new to it.
+        let mut fresh = layer.clone();
         // `seen[id] == t` marks ids in layer t; `inside[id] == t` marks ids
         // reached within turn t.
         let mut seen: Vec<u32> = vec![0];
         let mut inside: Vec<u32> = vec![u32::MAX];
+        // Once a turn's next layer holds the whole of its own, every later
+        // one holds the one before too (what a layer leads to only grows
+        // with it): from then on a turn walks only from the states new to
+        // its layer, and a state within a turn reached in any turn since
+        // then needs no second walk.
+        let mut nested_from: Option<u32> = None;
         let turns = game.steps();
         for t in 0..turns {
             if layer.is_empty() {
                 break;
             }
             let mut next = Vec::new();
+            if nested_from.is_some() {
+                next.extend_from_slice(&layer);
+                for &id in &layer {
+                    seen[id as usize] = t + 1;
+                }
+            }
             let mut kept = 0;
-            let mut frontier = layer.clone();
+            let mut fresh_next = Vec::new();
+            let mut frontier = std::mem::take(&mut fresh);
             while !frontier.is_empty() {
                 graph.expand(game, plan, &frontier);
                 if graph.states.len() > budget {
@@ -905,26 +945,40 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let mut more = Vec::new();
                 for &id in &frontier {
                     graph.successors(id, &mut |target, within| {
-                        let marks = if within { &mut inside } else { &mut seen };
-                        let mark = if within { t } else { t + 1 };
-                        if marks[target as usize] != mark {
-                            kept += usize::from(!within && marks[target as usize] == t);
-                            marks[target as usize] = mark;
-                            if within { more.push(target) } else { next.push(target) }
+                        let target_ = target as usize;
+                        if within {
+                            let mark = inside[target_];
+                            let walked = mark == t || nested_from.is_some_and(|n| mark != u32::MAX && mark >= n);
+                            if !walked {
+                                inside[target_] = t;
+                                more.push(target);
+                            }
+                        } else if seen[target_] != t + 1 {
+                            let in_layer = seen[target_] == t;
+                            kept += usize::from(in_layer);
+                            seen[target_] = t + 1;
+                            next.push(target);
+                            if !in_layer {
+                                fresh_next.push(target);
+                            }
                         }
                     });
                 }
                 frontier = more;
             }
+            if nested_from.is_none() && kept == layer.len() {
+                nested_from = Some(t);
+            }
             graph.layers.push(layer);
             // A turn that leads back to the very states it started from
             // repeats: every later turn starts from them too.
-            if kept == next.len() && next.len() == graph.layers[t as usize].len() {
+            if fresh_next.is_empty() && next.len() == graph.layers[t as usize].len() {
                 while graph.layers.len() < turns as usize {
                     graph.layers.push(graph.layers[t as usize].clone());
                 }
                 break;
             }
+            fresh = if nested_from.is_some() { fresh_next } else { next.clone() };
             layer = next;
         }
         graph.order_within(game);
@@ -939,16 +993,22 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let fresh: Vec<u32> = ids.iter().copied().filter(|&id| self.root[id as usize] == NO_NODE).collect();
         let states: Vec<S> = fresh.iter().map(|&id| self.states[id as usize]).collect();
         let laws: Vec<RawLaw<S>> = states
-            .par_iter()
-            .with_min_len(64)
-            .map(|state| {
-                let mut law = RawLaw::build(&enumerate(game, plan, state));
+            .par_chunks(EXPAND_CHUNK)
+            .map(|chunk| {
+                let mut law = RawLaw::new();
+                let mut leaves =
+                    Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), values: Vec::new() };
+                let mut path = Vec::new();
+                for state in chunk {
+                    enumerate(game, plan, state, &mut leaves, &mut path);
+                    law.add(&leaves);
+                }
                 law.look_up(&self.ids);
                 law
             })
             .collect();
-        for (id, law) in fresh.into_iter().zip(laws) {
-            self.insert(id, law);
+        for (ids, law) in fresh.chunks(EXPAND_CHUNK).zip(laws) {
+            self.insert(ids, law);
         }
     }
 
@@ -1101,12 +1161,12 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         index
     }
 
-    /// Adds state `id`'s law, giving its targets ids.
-    fn insert(&mut self, id: u32, law: RawLaw<S>) {
+    /// Adds the laws of the states `ids`, giving their targets ids.
+    fn insert(&mut self, ids: &[u32], law: RawLaw<S>) {
         let node_base = self.nodes.len() as u32;
         let child_base = self.children.len() as u32;
         let transition_base = self.transitions.len() as u32;
-        for node in law.nodes {
+        for &node in &law.nodes {
             self.nodes.push(match node {
                 Node::Decide { side, decision, first, count, .. } => {
                     self.slots += 1;
@@ -1116,8 +1176,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 Node::Leaf { first, count } => Node::Leaf { first: first + transition_base, count },
             });
         }
-        self.children.extend(law.children.into_iter().map(|(key, node)| (key, node + node_base)));
-        for ((branch, probability), known) in law.transitions.into_iter().zip(law.known) {
+        self.children.extend(law.children.iter().map(|&(key, node)| (key, node + node_base)));
+        for (&(branch, probability), &known) in law.transitions.iter().zip(&law.known) {
             let (winner, state) = match branch {
                 Branch::Continue(s) => (CONTINUES, s),
                 Branch::Within(s) => (WITHIN, s),
@@ -1126,8 +1186,12 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let target = if known != NO_NODE { known } else { self.id(state).0 };
             self.transitions.push(Transition { target, winner, probability });
         }
-        self.root[id as usize] = node_base;
-        self.spans[id as usize] = (transition_base, self.transitions.len() as u32 - transition_base);
+        let mut first = transition_base;
+        for (&id, &(root, end)) in ids.iter().zip(&law.ends) {
+            self.root[id as usize] = node_base + root;
+            self.spans[id as usize] = (first, transition_base + end - first);
+            first = transition_base + end;
+        }
     }
 
     /// Calls `visit(target, within)` with every state that may follow state

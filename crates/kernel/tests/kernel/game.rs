@@ -458,3 +458,56 @@ fn a_grouped_draw_gives_the_laws_of_its_dice_and_monte_carlo_follows_it() {
         assert_eq!(one, two);
     }
 }
+
+/// A walk: from 0 a sure step to 1; from 1, 2 or 3 a coin each turn moves
+/// one on (from 3 the attacker wins) or stays. Its turns start from {0},
+/// {1}, {1, 2}, {1, 2, 3}, ...: nested only from the second turn, when
+/// exploration starts walking from the new states alone.
+struct Drift;
+
+impl Game for Drift {
+    type State = u8;
+
+    fn layout(&self) -> &Layout {
+        static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        LAYOUT.get_or_init(|| Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]))
+    }
+    fn start(&self) -> u8 {
+        0
+    }
+    fn steps(&self) -> u32 {
+        5
+    }
+    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+        if *state > 0 && fate.ways(1, 2) {
+            if *state == 3 {
+                return Some(ATTACKER);
+            }
+            *state += 1;
+        } else if *state == 0 {
+            *state = 1;
+        }
+        None
+    }
+    fn code(&self, winner: u8, _: u32, _: &u8) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        &[]
+    }
+    fn describe_state(&self, state: &u8, _: u8) -> String {
+        format!("at {state}")
+    }
+    fn describe_option(&self, _: &'static Decision, _: u16) -> String {
+        String::new()
+    }
+}
+
+#[test]
+fn layers_that_nest_late_are_explored_whole() {
+    // Four coins after the first turn's sure step: the attacker needs
+    // three heads, 5 in 16.
+    let played = Played::new(Drift, Plan::BEST);
+    close(winner_probabilities(&played), [5.0 / 16.0, 0.0, 11.0 / 16.0]);
+    check::assert_agrees(&played, 200_000, 23);
+}

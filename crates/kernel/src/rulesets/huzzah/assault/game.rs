@@ -406,6 +406,12 @@ impl AssaultGame {
                         return Node::Live(s);
                     }
                     s.free_order = pair_is_huzzah(pair);
+                    if s.free_order {
+                        // The free order is carried out whatever the count of
+                        // orders before it, and no order follows it: the count
+                        // no longer matters, and forgetting it merges states.
+                        s.orders = 0;
+                    }
                     self.ordered(s, choice)
                 })
             }
