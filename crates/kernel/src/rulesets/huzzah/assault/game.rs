@@ -50,8 +50,8 @@
 
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
-    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD,
-    Packed, State, TURN_END, pair_of_total,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_ENGAGE_SECOND, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, ENGAGE_DEFENDER_ROLL,
+    EXACT_TURN_LIMIT, Fire, Formation, LAST_BOMBARD, Packed, State, TURN_END, pair_of_total,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -178,6 +178,15 @@ impl Totals {
     }
 }
 
+/// Whether a threat test's chain of Huzzah!es goes on: it is rolled
+/// through within the step that began it. Each link is a 1 in 36 chance, so
+/// the states in the middle of a chain are many (one per state that may
+/// test, per link) and hardly ever reached; rolling the chain through in
+/// one step keeps them out of the solver's graph.
+fn in_chain(s: &State) -> bool {
+    s.huzzahs > 0
+}
+
 /// The assault as a game. See the module documentation.
 #[derive(Debug)]
 pub struct AssaultGame {
@@ -212,77 +221,84 @@ impl AssaultGame {
         &self.assault
     }
 
-    /// Rolls 2D6 for `then`, which takes every roll it needs from the
-    /// function it is given (a roll, and a chain of Huzzah!es after it, or
-    /// both sides' engagement rolls) and gives the node they lead to.
+    /// Rolls 2D6: `first` takes the first roll, and while the node it leads
+    /// to is live and `more` says so (a Huzzah! chain of threat tests, the
+    /// other side's engagement roll) the chain's next phase takes another.
     /// Enumerated, the rolls are one grouped draw ([`Fate::draw_grouped`]):
-    /// each sequence of totals `then` can take, grouped by the node it leads
-    /// to, so that the solver replays the step once for each place a roll
-    /// leads rather than once for each of its 11 totals (and each total of
-    /// each link of a chain after it, and 121 pairs of totals for an
-    /// engagement). Sampled, the dice are rolled as they come, as before.
-    fn rolled<F: Fate>(&self, fate: &mut F, then: impl Fn(&mut dyn FnMut() -> u32) -> Node<State>) -> Node<State> {
+    /// the solver replays the step once for each place the rolls lead,
+    /// rather than once for each of a roll's 11 totals (and each total of
+    /// each link of a chain after it, or 121 pairs of totals for an
+    /// engagement). Sampled, the dice are rolled as they come.
+    fn rolled<F: Fate>(
+        &self,
+        fate: &mut F,
+        first: impl Fn(u32) -> Node<State>,
+        more: impl Fn(&State) -> bool,
+    ) -> Node<State> {
+        let follow = |mut node: Node<State>, roll: &mut dyn FnMut() -> u32| {
+            while let Node::Live(s) = node
+                && more(&s)
+            {
+                node = self.assault.step(s, Some(roll()));
+            }
+            node
+        };
         let mut sampled = None;
         let code = fate.draw_grouped(
             |dice| {
                 let mut code = Totals::default();
-                let node = then(&mut || {
+                let mut roll = || {
                     let pair = pair_of_total(pair_total(dice.two_d6_index()));
                     code.push(pair);
                     pair
-                });
-                sampled = Some(node);
+                };
+                let pair = roll();
+                sampled = Some(follow(first(pair), &mut roll));
                 code.0
             },
-            || self.grouped_law(&then),
+            || self.grouped_law(&first, &more),
         );
         sampled.unwrap_or_else(|| {
             let mut totals = Totals(code);
-            then(&mut || totals.pop())
+            let pair = totals.pop();
+            follow(first(pair), &mut || totals.pop())
         })
     }
 
-    /// Every sequence of totals `then` may take, grouped by the node it
-    /// leads to: each group's first sequence (in increasing totals, depth
-    /// first) with the group's probability, the groups in the order first met.
-    fn grouped_law(&self, then: &impl Fn(&mut dyn FnMut() -> u32) -> Node<State>) -> Vec<(u64, f64)> {
+    /// The law of [`AssaultGame::rolled`]'s rolls: every sequence of totals,
+    /// grouped by the node it leads to, each group's value the first
+    /// sequence found (roll by roll: the states awaiting another roll are
+    /// merged, and each is rolled on once).
+    fn grouped_law(&self, first: &impl Fn(u32) -> Node<State>, more: &impl Fn(&State) -> bool) -> Vec<(u64, f64)> {
         let mut groups: Vec<(u64, f64, Node<State>)> = Vec::new();
-        // The index (0 to 10, the total less 2) of each roll on this path.
-        let mut path: Vec<u8> = Vec::new();
-        loop {
-            let mut depth = 0;
-            let mut p = 1.0;
-            let mut code = Totals::default();
-            let node = then(&mut || {
-                if depth == path.len() {
-                    path.push(0);
-                }
-                let (total, ways) = TOTALS[usize::from(path[depth])];
-                depth += 1;
-                p *= f64::from(ways) / 36.0;
-                let pair = pair_of_total(total);
-                code.push(pair);
-                pair
-            });
-            path.truncate(depth);
-            match groups.iter_mut().find(|(_, _, n)| *n == node) {
-                Some(group) => group.1 += p,
+        // Live states awaiting another roll: the mass and the rolls so far.
+        let mut waiting: Vec<(State, f64, Totals)> = Vec::new();
+        let mut place = |node: Node<State>, p: f64, code: Totals, waiting: &mut Vec<(State, f64, Totals)>| match node {
+            Node::Live(s) if more(&s) => match waiting.iter_mut().find(|w| w.0 == s) {
+                Some(w) => w.1 += p,
+                None => waiting.push((s, p, code)),
+            },
+            node => match groups.iter_mut().find(|g| g.2 == node) {
+                Some(g) => g.1 += p,
                 None => groups.push((code.0, p, node)),
-            }
-            // The next path: the deepest roll with a total left moves on.
-            loop {
-                match path.last_mut() {
-                    None => return groups.into_iter().map(|(code, p, _)| (code, p)).collect(),
-                    Some(last) if usize::from(*last) + 1 < TOTALS.len() => {
-                        *last += 1;
-                        break;
-                    }
-                    Some(_) => {
-                        path.pop();
-                    }
+            },
+        };
+        let totals = TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0));
+        for &(pair, p) in &totals {
+            let mut code = Totals::default();
+            code.push(pair);
+            place(first(pair), p, code, &mut waiting);
+        }
+        while !waiting.is_empty() {
+            for (s, q, code) in std::mem::take(&mut waiting) {
+                for &(pair, p) in &totals {
+                    let mut next = code;
+                    next.push(pair);
+                    place(self.assault.step(s, Some(pair)), q * p, next, &mut waiting);
                 }
             }
         }
+        groups.into_iter().map(|(code, p, _)| (code, p)).collect()
     }
 
     /// Whether the attacker's officer may give it an order now: its Orders
@@ -397,23 +413,26 @@ impl AssaultGame {
                 }
                 let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
                 s.orders = s.orders.saturating_add(1);
-                self.rolled(fate, |roll| {
-                    let pair = roll();
-                    let mut s = s;
-                    if !r.passes(pair_total(pair), rating) {
-                        // "An officer who fails when issuing an order can give no further orders that turn."
-                        s.phase = LAST_BOMBARD;
-                        return Node::Live(s);
-                    }
-                    s.free_order = pair_is_huzzah(pair);
-                    if s.free_order {
-                        // The free order is carried out whatever the count of
-                        // orders before it, and no order follows it: the count
-                        // no longer matters, and forgetting it merges states.
-                        s.orders = 0;
-                    }
-                    self.ordered(s, choice)
-                })
+                self.rolled(
+                    fate,
+                    |pair| {
+                        let mut s = s;
+                        if !r.passes(pair_total(pair), rating) {
+                            // "An officer who fails when issuing an order can give no further orders that turn."
+                            s.phase = LAST_BOMBARD;
+                            return Node::Live(s);
+                        }
+                        s.free_order = pair_is_huzzah(pair);
+                        if s.free_order {
+                            // The free order is carried out whatever the count of
+                            // orders before it, and no order follows it: the count
+                            // no longer matters, and forgetting it merges states.
+                            s.orders = 0;
+                        }
+                        self.ordered(s, choice)
+                    },
+                    |_| false,
+                )
             }
             Asks::Bombard => {
                 let band = a.bombard_band(i32::from(s.distance).max(1));
@@ -426,7 +445,7 @@ impl AssaultGame {
                         if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
                     return Node::Live(s);
                 }
-                self.rolled(fate, |roll| self.through_chain(a.step(s, Some(roll())), roll))
+                self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain)
             }
             Asks::Square => {
                 let choice = fate.decide(DEFENDER, &SQUARE, &[STAY, FORM], &|policy| match policy {
@@ -437,24 +456,29 @@ impl AssaultGame {
                 if choice == STAY {
                     return Node::Live(s);
                 }
-                self.rolled(fate, |roll| {
-                    let mut s = s;
-                    if r.passes(pair_total(roll()), a.first_order_rating(&s, 1)) {
-                        s.formation[1] = Formation::Square;
-                        s.phase = DEFENDER_DEPLOY_THREAT;
-                    }
-                    Node::Live(s)
-                })
+                self.rolled(
+                    fate,
+                    |pair| {
+                        let mut s = s;
+                        if r.passes(pair_total(pair), a.first_order_rating(&s, 1)) {
+                            s.formation[1] = Formation::Square;
+                            s.phase = DEFENDER_DEPLOY_THREAT;
+                        }
+                        Node::Live(s)
+                    },
+                    |_| false,
+                )
             }
             Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
-                // Both engagement rolls in one step.
-                self.rolled(fate, |roll| {
-                    let attacker = roll();
-                    let defender = roll();
-                    a.engage(s, attacker, defender)
-                })
+                // Both engagement rolls in one step: the chain's phase takes
+                // the first and waits for the other side's.
+                self.rolled(
+                    fate,
+                    |pair| a.step(s, Some(pair)),
+                    |s| s.phase == ENGAGE_DEFENDER_ROLL || s.phase == DEFENDER_ENGAGE_SECOND,
+                )
             }
-            Asks::Nothing => self.rolled(fate, |roll| self.through_chain(a.step(s, Some(roll())), roll)),
+            Asks::Nothing => self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain),
         }
     }
 
@@ -471,20 +495,6 @@ impl AssaultGame {
         }
         let to = self.assault.advance(&s);
         self.assault.after_move(s, to)
-    }
-
-    /// A threat test's chain of Huzzah!es played out within the step that
-    /// began it: each link is a 1 in 36 chance, so the states in the middle
-    /// of a chain are many (one per state that may test, per link) and
-    /// hardly ever reached; rolling the chain through in one step keeps
-    /// them out of the solver's graph.
-    fn through_chain(&self, mut node: Node<State>, roll: &mut dyn FnMut() -> u32) -> Node<State> {
-        while let Node::Live(s) = node
-            && s.huzzahs > 0
-        {
-            node = self.assault.step(s, Some(roll()));
-        }
-        node
     }
 
     fn winner_of(&self, code: u64) -> u8 {
