@@ -4,7 +4,7 @@
 use super::assert_agrees;
 use volley_kernel::catalogue;
 use volley_kernel::rulesets::huzzah::assault::{
-    Assault, AssaultUnit, DEFAULT_EDGE, EXACT_TURN_LIMIT, Fire, Formation, Guns, Superiority,
+    Assault, AssaultUnit, BEST_TURN_LIMIT, DEFAULT_EDGE, Fire, Formation, Guns, Superiority,
 };
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -90,8 +90,8 @@ fn the_catalogue_builds_assaults_and_rejects_what_cannot_assault() {
     let total: f64 = (0..3).map(|w| exact.probability("winner", w)).sum();
     // The solver drops states below 1e-15 (a mass far below 1e-9).
     assert!((total - 1.0).abs() < 1e-9);
-    // Past the exact solver's turn limit the assault is sampled only.
-    let past_limit = (EXACT_TURN_LIMIT + 1).to_string();
+    // Past the solver's turn limit the assault is sampled only.
+    let past_limit = (BEST_TURN_LIMIT + 1).to_string();
     let long = entry.build_from_text(rules.as_ref(), [("turns", past_limit.as_str())]).unwrap();
     assert!(!long.has_exact() && long.exact_distribution().is_none());
     assert!(

@@ -72,11 +72,12 @@
 //! the decisions `advance` (halt, advance, deploy to line), `pursue`,
 //! `bombard` (fire or hold) and `square`, played by `best`, `bold` (the
 //! chain's play, but pursuing) or `cautious`; see its module for each.
-//! Best play is solved up to [`BEST_TURN_LIMIT`] turns (3: the decisions
-//! multiply the states, and the 30-turn default takes about 18 s of CPU, over
-//! the 2 s budget); beyond it `best` plays `bold`, exactly up to
-//! [`EXACT_TURN_LIMIT`] turns and sampled beyond. A test holds the game under
-//! bold play to the chain where nobody pursues.
+//! Best play and the heuristics are solved up to [`BEST_TURN_LIMIT`] turns
+//! (60: the 30-turn default takes about 3 s wall and 4 s of CPU under best
+//! play, over the 2 s budget); beyond it `best` plays `bold` and
+//! the fight is sampled. The chain itself is solved up to
+//! [`EXACT_TURN_LIMIT`] turns. A test holds the game under bold play to the
+//! chain where nobody pursues.
 //!
 //! Modelling choices (beyond the interpretations of [`Rules`]):
 //! - The chain's attacker always advances when it can; the defender stands.

@@ -133,9 +133,9 @@
 //!   stands, command checks by brigade keys, and skirmisher superiority
 //!   held by one side throughout, the `skirmish` key, in open terrain) in its docs. It runs on the
 //!   decision model with the decisions `advance` (halt, advance, deploy),
-//!   `pursue`, `bombard` (fire or hold) and `square`; best play is solved up
-//!   to 3 turns (`assault::BEST_TURN_LIMIT`), the heuristics exactly up to
-//!   20 (`assault::EXACT_TURN_LIMIT`).
+//!   `pursue`, `bombard` (fire or hold) and `square`; best play and the
+//!   heuristics are solved up to 60 turns (`assault::BEST_TURN_LIMIT`; the
+//!   default 30 in about 3 s).
 //! - `brigade_assault` ([`assault::brigade`]) is the `assault` with two or
 //!   three attacking infantry units of one brigade (`attacker.units`, alike
 //!   but for `attacker.support_quality`), side by side, each unit's part of
