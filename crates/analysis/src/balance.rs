@@ -129,6 +129,16 @@ impl Experiment {
         self.run_under(self.rules.as_ref(), extra, self.options.samples)
     }
 
+    /// [`Experiment::run`] with no extra keys, and the exact law where the
+    /// scenario has one, from one build of the scenario: a game solved for
+    /// the sampler's best play is not solved again for its law.
+    pub fn run_and_exact(&self) -> Result<(Run, Option<Distribution>), AnalysisError> {
+        let scenario = self.build(self.rules.as_ref(), &[])?;
+        let run = self.run_built(scenario.as_ref(), &[], self.options.samples, false)?;
+        let exact = scenario.exact_distribution();
+        Ok((run, exact))
+    }
+
     /// A run under other rules and sample count (exact as [`Experiment::run`]).
     pub fn run_under(
         &self,
@@ -153,6 +163,17 @@ impl Experiment {
         solved: bool,
     ) -> Result<Run, AnalysisError> {
         let scenario = self.build(rules, extra)?;
+        self.run_built(scenario.as_ref(), extra, samples, solved)
+    }
+
+    /// [`Experiment::run_solving`] of a scenario already built.
+    fn run_built(
+        &self,
+        scenario: &dyn DynScenario,
+        extra: &[(String, String)],
+        samples: u64,
+        solved: bool,
+    ) -> Result<Run, AnalysisError> {
         let solved_anyway =
             solved && scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
         let exact =

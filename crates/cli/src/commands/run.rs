@@ -499,8 +499,7 @@ fn analyse(
     match spec.analysis {
         AnalysisKind::Distribution => {
             for (_, experiment, label) in &experiments {
-                let run = experiment.run(&[]).map_err(internal)?;
-                let exact = experiment.build(experiment.rules.as_ref(), &[]).map_err(internal)?.exact_distribution();
+                let (run, exact) = experiment.run_and_exact().map_err(internal)?;
                 let (mut report, _) =
                     report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
                 report.sections.push(Section::text("Method", &report::method_text(experiment)));

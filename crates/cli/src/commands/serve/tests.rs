@@ -191,7 +191,7 @@ async fn bad_input_answers_400_naming_the_key_and_what_is_accepted() {
         assert!(error.contains(expected), "{uri}: `{error}` does not name `{expected}`");
     }
     // A scenario without an exact solver here says so, as the CLI does.
-    let (status, _, body) = get("/api/dist?ruleset=huzzah&scenario=assault&exact=true").await;
+    let (status, _, body) = get("/api/dist?ruleset=huzzah&scenario=brigade_assault&exact=true").await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert!(body.contains("no exact solver"), "{body}");
     let (status, _, body) = get("/api/nothing").await;
