@@ -44,6 +44,14 @@
 //! equal height in parallel), then the states that start it. Steps within a
 //! turn must never come back to a state: the solver panics naming it.
 //!
+//! # Grouped draws
+//!
+//! A roll whose many values lead to a few places (2D6 against a rating:
+//! pass, fail, a Huzzah!; a chain of rolls after it) is best given as one
+//! [`Fate::draw_grouped`]: the step works out the law of the places itself,
+//! once, where the enumeration first meets it, and is replayed once per
+//! place rather than once per value. A sampler rolls the dice as they come.
+//!
 //! # Objectives and ties
 //!
 //! A side playing `best` maximises, by default, its chance of winning minus its
