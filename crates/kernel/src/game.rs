@@ -701,8 +701,9 @@ enum Node {
     /// bits, node).
     Chance { first: u32, count: u32 },
     /// Chances only from here: transitions `first..first + count` of
-    /// [`Graph::transitions`].
-    Leaf { first: u32, count: u32 },
+    /// [`Graph::transitions`]; once the graph is laid out, those go on and
+    /// the endings are `ends` of [`Graph::leaf_ends`] ([`NO_NODE`]: none).
+    Leaf { first: u32, count: u32, ends: u32 },
 }
 
 /// Where a leaf's mass goes.
@@ -748,6 +749,36 @@ struct Graph<S> {
     heights: Vec<(u32, u32)>,
     /// The number of decision nodes.
     slots: u32,
+    /// Once laid out ([`Graph::renumber`]): the states within a turn are
+    /// ids `0..within_count` (in the order of [`Graph::within`]), the states
+    /// that start a turn `within_count..within_count + start_count`, and the
+    /// states only ever ended in come last. A transition that goes on is
+    /// therefore within the turn exactly when its target is below
+    /// `within_count`.
+    within_count: u32,
+    start_count: u32,
+    /// The endings of each leaf that has any (see [`Node::Leaf`]).
+    leaf_ends: Vec<LeafEnds>,
+    /// The endings of every leaf, each a run of [`LeafEnds`].
+    endings: Vec<Ending>,
+    /// The ending each [`Ending::slot`] stands for: the winner and the final state.
+    ending_states: Vec<(u8, u32)>,
+}
+
+/// A leaf's endings: what they are worth together (the backward pass needs
+/// no more) and where they are listed (for the forward walk).
+#[derive(Clone, Copy, Debug)]
+struct LeafEnds {
+    worth: Worth,
+    first: u32,
+    count: u32,
+}
+
+/// One ending of a leaf: its slot in [`Graph::ending_states`] and its chance.
+#[derive(Clone, Copy, Debug)]
+struct Ending {
+    slot: u32,
+    probability: f64,
 }
 
 /// A graph's trees being laid out anew ([`Graph::renumber`]).
@@ -756,6 +787,10 @@ struct LaidOut {
     children: Vec<(u64, u32)>,
     transitions: Vec<Transition>,
     slots: u32,
+    leaf_ends: Vec<LeafEnds>,
+    endings: Vec<Ending>,
+    ending_states: Vec<(u8, u32)>,
+    ending_slots: HashMap<(u8, u32), u32, BuildHasherDefault<CodeHasher>>,
 }
 
 /// The laws of a run of states, one after another, before their targets
@@ -838,12 +873,16 @@ impl<S: Copy + Eq + Hash> RawLaw<S> {
                     }
                 }
             }
-            self.nodes.push(Node::Leaf { first: first as u32, count: (self.transitions.len() - first) as u32 });
+            self.nodes.push(Node::Leaf {
+                first: first as u32,
+                count: (self.transitions.len() - first) as u32,
+                ends: NO_NODE,
+            });
             return index;
         }
         // The pick at this depth, shared by every leaf here.
         let head = all.path(&group[0])[depth];
-        self.nodes.push(Node::Leaf { first: 0, count: 0 });
+        self.nodes.push(Node::Leaf { first: 0, count: 0, ends: NO_NODE });
         let chosen_at = |leaf: &Leaf<S>| all.path(leaf)[depth].chosen();
         let mut kids = Vec::with_capacity(head.count() as usize);
         let mut start = 0;
@@ -911,6 +950,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             within: Vec::new(),
             heights: Vec::new(),
             slots: 0,
+            within_count: 0,
+            start_count: 0,
+            leaf_ends: Vec::new(),
+            endings: Vec::new(),
+            ending_states: Vec::new(),
         };
         let budget = game.state_budget();
         let (start, _) = graph.id(game.start());
@@ -1086,11 +1130,13 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     }
 
     /// Renumbers the states in the order backward induction visits them
-    /// (the states within a turn as [`Graph::within`] holds them, then every
-    /// other state as it was) and lays out each state's tree, transitions
-    /// and decision slots in that order, so that every sweep of the solver
-    /// reads the graph front to back rather than in the order exploration
-    /// happened to meet it.
+    /// (the states within a turn as [`Graph::within`] holds them, then the
+    /// states that start a turn, then those only ever ended in) and lays out
+    /// each state's tree, transitions and decision slots in that order, so
+    /// that every sweep of the solver reads the graph front to back rather
+    /// than in the order exploration happened to meet it. Each leaf's
+    /// endings move to [`Graph::endings`], summed into its worth
+    /// ([`LeafEnds`]).
     fn renumber(&mut self) {
         let n = self.states.len();
         let mut order: Vec<u32> = Vec::with_capacity(n);
@@ -1099,7 +1145,25 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             order.push(id);
             placed[id as usize] = true;
         }
-        order.extend((0..n as u32).filter(|&id| !placed[id as usize]));
+        // The states that start a turn: those of the layers and those a
+        // step continues into (the last turn's may have no law of their own).
+        let mut starts = vec![false; n];
+        for &id in self.layers.iter().flatten() {
+            assert!(
+                !placed[id as usize],
+                "a state starts a turn and is reached within one: `starts_turn` must say which, from the state alone"
+            );
+            starts[id as usize] = true;
+        }
+        for t in &self.transitions {
+            if t.winner == CONTINUES {
+                starts[t.target as usize] = true;
+            }
+        }
+        let starts_from = order.len();
+        order.extend((0..n as u32).filter(|&id| starts[id as usize]));
+        let start_count = order.len() - starts_from;
+        order.extend((0..n as u32).filter(|&id| !placed[id as usize] && !starts[id as usize]));
         let mut new_of = vec![0u32; n];
         for (new, &old) in order.iter().enumerate() {
             new_of[old as usize] = new as u32;
@@ -1109,6 +1173,10 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             children: Vec::with_capacity(self.children.len()),
             transitions: Vec::with_capacity(self.transitions.len()),
             slots: 0,
+            leaf_ends: Vec::new(),
+            endings: Vec::new(),
+            ending_states: Vec::new(),
+            ending_slots: HashMap::default(),
         };
         let mut root = vec![NO_NODE; n];
         let mut spans = vec![(0, 0); n];
@@ -1128,10 +1196,17 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         }
         for layer in &mut self.layers {
             layer.sort_unstable();
+            debug_assert!(layer.iter().all(|&id| {
+                let id = id as usize;
+                id >= self.within.len() && id < self.within.len() + start_count
+            }));
         }
         (self.root, self.spans) = (root, spans);
         (self.nodes, self.children, self.transitions, self.slots) =
             (laid.nodes, laid.children, laid.transitions, laid.slots);
+        (self.leaf_ends, self.endings, self.ending_states) = (laid.leaf_ends, laid.endings, laid.ending_states);
+        self.within_count = self.within.len() as u32;
+        self.start_count = start_count as u32;
     }
 
     /// Copies the tree below `node` into `laid`, its states renumbered by
@@ -1139,14 +1214,34 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     fn lay_out(&self, node: u32, new_of: &[u32], laid: &mut LaidOut) -> u32 {
         let index = laid.nodes.len() as u32;
         match self.nodes[node as usize] {
-            Node::Leaf { first, count } => {
+            Node::Leaf { first, count, .. } => {
                 let start = laid.transitions.len() as u32;
-                laid.transitions.extend(
-                    self.transitions[first as usize..(first + count) as usize]
-                        .iter()
-                        .map(|t| Transition { target: new_of[t.target as usize], ..*t }),
-                );
-                laid.nodes.push(Node::Leaf { first: start, count });
+                let ends_first = laid.endings.len() as u32;
+                let mut worth = [0.0; 2];
+                for t in &self.transitions[first as usize..(first + count) as usize] {
+                    let target = new_of[t.target as usize];
+                    if t.winner == CONTINUES || t.winner == WITHIN {
+                        laid.transitions.push(Transition { target, ..*t });
+                    } else {
+                        let next_slot = laid.ending_states.len() as u32;
+                        let slot = *laid.ending_slots.entry((t.winner, target)).or_insert(next_slot);
+                        if slot == next_slot {
+                            laid.ending_states.push((t.winner, target));
+                        }
+                        let w = ending_worth(t.winner);
+                        worth[0] += t.probability * w[0];
+                        worth[1] += t.probability * w[1];
+                        laid.endings.push(Ending { slot, probability: t.probability });
+                    }
+                }
+                let ends_count = laid.endings.len() as u32 - ends_first;
+                let ends = if ends_count == 0 {
+                    NO_NODE
+                } else {
+                    laid.leaf_ends.push(LeafEnds { worth, first: ends_first, count: ends_count });
+                    laid.leaf_ends.len() as u32 - 1
+                };
+                laid.nodes.push(Node::Leaf { first: start, count: laid.transitions.len() as u32 - start, ends });
             }
             Node::Chance { first, count } | Node::Decide { first, count, .. } => {
                 let kind = self.nodes[node as usize];
@@ -1181,7 +1276,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                     Node::Decide { side, decision, first: first + child_base, count, slot: self.slots - 1 }
                 }
                 Node::Chance { first, count } => Node::Chance { first: first + child_base, count },
-                Node::Leaf { first, count } => Node::Leaf { first: first + transition_base, count },
+                Node::Leaf { first, count, ends } => Node::Leaf { first: first + transition_base, count, ends },
             });
         }
         self.children.extend(law.children.iter().map(|&(key, node)| (key, node + node_base)));
@@ -1282,61 +1377,83 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let graph = Graph::explore(game, plan)?;
         let turns = game.steps() as usize;
         let mut choices = vec![Vec::new(); turns];
-        let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
-        let mut current = next.clone();
+        let mut worths = graph.limit_worths(game);
         for t in (0..graph.layers.len()).rev() {
-            choices[t] = graph.backward_turn(t, &mut current, &next, plan);
-            std::mem::swap(&mut current, &mut next);
+            choices[t] = graph.backward_turn(t, &mut worths, plan, &mut []);
         }
         Some(Solution { graph, choices, plan })
     }
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
+    /// The worths at the turn limit, where backward induction starts.
+    fn limit_worths<G: Game<State = S>>(&self, game: &G) -> Worths {
+        let w = self.within_count as usize;
+        let starts: Vec<Worth> =
+            self.states[w..w + self.start_count as usize].iter().map(|s| ending_worth(game.at_limit(s))).collect();
+        Worths { within: vec![[0.0; 2]; w], current: starts.clone(), next: starts }
+    }
+
     /// One turn of backward induction: the worth in turn `t` of every state
     /// within a turn (run by run, each in parallel) and then of every state
-    /// starting turn `t`, into `current`, given `next`, the worths at the
-    /// start of turn `t + 1`; returns the table of the options taken.
-    fn backward_turn(&self, t: usize, current: &mut [Worth], next: &[Worth], plan: Plan) -> Vec<u8> {
+    /// starting turn `t`, given the worths at the start of turn `t + 1`;
+    /// the turn's worths then become the next. Returns the table of the
+    /// options taken; each of `captures` (a state, and a decision slot with
+    /// room for its options) also keeps the worth of each option there.
+    fn backward_turn(
+        &self,
+        t: usize,
+        worths: &mut Worths,
+        plan: Plan,
+        captures: &mut [(u32, (u32, Vec<Worth>))],
+    ) -> Vec<u8> {
         // Each state's decision nodes are its own slots, so the states of a
         // run write disjoint entries of the table.
         let table: Vec<AtomicU8> = (0..self.slots).map(|_| AtomicU8::new(0)).collect();
-        let runs = self.heights.iter().map(|&(first, end)| &self.within[first as usize..end as usize]);
-        let mut worths: Vec<Worth> = Vec::new();
-        for run in runs.chain(std::iter::once(&self.layers[t][..])) {
-            run.par_iter()
-                .with_min_len(256)
-                .map(|&id| self.worth(self.root[id as usize], current, next, plan, &table, None))
-                .collect_into_vec(&mut worths);
-            for (&id, &worth) in run.iter().zip(&worths) {
-                current[id as usize] = worth;
-            }
+        let w = self.within_count;
+        // Runs of equal height, the lowest first: ids `first..end`, reading
+        // only the states within the turn at `end` and beyond.
+        for &(first, end) in &self.heights {
+            let (head, tail) = worths.within.split_at_mut(end as usize);
+            let sweep = Sweep { within: tail, within_base: end, within_count: w, next: &worths.next };
+            head[first as usize..].par_iter_mut().with_min_len(256).enumerate().for_each(|(i, worth)| {
+                *worth = self.worth(self.root[first as usize + i], &sweep, plan, &table, None);
+            });
         }
+        let sweep = Sweep { within: &worths.within, within_base: 0, within_count: w, next: &worths.next };
+        let layer = &self.layers[t];
+        let starting: Vec<Worth> = layer
+            .par_iter()
+            .with_min_len(256)
+            .map(|&id| self.worth(self.root[id as usize], &sweep, plan, &table, None))
+            .collect();
+        for (id, capture) in captures.iter_mut() {
+            self.worth(self.root[*id as usize], &sweep, plan, &table, Some(capture));
+        }
+        for (&id, &worth) in layer.iter().zip(&starting) {
+            worths.current[(id - w) as usize] = worth;
+        }
+        std::mem::swap(&mut worths.current, &mut worths.next);
         table.into_iter().map(AtomicU8::into_inner).collect()
     }
 
-    /// The worth of node `node` given the worths of this turn's states
-    /// within it (`current`) and of the next turn's (`next`); records the
-    /// option taken at each decision node in `table`, and, when `capture` is
-    /// `Some(slot)`, the worth of each option at that node.
+    /// The worth of node `node`, reading the worths of the states it leads
+    /// to from `sweep`; records the option taken at each decision node in
+    /// `table`, and, when `capture` is `Some(slot)`, the worth of each
+    /// option at that node.
     fn worth(
         &self,
         node: u32,
-        current: &[Worth],
-        next: &[Worth],
+        sweep: &Sweep<'_>,
         plan: Plan,
         table: &[AtomicU8],
         mut capture: Option<&mut (u32, Vec<Worth>)>,
     ) -> Worth {
         match self.nodes[node as usize] {
-            Node::Leaf { first, count } => {
-                let mut worth = [0.0; 2];
+            Node::Leaf { first, count, ends } => {
+                let mut worth = if ends == NO_NODE { [0.0; 2] } else { self.leaf_ends[ends as usize].worth };
                 for t in &self.transitions[first as usize..(first + count) as usize] {
-                    let w = match t.winner {
-                        CONTINUES => next[t.target as usize],
-                        WITHIN => current[t.target as usize],
-                        winner => ending_worth(winner),
-                    };
+                    let w = sweep.read(t.target);
                     worth[0] += t.probability * w[0];
                     worth[1] += t.probability * w[1];
                 }
@@ -1346,7 +1463,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let mut worth = [0.0; 2];
                 for &(bits, child) in &self.children[first as usize..(first + count) as usize] {
                     let p = f64::from_bits(bits);
-                    let w = self.worth(child, current, next, plan, table, capture.as_deref_mut());
+                    let w = self.worth(child, sweep, plan, table, capture.as_deref_mut());
                     worth[0] += p * w[0];
                     worth[1] += p * w[1];
                 }
@@ -1359,7 +1476,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
                 for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
-                    let w = self.worth(child, current, next, plan, table, capture.as_deref_mut());
+                    let w = self.worth(child, sweep, plan, table, capture.as_deref_mut());
                     if capturing {
                         options.push(w);
                     }
@@ -1379,43 +1496,92 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     }
 }
 
+/// The forward walk's masses: of the states within the turn, of those
+/// starting the next, and of this turn's endings by slot.
+struct Masses {
+    within: Vec<f64>,
+    next: Vec<f64>,
+    ended: Vec<f64>,
+    within_count: u32,
+}
+
+/// Backward induction's worths: of the states within a turn (this turn's),
+/// and of the states that start a turn, this turn's and the next's.
+struct Worths {
+    within: Vec<Worth>,
+    current: Vec<Worth>,
+    next: Vec<Worth>,
+}
+
+/// What one sweep of backward induction reads: the worths of the states
+/// within the turn from id `within_base` on, and of the next turn's starts.
+struct Sweep<'a> {
+    within: &'a [Worth],
+    within_base: u32,
+    within_count: u32,
+    next: &'a [Worth],
+}
+
+impl Sweep<'_> {
+    #[inline(always)]
+    fn read(&self, target: u32) -> Worth {
+        if target < self.within_count {
+            self.within[(target - self.within_base) as usize]
+        } else {
+            self.next[(target - self.within_count) as usize]
+        }
+    }
+}
+
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// Walks the table forwards from the start, a turn at a time: in each
     /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
     /// turn's starting states, then the states within it in order) before
-    /// spreading that mass, and `ended(t, winner, id, q)` for the mass `q`
-    /// of each ending; stops after a turn for which `go_on(t)` is false.
-    /// Returns the mass still going after the last turn walked, by state.
+    /// spreading that mass, then `ended(t, masses)` with the mass of each
+    /// ending that turn (by [`Graph::ending_states`] slot; the callee takes
+    /// it, leaving zeros); stops after a turn for which `go_on(t)` is false.
+    /// Returns the mass still going after the last turn walked, by state
+    /// starting a turn (id less [`Graph::within_count`]).
     fn forward(
         &self,
         mut at: impl FnMut(usize, u32, f64),
-        mut ended: impl FnMut(usize, u8, u32, f64),
+        mut ended: impl FnMut(usize, &mut [f64]),
         mut go_on: impl FnMut(usize) -> bool,
     ) -> Vec<f64> {
         let graph = &self.graph;
-        let mut mass = vec![0.0f64; graph.states.len()];
-        let mut next = vec![0.0f64; graph.states.len()];
-        next[graph.layers[0][0] as usize] = 1.0;
+        let w = graph.within_count as usize;
+        let mut masses = Masses {
+            within: vec![0.0; w],
+            next: vec![0.0; graph.start_count as usize],
+            ended: vec![0.0; graph.ending_states.len()],
+            within_count: graph.within_count,
+        };
+        let mut starting = vec![0.0f64; graph.start_count as usize];
+        masses.next[graph.layers[0][0] as usize - w] = 1.0;
         for (t, layer) in graph.layers.iter().enumerate() {
-            std::mem::swap(&mut mass, &mut next);
-            for &id in layer.iter().chain(&graph.within) {
-                let p = std::mem::take(&mut mass[id as usize]);
-                if p == 0.0 {
-                    continue;
+            std::mem::swap(&mut starting, &mut masses.next);
+            for &id in layer {
+                let p = std::mem::take(&mut starting[id as usize - w]);
+                if p != 0.0 {
+                    at(t, id, p);
+                    self.spread(graph.root[id as usize], t, p, &mut masses);
                 }
-                at(t, id, p);
-                self.spread(graph.root[id as usize], t, p, &mut |target, winner, q| match winner {
-                    CONTINUES => next[target as usize] += q,
-                    WITHIN => mass[target as usize] += q,
-                    winner => ended(t, winner, target, q),
-                });
             }
+            // The states within the turn, each after all that lead to it.
+            for id in 0..w {
+                let p = std::mem::take(&mut masses.within[id]);
+                if p != 0.0 {
+                    at(t, id as u32, p);
+                    self.spread(graph.root[id], t, p, &mut masses);
+                }
+            }
+            ended(t, &mut masses.ended);
             // Only this turn's states held mass, and each was taken.
             if !go_on(t) {
                 break;
             }
         }
-        next
+        masses.next
     }
 
     /// The exact distribution of outcome codes under the table.
@@ -1424,18 +1590,24 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
         let left = self.forward(
             |_, _, _| {},
-            |t, winner, id, q| {
-                let code = game.code(winner, t as u32 + 1, &graph.states[id as usize]);
-                *ends.entry(code).or_insert(0.0) += q;
+            |t, masses| {
+                for (slot, q) in masses.iter_mut().enumerate() {
+                    if *q != 0.0 {
+                        let (winner, id) = graph.ending_states[slot];
+                        let code = game.code(winner, t as u32 + 1, &graph.states[id as usize]);
+                        *ends.entry(code).or_insert(0.0) += std::mem::take(q);
+                    }
+                }
             },
             |_| true,
         );
         // What is still going has reached the limit (a layer list shorter
         // than the limit means nothing is).
         let limit = game.steps();
-        for (id, &p) in left.iter().enumerate() {
+        let w = graph.within_count as usize;
+        for (i, &p) in left.iter().enumerate() {
             if p > 0.0 {
-                let state = &graph.states[id];
+                let state = &graph.states[w + i];
                 *ends.entry(game.code(game.at_limit(state), limit, state)).or_insert(0.0) += p;
             }
         }
@@ -1444,23 +1616,35 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         result
     }
 
-    /// Sends mass `p` at node `node` (turn `t`) through the table to its transitions.
-    fn spread(&self, node: u32, t: usize, p: f64, out: &mut impl FnMut(u32, u8, f64)) {
+    /// Sends mass `p` at node `node` (turn `t`) through the table to its
+    /// transitions and endings.
+    fn spread(&self, node: u32, t: usize, p: f64, masses: &mut Masses) {
         let graph = &self.graph;
         match graph.nodes[node as usize] {
-            Node::Leaf { first, count } => {
+            Node::Leaf { first, count, ends } => {
                 for tr in &graph.transitions[first as usize..(first + count) as usize] {
-                    out(tr.target, tr.winner, p * tr.probability);
+                    let q = p * tr.probability;
+                    if tr.target < masses.within_count {
+                        masses.within[tr.target as usize] += q;
+                    } else {
+                        masses.next[(tr.target - masses.within_count) as usize] += q;
+                    }
+                }
+                if ends != NO_NODE {
+                    let LeafEnds { first, count, .. } = graph.leaf_ends[ends as usize];
+                    for ending in &graph.endings[first as usize..(first + count) as usize] {
+                        masses.ended[ending.slot as usize] += p * ending.probability;
+                    }
                 }
             }
             Node::Chance { first, count } => {
                 for &(bits, child) in &graph.children[first as usize..(first + count) as usize] {
-                    self.spread(child, t, p * f64::from_bits(bits), out);
+                    self.spread(child, t, p * f64::from_bits(bits), masses);
                 }
             }
             Node::Decide { first, slot, .. } => {
                 let chosen = self.choices[t][slot as usize] as usize;
-                self.spread(graph.children[first as usize + chosen].1, t, p, out);
+                self.spread(graph.children[first as usize + chosen].1, t, p, masses);
             }
         }
     }
@@ -1483,7 +1667,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
                     }
                 });
             },
-            |_, _, _, _| {},
+            |_, _| {},
             |t| {
                 let taken = candidates.take();
                 for side in 0..2 {
@@ -1499,21 +1683,22 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         // The worth of each option there: backward again down to that turn.
         let targets: Vec<(usize, u32, u32, f64)> = found.iter().flatten().copied().collect();
         let Some(earliest) = targets.iter().map(|t| t.0).min() else { return Vec::new() };
-        let mut next: Vec<Worth> = graph.states.iter().map(|s| ending_worth(game.at_limit(s))).collect();
-        let mut current = next.clone();
+        let mut worths = graph.limit_worths(game);
         let mut captured: Vec<Option<Vec<Worth>>> = vec![None; targets.len()];
         for t in (earliest..graph.layers.len()).rev() {
-            graph.backward_turn(t, &mut current, &next, self.plan);
-            for (k, &(tt, id, node, _)) in targets.iter().enumerate() {
-                if tt == t {
+            let at_t: Vec<usize> = (0..targets.len()).filter(|&k| targets[k].0 == t).collect();
+            let mut captures: Vec<(u32, (u32, Vec<Worth>))> = at_t
+                .iter()
+                .map(|&k| {
+                    let (_, id, node, _) = targets[k];
                     let Node::Decide { slot, .. } = graph.nodes[node as usize] else { unreachable!() };
-                    let mut capture = (slot, Vec::new());
-                    let table: Vec<AtomicU8> = (0..graph.slots).map(|_| AtomicU8::new(0)).collect();
-                    graph.worth(graph.root[id as usize], &current, &next, self.plan, &table, Some(&mut capture));
-                    captured[k] = Some(capture.1);
-                }
+                    (id, (slot, Vec::new()))
+                })
+                .collect();
+            graph.backward_turn(t, &mut worths, self.plan, &mut captures);
+            for (&k, (_, (_, options))) in at_t.iter().zip(captures) {
+                captured[k] = Some(options);
             }
-            std::mem::swap(&mut current, &mut next);
         }
         targets
             .iter()
