@@ -50,7 +50,9 @@
 //! pass, fail, a Huzzah!; a chain of rolls after it) is best given as one
 //! [`Fate::draw_grouped`]: the step works out the law of the places itself,
 //! once, where the enumeration first meets it, and is replayed once per
-//! place rather than once per value. A sampler rolls the dice as they come.
+//! place rather than once per value; the value drawn may be the place
+//! itself, so that a replay need not work out again where the roll leads. A
+//! sampler rolls the dice as they come.
 //!
 //! # Objectives and ties
 //!
@@ -74,6 +76,7 @@ use crate::outcome::{CodeHasher, Layout};
 use crate::params::{Param, Settings};
 use crate::scenario::Scenario;
 use rayon::prelude::*;
+use std::any::Any;
 use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hash};
@@ -154,15 +157,19 @@ pub trait Fate {
     fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32;
     /// A draw whose law the step works out itself, its values grouped by
     /// where they lead: a roll of 2D6 and a chain of rolls after it, say,
-    /// whose 11 or 121 outcomes lead to a handful of different places. A
-    /// sampler calls `sample` (real dice; its value is any value of the group
-    /// drawn); an enumeration calls `law` once for each place the step meets
-    /// the draw (every value with its probability, no zero probability,
-    /// summing to 1; the values distinct), then takes each of its values in
-    /// turn, so that a step meets a grouped draw as often as it has groups,
-    /// not as often as it has values. The step must lead to the same place
-    /// from every value of a group.
-    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64;
+    /// whose 11 or 121 outcomes lead to a handful of different places. The
+    /// value is whatever the step wants back, the place itself at best. A
+    /// sampler calls `sample` (real dice); an enumeration calls `law` once
+    /// for each place the step meets the draw (every value with its
+    /// probability, no zero probability, summing to 1; the values distinct),
+    /// keeps it, and takes each of its values in turn, so that a step meets
+    /// a grouped draw as often as it has groups, not as often as it has
+    /// rolls, and need not work out again where a value leads.
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        sample: impl FnOnce(&mut Dice) -> T,
+        law: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T;
     /// Side `side` takes `decision`, choosing one of `options` (at least one;
     /// listed in the order ties are broken). `heuristic` says what each
     /// heuristic policy picks here (it is never asked for [`Policy::Best`]).
@@ -369,7 +376,11 @@ impl<S> Fate for Rolling<'_, S> {
         value
     }
 
-    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        sample: impl FnOnce(&mut Dice) -> T,
+        law: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
         if self.node == NO_NODE {
             return sample(self.dice);
         }
@@ -385,7 +396,7 @@ impl<S> Fate for Rolling<'_, S> {
             })
             .unwrap_or(law.len() - 1);
         self.follow(index);
-        law[index].0
+        law[index].0.clone()
     }
 
     fn decide(
@@ -464,13 +475,13 @@ fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, di
 /// so that a pick is plain data and a path is copied without allocating.
 #[derive(Clone, Copy, Debug)]
 enum Pick {
-    /// `values`: where a grouped draw's law starts in [`Leaves::values`]
-    /// ([`NO_NODE`] for any other chance).
+    /// `law`: a grouped draw's law in [`Leaves::laws`] ([`NO_NODE`] for
+    /// any other chance).
     Chance {
         chosen: u32,
         count: u32,
         probability: f64,
-        values: u32,
+        law: u32,
     },
     Decide {
         side: u8,
@@ -502,8 +513,9 @@ struct Replay<'a> {
     depth: usize,
     /// The options of every decision pick, each a run its pick points to.
     options: &'a mut Vec<u16>,
-    /// The law of every grouped draw, each a run its pick points to.
-    values: &'a mut Vec<(u64, f64)>,
+    /// The law of every grouped draw (a `Vec<(T, f64)>` of its `T`), each
+    /// one its pick points to.
+    laws: &'a mut Vec<Box<dyn Any>>,
 }
 
 impl Replay<'_> {
@@ -514,7 +526,7 @@ impl Replay<'_> {
                 chosen: 0,
                 count: count as u32,
                 probability: probabilities(0),
-                values: NO_NODE,
+                law: NO_NODE,
             });
         }
         let chosen = self.path[self.depth].chosen() as usize;
@@ -553,21 +565,28 @@ impl Fate for Replay<'_> {
         outcomes[self.chance(|i| outcomes[i].1, outcomes.len())].0
     }
 
-    fn draw_grouped(&mut self, _sample: impl FnOnce(&mut Dice) -> u64, law: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        _sample: impl FnOnce(&mut Dice) -> T,
+        law: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
         if self.depth == self.path.len() {
             // Met for the first time on this path: the law is worked out
             // once, and every later replay of the path reads it back.
-            let first = self.values.len() as u32;
             let law = law();
             debug_assert!(!law.is_empty(), "a grouped draw has a value");
-            self.values.extend_from_slice(&law);
-            self.path.push(Pick::Chance { chosen: 0, count: law.len() as u32, probability: law[0].1, values: first });
+            let (count, probability) = (law.len() as u32, law[0].1);
+            self.laws.push(Box::new(law));
+            self.path.push(Pick::Chance { chosen: 0, count, probability, law: self.laws.len() as u32 - 1 });
         }
-        let Pick::Chance { chosen, values, .. } = self.path[self.depth] else {
+        let Pick::Chance { chosen, law, .. } = self.path[self.depth] else {
             panic!("a grouped draw met where the same path took a decision")
         };
-        debug_assert_ne!(values, NO_NODE, "a grouped draw met where the same path took another chance");
-        let (value, probability) = self.values[(values + chosen) as usize];
+        assert_ne!(law, NO_NODE, "a grouped draw met where the same path took another chance");
+        let law = self.laws[law as usize]
+            .downcast_ref::<Vec<(T, f64)>>()
+            .expect("a grouped draw met where the same path drew another kind of value");
+        let (value, probability) = law[chosen as usize].clone();
         if let Pick::Chance { probability: p, .. } = &mut self.path[self.depth] {
             *p = probability;
         }
@@ -631,7 +650,7 @@ struct Leaves<S> {
     leaves: Vec<Leaf<S>>,
     picks: Vec<Pick>,
     options: Vec<u16>,
-    values: Vec<(u64, f64)>,
+    laws: Vec<Box<dyn Any>>,
 }
 
 impl<S> Leaves<S> {
@@ -652,11 +671,11 @@ fn enumerate<G: Game>(
     leaves.leaves.clear();
     leaves.picks.clear();
     leaves.options.clear();
-    leaves.values.clear();
+    leaves.laws.clear();
     path_buffer.clear();
     let mut path = std::mem::take(path_buffer);
     loop {
-        let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options, values: &mut leaves.values };
+        let mut replay = Replay { plan, path, depth: 0, options: &mut leaves.options, laws: &mut leaves.laws };
         let mut next = *state;
         let branch = match game.step(&mut next, &mut replay) {
             Some(winner) => Branch::End(winner, next),
@@ -1049,7 +1068,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             .map(|chunk| {
                 let mut law = RawLaw::new();
                 let mut leaves =
-                    Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), values: Vec::new() };
+                    Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), laws: Vec::new() };
                 let mut path = Vec::new();
                 for state in chunk {
                     enumerate(game, plan, state, &mut leaves, &mut path);

@@ -142,6 +142,13 @@ impl Layout {
         code
     }
 
+    /// The value of metric `index` in a code.
+    #[inline]
+    pub fn value(&self, code: u64, index: usize) -> i64 {
+        let metric = &self.metrics[index];
+        ((code / self.strides[index]) % metric.domain.size()) as i64 + metric.domain.min()
+    }
+
     /// The values of a code, in metric order.
     pub fn decode(&self, code: u64, values: &mut [i64]) {
         for ((value, metric), stride) in values.iter_mut().zip(&self.metrics).zip(&self.strides) {

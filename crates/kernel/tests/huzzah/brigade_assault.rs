@@ -106,7 +106,11 @@ impl Fate for Scripted {
         let pair = law.outcomes().iter().map(|&(pair, _)| pair).find(|&pair| pair_total(pair) == total);
         pair.expect("every total is in the 2D6 law")
     }
-    fn draw_grouped(&mut self, _: impl FnOnce(&mut Dice) -> u64, _: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        _: impl FnOnce(&mut Dice) -> T,
+        _: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
         unreachable!("the brigade's assault rolls its dice one draw at a time")
     }
     fn decide(&mut self, _: u8, _: &'static Decision, _: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {

@@ -2816,7 +2816,11 @@ impl Fate for TableFate<'_> {
         law.sample(self.dice)
     }
 
-    fn draw_grouped(&mut self, sample: impl FnOnce(&mut Dice) -> u64, _: impl FnOnce() -> Vec<(u64, f64)>) -> u64 {
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        sample: impl FnOnce(&mut Dice) -> T,
+        _: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
         sample(self.dice)
     }
 

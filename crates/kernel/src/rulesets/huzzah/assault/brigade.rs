@@ -1270,9 +1270,8 @@ impl BrigadeGame {
     }
 
     fn winner_of(&self, code: u64) -> u8 {
-        let mut values = [0i64; 12];
-        self.layout.decode(code, &mut values);
-        values[0] as u8
+        // The winner is the layout's first metric.
+        self.layout.value(code, 0) as u8
     }
 }
 

@@ -165,26 +165,43 @@ impl Law for TwoD6 {
     }
 }
 
-/// A sequence of rolls of 2D6 as one value of a grouped draw: each roll's
-/// total less 1 (1 to 11) in four bits, the first lowest, so that a value
-/// of 0 is the empty sequence.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Totals(u64);
+/// Masses of a few distinct values, in the order first met: a grouped law
+/// in the making.
+struct Masses<T> {
+    items: Vec<(T, f64)>,
+    /// The item last added to: successive totals of a roll often lead to
+    /// the same place, so it is looked at first.
+    last: usize,
+}
 
-impl Totals {
-    /// Adds the roll of pair index `pair` after the others.
-    fn push(&mut self, pair: u32) {
-        let length = (64 - self.0.leading_zeros()).div_ceil(4);
-        assert!(length < 16, "a step rolls at most 15 times");
-        self.0 |= u64::from(pair_total(pair) as u32 - 1) << (4 * length);
+impl<T: PartialEq> Masses<T> {
+    fn new() -> Masses<T> {
+        Masses { items: Vec::with_capacity(16), last: 0 }
     }
 
-    /// Takes the first roll (a pair of its total).
-    fn pop(&mut self) -> u32 {
-        let total = (self.0 & 15) as i32 + 1;
-        assert!(total >= 2, "a replayed step rolls no more than it rolled");
-        self.0 >>= 4;
-        pair_of_total(total)
+    fn add(&mut self, value: T, p: f64) {
+        if let Some(item) = self.items.get_mut(self.last)
+            && item.0 == value
+        {
+            item.1 += p;
+            return;
+        }
+        match self.items.iter().position(|item| item.0 == value) {
+            Some(i) => {
+                self.items[i].1 += p;
+                self.last = i;
+            }
+            None => {
+                self.last = self.items.len();
+                self.items.push((value, p));
+            }
+        }
+    }
+}
+
+impl<T> Default for Masses<T> {
+    fn default() -> Masses<T> {
+        Masses { items: Vec::new(), last: 0 }
     }
 }
 
@@ -233,82 +250,94 @@ impl AssaultGame {
 
     /// Rolls 2D6: `first` takes the first roll, and while the node it leads
     /// to is live and `more` says so (a Huzzah! chain of threat tests, the
-    /// other side's engagement roll) the chain's next phase takes another.
-    /// Enumerated, the rolls are one grouped draw ([`Fate::draw_grouped`]):
-    /// the solver replays the step once for each place the rolls lead,
-    /// rather than once for each of a roll's 11 totals (and each total of
-    /// each link of a chain after it, or 121 pairs of totals for an
-    /// engagement). Sampled, the dice are rolled as they come.
+    /// other side's engagement roll) the chain's next phase takes another;
+    /// then the phases that need no input run on ([`AssaultGame::quiet`]).
+    /// Enumerated, the rolls are one grouped draw ([`Fate::draw_grouped`])
+    /// of the places they lead to: the solver replays the step once for each
+    /// place, rather than once for each of a roll's 11 totals (and each total
+    /// of each link of a chain after it, or 121 pairs of totals for an
+    /// engagement), and the replay takes the place as drawn. Sampled, the
+    /// dice are rolled as they come.
     fn rolled<F: Fate>(
         &self,
         fate: &mut F,
         first: impl Fn(u32) -> Node<State>,
         more: impl Fn(&State) -> bool,
     ) -> Node<State> {
-        let follow = |mut node: Node<State>, roll: &mut dyn FnMut() -> u32| {
-            while let Node::Live(s) = node
-                && more(&s)
-            {
-                node = self.assault.step(s, Some(roll()));
-            }
-            node
-        };
-        let mut sampled = None;
-        let code = fate.draw_grouped(
+        fate.draw_grouped(
             |dice| {
-                let mut code = Totals::default();
-                let mut roll = || {
-                    let pair = pair_of_total(pair_total(dice.two_d6_index()));
-                    code.push(pair);
-                    pair
-                };
-                let pair = roll();
-                sampled = Some(follow(first(pair), &mut roll));
-                code.0
+                let mut roll = || pair_of_total(pair_total(dice.two_d6_index()));
+                let mut node = first(roll());
+                while let Node::Live(s) = node
+                    && more(&s)
+                {
+                    node = self.assault.step(s, Some(roll()));
+                }
+                self.quiet(node)
             },
             || self.grouped_law(&first, &more),
-        );
-        sampled.unwrap_or_else(|| {
-            let mut totals = Totals(code);
-            let pair = totals.pop();
-            follow(first(pair), &mut || totals.pop())
-        })
+        )
     }
 
     /// The law of [`AssaultGame::rolled`]'s rolls: every sequence of totals,
-    /// grouped by the node it leads to, each group's value the first
-    /// sequence found (roll by roll: the states awaiting another roll are
-    /// merged, and each is rolled on once).
-    fn grouped_law(&self, first: &impl Fn(u32) -> Node<State>, more: &impl Fn(&State) -> bool) -> Vec<(u64, f64)> {
-        let mut groups: Vec<(u64, f64, Node<State>)> = Vec::new();
-        // Live states awaiting another roll: the mass and the rolls so far.
-        let mut waiting: Vec<(State, f64, Totals)> = Vec::new();
-        let mut place = |node: Node<State>, p: f64, code: Totals, waiting: &mut Vec<(State, f64, Totals)>| match node {
-            Node::Live(s) if more(&s) => match waiting.iter_mut().find(|w| w.0 == s) {
-                Some(w) => w.1 += p,
-                None => waiting.push((s, p, code)),
-            },
-            node => match groups.iter_mut().find(|g| g.2 == node) {
-                Some(g) => g.1 += p,
-                None => groups.push((code.0, p, node)),
-            },
-        };
+    /// grouped by the place it leads to once the quiet phases after it have
+    /// run (roll by roll: the states awaiting another roll are merged, and
+    /// each is rolled on once; then the quiet phases run once per node the
+    /// rolls led to).
+    ///
+    /// A Huzzah! chain of threat tests is rolled link by link only for its
+    /// Huzzah!es: every other total of a link ends the chain the same way
+    /// whatever the count of Huzzah!es before it (a test within a chain
+    /// never counts as bombarded, and ending it forgets the count), so the
+    /// links that differ only in that count are one class, whose mass is
+    /// rolled on once at the end. A chain alternates between two testers, so
+    /// a chain of up to its limit of links (eight) takes two classes' rolls
+    /// rather than one per link.
+    fn grouped_law(
+        &self,
+        first: &impl Fn(u32) -> Node<State>,
+        more: &impl Fn(&State) -> bool,
+    ) -> Vec<(Node<State>, f64)> {
+        let mut groups: Masses<Node<State>> = Masses::new();
+        // Live states awaiting another roll, with their mass.
+        let mut waiting: Masses<State> = Masses::new();
+        // Links of Huzzah! chains that differ only in the count of Huzzah!es
+        // (a state of the class, and the class's mass).
+        let mut links: Masses<State> = Masses::new();
+        let place =
+            |node: Node<State>, p: f64, groups: &mut Masses<Node<State>>, waiting: &mut Masses<State>| match node {
+                Node::Live(s) if more(&s) => waiting.add(s, p),
+                node => groups.add(node, p),
+            };
         let totals = TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0));
+        let (huzzah, huzzah_p) = totals[0];
+        debug_assert!(pair_is_huzzah(huzzah));
         for &(pair, p) in &totals {
-            let mut code = Totals::default();
-            code.push(pair);
-            place(first(pair), p, code, &mut waiting);
+            place(first(pair), p, &mut groups, &mut waiting);
         }
-        while !waiting.is_empty() {
-            for (s, q, code) in std::mem::take(&mut waiting) {
-                for &(pair, p) in &totals {
-                    let mut next = code;
-                    next.push(pair);
-                    place(self.assault.step(s, Some(pair)), q * p, next, &mut waiting);
+        while !waiting.items.is_empty() {
+            for (s, q) in std::mem::take(&mut waiting).items {
+                if !in_chain(&s) {
+                    for &(pair, p) in &totals {
+                        place(self.assault.step(s, Some(pair)), q * p, &mut groups, &mut waiting);
+                    }
+                    continue;
                 }
+                place(self.assault.step(s, Some(huzzah)), q * huzzah_p, &mut groups, &mut waiting);
+                links.add(State { huzzahs: 1, ..s }, q);
             }
         }
-        groups.into_iter().map(|(code, p, _)| (code, p)).collect()
+        for (class, q) in links.items {
+            for &(pair, p) in &totals[1..] {
+                place(self.assault.step(class, Some(pair)), q * p, &mut groups, &mut waiting);
+            }
+        }
+        debug_assert!(waiting.items.is_empty(), "a chain's other totals end it");
+        let mut places: Masses<Node<State>> = Masses::new();
+        for (node, p) in groups.items {
+            places.add(self.quiet(node), p);
+        }
+        places.items
     }
 
     /// Whether the attacker's officer may give it an order now: its Orders
@@ -370,16 +399,21 @@ impl AssaultGame {
     /// The attacker's legal orders now: halt, and each order that a free
     /// order carries out or that can be rolled (an advance on cavalry is
     /// Down 2 for infantry, a deploy is not: "Orders and movement", Procedure).
-    fn order_options(&self, s: &State) -> Vec<u16> {
+    /// (In an array with their count: this is asked at every replay of a
+    /// step, and a vector would be allocated each time.)
+    fn order_options(&self, s: &State) -> ([u16; 3], usize) {
         let a = &self.assault;
-        let mut options = vec![HALT];
+        let mut options = [HALT; 3];
+        let mut count = 1;
         if s.free_order || a.order_rating(s, true).is_some() {
-            options.push(MOVE);
+            options[count] = MOVE;
+            count += 1;
         }
         if self.may_deploy(s) && (s.free_order || a.order_rating(s, false).is_some()) {
-            options.push(DEPLOY);
+            options[count] = DEPLOY;
+            count += 1;
         }
-        options
+        (options, count)
     }
 
     /// What a cautious attacker orders: on to the edge of the defender's
@@ -399,12 +433,13 @@ impl AssaultGame {
         let r = &a.rules;
         match self.asks(&s) {
             Asks::Order(decision) => {
-                let options = self.order_options(&s);
+                let (options, count) = self.order_options(&s);
+                let options = &options[..count];
                 let cautious = self.cautious_order(&s);
                 // A heuristic that would advance when no advance can be
                 // rolled halts, as the chain does.
                 let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
-                let choice = fate.decide(ATTACKER, decision, &options, &|policy| match policy {
+                let choice = fate.decide(ATTACKER, decision, options, &|policy| match policy {
                     Policy::Cautious => or_halt(cautious),
                     _ => or_halt(MOVE),
                 });
@@ -508,10 +543,8 @@ impl AssaultGame {
     }
 
     fn winner_of(&self, code: u64) -> u8 {
-        let mut values = [0i64; 16];
-        let len = self.assault.layout.metrics().len();
-        self.assault.layout.decode(code, &mut values[..len]);
-        values[0] as u8
+        // The winner is the layout's first metric.
+        self.assault.layout.value(code, 0) as u8
     }
 }
 
