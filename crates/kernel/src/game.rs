@@ -784,6 +784,13 @@ struct Graph<S> {
     ending_states: Vec<(u8, u32)>,
 }
 
+impl<S> Graph<S> {
+    /// The states that go on: those within a turn and those starting one.
+    fn live_count(&self) -> usize {
+        (self.within_count + self.start_count) as usize
+    }
+}
+
 /// A leaf's endings: what they are worth together (the backward pass needs
 /// no more) and where they are listed (for the forward walk).
 #[derive(Clone, Copy, Debug)]
@@ -809,7 +816,9 @@ struct LaidOut {
     leaf_ends: Vec<LeafEnds>,
     endings: Vec<Ending>,
     ending_states: Vec<(u8, u32)>,
-    ending_slots: HashMap<(u8, u32), u32, BuildHasherDefault<CodeHasher>>,
+    /// The slot of each ending met so far, by final state and winner
+    /// (`3 * state + winner`; [`NO_NODE`] for none yet).
+    ending_slots: Vec<u32>,
 }
 
 /// The laws of a run of states, one after another, before their targets
@@ -1195,7 +1204,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             leaf_ends: Vec::new(),
             endings: Vec::new(),
             ending_states: Vec::new(),
-            ending_slots: HashMap::default(),
+            ending_slots: vec![NO_NODE; 3 * n],
         };
         let mut root = vec![NO_NODE; n];
         let mut spans = vec![(0, 0); n];
@@ -1242,11 +1251,13 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                     if t.winner == CONTINUES || t.winner == WITHIN {
                         laid.transitions.push(Transition { target, ..*t });
                     } else {
-                        let next_slot = laid.ending_states.len() as u32;
-                        let slot = *laid.ending_slots.entry((t.winner, target)).or_insert(next_slot);
-                        if slot == next_slot {
+                        debug_assert!(t.winner <= NONE, "a winner is a side or nobody");
+                        let slot = &mut laid.ending_slots[3 * target as usize + usize::from(t.winner)];
+                        if *slot == NO_NODE {
+                            *slot = laid.ending_states.len() as u32;
                             laid.ending_states.push((t.winner, target));
                         }
+                        let slot = *slot;
                         let w = ending_worth(t.winner);
                         worth[0] += t.probability * w[0];
                         worth[1] += t.probability * w[1];
@@ -1515,15 +1526,6 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     }
 }
 
-/// The forward walk's masses: of the states within the turn, of those
-/// starting the next, and of this turn's endings by slot.
-struct Masses {
-    within: Vec<f64>,
-    next: Vec<f64>,
-    ended: Vec<f64>,
-    within_count: u32,
-}
-
 /// Backward induction's worths: of the states within a turn (this turn's),
 /// and of the states that start a turn, this turn's and the next's.
 struct Worths {
@@ -1553,14 +1555,14 @@ impl Sweep<'_> {
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
-    /// Walks the table forwards from the start, a turn at a time: in each
-    /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
-    /// turn's starting states, then the states within it in order) before
-    /// spreading that mass, then `ended(t, masses)` with the mass of each
-    /// ending that turn (by [`Graph::ending_states`] slot; the callee takes
-    /// it, leaving zeros); stops after a turn for which `go_on(t)` is false.
-    /// Returns the mass still going after the last turn walked, by state
-    /// starting a turn (id less [`Graph::within_count`]).
+    /// Walks the table forwards from the start, a turn at a time, one state
+    /// after another: in each turn `t`, calls `at(t, id, p)` for every state
+    /// holding mass `p` (the turn's starting states, then the states within
+    /// it in order) before spreading that mass, then `ended(t, masses)` with
+    /// the mass of each ending that turn (by [`Graph::ending_states`] slot;
+    /// the callee takes it, leaving zeros); stops after a turn for which
+    /// `go_on(t)` is false. Returns the masses then (see
+    /// [`Solution::start_mass`]): those of the next turn's starts.
     fn forward(
         &self,
         mut at: impl FnMut(usize, u32, f64),
@@ -1568,39 +1570,43 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         mut go_on: impl FnMut(usize) -> bool,
     ) -> Vec<f64> {
         let graph = &self.graph;
-        let w = graph.within_count as usize;
-        let mut masses = Masses {
-            within: vec![0.0; w],
-            next: vec![0.0; graph.start_count as usize],
-            ended: vec![0.0; graph.ending_states.len()],
-            within_count: graph.within_count,
-        };
-        let mut starting = vec![0.0f64; graph.start_count as usize];
-        masses.next[graph.layers[0][0] as usize - w] = 1.0;
+        let (w, live) = (graph.within_count as usize, graph.live_count());
+        let mut mass = self.start_mass();
         for (t, layer) in graph.layers.iter().enumerate() {
-            std::mem::swap(&mut starting, &mut masses.next);
-            for &id in layer {
-                let p = std::mem::take(&mut starting[id as usize - w]);
+            // Every start's mass is taken before any is spread: a start may
+            // lead to another of this turn's, for the next turn.
+            let starting: Vec<f64> = layer.iter().map(|&id| std::mem::take(&mut mass[id as usize])).collect();
+            for (&id, &p) in layer.iter().zip(&starting) {
                 if p != 0.0 {
                     at(t, id, p);
-                    self.spread(graph.root[id as usize], t, p, &mut masses);
+                    self.spread(graph.root[id as usize], t, p, &mut |i, q| mass[i as usize] += q);
                 }
             }
             // The states within the turn, each after all that lead to it.
             for id in 0..w {
-                let p = std::mem::take(&mut masses.within[id]);
+                let p = std::mem::take(&mut mass[id]);
                 if p != 0.0 {
                     at(t, id as u32, p);
-                    self.spread(graph.root[id], t, p, &mut masses);
+                    self.spread(graph.root[id], t, p, &mut |i, q| mass[i as usize] += q);
                 }
             }
-            ended(t, &mut masses.ended);
-            // Only this turn's states held mass, and each was taken.
+            ended(t, &mut mass[live..]);
             if !go_on(t) {
                 break;
             }
         }
-        masses.next
+        mass
+    }
+
+    /// The forward walk's masses at the start: one for every state that
+    /// goes on (the states within a turn, then the starts; see
+    /// [`Graph::within_count`]) and then one for every ending slot, all
+    /// naught but the start's.
+    fn start_mass(&self) -> Vec<f64> {
+        let graph = &self.graph;
+        let mut mass = vec![0.0f64; graph.live_count() + graph.ending_states.len()];
+        mass[graph.layers[0][0] as usize] = 1.0;
+        mass
     }
 
     /// The exact distribution of outcome codes under the table.
@@ -1623,10 +1629,10 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         // What is still going has reached the limit (a layer list shorter
         // than the limit means nothing is).
         let limit = game.steps();
-        let w = graph.within_count as usize;
-        for (i, &p) in left.iter().enumerate() {
+        for (id, &p) in left[..graph.live_count()].iter().enumerate() {
             if p > 0.0 {
-                let state = &graph.states[w + i];
+                debug_assert!(id >= graph.within_count as usize, "no mass is left within a turn");
+                let state = &graph.states[id];
                 *ends.entry(game.code(game.at_limit(state), limit, state)).or_insert(0.0) += p;
             }
         }
@@ -1635,35 +1641,32 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         result
     }
 
-    /// Sends mass `p` at node `node` (turn `t`) through the table to its
-    /// transitions and endings.
-    fn spread(&self, node: u32, t: usize, p: f64, masses: &mut Masses) {
+    /// Sends mass `p` at node `node` (turn `t`) through the table: `out(i,
+    /// q)` for mass `q` going on to state `i`, or ending in slot `i` less
+    /// [`Graph::live_count`].
+    fn spread(&self, node: u32, t: usize, p: f64, out: &mut impl FnMut(u32, f64)) {
         let graph = &self.graph;
         match graph.nodes[node as usize] {
             Node::Leaf { first, count, ends } => {
                 for tr in &graph.transitions[first as usize..(first + count) as usize] {
-                    let q = p * tr.probability;
-                    if tr.target < masses.within_count {
-                        masses.within[tr.target as usize] += q;
-                    } else {
-                        masses.next[(tr.target - masses.within_count) as usize] += q;
-                    }
+                    out(tr.target, p * tr.probability);
                 }
                 if ends != NO_NODE {
                     let LeafEnds { first, count, .. } = graph.leaf_ends[ends as usize];
+                    let live = graph.live_count() as u32;
                     for ending in &graph.endings[first as usize..(first + count) as usize] {
-                        masses.ended[ending.slot as usize] += p * ending.probability;
+                        out(live + ending.slot, p * ending.probability);
                     }
                 }
             }
             Node::Chance { first, count } => {
                 for &(bits, child) in &graph.children[first as usize..(first + count) as usize] {
-                    self.spread(child, t, p * f64::from_bits(bits), masses);
+                    self.spread(child, t, p * f64::from_bits(bits), out);
                 }
             }
             Node::Decide { first, slot, .. } => {
                 let chosen = self.choices[t][slot as usize] as usize;
-                self.spread(graph.children[first as usize + chosen].1, t, p, masses);
+                self.spread(graph.children[first as usize + chosen].1, t, p, out);
             }
         }
     }

@@ -69,3 +69,30 @@ fn progress_counts_every_sample_and_cancel_stops() {
     let options = RunOptions { cancel: Some(cancel), ..RunOptions::new(300_000, 3) };
     assert_eq!(runner::run(&scenario, &options), Err(runner::RunError::Cancelled));
 }
+
+#[test]
+fn exact_solves_are_the_same_to_the_bit_on_any_thread_count() {
+    // Exploration, backward induction and the forward walk all run in
+    // parallel; each cuts its work into pieces that do not depend on the
+    // threads, so the exact law of a game under best play is the same to
+    // the last bit on one thread or three.
+    for (ruleset_name, scenario_name, keys) in [
+        ("huzzah", "assault", vec![("turns", "6")]),
+        ("hougoumont", "assault", vec![]),
+        ("one_hour", "second_line", vec![]),
+        ("brigades", "assault", vec![]),
+    ] {
+        let entry = ruleset(ruleset_name).unwrap();
+        let rules = (entry.default_rules)();
+        let solve = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let scenario =
+                    entry.scenario(scenario_name).unwrap().build_from_text(rules.as_ref(), keys.clone()).unwrap();
+                scenario.exact_distribution().expect("an exact solver at these keys")
+            })
+        };
+        let one = solve(1);
+        assert_eq!(one, solve(3), "{ruleset_name} {scenario_name}");
+    }
+}

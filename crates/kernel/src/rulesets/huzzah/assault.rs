@@ -1788,7 +1788,7 @@ impl Assault {
 
     /// The two sides as they engage, and their effective engagement ratings
     /// (which the dice do not change).
-    fn fighters(&self, s: &State) -> ([Fighter; 2], [i32; 2]) {
+    pub(super) fn fighters(&self, s: &State) -> ([Fighter; 2], [i32; 2]) {
         let fighter = |side: usize| {
             let unit = &self.units[side];
             Fighter {
@@ -1810,6 +1810,30 @@ impl Assault {
         let (a, d) = (fighter(0), fighter(1));
         let rating = [engagement_rating(&self.rules, &a, &d), engagement_rating(&self.rules, &d, &a)];
         ([a, d], rating)
+    }
+
+    /// Both rolls of an engagement from its first roll's phase
+    /// (`ENGAGE_ATTACKER_ROLL`, or `DEFENDER_ENGAGE_ROLL` for the defender's
+    /// own): the phasing side's roll `first`, then the other's `second`,
+    /// with the sides worked out once ([`Assault::fighters`]) for every pair
+    /// of rolls. The same as the phase's two steps.
+    pub(super) fn engage_rolls(
+        &self,
+        mut s: State,
+        fighters: &[Fighter; 2],
+        rating: [i32; 2],
+        first: u32,
+        second: u32,
+    ) -> Node<State> {
+        debug_assert!(s.distance == 0 && (s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL));
+        s.engage_pair = first as u8;
+        if s.phase == ENGAGE_ATTACKER_ROLL {
+            s.phase = ENGAGE_DEFENDER_ROLL;
+            self.engage_with(s, fighters, rating, [first, second])
+        } else {
+            s.phase = DEFENDER_ENGAGE_SECOND;
+            self.engage_with(s, fighters, rating, [second, first])
+        }
     }
 
     /// The engagement on contact ("Engage the enemy").

@@ -61,8 +61,8 @@
 
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
-    DEFENDER_ENGAGE_ROLL, DEFENDER_ENGAGE_SECOND, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, ENGAGE_DEFENDER_ROLL, Fire,
-    Formation, LAST_BOMBARD, Packed, State, TURN_END, pair_of_total,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, Packed, State,
+    TURN_END, pair_of_total,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -333,6 +333,12 @@ impl AssaultGame {
             }
         }
         debug_assert!(waiting.items.is_empty(), "a chain's other totals end it");
+        self.quieted(groups)
+    }
+
+    /// The places `groups` lead to once the quiet phases after them have
+    /// run, each once, merged where they meet.
+    fn quieted(&self, groups: Masses<Node<State>>) -> Vec<(Node<State>, f64)> {
         let mut places: Masses<Node<State>> = Masses::new();
         for (node, p) in groups.items {
             places.add(self.quiet(node), p);
@@ -515,12 +521,25 @@ impl AssaultGame {
                 )
             }
             Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
-                // Both engagement rolls in one step: the chain's phase takes
-                // the first and waits for the other side's.
-                self.rolled(
-                    fate,
-                    |pair| a.step(s, Some(pair)),
-                    |s| s.phase == ENGAGE_DEFENDER_ROLL || s.phase == DEFENDER_ENGAGE_SECOND,
+                // Both engagement rolls in one step, the phasing side's
+                // first, the sides worked out once for all 121 pairs of totals.
+                let (fighters, rating) = a.fighters(&s);
+                let engage = |first: u32, second: u32| a.engage_rolls(s, &fighters, rating, first, second);
+                fate.draw_grouped(
+                    |dice| {
+                        let first = pair_of_total(pair_total(dice.two_d6_index()));
+                        self.quiet(engage(first, pair_of_total(pair_total(dice.two_d6_index()))))
+                    },
+                    || {
+                        let totals = TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0));
+                        let mut groups: Masses<Node<State>> = Masses::new();
+                        for &(first, p) in &totals {
+                            for &(second, q) in &totals {
+                                groups.add(engage(first, second), p * q);
+                            }
+                        }
+                        self.quieted(groups)
+                    },
                 )
             }
             Asks::Nothing => self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain),
