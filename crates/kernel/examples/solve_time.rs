@@ -1,6 +1,8 @@
 //! Times one scenario's exact solve (best play included) at the given keys:
 //! `cargo run --release -p volley-kernel --example solve_time -- RULESET SCENARIO [KEY=VALUE]...`,
-//! under `/usr/bin/time -v` for its memory.
+//! under `/usr/bin/time -v` for its memory. A key `rules.FIELD=VALUE` sets a
+//! rule field instead, as a `volley dist --rules FILE` field does
+//! (`rules.optional_first_rout_off_table=true`).
 use volley_kernel::catalogue::ruleset;
 
 fn main() {
@@ -16,7 +18,14 @@ fn main() {
         })
         .collect();
     let entry = ruleset(&ruleset_name).expect("a ruleset");
-    let rules = (entry.default_rules)();
+    let mut rules = (entry.default_rules)();
+    let (rule_pairs, settings): (Vec<_>, Vec<_>) = settings.into_iter().partition(|(key, _)| key.starts_with("rules."));
+    for (key, text) in &rule_pairs {
+        let name = &key["rules.".len()..];
+        let field = rules.fields().into_iter().find(|f| f.name == name).expect("a rule field of this ruleset");
+        let value = field.parse(text).expect("a value the rule field accepts");
+        rules.set(name, &value).expect("a value within the rule field's range");
+    }
     let start = std::time::Instant::now();
     let scenario = entry
         .scenario(&scenario_name)

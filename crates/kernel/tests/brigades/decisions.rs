@@ -5,6 +5,8 @@
 
 use super::{binomial, build, close, exact};
 use volley_kernel::check::assert_agrees;
+use volley_kernel::game::Policy;
+use volley_kernel::params::Choice;
 use volley_kernel::rulesets::brigades::Rules;
 
 #[test]
@@ -232,4 +234,54 @@ fn infantry_pursues_only_when_it_wants_to() {
     assert!(margin(&best) >= margin(&holding) - 1e-12);
     assert_agrees(build("assault", &pursuit, &pairs).as_ref(), 300_000, 99);
     assert_agrees(build("assault", &pursuit, &policy("bold")).as_ref(), 300_000, 100);
+}
+
+#[test]
+fn the_fallback_s_gap_to_best_play_at_sizes_that_solve() {
+    // Beyond the solver best play falls back to bold with two chargers and
+    // to cautious with one. The values were measured with `solve_time
+    // brigades assault` at the same keys and are in the module docs: they
+    // show what the fallback costs the side it stands in for, at sizes the
+    // solver answers. Two columns of 8 on their approach (6 turns) give up
+    // 11.5 points of margin by closing the full move rather than halting at
+    // the edge of their reach; the line's bold target is its best. One
+    // column of 36 charging gunners that may evade gives up 44.0 points by
+    // closing first (cautious), and the gunners 24.4 by always evading.
+    // Each side at its best must do at least as well as its fallback
+    // against the same enemy; two chargers of 11 or one of 37 are beyond
+    // the solver, where the output names the fallback.
+    let rules = Rules::default();
+    let pairs = [("attacker.units", "2"), ("defender.figures", "16"), ("distance", "12"), ("turns", "6")];
+    let gunners = [("defender.weapon", "field_gun"), ("defender.evades", "true"), ("distance", "3")];
+    let cases = [
+        (Policy::Bold, pairs.to_vec(), "8", [(0.428305, 0.568566), (0.371238, 0.626737), (0.428305, 0.568566)]),
+        (Policy::Cautious, gunners.to_vec(), "36", [(0.696875, 0.303125), (0.476982, 0.523018), (0.818933, 0.181067)]),
+    ];
+    for (fallback, keys, figures, expected) in cases {
+        let name = fallback.name();
+        // Best play by both, the fallback attacker against the best
+        // defender, and the best attacker against the fallback defender.
+        let plans = [["best", "best"], [name, "best"], ["best", name]];
+        let mut measured = [(0.0, 0.0); 3];
+        for (slot, [attacker, defender]) in plans.into_iter().enumerate() {
+            let mut all = keys.clone();
+            all.extend([("attacker.figures", figures), ("attacker.policy", attacker), ("defender.policy", defender)]);
+            let law = exact(build("assault", &rules, &all).as_ref());
+            measured[slot] = (law.probability("winner", 0), law.probability("winner", 1));
+            let (win, loss) = measured[slot];
+            let (want_win, want_loss) = expected[slot];
+            assert!(
+                (win - want_win).abs() < 5e-7 && (loss - want_loss).abs() < 5e-7,
+                "{name} fallback, {attacker} against {defender}: {win:.6} / {loss:.6}"
+            );
+        }
+        let margin = |(win, loss): (f64, f64)| win - loss;
+        assert!(margin(measured[0]) > margin(measured[1]), "{name}: the attacker gains by its fallback");
+        assert!(margin(measured[0]) <= margin(measured[2]) + 1e-12, "{name}: the defender gains by its fallback");
+        let bigger = (figures.parse::<u32>().unwrap() + if fallback == Policy::Bold { 3 } else { 1 }).to_string();
+        let mut all = keys.clone();
+        all.push(("attacker.figures", &bigger));
+        let policies = build("assault", &rules, &all).policies().unwrap();
+        assert!(policies.iter().all(|p| p.played == fallback), "{name}: {policies:?}");
+    }
 }

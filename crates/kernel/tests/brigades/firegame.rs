@@ -413,3 +413,83 @@ fn dense_explain_matches_the_generic_explain() {
         }
     }
 }
+
+#[test]
+fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
+    // Where the dense table does not apply (5.8, 7.13, a battery), best
+    // play beyond `GAME_MAX_SIZES` falls back to bold. The values were
+    // measured with `solve_time brigades firefight` at the same keys (30
+    // turns, grade D) and are in the module docs: they show what the
+    // fallback costs the side it stands in for. Under 7.13 a bold attacker
+    // gives up 25 points of margin, against a battery 17; a surrounded
+    // enemy costs a bold side about 2. Each side at its best must do at
+    // least as well as bold against the same enemy.
+    let returns = Rules { optional_first_rout_off_table: true, ..Rules::default() };
+    let six = [("attacker.figures", "6"), ("defender.figures", "6")];
+    let battery = [
+        ("attacker.figures", "7"),
+        ("defender.weapon", "field_gun"),
+        ("defender.guns", "2"),
+        ("defender.figures", "3"),
+        ("distance", "8"),
+    ];
+    // Each case's attacker's chances to win and to lose under best play by
+    // both, a bold attacker against the best defender, the best attacker
+    // against a bold defender, and both bold.
+    let cases = [
+        (
+            "surrounded defender, 6 v 6 from 4\"",
+            &Rules::default(),
+            [&six[..], &[("defender.surrounded", "true")]].concat(),
+            [(0.476430, 0.454932), (0.459352, 0.459352), (0.479434, 0.440627), (0.459352, 0.459352)],
+        ),
+        (
+            "7.13, 6 v 6 from 4\"",
+            &returns,
+            six.to_vec(),
+            [(0.462968, 0.467949), (0.348637, 0.604937), (0.479434, 0.440627), (0.459352, 0.459352)],
+        ),
+        (
+            "7 v a field battery from 8\"",
+            &Rules::default(),
+            battery.to_vec(),
+            [(0.281192, 0.679352), (0.200285, 0.766693), (0.281192, 0.679352), (0.200285, 0.766693)],
+        ),
+    ];
+    let plans = [["best", "best"], ["bold", "best"], ["best", "bold"], ["bold", "bold"]];
+    for (name, rules, keys, expected) in cases {
+        let mut measured = [(0.0, 0.0); 4];
+        for (slot, [attacker, defender]) in plans.into_iter().enumerate() {
+            let mut pairs = keys.clone();
+            pairs.extend([("attacker.policy", attacker), ("defender.policy", defender)]);
+            let scenario = build(rules, &pairs);
+            // Solved by the generic solver, best play as asked.
+            let policies = scenario.policies().unwrap();
+            assert!(policies.iter().all(|p| p.played == p.asked), "{name}: {policies:?}");
+            let law = exact(scenario.as_ref());
+            measured[slot] = (law.probability("winner", 0), law.probability("winner", 1));
+        }
+        for (slot, (&(win, loss), &(want_win, want_loss))) in measured.iter().zip(&expected).enumerate() {
+            assert!(
+                (win - want_win).abs() < 5e-7 && (loss - want_loss).abs() < 5e-7,
+                "{name}, {:?}: {win:.6} / {loss:.6}",
+                plans[slot]
+            );
+        }
+        let margin = |(win, loss): (f64, f64)| win - loss;
+        assert!(margin(measured[0]) >= margin(measured[1]) - 1e-12, "{name}: the attacker gains by bold play");
+        assert!(margin(measured[0]) <= margin(measured[2]) + 1e-12, "{name}: the defender gains by bold play");
+        // Four figures more on each side (more than 100 size states) and
+        // best play falls back to bold, which the output names.
+        let bigger: Vec<(&str, String)> = keys
+            .iter()
+            .map(|&(key, value)| match key {
+                "attacker.figures" | "defender.figures" => (key, (value.parse::<u32>().unwrap() + 4).to_string()),
+                _ => (key, value.to_string()),
+            })
+            .collect();
+        let bigger: Vec<(&str, &str)> = bigger.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let policies = build(rules, &bigger).policies().unwrap();
+        assert!(policies.iter().all(|p| p.played == Policy::Bold), "{name}: {policies:?}");
+    }
+}

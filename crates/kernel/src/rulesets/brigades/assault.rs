@@ -204,6 +204,47 @@
 //! the time from 16" or less (the cavalry's charge reach, when it has the
 //! initiative), never from 17" or more, where it forms square first: the
 //! cavalry's wins fall from about a third to almost none.
+//!
+//! # Beyond the solver
+//!
+//! Best play is solved up to [`EXACT_MAX_FIGURES`] figures a side with one
+//! charger, and with two up to [`TWO_CHARGERS_EXACT_MAX_FIGURES`] each
+//! ([`TWO_CHARGERS_APPROACH_EXACT_MAX_FIGURES`] from beyond charge reach);
+//! beyond, a side asked for `best` plays `bold` with two chargers and
+//! `cautious` with one, sampled, and the output says so. What that costs,
+//! measured at the largest sizes that solve (the attacker's win and loss
+//! chances in percent, 10 turns unless given; `solve_time brigades assault
+//! KEYS attacker.policy=P defender.policy=Q`, the first two cases pinned by
+//! `the_fallback_s_gap_to_best_play_at_sizes_that_solve`):
+//!
+//! - Two chargers on their approach (`attacker.units=2`): two columns of
+//!   10 against 24 from 12", best play by both 38.6/61.4, bold chargers
+//!   against the best line 32.4/67.6 (12.4 points of margin lost: bold
+//!   closes the full move where best play halts at the edge of its reach);
+//!   two of 8 against 16 from 12" over 6 turns 42.8/56.9 against 37.1/62.7
+//!   (11.5 points). The line's bold `target` (the weaker charger) is its
+//!   best play in both. Two of 12 against 24 from 6" have no decision
+//!   under the default `split_odd_die`, and under `chosen` the line's bold
+//!   odd die is its best (43.9/56.1 either way).
+//! - One charger against gunners that may evade (36 against a field
+//!   battery of 24 gunners, `defender.evades=true`, from 3"): best play by
+//!   both 69.7/30.3; a cautious charger, which closes to 2" under fire
+//!   before it charges, against the best battery 47.7/52.3 (44.0 points of
+//!   margin lost); cautious gunners, who always evade, against the best
+//!   charger 81.9/18.1 (24.4 points lost). Both bold play as both best.
+//! - One charger where cautious is best play, for either side or both
+//!   (36 against 36): a column from 12" (its `approach`: cautious halts at
+//!   the edge of its reach) 18.0/82.0; heavy cavalry from 12" against a
+//!   line that may form square (`cavalry_charge`; cautious forms at once)
+//!   32.3/67.7; a column from 6" with `rules.optional_pursuit=true`
+//!   (cautious holds) 22.4/77.6; a column against skirmishers that may
+//!   evade, from 3" (cautious closes to 2" first, and evades) 52.5/47.5.
+//!   Both bold, for comparison: 13.2/86.8, 64.5/35.5, 22.3/77.6 and
+//!   72.9/27.1.
+//!
+//! So the cautious fallback of one charger is best play's equal in most
+//! set-ups with a decision, but not against gunners that may evade, and
+//! two chargers' bold approach gives up about 12 points of margin.
 
 use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};

@@ -95,6 +95,41 @@
 //! the fallback moves the margin by 11 points. Bold is a poor stand-in for
 //! best play, which is why the dense table matters.
 //!
+//! Where the generic solver must answer, the fallback's cost at sizes it
+//! solves (grade D muskets, 30 turns, each figure the attacker's win and
+//! loss chance in percent; measured with `solve_time brigades firefight
+//! attacker.figures=N defender.figures=N KEYS attacker.policy=P
+//! defender.policy=Q`, and pinned at 6 against 6 and the battery by
+//! `the_fallback_s_gap_to_best_play_where_the_generic_solver_answers`):
+//!
+//! - A surrounded defender (5.8, `defender.surrounded=true`), from 4": 6
+//!   against 6, best play by both 47.6/45.5; a bold attacker against the
+//!   best defender 45.9/45.9 (2.2 points of margin lost); a bold defender
+//!   against the best attacker 47.9/44.1 (1.7 lost); both bold 45.9/45.9.
+//!   8 against 8: 49.1/47.3; 47.5/48.7 (3.0 lost); 50.5/45.6 (3.1 lost);
+//!   both bold 47.8/48.4.
+//! - First routs off the table (7.13,
+//!   `rules.optional_first_rout_off_table=true`), from 4": 6 against 6,
+//!   best play by both 46.3/46.8; a bold attacker 34.9/60.5 (25.1 points
+//!   lost); a bold defender 47.9/44.1 (4.4 lost); both bold 45.9/45.9. 8
+//!   against 8: 47.7/48.1; 34.9/62.7 (27.3 lost); 50.5/45.6 (5.3 lost);
+//!   both bold 47.8/48.4. From 8": 44.2/47.9; 18.8/73.0 (50.5 lost);
+//!   51.8/40.8 (14.7 lost); both bold 47.5/47.7.
+//! - 7 muskets against a field battery of 2 guns and 3 gunners
+//!   (`attacker.figures=7 defender.weapon=field_gun defender.guns=2
+//!   defender.figures=3`, 96 of the 100 size states): from 8", best play by
+//!   both 28.1/67.9, a bold attacker 20.0/76.7 (16.8 points lost); from
+//!   12", 0.0/64.0 against 10.2/87.4 (13.1 lost); from 4" within 0.1 point.
+//!   The battery's bold (canister) is its best play at all three: the
+//!   `ammunition` decision's cost shows against cover, as in
+//!   `a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play` (3.19%
+//!   a win with ballshot, 0.80% with canister).
+//!
+//! So beyond [`GAME_MAX_SIZES`] a bold side gives up from 2 to 3 points of
+//! margin against a surrounded enemy, and from 13 to 50 points as the
+//! attacker under 7.13 or against a battery: read such a sampled answer as
+//! bold play's, not as best play's.
+//!
 //! # Start distance under best play
 //!
 //! 24 against 24 (grade D muskets, 24" of room each) over 30 turns, the
