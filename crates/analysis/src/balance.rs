@@ -14,7 +14,7 @@ use crate::stats::{DEFAULT_CONFIDENCE, mean_with_standard_error, wilson, z_for_c
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry};
-use volley_kernel::game::Policy;
+use volley_kernel::game::{Policy, PolicyUse};
 use volley_kernel::outcome::{Distribution, Domain, Metric};
 use volley_kernel::params::{ParamKind, RuleBook, Value};
 use volley_kernel::runner::RunOptions;
@@ -191,6 +191,9 @@ impl Experiment {
             scenario: self.scenario.name.to_string(),
             keys: extra.to_vec(),
             distribution,
+            // After the run: a game solved for it keeps its table, so this
+            // solves nothing again.
+            policies: scenario.policies(),
         })
     }
 
@@ -1181,6 +1184,8 @@ pub struct Convergence {
     pub points: Vec<ConvergencePoint>,
     /// The exact value, when the scenario has a solver.
     pub exact: Option<f64>,
+    /// Each side's policy as asked and as played (see [`Run::policies`]).
+    pub policies: Option<[PolicyUse; 2]>,
 }
 
 /// Sample counts 1, 2 and 5 times powers of ten from 100 up to `max`, and `max`.
@@ -1222,7 +1227,7 @@ pub fn convergence(
         let dist = scenario.simulate(&options)?;
         points.push(ConvergencePoint { samples, estimate: measure.estimate(&dist, experiment.confidence)? });
     }
-    Ok(Convergence { measure: measure.clone(), points, exact })
+    Ok(Convergence { measure: measure.clone(), points, exact, policies: scenario.policies() })
 }
 
 impl Convergence {

@@ -9,6 +9,7 @@ use crate::stats::{Agreement, PRINTED_DIGITS, mean_with_standard_error, round_si
 use polars::prelude::*;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+use volley_kernel::game::PolicyUse;
 use volley_kernel::outcome::Distribution;
 
 /// One scenario run at some key values.
@@ -22,6 +23,10 @@ pub struct Run {
     pub keys: Vec<(String, String)>,
     /// What happened.
     pub distribution: Distribution,
+    /// Each side's policy as asked and as played, for a scenario with
+    /// decisions (where best play is beyond the solver, the game's fallback
+    /// heuristic was played: the record names it).
+    pub policies: Option<[PolicyUse; 2]>,
 }
 
 /// The columns every long frame has before the key columns.

@@ -1,6 +1,7 @@
 //! How a result was made, so anyone can reproduce it: the ruleset and
-//! scenario, every key set, each side's policy, every rule that differs from
-//! the printed rules, how it was computed (exact or sampled, samples or
+//! scenario, every key set, each side's policy (and the policy it played,
+//! where best play was beyond the solver), every rule that differs from the
+//! printed rules, how it was computed (exact or sampled, samples or
 //! precision, seed, confidence) and the volley version.
 //!
 //! `volley dist` prints it above its table, as comment lines of its CSV and
@@ -8,7 +9,8 @@
 
 use crate::balance::Experiment;
 use volley_kernel::catalogue::{self, ScenarioEntry};
-use volley_kernel::params::RuleBook;
+use volley_kernel::game::{PolicyUse, side_name};
+use volley_kernel::params::{Choice, RuleBook};
 
 /// The version of volley that made a result.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -76,6 +78,11 @@ pub struct Provenance {
     pub keys: Vec<(String, String)>,
     /// Every `*.policy` key of the scenario with its value, set or default.
     pub policies: Vec<(String, String)>,
+    /// What a side played where it is not what its policy key asked (best
+    /// play beyond the solver, where the game plays its fallback heuristic),
+    /// in words, a side at a time: `attacker bold (best asked; beyond the
+    /// solver here)`. Empty where every side played as asked.
+    pub played: Vec<String>,
     /// Every rule field that differs from the printed rules.
     pub rules_changed: Vec<RuleChange>,
     /// Exact or sampled, and how.
@@ -108,6 +115,7 @@ impl Provenance {
             scenario: scenario.name.to_string(),
             keys: keys.to_vec(),
             policies,
+            played: Vec::new(),
             rules_changed: rules_changed(ruleset, rules),
             computation,
             confidence,
@@ -133,6 +141,45 @@ impl Provenance {
             computation,
             experiment.confidence,
         )
+    }
+
+    /// The record with what each side played at the points it covers (the
+    /// [`DynScenario::policies`](volley_kernel::scenario::DynScenario::policies)
+    /// of each point's scenario, once run), where it differs from what the
+    /// side's policy key asked: `attacker bold (best asked; beyond the solver
+    /// here)`, or `at 3 of 7 points` where it did at some points only. Sides
+    /// without a policy key take no decision and are left out.
+    pub fn with_played(mut self, points: &[Option<[PolicyUse; 2]>]) -> Provenance {
+        let known: Vec<&[PolicyUse; 2]> = points.iter().flatten().collect();
+        for side in [0, 1] {
+            let name = side_name(side as u8);
+            if !self.policies.iter().any(|(key, _)| key.strip_suffix(POLICY_SUFFIX) == Some(name)) {
+                continue;
+            }
+            // Each (asked, played) that differs, with the points it held at, in order of first sight.
+            let mut differing: Vec<(PolicyUse, usize)> = Vec::new();
+            for uses in &known {
+                let used = uses[side];
+                if used.asked == used.played {
+                    continue;
+                }
+                match differing.iter_mut().find(|(seen, _)| seen.asked == used.asked && seen.played == used.played) {
+                    Some((_, count)) => *count += 1,
+                    None => differing.push((used, 1)),
+                }
+            }
+            for (used, count) in differing {
+                let (played, asked) = (used.played.name(), used.asked.name());
+                self.played.push(match (count == known.len(), known.len()) {
+                    (true, 1) => format!("{name} {played} ({asked} asked; beyond the solver here)"),
+                    (true, _) => format!("{name} {played} ({asked} asked; beyond the solver at every point)"),
+                    (false, all) => {
+                        format!("{name} {played} at {count} of {all} points ({asked} asked; beyond the solver there)")
+                    }
+                });
+            }
+        }
+        self
     }
 
     /// The record as (label, value) lines, the same in every format.
@@ -163,6 +210,9 @@ impl Provenance {
         ];
         if !self.policies.is_empty() {
             lines.push(("policies", pairs(&self.policies)));
+        }
+        if !self.played.is_empty() {
+            lines.push(("played", self.played.join(", ")));
         }
         lines.push(("rules", rules));
         lines.push(("computed", self.computation_text()));

@@ -27,6 +27,7 @@ use polars::prelude::*;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
+use volley_kernel::game::PolicyUse;
 use volley_kernel::outcome::Distribution;
 
 /// One analysis written up: what was asked, the answer in a line, and the
@@ -464,13 +465,19 @@ pub fn write_index(reports_dir: &Path, groups: &[(String, Vec<IndexEntry>)]) -> 
 }
 
 /// How an experiment was run, for a report's Method section: its
-/// [`Provenance`] and a note on the shared seed.
-pub fn method_text(experiment: &Experiment) -> String {
+/// [`Provenance`] (with the policies played at `played`, each point's, see
+/// [`Provenance::with_played`]) and a note on the shared seed.
+pub fn method_text(experiment: &Experiment, played: &[Option<[PolicyUse; 2]>]) -> String {
     format!(
         "{} {} Every point uses the same seed, so points differ by their settings and not by their dice.",
         experiment.scenario.summary,
-        Provenance::of_experiment(experiment, &[]).paragraph()
+        Provenance::of_experiment(experiment, &[]).with_played(played).paragraph()
     )
+}
+
+/// The policies played at each of `runs`, for [`method_text`].
+pub fn played(runs: &[Run]) -> Vec<Option<[PolicyUse; 2]>> {
+    runs.iter().map(|run| run.policies).collect()
 }
 
 /// The quality ladder written up: a heatmap, its table and the long frame of
@@ -519,7 +526,7 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
             )
             .with_chart(chart)
             .with_table(Table::from_frame(&ladder.frame()?, usize::MAX)?),
-            Section::text("Method", &method_text(experiment)),
+            Section::text("Method", &method_text(experiment, &played(&ladder.runs))),
         ],
     };
     Ok((report, long_frame(&ladder.runs, experiment.confidence)?))
@@ -551,7 +558,7 @@ pub fn equivalence_report(
             )
             .with_chart(chart)
             .with_table(Table::from_frame(&equivalence.frame()?, usize::MAX)?),
-            Section::text("Method", &method_text(experiment)),
+            Section::text("Method", &method_text(experiment, &played(&equivalence.runs))),
         ],
     };
     Ok((report, long_frame(&equivalence.runs, experiment.confidence)?))
@@ -594,7 +601,7 @@ pub fn sensitivity_report(
         &format!(
             "{} The data (data.csv, data.parquet) holds every run's rows of the measured metric, `{}`: the \
              other metrics of hundreds of variant runs would make it megabytes without bearing on the ranking.",
-            method_text(experiment),
+            method_text(experiment, &played(&sensitivity.runs)),
             sensitivity.measure.metric()
         ),
     ));
@@ -656,7 +663,7 @@ pub fn convergence_report(
             Section::text("Estimate against samples", "Each point extends the same stream of samples.")
                 .with_chart(chart)
                 .with_table(Table::from_frame(&frame, usize::MAX)?),
-            Section::text("Method", &method_text(experiment)),
+            Section::text("Method", &method_text(experiment, &[convergence.policies])),
         ],
     };
     Ok((report, frame))

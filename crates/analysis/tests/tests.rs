@@ -9,18 +9,21 @@ mod balance;
 mod charts;
 #[path = "analysis/frames.rs"]
 mod frames;
+#[path = "analysis/provenance.rs"]
+mod provenance;
 #[path = "analysis/reports.rs"]
 mod reports;
 #[path = "analysis/stats.rs"]
 mod stats;
 
-/// Both sides' bold rule of thumb where a scenario has decisions (no keys
-/// otherwise): catalogue-wide tests check how analyses are made, and best
-/// play would solve each game once per point.
+/// The bold rule of thumb for each side whose policy a scenario takes as a
+/// key (none where nobody decides; the reorganising player's alone):
+/// catalogue-wide tests check how analyses are made, and best play would
+/// solve each game once per point.
 pub fn heuristic_play(scenario: &volley_kernel::catalogue::ScenarioEntry) -> Vec<(&'static str, &'static str)> {
-    if scenario.params.iter().any(|p| p.name == "attacker.policy") {
-        vec![("attacker.policy", "bold"), ("defender.policy", "bold")]
-    } else {
-        Vec::new()
-    }
+    ["attacker.policy", "defender.policy"]
+        .into_iter()
+        .filter(|key| scenario.params.iter().any(|p| p.name == *key))
+        .map(|key| (key, "bold"))
+        .collect()
 }

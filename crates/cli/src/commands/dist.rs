@@ -144,7 +144,11 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
         },
         None => Computation::Exact,
     };
-    let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence);
+    // The policies played, once the scenario has run: a game solved for the
+    // run keeps its table, so asking solves nothing again.
+    let policies = scenario.policies();
+    let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence)
+        .with_played(&[policies]);
     let settings: Vec<(String, String)> = {
         let mut all: Vec<(String, String)> =
             entry.params.iter().map(|p| (p.name.clone(), p.default.to_string())).collect();
@@ -155,7 +159,6 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
         }
         all
     };
-    let policies = scenario.policies();
     Ok(DistResult { provenance, distribution, rows, settings, policies, explained })
 }
 
@@ -187,7 +190,7 @@ pub fn render(request: &DistRequest, result: &DistResult, format: Format) -> Str
         Format::Table => {
             let mut text = table(provenance, distribution, rows);
             if let Some(policies) = policies {
-                text.push_str(&format!("\npolicies: {}\n", policy_words(policies)));
+                text.push_str(&format!("\npolicies: {}\n", policy_words(policies, settings)));
             }
             if let Some(explained) = explained {
                 text.push_str(&explain_table(explained));
@@ -219,9 +222,15 @@ fn explanation(request: &DistRequest, scenario: &dyn DynScenario) -> anyhow::Res
     })
 }
 
-/// `attacker best, defender cautious`.
-fn policy_words(policies: &[PolicyUse; 2]) -> String {
-    format!("attacker {}, defender {}", policies[0], policies[1])
+/// `attacker best, defender cautious`: each side whose policy the scenario
+/// takes as a key (a side without one decides nothing).
+fn policy_words(policies: &[PolicyUse; 2], settings: &[(String, String)]) -> String {
+    let words: Vec<String> = [(0, "attacker"), (1, "defender")]
+        .into_iter()
+        .filter(|(_, side)| settings.iter().any(|(key, _)| *key == format!("{side}.policy")))
+        .map(|(i, side)| format!("{side} {}", policies[i]))
+        .collect();
+    words.join(", ")
 }
 
 /// The explanation as text: each decision, then its options with their values.

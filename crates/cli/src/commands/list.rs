@@ -79,12 +79,21 @@ fn describe(ruleset: &RulesetEntry, scenario: &ScenarioEntry) -> anyhow::Result<
     }
     // Decisions and play: who chooses what, and how (DESIGN, "Decisions and play").
     if !built.decisions().is_empty() {
-        out.push_str("  decisions (made by each side's policy: attacker.policy, defender.policy):\n");
+        // The sides whose policy the scenario takes as a key: a side with
+        // no key takes no decision (the enemy of a command reorganising).
+        let sides: Vec<(usize, &str)> = [(0, "attacker"), (1, "defender")]
+            .into_iter()
+            .filter(|(_, side)| scenario.params.iter().any(|p| p.name == format!("{side}.policy")))
+            .collect();
+        let keys: Vec<String> = sides.iter().map(|(_, side)| format!("{side}.policy")).collect();
+        let whose = if sides.len() == 1 { "its player's policy" } else { "each side's policy" };
+        out.push_str(&format!("  decisions (made by {whose}: {}):\n", keys.join(", ")));
         for d in built.decisions() {
             out.push_str(&format!("    {:<24} {:<24} {}; options: {}\n", d.name, d.who, d.doc, d.options));
         }
         if let Some(policies) = built.policies() {
-            out.push_str(&format!("  default play: attacker {}, defender {}\n", policies[0], policies[1]));
+            let play: Vec<String> = sides.iter().map(|&(i, side)| format!("{side} {}", policies[i])).collect();
+            out.push_str(&format!("  default play: {}\n", play.join(", ")));
         }
     }
     out.push('\n');

@@ -502,7 +502,7 @@ fn analyse(
                 let (run, exact) = experiment.run_and_exact().map_err(internal)?;
                 let (mut report, _) =
                     report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
-                report.sections.push(Section::text("Method", &report::method_text(experiment)));
+                report.sections.push(Section::text("Method", &report::method_text(experiment, &[run.policies])));
                 let start = runs.len();
                 // The exact distribution, where it was computed to check the
                 // sampled one, goes into the data beside it (its rows have
@@ -644,7 +644,12 @@ fn analyse(
                         text.push_str(&format!(", read as: {}", readings.join(", ")));
                     }
                     let swept = [(key, text)];
-                    format!("{label}: {}", Provenance::of_experiment(experiment, &swept).paragraph())
+                    format!(
+                        "{label}: {}",
+                        Provenance::of_experiment(experiment, &swept)
+                            .with_played(&report::played(&found.runs))
+                            .paragraph()
+                    )
                 })
                 .collect();
             report.sections.push(Section::text(

@@ -165,3 +165,41 @@ fn the_readmes_example_spec_runs_and_its_quality_map_applies() {
     let md = std::fs::read_to_string(out.join("readme").join("report.md")).unwrap();
     assert!(md.contains("musket_close_normal=6 (printed"), "the README's rule override is recorded:\n{md}");
 }
+
+#[test]
+fn dist_csv_names_the_policy_played_where_best_play_is_beyond_the_solver() {
+    // The assault's best play is solved up to 60 turns: over 80 both sides
+    // play the game's fallback, bold, and the CSV says so under the keys.
+    let csv = |set: &[&str]| {
+        let mut args = vec!["dist", "huzzah", "assault", "--samples", "200", "--format", "csv"];
+        for pair in set {
+            args.extend(["--set", pair]);
+        }
+        volley_ok(&args)
+    };
+    let comments =
+        |text: &str| -> Vec<String> { text.lines().filter(|l| l.starts_with("# ")).map(str::to_string).collect() };
+    let beyond = comments(&csv(&["turns=80"]));
+    let policies = beyond.iter().position(|l| l == "# policies: attacker.policy=best, defender.policy=best").unwrap();
+    assert_eq!(
+        beyond[policies + 1],
+        "# played: attacker bold (best asked; beyond the solver here), defender bold (best asked; beyond the solver \
+         here)"
+    );
+    // A side that asked for bold played what it asked: only the other is named.
+    let one = comments(&csv(&["turns=80", "defender.policy=bold"]));
+    assert!(one.contains(&"# played: attacker bold (best asked; beyond the solver here)".to_string()), "{one:?}");
+    // Within the solver's reach, best is played as asked and there is no such line.
+    let solved = comments(&csv(&["turns=2"]));
+    assert!(solved.iter().all(|l| !l.starts_with("# played")), "{solved:?}");
+    // The brigade's assault of two units is beyond the solver at its
+    // defaults; the table shows the same line among its provenance.
+    let table = volley_ok(&["dist", "huzzah", "brigade_assault", "--samples", "200"]);
+    assert!(
+        table.lines().any(|l| l.starts_with("played ")
+            && l.ends_with(
+                "attacker bold (best asked; beyond the solver here), defender bold (best asked; beyond the solver here)"
+            )),
+        "{table}"
+    );
+}

@@ -3,8 +3,9 @@
 
 use super::assert_agrees;
 use volley_kernel::catalogue;
+use volley_kernel::game::{DEFENDER, Decision, Objective, Plan, Played, Policy};
 use volley_kernel::rulesets::huzzah::assault::{
-    Assault, AssaultUnit, BEST_TURN_LIMIT, DEFAULT_EDGE, Fire, Formation, Guns, Superiority,
+    Assault, AssaultGame, AssaultUnit, BEST_TURN_LIMIT, DEFAULT_EDGE, Fire, Formation, Guns, Superiority,
 };
 use volley_kernel::rulesets::huzzah::{Arm, LeaveTable, Quality, Rules};
 use volley_kernel::scenario::DynScenario;
@@ -621,4 +622,234 @@ fn skirmisher_superiority_lets_a_column_engage_a_battery_from_four_bands() {
     let three = entry.build_from_text(book.as_ref(), keys("defender", "3")).unwrap();
     assert_agrees(three.as_ref(), 300_000, 69);
     assert_agrees(&superior, 1_000_000, 68);
+}
+
+/// Every path of one turn of a game, its decisions made by a script: each
+/// run replays the chances of the path before it up to the last that has a
+/// branch left, takes that branch, and goes on down the first branch of
+/// every new chance (the kernel's enumeration, without its solver), so that
+/// the paths' probabilities sum to 1.
+mod scripted {
+    use volley_kernel::dice::Dice;
+    use volley_kernel::game::{Decision, Fate, Game, Law, Policy};
+
+    /// What happened on one path, in order.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Event {
+        /// A side's decision and the option taken, in the game's words.
+        Decided(&'static str, String),
+        /// A roll of the dice.
+        Rolled,
+    }
+
+    /// One path: its winner (`None`: still going at the end of the turn),
+    /// its probability and its events.
+    pub struct Path {
+        pub winner: Option<u8>,
+        pub probability: f64,
+        pub events: Vec<Event>,
+    }
+
+    struct Replay<'a> {
+        /// The branch taken and the branches there are, for each chance met.
+        path: Vec<(usize, usize)>,
+        depth: usize,
+        probability: f64,
+        events: Vec<Event>,
+        /// The option of a decision in words.
+        words: &'a dyn Fn(&'static Decision, u16) -> String,
+        /// The script: the option's words for this decision, given the
+        /// decisions of the same name taken before it on the path.
+        script: &'a dyn Fn(&'static Decision, usize) -> &'static str,
+    }
+
+    impl Replay<'_> {
+        /// The branch to take among chances `probabilities`.
+        fn branch(&mut self, probabilities: &[f64]) -> usize {
+            if self.depth == self.path.len() {
+                self.path.push((0, probabilities.len()));
+            }
+            let chosen = self.path[self.depth].0;
+            self.depth += 1;
+            self.probability *= probabilities[chosen];
+            self.events.push(Event::Rolled);
+            chosen
+        }
+    }
+
+    impl Fate for Replay<'_> {
+        fn die(&mut self, sides: u32) -> u32 {
+            self.branch(&vec![1.0 / f64::from(sides); sides as usize]) as u32 + 1
+        }
+
+        fn ways(&mut self, ways: u32, of: u32) -> bool {
+            if ways == 0 || ways >= of {
+                return ways > 0;
+            }
+            let p = f64::from(ways) / f64::from(of);
+            self.branch(&[p, 1.0 - p]) == 0
+        }
+
+        fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32 {
+            let outcomes = law.outcomes();
+            let probabilities: Vec<f64> = outcomes.iter().map(|o| o.1).collect();
+            outcomes[self.branch(&probabilities)].0
+        }
+
+        fn draw_grouped(
+            &mut self,
+            _sample: impl FnOnce(&mut Dice) -> u64,
+            law: impl FnOnce() -> Vec<(u64, f64)>,
+        ) -> u64 {
+            let law = law();
+            let probabilities: Vec<f64> = law.iter().map(|o| o.1).collect();
+            law[self.branch(&probabilities)].0
+        }
+
+        fn decide(
+            &mut self,
+            _side: u8,
+            decision: &'static Decision,
+            options: &[u16],
+            _heuristic: &dyn Fn(Policy) -> u16,
+        ) -> u16 {
+            let before =
+                self.events.iter().filter(|e| matches!(e, Event::Decided(name, _) if *name == decision.name)).count();
+            let wanted = (self.script)(decision, before);
+            let option = *options
+                .iter()
+                .find(|&&o| (self.words)(decision, o) == wanted)
+                .unwrap_or_else(|| panic!("`{}` offers no `{wanted}`", decision.name));
+            self.events.push(Event::Decided(decision.name, wanted.to_string()));
+            option
+        }
+    }
+
+    /// Every path of `game`'s first turn under `script`.
+    pub fn first_turn<G: Game>(game: &G, script: &dyn Fn(&'static Decision, usize) -> &'static str) -> Vec<Path> {
+        let words = |decision: &'static Decision, option: u16| game.describe_option(decision, option);
+        let mut paths = Vec::new();
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        loop {
+            let mut replay = Replay { path, depth: 0, probability: 1.0, events: Vec::new(), words: &words, script };
+            let mut standing = game.start();
+            let winner = loop {
+                if let Some(winner) = game.step(&mut standing, &mut replay) {
+                    break Some(winner);
+                }
+                if game.starts_turn(&standing) {
+                    break None;
+                }
+            };
+            paths.push(Path { winner, probability: replay.probability, events: replay.events });
+            // The next path: the deepest chance with a branch left takes it.
+            path = replay.path;
+            path.truncate(replay.depth);
+            while let Some(last) = path.last_mut() {
+                if last.0 + 1 < last.1 {
+                    last.0 += 1;
+                    break;
+                }
+                path.pop();
+            }
+            if path.is_empty() {
+                return paths;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_battery_bombards_again_after_the_attacker_deploys() {
+    // "Artillery bombardment": "Once a battery has bombarded, it cannot
+    // bombard the same target again during the same turn unless that target
+    // acts on another order"; "a unit that is changing formation can be
+    // fired on". A deploy is an order: the battery has a chance to bombard
+    // once it is carried out (after the deploy's threat test, "Deploying"),
+    // and another after each later order the column acts on.
+    //
+    // The catalogue's assault (on the decision model), one turn: a Trained
+    // column with 7 kills (one stagger more breaks it) 12 bands from light
+    // guns (short range 6, long 7-12) with two bombardments, its officer
+    // rated 8 and in command. The column deploys to line, then advances one
+    // move, then halts; the battery fires at every chance. Order ratings: 8
+    // Up 1 in command, 9, for the deploy (30/36, a Huzzah! among them: 1/36);
+    // 8 for the advance (Down 1 successive: 26/36). Outside the guns' short
+    // range there are no threat tests but bombardments, and no stagger is
+    // survived. Bombarded at long range: Trained Down 1 (kills) is Green (7)
+    // for a line, Down 1 more in column, Raw (6); Up 1 once smoke is on the
+    // guns (after their first bombardment).
+    // - The deploy fails (6/36): no more orders; the battery fires at the
+    //   column at the end of the orders, at 6: broken on 7 or more (21/36).
+    // - It succeeds without a Huzzah! (29/36): the battery fires on the line
+    //   at 7 (broken on 8 or more: 15/36). The advance (26/36) takes it 3
+    //   bands, to 9 bands, still long range, and the battery fires again,
+    //   at 8 with its smoke (broken on 9 or more: 10/36). A failed advance
+    //   is no order acted on: the battery, having fired, cannot fire again.
+    // - A Huzzah! deploy (1/36) makes the advance a free order: 15/36, then
+    //   (21/36)(10/36).
+    // P(broken) = (6/36)(21/36) + (29/36)(15/36 + (21/36)(26/36)(10/36))
+    //           + (1/36)(15/36 + (21/36)(10/36)) = 912396/1679616 (0.543).
+    // Were there no chance after the deploy, the battery would fire only
+    // after the advance or, the advance failing, at the end of the orders,
+    // once, at 7: (6/36)(21/36) + (30/36)(15/36) = 576/1296 (0.444).
+    //
+    // The forced deploy (a column failing a threat test against a line)
+    // takes the same phases after the deploy, but cannot face a battery in
+    // this scenario: forced orders come only from tests against infantry
+    // in line or cavalry ("Forced orders"), and the defender is one unit.
+    let rules = Rules::default();
+    let mut column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    column.kills = 7;
+    let battery = AssaultUnit::new(Quality::Trained, Arm::Artillery, Formation::Line);
+    let assault = Assault::new(&rules, column, battery, Guns::Light, 2, 12, 1).unwrap();
+    // The catalogue builds the same assault from its keys.
+    let huzzah = catalogue::ruleset("huzzah").unwrap();
+    let keys = [
+        ("attacker.kills", "7"),
+        ("defender.arm", "artillery"),
+        ("defender.guns", "light"),
+        ("defender.bombardments", "2"),
+        ("distance", "12"),
+        ("turns", "1"),
+        ("attacker.policy", "bold"),
+        ("defender.policy", "bold"),
+    ];
+    let built = huzzah.scenario("assault").unwrap().build_from_text((huzzah.default_rules)().as_ref(), keys).unwrap();
+    let bold = AssaultGame::new(assault.clone());
+    assert_eq!(
+        built.exact_distribution().unwrap(),
+        Played::new(bold, Plan { policy: [Policy::Bold; 2], objective: [Objective::Margin; 2] })
+            .exact_distribution()
+            .unwrap()
+    );
+    let game = AssaultGame::new(assault);
+    let script = |decision: &'static Decision, before: usize| match (decision.name, before) {
+        ("advance", 0) => "deploy to line",
+        ("advance", 1) => "advance one move",
+        ("advance", _) => "halt",
+        _ => "fire",
+    };
+    let paths = scripted::first_turn(&game, &script);
+    let total: f64 = paths.iter().map(|p| p.probability).sum();
+    assert!(close(total, 1.0), "{total}");
+    let broken: f64 = paths.iter().filter(|p| p.winner == Some(DEFENDER)).map(|p| p.probability).sum();
+    assert!(close(broken, 912_396.0 / 1_679_616.0), "{broken}");
+    // On every path where the column got to its second order, the battery
+    // was asked to fire between the deploy and that order.
+    use scripted::Event;
+    let deployed = Event::Decided("advance", "deploy to line".into());
+    let advanced = Event::Decided("advance", "advance one move".into());
+    let fired = Event::Decided("bombard", "fire".into());
+    let mut second_orders = 0.0;
+    for path in &paths {
+        if let Some(at) = path.events.iter().position(|e| *e == advanced) {
+            let deploy = path.events.iter().position(|e| *e == deployed).unwrap();
+            assert!(path.events[deploy..at].contains(&fired), "{:?}", path.events);
+            second_orders += path.probability;
+        }
+    }
+    // The second order is reached unless the deploy fails or the battery's
+    // first bombardment breaks the line: (30/36)(21/36).
+    assert!(close(second_orders, (30.0 / 36.0) * (21.0 / 36.0)), "{second_orders}");
 }

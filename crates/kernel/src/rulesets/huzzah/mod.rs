@@ -106,11 +106,12 @@
 //!   assault a lone unit is also isolated for threat tests ("Down 1 if unit
 //!   is isolated": "the only non-routing unit in a brigade") and orders
 //!   ("Down 1 if isolated sub-command").
-//! - `reorganise`: the player's waiting is the scenario's policy (`first_wait`
-//!   turns, then `wait` after each failure); "each turn waited ... since the
-//!   previous (failed!) attempt" counts the turns between attempts, so the
-//!   Up for waiting restarts after each failure (the rules' example: Up 1,
-//!   then Up 2). The units' kills are one per attempt, the successful one
+//! - `reorganise`: each turn off the table the player attempts or waits, a
+//!   decision of the game (`attacker.policy`); "each turn waited ... since
+//!   the previous (failed!) attempt" counts the turns between attempts, so
+//!   the Up for waiting restarts after each failure (the rules' example: Up
+//!   1, then Up 2). It is won by coming back within the turn limit with the
+//!   followed unit (see the module for why). The units' kills are one per attempt, the successful one
 //!   included (the example: two attempts, two kills); a unit is destroyed
 //!   when its kills alone reach its full rating (its staggers are removed).
 //! - The CinC's two extra command points stop at Excellent (10), and an
