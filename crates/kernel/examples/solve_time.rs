@@ -2,6 +2,7 @@
 //! `cargo run --release -p volley-kernel --example solve_time -- RULESET SCENARIO [KEY=VALUE]...`,
 //! under `/usr/bin/time -v` for its memory.
 use volley_kernel::catalogue::ruleset;
+use volley_kernel::outcome::Domain;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -24,10 +25,19 @@ fn main() {
         .build_from_text(rules.as_ref(), settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .expect("valid keys");
     let exact = scenario.exact_distribution().expect("an exact solver at these keys");
-    println!(
-        "{ruleset_name} {scenario_name}: attacker wins {:.6}, defender {:.6} in {:.3} s",
-        exact.probability("winner", 0),
-        exact.probability("winner", 1),
-        start.elapsed().as_secs_f64()
-    );
+    let elapsed = start.elapsed().as_secs_f64();
+    // A game without a `winner` metric (the crossing's mover wins by
+    // arriving) reports its boolean metrics instead.
+    let summary = if exact.metric_index("winner").is_some() {
+        format!("attacker wins {:.6}, defender {:.6}", exact.probability("winner", 0), exact.probability("winner", 1))
+    } else {
+        let booleans: Vec<String> = exact
+            .metrics
+            .iter()
+            .filter(|m| m.domain == Domain::Bool)
+            .map(|m| format!("{} {:.6}", m.name, exact.probability(m.name, 1)))
+            .collect();
+        booleans.join(", ")
+    };
+    println!("{ruleset_name} {scenario_name}: {summary} in {elapsed:.3} s");
 }
