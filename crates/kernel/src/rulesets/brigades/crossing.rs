@@ -178,9 +178,9 @@
 //!
 //! Over `start` (0" to 24", the rest at the defaults, with and without 7.1,
 //! either objective) P(arrived) does not move: over the 8" stretch the
-//! column takes exactly one volley from any start (it cannot jump 9" with
-//! an 8" move, and from the last inch short of the stretch its way out has
-//! 1" of 8" inside), 0.7508; over a 4" stretch none without 7.1 (it halts an
+//! column takes exactly one volley from any start (no 8" bound clears it,
+//! and from the last inch short of the stretch its way out has 1" of 8"
+//! inside), 0.7508; over a 4" stretch none without 7.1 (it halts an
 //! inch short and jumps it), 1.0, and one with it (4" of an 8" bound is
 //! half), 0.7508. Only the turn the crossing ends moves with the start.
 //!
@@ -619,10 +619,10 @@ impl Crossing {
 
     fn set_turns(&mut self, turns: u32) {
         self.turns = turns;
-        let (turns, figures) = (i64::from(turns), i64::from(self.mover.figures));
+        let turns = i64::from(turns);
         self.layout = Layout::new(vec![
-            Metric::integer("hits", "figures the mover lost to the firer's hits (rout hits apart)", 0, figures),
-            Metric::integer("rout_hits", "figures the mover lost to rout hits (5.7.1)", 0, figures),
+            Metric::integer("hits", "figures the mover lost to the firer's hits (rout hits apart)", 0, 60),
+            Metric::integer("rout_hits", "figures the mover lost to rout hits (5.7.1)", 0, 60),
             Metric::integer("volleys", "turns the firer fired at the mover", 0, turns),
             Metric::integer("turns", "the turn the crossing ended: arrival, rout, shatter or the turn limit", 1, turns),
             Metric::boolean("arrived", "whether the mover got past the field of fire in good order"),

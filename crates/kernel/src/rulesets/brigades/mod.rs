@@ -1484,7 +1484,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "crossing",
-                summary: "An enemy unit marches across a stationary firer's front, turn by turn: volleys at the end of each move, or with pass-through fire (7.1) when it was in the field of fire for half its move; hits, morale tests and routs until it is past.",
+                summary: "An enemy unit marches across a stationary firer's front, turn by turn, moving as far as its policy decides (up to its move): volleys at the end of each move, or with pass-through fire (7.1) when it was in the field of fire for half its movement; hits, morale tests and routs until it is past, or the turn limit.",
                 params: crossing::params(),
                 build: build_crossing,
             },
