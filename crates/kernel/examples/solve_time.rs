@@ -4,6 +4,7 @@
 //! rule field instead, as a `volley dist --rules FILE` field does
 //! (`rules.optional_first_rout_off_table=true`).
 use volley_kernel::catalogue::ruleset;
+use volley_kernel::outcome::Domain;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -33,10 +34,19 @@ fn main() {
         .build_from_text(rules.as_ref(), settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .expect("valid keys");
     let exact = scenario.exact_distribution().expect("an exact solver at these keys");
-    println!(
-        "{ruleset_name} {scenario_name}: attacker wins {:.6}, defender {:.6} in {:.3} s",
-        exact.probability("winner", 0),
-        exact.probability("winner", 1),
-        start.elapsed().as_secs_f64()
-    );
+    let elapsed = start.elapsed().as_secs_f64();
+    // A game without a `winner` metric (the crossing's mover wins by
+    // arriving) reports its boolean metrics instead.
+    let summary = if exact.metric_index("winner").is_some() {
+        format!("attacker wins {:.6}, defender {:.6}", exact.probability("winner", 0), exact.probability("winner", 1))
+    } else {
+        let booleans: Vec<String> = exact
+            .metrics
+            .iter()
+            .filter(|m| m.domain == Domain::Bool)
+            .map(|m| format!("{} {:.6}", m.name, exact.probability(m.name, 1)))
+            .collect();
+        booleans.join(", ")
+    };
+    println!("{ruleset_name} {scenario_name}: {summary} in {elapsed:.3} s");
 }

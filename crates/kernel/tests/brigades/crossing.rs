@@ -1,14 +1,20 @@
 //! `crossing`: a unit marching across a stationary firer's front, with and
-//! without pass-through fire (7.1): the volley schedule from the path, a
-//! hand-worked single volley, the switches, and the solver against Monte Carlo.
+//! without pass-through fire (7.1), played bold (its full move every turn,
+//! the scenario before its `move` decision): the volley schedule from the
+//! path, a hand-worked single volley, the switches, the numbers of the
+//! full-move crossing pinned, and the game against Monte Carlo. Its decision
+//! is tested in `crossing_play`.
 
-use super::{close, exact, rules};
+use super::{build, close, exact, rules};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
+use volley_kernel::game::{Objective, Plan, Played, Policy};
+use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::crossing::{Crossing, Firer, Mover, MoverType, Path};
 use volley_kernel::rulesets::brigades::{
     Charisma, GeneralPlace, Grade, RangeBand, Rules, StationaryFireTargets, Target, Weapon,
 };
+use volley_kernel::runner::RunOptions;
 
 fn pass_through() -> Rules {
     Rules { optional_pass_through_fire: true, ..Rules::default() }
@@ -26,6 +32,16 @@ fn crossing(rules: &Rules, mover: Mover, path: Path) -> Crossing {
     Crossing::new(rules, Firer::new(Grade::D, 24), RangeBand::Close, mover, path).unwrap()
 }
 
+/// The crossing with the mover at `policy` (the firer has no decision).
+pub fn played(crossing: Crossing, policy: Policy) -> Played<Crossing> {
+    Played::new(crossing, Plan { policy: [policy, Policy::Best], objective: [Objective::Margin; 2] })
+}
+
+/// The crossing with the mover moving its full move every turn.
+fn bold(crossing: Crossing) -> Played<Crossing> {
+    played(crossing, Policy::Bold)
+}
+
 fn binomial(n: u32, p: f64, k: u32) -> f64 {
     let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));
     choose * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
@@ -39,7 +55,7 @@ fn a_column_crossing_a_four_inch_stretch_in_one_move_by_hand() {
     let off = crossing(&rules(), column(24), path(2, 4));
     assert_eq!(off.step(), 8);
     assert!(off.volley_turns().is_empty());
-    let dist = exact(&off);
+    let dist = exact(&bold(off));
     close(dist.probability("volleys", 0), 1.0);
     close(dist.probability("arrived", 1), 1.0);
     close(dist.probability("remaining", 100), 1.0);
@@ -50,7 +66,7 @@ fn a_column_crossing_a_four_inch_stretch_in_one_move_by_hand() {
     let on = crossing(&pass_through(), column(24), path(2, 4));
     assert_eq!(on.volley_turns(), vec![1]);
     assert_eq!(on.volley(), (6, 0.4));
-    let dist = exact(&on);
+    let dist = exact(&bold(on));
     close(dist.probability("volleys", 1), 1.0);
     let b = |k: u32| binomial(6, 0.4, k);
     for k in 0..=6 {
@@ -104,7 +120,7 @@ fn pass_through_fire_adds_the_volley_at_the_far_edge() {
     let on = crossing(&pass_through(), column(24), path(4, 8));
     assert_eq!(off.volley_turns(), vec![1]);
     assert_eq!(on.volley_turns(), vec![1, 2]);
-    let (off, on) = (exact(&off), exact(&on));
+    let (off, on) = (exact(&bold(off)), exact(&bold(on)));
     close(off.probability("volleys", 1), 1.0);
     assert!(on.mean("hits") > off.mean("hits") + 1.0, "{} {}", on.mean("hits"), off.mean("hits"));
     assert!(on.probability("routed", 1) > off.probability("routed", 1));
@@ -126,7 +142,7 @@ fn a_line_whose_moves_end_inside_gains_nothing() {
     assert_eq!(off.step(), 4);
     assert_eq!(off.volley_turns(), vec![1, 2, 3]);
     assert_eq!(on.volley_turns(), vec![1, 2, 3]);
-    let (off, on) = (exact(&off), exact(&on));
+    let (off, on) = (exact(&bold(off)), exact(&bold(on)));
     for k in 0..=24 {
         close(on.probability("hits", k), off.probability("hits", k));
     }
@@ -167,7 +183,7 @@ fn a_battery_and_ballshot_at_a_dense_column() {
 fn the_solver_agrees_with_monte_carlo() {
     // The defaults with pass-through fire: two volleys.
     let scenario = crossing(&pass_through(), column(24), path(4, 8));
-    assert_agrees(&scenario, 1_000_000, 71);
+    assert_agrees(&bold(scenario), 1_000_000, 71);
     // A small, poor line under rifle fire for many turns, with an attached
     // general of rolled charisma: tests, routs and shatters.
     let mut mover = Mover::new(Grade::E, 10, MoverType::Line);
@@ -182,7 +198,7 @@ fn the_solver_agrees_with_monte_carlo() {
         Path { start: 3, exposed: 14, step: 0, across: 2 },
     )
     .unwrap();
-    assert_agrees(&scenario, 1_000_000, 72);
+    assert_agrees(&bold(scenario), 1_000_000, 72);
     // Light cavalry past a battery's canister, out of its general's radius,
     // with 3.8's literal reading.
     let rules = Rules { stationary_fire_targets: StationaryFireTargets::PassedThrough, ..Rules::default() };
@@ -192,7 +208,7 @@ fn the_solver_agrees_with_monte_carlo() {
     let battery = Firer::battery(Grade::C, Weapon::HeavyGun, 4, 12);
     let scenario = Crossing::new(&rules, battery, RangeBand::Canister, mover, path(5, 20)).unwrap();
     assert_eq!(scenario.volley_turns(), vec![1, 2, 3]);
-    assert_agrees(&scenario, 1_000_000, 73);
+    assert_agrees(&bold(scenario), 1_000_000, 73);
 }
 
 #[test]
@@ -219,7 +235,7 @@ fn a_line_crossing_the_front_is_dense_over_the_middle_of_its_path() {
     // 15) would go unhit 0.7^6 of the time.
     let one = Crossing::new(&rules(), battery, RangeBand::Ballshot, line, path(8, 0)).unwrap();
     assert_eq!((one.volley_turns(), one.dense_turns()), (vec![2], vec![2]));
-    let dist = exact(&one);
+    let dist = exact(&bold(one));
     close(dist.probability("hits", 0), 0.5f64.powi(6));
     close(dist.probability("hits", 1), binomial(6, 0.5, 1));
     close(dist.probability("volleys", 1), 1.0);
@@ -227,7 +243,7 @@ fn a_line_crossing_the_front_is_dense_over_the_middle_of_its_path() {
     let cavalry = Mover::new(Grade::D, 12, MoverType::HeavyCavalry);
     let ridden = Crossing::new(&rules(), battery, RangeBand::Ballshot, cavalry, path(8, 0)).unwrap();
     assert!(ridden.dense_turns().is_empty());
-    assert_agrees(&far, 400_000, 74);
+    assert_agrees(&bold(far), 400_000, 74);
 }
 
 #[test]
@@ -236,16 +252,205 @@ fn catalogue_keys_build_a_crossing() {
     let rules = Rules { optional_pass_through_fire: true, ..Rules::default() };
     let scenario = brigades.scenario("crossing").unwrap();
     let built = scenario
-        .build_from_text(&rules, [("mover.type", "light_cavalry"), ("start", "6"), ("exposed", "4"), ("move", "0")])
+        .build_from_text(
+            &rules,
+            [
+                ("mover.type", "light_cavalry"),
+                ("start", "6"),
+                ("exposed", "4"),
+                ("move", "0"),
+                ("attacker.policy", "bold"),
+            ],
+        )
         .unwrap();
     // 12" a turn: the stretch 6"-10" holds 4" of turn 1's move, under half.
     let dist = built.exact_distribution().unwrap();
     close(dist.probability("volleys", 0), 1.0);
-    let built = scenario.build_from_text(&rules, [("start", "2"), ("exposed", "4")]).unwrap();
+    let built =
+        scenario.build_from_text(&rules, [("start", "2"), ("exposed", "4"), ("attacker.policy", "bold")]).unwrap();
     close(built.exact_distribution().unwrap().probability("volleys", 1), 1.0);
     assert!(scenario.build_from_text(&rules, [("range", "canister")]).is_err());
     let metrics: Vec<&str> = built.metrics().iter().map(|m| m.name).collect();
     for want in ["hits", "volleys", "arrived", "routed", "shattered", "remaining"] {
         assert!(metrics.contains(&want), "{want} in {metrics:?}");
+    }
+}
+
+/// The printed rules with one field set by name.
+fn with(field: &str, value: volley_kernel::params::Value) -> Rules {
+    let mut rules = Rules::default();
+    rules.set(field, &value).unwrap();
+    rules
+}
+
+#[test]
+fn bold_keeps_the_numbers_of_the_full_move_crossing() {
+    // The exact laws of the scenario before its `move` decision (a chain over
+    // the mover's figures, the mover moving its whole move every turn), to
+    // the last digit: P(arrived), P(routed), P(shattered), and the means of
+    // hits, rout hits, volleys, turns and remaining.
+    use volley_kernel::params::Value;
+    let pass_through = with("optional_pass_through_fire", Value::Bool(true));
+    let literal = with("stationary_fire_targets", Value::Choice("passed_through".into()));
+    let printed = Rules::default();
+    let battery = [("firer.weapon", "field_gun"), ("firer.figures", "12"), ("range", "canister")];
+    let line = [
+        ("mover.type", "line"),
+        ("mover.quality", "e"),
+        ("mover.figures", "10"),
+        ("mover.general", "attached"),
+        ("firer.weapon", "rifle"),
+        ("firer.quality", "b"),
+        ("firer.figures", "20"),
+        ("range", "far"),
+        ("start", "3"),
+        ("exposed", "14"),
+    ];
+    let cavalry = [
+        ("mover.type", "light_cavalry"),
+        ("mover.quality", "c"),
+        ("mover.figures", "12"),
+        ("mover.general", "out_of_radius"),
+        ("mover.target", "soft"),
+        ("firer.weapon", "heavy_gun"),
+        ("firer.quality", "c"),
+        ("firer.guns", "4"),
+        ("firer.figures", "12"),
+        ("range", "canister"),
+        ("start", "5"),
+        ("exposed", "20"),
+    ];
+    let cases = vec![
+        (&printed, vec![], [0.7508352, 0.2491648, 0.0, 2.4, 0.89699328, 1.0, 1.7508352, 85.73333504]),
+        (
+            &pass_through,
+            vec![],
+            [
+                0.52105994452992,
+                0.47894005547008023,
+                9.05969664000001e-7,
+                4.202004480000002,
+                1.6956916802519042,
+                1.7508352000000003,
+                1.7508352000000003,
+                75.0357084988375,
+            ],
+        ),
+        (
+            &pass_through,
+            [&battery[..], &[("exposed", "8")]].concat(),
+            [
+                0.40544921875,
+                0.59455078125,
+                1.318359375e-5,
+                5.08125,
+                2.0445261230468748,
+                1.69375,
+                1.69375,
+                69.92487036132815,
+            ],
+        ),
+        (
+            &pass_through,
+            [&battery[..], &[("exposed", "20")]].concat(),
+            [
+                0.20821892929077146,
+                0.7917809562683107,
+                0.005339380645751953,
+                6.297597656250001,
+                2.547980891036988,
+                2.0991992187500004,
+                2.307418148040771,
+                62.73806617965698,
+            ],
+        ),
+        (
+            &pass_through,
+            line.to_vec(),
+            [
+                0.2855342816755987,
+                0.6738663342878237,
+                0.28399914596457465,
+                4.294253230220861,
+                1.4200148754079538,
+                2.863085569668509,
+                3.1486198513441077,
+                42.85731894371181,
+            ],
+        ),
+        (
+            &literal,
+            cavalry.to_vec(),
+            [
+                0.7927106717614091,
+                0.20727855248179222,
+                0.006035355009024008,
+                2.2461078732800024,
+                0.4554864553951236,
+                2.807634841600003,
+                2.807634841600003,
+                77.14238756447855,
+            ],
+        ),
+    ];
+    for (rules, keys, want) in cases {
+        let mut keys = keys;
+        keys.push(("attacker.policy", "bold"));
+        let dist = exact(build("crossing", rules, &keys).as_ref());
+        let have = [
+            dist.probability("arrived", 1),
+            dist.probability("routed", 1),
+            dist.probability("shattered", 1),
+            dist.mean("hits"),
+            dist.mean("rout_hits"),
+            dist.mean("volleys"),
+            dist.mean("turns"),
+            dist.mean("remaining"),
+        ];
+        for (h, w) in have.iter().zip(want) {
+            assert!((h - w).abs() < 1e-12 * w.max(1.0), "{keys:?}: {have:?} != {want:?}");
+        }
+    }
+}
+
+#[test]
+fn bold_samples_the_dice_of_the_full_move_crossing() {
+    // Value stability: the seeded Monte Carlo counts of the scenario before
+    // its `move` decision (100 000 samples, seed 7), which rolled the same
+    // dice in the same order: an attached general's charisma, then each
+    // volley die by die and each test.
+    use volley_kernel::params::Value;
+    let pass_through = with("optional_pass_through_fire", Value::Bool(true));
+    let line = [
+        ("mover.type", "line"),
+        ("mover.quality", "e"),
+        ("mover.figures", "10"),
+        ("mover.general", "attached"),
+        ("firer.weapon", "rifle"),
+        ("firer.quality", "b"),
+        ("firer.figures", "20"),
+        ("range", "far"),
+        ("start", "3"),
+        ("exposed", "14"),
+    ];
+    for (keys, want) in
+        [(vec![], [52221, 47779, 0, 217, 20178, 2436]), (line.to_vec(), [28794, 67148, 28400, 64, 21591, 18801])]
+    {
+        let mut keys = keys;
+        keys.push(("attacker.policy", "bold"));
+        let dist = build("crossing", &pass_through, &keys).simulate(&RunOptions::new(100_000, 7)).unwrap();
+        let count = |metric: &str, value: i64| {
+            let i = dist.metric_index(metric).unwrap();
+            dist.joint.iter().filter(|j| j.values[i] == value).map(|j| j.count).sum::<u64>()
+        };
+        let have = [
+            count("arrived", 1),
+            count("routed", 1),
+            count("shattered", 1),
+            count("hits", 0),
+            count("hits", 3),
+            count("remaining", 50),
+        ];
+        assert_eq!(have, want, "{keys:?}");
     }
 }

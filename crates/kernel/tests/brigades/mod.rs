@@ -7,6 +7,7 @@ mod combat;
 mod contract;
 mod converging;
 mod crossing;
+mod crossing_play;
 mod decisions;
 mod fire;
 mod firefight;

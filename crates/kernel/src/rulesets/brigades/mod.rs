@@ -25,8 +25,9 @@
 //! 9 figures a side, `firefight::GAME_MAX_SIZES`, beyond which Monte Carlo
 //! under the `bold` fallback) and `assault` / `cavalry_charge` (up to 36; two
 //! chargers up to 12 each, 10 each from beyond charge reach) are games solved by backward induction, best play
-//! included ([`crate::game`]); `crossing` is a chain over the mover's figures
-//! (the firer takes no losses); larger units are Monte Carlo only.
+//! included ([`crate::game`]), and so is `crossing` (the mover's `move`
+//! decision; best play within `crossing::MAX_STATES`, cautious beyond);
+//! larger units are Monte Carlo only.
 //!
 //! # Ruleset note
 //!
@@ -236,12 +237,18 @@
 //!   natural 1 too (`carry_through_natural_ones`: carry, or spent), and every
 //!   die fired at a NIL first target (`carry_through_nil`: carry, as 3.12
 //!   lets ballshot pass skirmishers, or stopped).
-//! - Crossing (see [`crossing`]; 7.1, 3.8): the mover moves its whole move
-//!   each turn along a straight path, and the firer fires in phase 5 at a
-//!   mover eligible at the end of its move, or, with pass-through fire, one
-//!   eligible for at least `pass_through_percent` (50: "at least half",
-//!   exactly half counts) of that move, measured in inches along the path
-//!   (at one speed on a straight line, distance and time agree). Eligible
+//! - Crossing (see [`crossing`]; 7.1, 3.8): the mover moves each turn along
+//!   a straight path as far as it decides, any whole number of inches up to
+//!   its move (2.11's rates are maximums: 3.1's half move, 7.11's "advancing
+//!   full speed"; its `move` decision, the attacker's, arriving its win and
+//!   a rout or shattering its loss), and the firer fires in phase 5 at a
+//!   mover eligible at the end of its move (a halt included), or, with
+//!   pass-through fire, one eligible for at least `pass_through_percent`
+//!   (50: "at least half", exactly half counts) of its movement that turn,
+//!   measured in inches along the path (at one speed on a straight line,
+//!   distance and time agree): half of the distance it moved
+//!   (`pass_through_measure`: `moved`, "its movement that turn"), or of its
+//!   full move (`full_move`). Eligible
 //!   means within the `exposed` stretch of path, its ends included (in
 //!   range at exactly the range). 3.8 says a stationary unit "may shoot at
 //!   any target that passed through its range and arc of fire this turn",
@@ -265,7 +272,10 @@
 //!   reading to a mover no longer eligible at the end, on its flank if the
 //!   eligible part of the move met that stretch (the firer picks its moment).
 //!   Cavalry has no such line here (it moves the same whatever its width, 1.8). The firer takes no fire, so its dice never
-//!   change; national modifiers are not played here.
+//!   change, and it has no decision (it fires whenever it may). National
+//!   modifiers (`mover.nation`, infantry) give the mover its 7.11 morale
+//!   modifier vs. shooting hits, France's and Spain's only after a full move
+//!   in column ("advancing full speed"), and early Prussians 1" less move.
 //! - Multi-unit combats (4.5, `multi_combat`): the defender's dice are
 //!   divided as evenly as possible, the odd die towards the attacker it has
 //!   the most figures in combat with (`defender.split_towards`); its grade
@@ -643,6 +653,21 @@ crate::choice_enum! {
         /// however briefly: 3.8's sentence for a stationary unit, read
         /// literally (7.1 then adds nothing).
         PassedThrough = "passed_through",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: what pass-through fire's "at least half of its
+    /// movement that turn" (7.1) is half of, for a unit that moved less than
+    /// its full move (the `crossing` scenario's `move` decision).
+    pub enum PassThroughMeasure {
+        /// The distance it moved that turn. Default: "its movement that turn"
+        /// is the movement it made, and 2.11's rates are the most a unit may
+        /// move (3.1's half move, 7.11's "advancing full speed").
+        Moved = "moved",
+        /// Its full move (2.11), however far it went: a unit that moved a
+        /// short way is eligible only if that short way is half its rate.
+        FullMove = "full_move",
     }
 }
 
@@ -1050,6 +1075,8 @@ crate::rule_book! {
         pub pursuit_cost: PursuitCost = PursuitCost::Every;
         /// Interpretation: against whom fresh cavalry gets +2 (cavalry: only cavalry that is not fresh, freshness being a rating of cavalry; any: infantry and gunners too).
         pub fresh_against: FreshAgainst = FreshAgainst::Cavalry;
+        /// Interpretation: what 7.1's "half of its movement" is half of, for a unit that moved less than its full move (moved: the distance it moved that turn; full_move: its 2.11 move).
+        pub pass_through_measure: PassThroughMeasure = PassThroughMeasure::Moved;
         /// Interpretation: which moving targets a stationary unit may shoot without 7.1 (end_of_move: 7.1's "normally"; passed_through: 3.8's "any target that passed through its range and arc of fire this turn").
         pub stationary_fire_targets: StationaryFireTargets = StationaryFireTargets::EndOfMove;
         /// 7.4 Optional pursuit: cavalry that routs its enemy in combat may pursue it, fighting on with double hits (the cavalry bounce is recorded only).
@@ -1457,7 +1484,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "crossing",
-                summary: "An enemy unit marches across a stationary firer's front, turn by turn: volleys at the end of each move, or with pass-through fire (7.1) when it was in the field of fire for half its move; hits, morale tests and routs until it is past.",
+                summary: "An enemy unit marches across a stationary firer's front, turn by turn, moving as far as its policy decides (up to its move): volleys at the end of each move, or with pass-through fire (7.1) when it was in the field of fire for half its movement; hits, morale tests and routs until it is past, or the turn limit.",
                 params: crossing::params(),
                 build: build_crossing,
             },

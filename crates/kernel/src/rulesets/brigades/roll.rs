@@ -51,14 +51,16 @@ struct TestLaw<'a> {
 const ROWS: [RoutRow; 6] =
     [RoutRow::Shattered, RoutRow::Rout18, RoutRow::Rout12, RoutRow::Rout8, RoutRow::Rout6, RoutRow::Rout4];
 
-fn test_code(result: TestResult) -> u32 {
+/// A test's result as a law's value: 0 a pass, 1 + the rout row's index.
+pub(super) fn test_code(result: TestResult) -> u32 {
     match result {
         TestResult::Pass => 0,
         TestResult::Rout(row) => 1 + ROWS.iter().position(|&r| r == row).expect("a row of the table") as u32,
     }
 }
 
-fn test_of_code(code: u32) -> TestResult {
+/// The test result of a law's value ([`test_code`]).
+pub(super) fn test_of_code(code: u32) -> TestResult {
     if code == 0 { TestResult::Pass } else { TestResult::Rout(ROWS[code as usize - 1]) }
 }
 
