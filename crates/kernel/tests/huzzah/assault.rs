@@ -696,14 +696,14 @@ mod scripted {
             outcomes[self.branch(&probabilities)].0
         }
 
-        fn draw_grouped(
+        fn draw_grouped<T: Clone + 'static>(
             &mut self,
-            _sample: impl FnOnce(&mut Dice) -> u64,
-            law: impl FnOnce() -> Vec<(u64, f64)>,
-        ) -> u64 {
+            _sample: impl FnOnce(&mut Dice) -> T,
+            law: impl FnOnce() -> Vec<(T, f64)>,
+        ) -> T {
             let law = law();
             let probabilities: Vec<f64> = law.iter().map(|o| o.1).collect();
-            law[self.branch(&probabilities)].0
+            law[self.branch(&probabilities)].0.clone()
         }
 
         fn decide(
