@@ -709,6 +709,30 @@ fn enumerate<G: Game>(
     }
 }
 
+/// The longest cycle of turns' starting states that exploration looks for.
+const LONGEST_PERIOD: usize = 6;
+
+/// The period after which `next`, the states starting the turn after those
+/// of `layers`, repeats the states a turn started from, where it is at most
+/// [`LONGEST_PERIOD`] turns.
+fn repeated_layer(layers: &[Vec<u32>], next: &[u32]) -> Option<usize> {
+    let mut sorted: Option<Vec<u32>> = None;
+    (1..=LONGEST_PERIOD.min(layers.len())).find(|&period| {
+        let earlier = &layers[layers.len() - period];
+        if earlier.len() != next.len() {
+            return false;
+        }
+        let next_sorted = sorted.get_or_insert_with(|| {
+            let mut v = next.to_vec();
+            v.sort_unstable();
+            v
+        });
+        let mut earlier = earlier.clone();
+        earlier.sort_unstable();
+        earlier == *next_sorted
+    })
+}
+
 /// A node of a state's law.
 #[derive(Clone, Copy, Debug)]
 enum Node {
@@ -1050,11 +1074,20 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 nested_from = Some(t);
             }
             graph.layers.push(layer);
-            // A turn that leads back to the very states it started from
-            // repeats: every later turn starts from them too.
-            if fresh_next.is_empty() && next.len() == graph.layers[t as usize].len() {
+            // A turn that leads back to the very states a turn `period`
+            // turns before it started from repeats the turns since: what a
+            // turn starts from depends only on what the turn before started
+            // from, so every later turn starts as the turn `period` before
+            // it did (a game whose steps are phases cycles through them).
+            let period = if fresh_next.is_empty() && next.len() == graph.layers[t as usize].len() {
+                Some(1)
+            } else {
+                repeated_layer(&graph.layers, &next)
+            };
+            if let Some(period) = period {
                 while graph.layers.len() < turns as usize {
-                    graph.layers.push(graph.layers[t as usize].clone());
+                    let again = graph.layers[graph.layers.len() - period].clone();
+                    graph.layers.push(again);
                 }
                 break;
             }
