@@ -774,6 +774,11 @@ pub struct Sensitivity {
     pub alternatives: Vec<Alternative>,
     /// The steps not run.
     pub skipped: Vec<Skipped>,
+    /// How many of the steps run change a rule field the scenario does not
+    /// read at its settings
+    /// ([`reads_rule`](volley_kernel::scenario::DynScenario::reads_rule)): each is the
+    /// baseline's run, to the bit, without being solved or sampled again.
+    pub unread: usize,
     /// Every run: the baseline (keys `rule` = `baseline`) and each step or
     /// reading (keys `rule` = field, `rule_value` = value).
     pub runs: Vec<Run>,
@@ -912,7 +917,8 @@ fn side_by_side<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T
 /// exact (the sampler would have solved the game anyway), with no interval.
 pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensitivity, AnalysisError> {
     let z = z_for_confidence(experiment.confidence);
-    let mut base_run = experiment.run_solving(experiment.rules.as_ref(), &[], experiment.options.samples, true)?;
+    let base_scenario = experiment.build(experiment.rules.as_ref(), &[])?;
+    let mut base_run = experiment.run_built(base_scenario.as_ref(), &[], experiment.options.samples, true)?;
     base_run.keys = vec![pair("rule", "baseline")];
     let baseline = measure.estimate(&base_run.distribution, experiment.confidence)?;
     // Every run to make, in the rule book's order: each other reading of an
@@ -935,13 +941,21 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
     // The runs are independent, each from the experiment's seed: made side
     // by side (a solver's serial stretches and a sampler's chunks overlap on
     // every core), they give the same numbers as one after another.
+    // A field the scenario promises not to read at these settings (a
+    // howitzer's numbers where there is no howitzer) gives the baseline's
+    // outcomes to the bit: its value is still checked and the scenario still
+    // built with it, but not run again.
+    let mut unread = 0;
     let outcomes = side_by_side(steps.len(), experiment.options.threads, |k| {
         let (i, value) = &steps[k];
         let mut rules = experiment.rules.clone_box();
-        rules
-            .set(&fields[*i].name, value)
-            .map_err(AnalysisError::from)
-            .and_then(|()| experiment.run_solving(rules.as_ref(), &[], experiment.options.samples, true))
+        rules.set(&fields[*i].name, value).map_err(AnalysisError::from)?;
+        let scenario = experiment.build(rules.as_ref(), &[])?;
+        if base_scenario.reads_rule(&fields[*i].name) {
+            experiment.run_built(scenario.as_ref(), &[], experiment.options.samples, true).map(Some)
+        } else {
+            Ok(None)
+        }
     });
     let mut runs = vec![base_run];
     let mut rows: Vec<SensitivityRow> = Vec::new();
@@ -952,7 +966,12 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
         // The run's estimate, change and the change's interval, or `None`
         // (listed as skipped) where the value is out of range or the
         // scenario rejects it.
-        let measured = match outcome {
+        let measured = match outcome.map(|run| {
+            run.unwrap_or_else(|| {
+                unread += 1;
+                Run { keys: Vec::new(), ..runs[0].clone() }
+            })
+        }) {
             Ok(mut run) => {
                 run.keys = vec![pair("rule", &field.name), pair("rule_value", &value)];
                 let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
@@ -1003,7 +1022,7 @@ pub fn sensitivity(experiment: &Experiment, measure: &Measure) -> Result<Sensiti
         Some(top) => start_check(experiment, measure, top)?,
         None => None,
     };
-    Ok(Sensitivity { measure: measure.clone(), baseline, rows, alternatives, skipped, runs, start_check })
+    Ok(Sensitivity { measure: measure.clone(), baseline, rows, alternatives, skipped, unread, runs, start_check })
 }
 
 impl Sensitivity {

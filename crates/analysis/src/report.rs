@@ -575,6 +575,15 @@ pub fn sensitivity_report(
         "Each integer rule field was moved one step down and one step up from its printed value, all else held. \
          A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
     );
+    if sensitivity.unread > 0 {
+        let _ = write!(
+            skipped,
+            "\n\n{} of the steps change a number or reading this fight never consults at its settings \
+             (a howitzer's numbers where no howitzer fires): they are the baseline, to the bit, and were not run again; \
+             the kernel's tests hold every such claim by running the fight with each changed value.",
+            sensitivity.unread
+        );
+    }
     if !sensitivity.skipped.is_empty() {
         let steps: Vec<String> =
             sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();

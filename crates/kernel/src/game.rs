@@ -248,6 +248,13 @@ pub trait Game: Send + Sync {
     fn describe_state(&self, state: &Self::State, side: u8) -> String;
     /// An option of a decision as a player reads it: "halt at 3 boxes".
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String;
+
+    /// Whether rule field `field` may change this game's outcomes: see
+    /// [`Scenario::reads_rule`], whose promise a `false` makes.
+    fn reads_rule(&self, field: &str) -> bool {
+        let _ = field;
+        true
+    }
 }
 
 /// Each side's policy and objective.
@@ -1950,5 +1957,9 @@ impl<G: Game> Scenario for Played<G> {
 
     fn explain(&self) -> Option<Vec<Explained>> {
         Played::explain(self)
+    }
+
+    fn reads_rule(&self, field: &str) -> bool {
+        self.game.reads_rule(field)
     }
 }

@@ -61,6 +61,20 @@ pub trait Scenario: Send + Sync {
     fn explain(&self) -> Option<Vec<Explained>> {
         None
     }
+
+    /// Whether rule field `field` (named as `volley rules` prints it) may
+    /// change this scenario's outcomes at its settings. `false` is a promise:
+    /// built with any other value of that field, the scenario gives the same
+    /// outcome codes from the same dice and the same exact law, to the bit
+    /// (the field is never read, or read only where these settings never
+    /// go: a howitzer's numbers where there is no howitzer). The default,
+    /// `true`, promises nothing. The sensitivity study skips the fields a
+    /// scenario does not read; the kernel's tests hold each promise to a
+    /// change of every such field.
+    fn reads_rule(&self, field: &str) -> bool {
+        let _ = field;
+        true
+    }
 }
 
 /// A scenario behind a pointer: what the catalogue hands out, so the CLI and
@@ -81,6 +95,8 @@ pub trait DynScenario: Send + Sync {
     fn policies(&self) -> Option<[PolicyUse; 2]>;
     /// Each side's first decision, every option valued under best play.
     fn explain(&self) -> Option<Vec<Explained>>;
+    /// Whether rule field `field` may change the outcomes ([`Scenario::reads_rule`]).
+    fn reads_rule(&self, field: &str) -> bool;
 }
 
 impl<S: Scenario> DynScenario for S {
@@ -115,5 +131,9 @@ impl<S: Scenario> DynScenario for S {
 
     fn explain(&self) -> Option<Vec<Explained>> {
         Scenario::explain(self)
+    }
+
+    fn reads_rule(&self, field: &str) -> bool {
+        Scenario::reads_rule(self, field)
     }
 }

@@ -257,6 +257,7 @@ fn a_sensitivity_tornado_shows_the_fields_that_move_most() {
         rows,
         alternatives: Vec::new(),
         skipped: Vec::new(),
+        unread: 0,
         runs: Vec::new(),
         start_check: None,
     };

@@ -5,3 +5,4 @@ mod determinism;
 mod dice_frequencies;
 mod game;
 mod tally_merge;
+mod unread_rules;

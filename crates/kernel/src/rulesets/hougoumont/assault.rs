@@ -121,7 +121,7 @@ use super::{
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
-use crate::params::ParamError;
+use crate::params::{Choice, ParamError};
 use crate::pmf::Pmf;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -1042,6 +1042,66 @@ impl Game for Assault {
             (0, _) => format!("hold at {target_words}"),
             _ if target == self.reach(side) => format!("{verb} {moved_words} to charge reach ({target_words})"),
             _ => format!("{verb} {moved_words} to {target_words}"),
+        }
+    }
+
+    /// The numbers of arms, qualities, troops, guns and buildings this
+    /// assault has not: the defenders move as infantry or light infantry and
+    /// no gun ever moves; a quality's melee and morale numbers where neither
+    /// side has it; the fire bonuses of troops no one fires; a cover no one
+    /// fires into; the howitzer's numbers without a howitzer, the flat
+    /// trajectory's without one; the buildings' (roof, fire, burning) with
+    /// no battery; the flanked test where the defenders are not flanked.
+    fn reads_rule(&self, field: &str) -> bool {
+        let s = &self.setup;
+        let defender_arm = if s.defender_troops == Troops::Light { Arm::LightInfantry } else { Arm::Infantry };
+        let arms = [s.attacker_arm, defender_arm];
+        let qualities = [s.attacker_quality, s.defender_quality];
+        let fires = |troops: Troops| self.troops.contains(&Some(troops));
+        let guns = s.defender_guns > 0;
+        let battery = self.battery.is_some();
+        let kinds = [guns.then_some(s.defender_artillery), s.battery.map(|b| b.kind)];
+        let howitzer = kinds.contains(&Some(ArtilleryKind::Howitzer));
+        let crew = |crew: Crew| s.battery.is_some_and(|b| b.kind == ArtilleryKind::Howitzer && b.crew == crew);
+        // A quality's own melee or morale modifier, by its name after the prefix.
+        let quality =
+            |prefix: &str| field.strip_prefix(prefix).and_then(Quality::from_name).map(|q| qualities.contains(&q));
+        match field {
+            // 2
+            "move_infantry" => arms.contains(&Arm::Infantry),
+            "move_light_infantry" => arms.contains(&Arm::LightInfantry),
+            "move_cavalry" | "charge_bonus_cavalry" => arms.contains(&Arm::Cavalry),
+            "move_artillery" => false,
+            "woods_movement_percent" => s.ground == Ground::Woods && arms.contains(&Arm::Infantry),
+            // 3.1
+            "small_arms_light_bonus" => fires(Troops::Light),
+            "small_arms_rifles_bonus" => fires(Troops::Rifles),
+            "small_arms_woods_penalty" => s.ground == Ground::Woods || s.defender_cover == Cover::Woods,
+            "small_arms_walls_penalty" => s.defender_cover == Cover::Walls,
+            // 3.2
+            "canister_range" | "canister_damage_die" => guns,
+            "canister_cover_damage_die" => (guns && s.ground == Ground::Woods) || battery,
+            "flat_dice" => kinds.contains(&Some(ArtilleryKind::Flat)),
+            "howitzer_direct_score"
+            | "howitzer_damage_die"
+            | "howitzer_near_miss_hits"
+            | "howitzer_minimum_range"
+            | "howitzer_consecutive_adjust"
+            | "howitzer_adjustment"
+            | "howitzer_consecutive" => howitzer,
+            "howitzer_veteran_adjust" => crew(Crew::Veteran),
+            "howitzer_elite_adjust" => crew(Crew::Elite),
+            // 6
+            "flat_penetration_extra"
+            | "building_hits"
+            | "fire_at_least"
+            | "fire_after"
+            | "roof_hit"
+            | "burning_building" => battery,
+            // 5
+            "flanked_test" => s.defender_flanked,
+            // 4.1, 5
+            _ => quality("melee_").or_else(|| quality("morale_")).unwrap_or(true),
         }
     }
 }

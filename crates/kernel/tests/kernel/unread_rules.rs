@@ -1,0 +1,112 @@
+//! The promise of [`reads_rule`](volley_kernel::scenario::Scenario::reads_rule),
+//! held: a rule field a scenario says it does not read at its settings,
+//! changed to each value the sensitivity study tries and to the ends of its
+//! range, gives the same sampled counts from the same seed and the same exact
+//! law, to the bit. The sensitivity study takes the baseline's run for such a
+//! field without running it, so a false promise would hide a rule that
+//! matters.
+
+use volley_kernel::catalogue::{catalogue, ruleset};
+use volley_kernel::params::{Param, ParamKind, Value};
+use volley_kernel::runner::RunOptions;
+
+/// The values to try for `field`: one step either side and the ends of its
+/// range for a number, every other reading of a choice, a switch flipped.
+fn alternatives(field: &Param) -> Vec<Value> {
+    match (&field.kind, &field.default) {
+        (ParamKind::Int { min, max }, Value::Int(current)) => {
+            let mut values: Vec<i64> =
+                [*min, current - 1, current + 1, *max].into_iter().filter(|v| v != current).collect();
+            values.sort_unstable();
+            values.dedup();
+            values.into_iter().filter(|v| (min..=max).contains(&v)).map(Value::Int).collect()
+        }
+        (ParamKind::Choice(names), Value::Choice(current)) => {
+            names.iter().filter(|&&name| name != current).map(|&name| Value::Choice(name.to_string())).collect()
+        }
+        (ParamKind::Bool, Value::Bool(current)) => vec![Value::Bool(!current)],
+        _ => Vec::new(),
+    }
+}
+
+/// Checks every promise `scenario` of `ruleset` makes at `settings`:
+/// sampled counts (`samples` from one seed) always, the exact law too where
+/// `exact`. Returns how many changed values were run.
+fn hold_promises(ruleset_name: &str, scenario: &str, settings: &[(&str, &str)], samples: u64, exact: bool) -> usize {
+    let set = ruleset(ruleset_name).unwrap();
+    let entry = set.scenario(scenario).unwrap();
+    let rules = (set.default_rules)();
+    let base = entry.build_from_text(rules.as_ref(), settings.iter().copied()).unwrap();
+    let options = RunOptions::new(samples, 11).with_threads(2);
+    let sampled = base.simulate(&options).unwrap();
+    let law = if exact { Some(base.exact_distribution().expect("an exact case must solve")) } else { None };
+    let mut checked = 0;
+    for field in rules.fields() {
+        if base.reads_rule(&field.name) {
+            continue;
+        }
+        for value in alternatives(&field) {
+            let mut changed = rules.clone_box();
+            if changed.set(&field.name, &value).is_err() {
+                continue;
+            }
+            let Ok(other) = entry.build_from_text(changed.as_ref(), settings.iter().copied()) else { continue };
+            let what = format!("{ruleset_name} {scenario} {settings:?}: {} = {value}", field.name);
+            assert!(!other.reads_rule(&field.name), "{what}: whether the field is read moved with its own value");
+            assert_eq!(other.simulate(&options).unwrap(), sampled, "{what}: sampled counts differ");
+            if let Some(law) = &law {
+                assert_eq!(other.exact_distribution().as_ref(), Some(law), "{what}: exact law differs");
+            }
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// Every scenario of every ruleset at its defaults, sampled, with any side
+/// that has a policy playing `bold` (best play is held by the exact cases
+/// below, where solving stays quick).
+#[test]
+fn every_scenario_at_its_defaults_changes_nothing_for_a_rule_it_does_not_read() {
+    for set in catalogue() {
+        for entry in &set.scenarios {
+            let bold: Vec<(&str, &str)> = entry
+                .params
+                .iter()
+                .filter(|p| p.name.ends_with(".policy"))
+                .map(|p| (p.name.as_str(), "bold"))
+                .collect();
+            hold_promises(set.name, entry.name, &bold, 4_000, false);
+        }
+    }
+}
+
+/// Hougoumont's assault, whose sensitivity study skips most of the rule
+/// book: under best play (exact) at a size that solves quickly, and sampled
+/// across the settings that switch its promises (guns of each kind, woods,
+/// light troops and rifles, cavalry, a flanked defender, the farm's battery).
+#[test]
+fn hougoumont_assaults_change_nothing_for_a_rule_they_do_not_read() {
+    let small = [("attacker.figures", "6"), ("defender.figures", "5"), ("distance", "14"), ("turns", "8")];
+    let mut checked = hold_promises("hougoumont", "assault", &small, 2_000, true);
+    let mut farm = small.to_vec();
+    farm.push(("attacker.artillery", "flat"));
+    checked += hold_promises("hougoumont", "farm_assault", &farm, 2_000, true);
+    let bold = [("attacker.policy", "bold"), ("defender.policy", "bold")];
+    for extra in [
+        &[("defender.guns", "2"), ("defender.artillery", "howitzer")][..],
+        &[("ground", "woods"), ("attacker.arm", "light_infantry"), ("defender.troops", "rifles")],
+        &[("attacker.arm", "cavalry"), ("attacker.quality", "elite"), ("defender.quality", "inexperienced")],
+        &[("defender.flanked", "true"), ("defender.troops", "light"), ("defender.guns", "1")],
+    ] {
+        let settings: Vec<_> = bold.iter().chain(extra).copied().collect();
+        checked += hold_promises("hougoumont", "assault", &settings, 4_000, false);
+    }
+    for extra in [&[("attacker.crew", "veteran")][..], &[("attacker.crew", "elite"), ("attacker.artillery", "flat")]] {
+        let settings: Vec<_> = bold.iter().chain(extra).copied().collect();
+        checked += hold_promises("hougoumont", "farm_assault", &settings, 4_000, false);
+    }
+    // The promises are many: a change that made them all `true` would pass
+    // the checks above vacuously.
+    assert!(checked > 300, "only {checked} changed values checked");
+}
