@@ -6,7 +6,9 @@ use super::assert_agrees;
 use volley_kernel::catalogue;
 use volley_kernel::game::{Played, Policy};
 use volley_kernel::outcome::Distribution;
-use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultGame, AssaultUnit, BEST_TURN_LIMIT, Formation, Guns};
+use volley_kernel::rulesets::huzzah::assault::{
+    Assault, AssaultGame, AssaultUnit, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, Formation, Guns,
+};
 use volley_kernel::rulesets::huzzah::{Arm, Quality, Rules};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
@@ -154,6 +156,32 @@ fn the_default_assault_is_solved_under_best_play_and_beyond_the_solver_best_play
     let policies = fallen.policies().unwrap();
     assert_eq!((policies[0].asked, policies[0].played), (Policy::Best, Policy::Bold));
     assert!(!fallen.has_exact() && fallen.exact_distribution().is_none() && fallen.explain().is_none());
+}
+
+#[test]
+fn an_assault_on_a_battery_is_solved_only_as_far_as_its_states_allow() {
+    // A battery's states keep growing with the turns: best play is solved
+    // for its first turns, the heuristics for a few more, and past them the
+    // assault is sampled, a side asked for `best` playing bold, and says so.
+    let battery = |turns: u32, policy: &str| {
+        let turns = turns.to_string();
+        assault(&[
+            ("defender.arm", "artillery"),
+            ("turns", &turns),
+            ("attacker.policy", policy),
+            ("defender.policy", policy),
+        ])
+    };
+    let solved = battery(1, "best");
+    assert!(solved.has_exact() && solved.exact_distribution().is_some() && solved.explain().is_some());
+    let fallen = battery(BATTERY_BEST_TURN_LIMIT + 1, "best");
+    let policies = fallen.policies().unwrap();
+    assert_eq!((policies[1].asked, policies[1].played), (Policy::Best, Policy::Bold));
+    // Its fallback, bold against bold, is within the heuristics' limit: exact.
+    assert!(fallen.has_exact() && fallen.explain().is_none());
+    assert!(battery(BATTERY_TURN_LIMIT, "bold").has_exact());
+    let sampled = battery(BATTERY_TURN_LIMIT + 1, "bold");
+    assert!(!sampled.has_exact() && sampled.exact_distribution().is_none());
 }
 
 #[test]

@@ -166,7 +166,10 @@
 
 pub mod brigade;
 mod game;
-pub use game::{ADVANCE, AssaultGame, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE, SQUARE, Standing};
+pub use game::{
+    ADVANCE, AssaultGame, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE,
+    SQUARE, Standing,
+};
 
 use super::engagement::{Fate, Fighter, engagement_rating, resolve_with_ratings};
 use super::standoff::{Node, StateHasher, TOTALS, duel_metrics, staggers_after_reform, threat_staggers};
