@@ -229,7 +229,7 @@ use crate::dice::Dice;
 use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
 use crate::outcome::CodeHasher;
 use crate::outcome::{Layout, Metric, WINNERS};
-use crate::params::{Param, ParamError, Settings};
+use crate::params::{Choice, Param, ParamError, Settings};
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
 use rayon::prelude::*;
@@ -1693,6 +1693,175 @@ impl Game for FireGame {
         ["hold", "close half a move", "close a whole move", "fall back half a move"][usize::from(option.min(3))]
             .to_string()
     }
+
+    /// The numbers of weapons, grades, covers, generals and rules this
+    /// firefight has not: the ranges and scores to hit of weapons no one
+    /// fires and of covers no one presents; a battery's dice and the hits
+    /// on it without a battery; the two-rank line's dice without one; the
+    /// morale and rout numbers of grades neither side has; charisma,
+    /// danger and lost generals without an attached general; 5.8 without
+    /// a surrounded side; the fire of a shaken unit that holds it to
+    /// recover (2.4); and everything of combat, cavalry, charges,
+    /// pursuit, pass-through and carry-through fire, which a firefight
+    /// never comes to.
+    fn reads_rule(&self, field: &str) -> bool {
+        let rules = self.rules();
+        let sides = &self.base.sides;
+        let any = |test: &dyn Fn(&FireSide) -> bool| sides.iter().any(test);
+        let infantry = any(&|side| !side.battery_side());
+        let battery = any(&|side| side.battery_side());
+        let grades = [sides[0].grade, sides[1].grade];
+        // A grade's own morale or rout number, by its name after the prefix.
+        let graded = |prefix: &str| field.strip_prefix(prefix).and_then(Grade::from_name).map(|g| grades.contains(&g));
+        // 3.1: infantry rolls a die per four, a two-rank line in close order a die per three (7.9).
+        let two_rank = |side: &FireSide| side.two_rank && side.cover != Target::Skirmish;
+        let attached = any(&|side| side.general == GeneralPlace::Attached);
+        // 7.5: an attached general lost leaves his unit without a general.
+        let danger = attached && rules.optional_danger_to_generals;
+        // 3.2: every range and score to hit, and those of the weapons fired at the covers presented.
+        let table = |weapon: Weapon, cover: Target| fire_table_fields(weapon, cover).iter().any(|f| f == field);
+        if Weapon::ALL.iter().any(|&weapon| Target::ALL.iter().any(|&cover| table(weapon, cover))) {
+            return (0..2).any(|s| table(sides[s].weapon, sides[1 - s].cover));
+        }
+        match field {
+            // 1.4, 3.1 a battery's dice; 3.4 hits on a battery, ballshot's
+            // effects only from a battery's ballshot; no gun is limbered.
+            "guns_per_model"
+            | "crew_for_two_dice"
+            | "crew_for_one_die"
+            | "battery_crew"
+            | "battery_gun_loss"
+            | "battery_hits"
+            | "counterbattery_miss_max" => battery,
+            "counterbattery_ballshot_miss_max" | "counterbattery_gun_min" => sides.iter().all(FireSide::battery_side),
+            "counterbattery_limbered" => false,
+            // 3.1, 7.9 infantry's dice.
+            "fire_figures_per_die" | "fire_remainder_rounds_up" => any(&|side| !side.battery_side() && !two_rank(side)),
+            "two_rank_figures_per_die" | "two_rank_remainder_rounds_up" => {
+                any(&|side| !side.battery_side() && two_rank(side))
+            }
+            "optional_two_rank_line" => any(&|side| side.two_rank),
+            // 3.3: a shaken unit that recovers holds its fire, though a
+            // battery's ammunition decision compares its shaken aims too;
+            // only infantry moves; nothing is dense, evading or in square.
+            "fire_grade_a_b" => grades.iter().any(|g| matches!(g, Grade::A | Grade::B)),
+            "fire_grade_e_f" => grades.iter().any(|g| matches!(g, Grade::E | Grade::F)),
+            "fire_disordered_or_skirmishing" => any(&|side| side.cover == Target::Skirmish),
+            "fire_shaken" => rules.shaken_policy != ShakenPolicy::Recover || battery,
+            "fire_moving" => infantry,
+            "fire_ball_vs_dense" | "fire_evading" | "fire_in_square" => false,
+            // 7.11
+            "optional_national_modifiers" => any(&|side| side.nation != Nation::None),
+            // 5.6 against shooting; the charge and combat modifiers never apply.
+            "morale_square_or_hard_cover" => any(&|side| side.cover == Target::Hard),
+            "morale_no_general" | "rout_no_general" => any(&|side| side.general == GeneralPlace::OutOfRadius) || danger,
+            "morale_foot_charging_home"
+            | "morale_meeting_infantry_charge"
+            | "morale_cavalry_vs_square"
+            | "morale_meeting_cavalry_charge"
+            | "morale_flanked"
+            | "morale_losing_combat" => false,
+            // 5.7.1: the large column needs a unit that large (at its start, the most it has).
+            "rout_hits_large_18" | "rout_hits_large_12" | "rout_hits_large_8" | "rout_hits_large_6"
+            | "rout_hits_large_4" => any(&|side| side.figures >= rules.rout_large_unit_min),
+            // 5.8
+            "surrounded_extra_rout_hits" | "surrounded_hits" => any(&|side| side.surrounded),
+            // 7.13 (a surrounded unit routs on past its centre point instead;
+            // the switch also decides whether the dense table applies).
+            "optional_first_rout_off_table" => any(&|side| !side.surrounded),
+            "return_min_score" => {
+                rules.optional_first_rout_off_table
+                    && rules.firefight_rout == FirefightRout::Reengage
+                    && any(&|side| !side.surrounded)
+            }
+            // 1.11, 7.5 an attached general; the command radius is a key.
+            "charisma_zero_max" | "charisma_one_max" => {
+                any(&|side| side.general == GeneralPlace::Attached && side.charisma == Charisma::Rolled)
+            }
+            "optional_danger_to_generals" => attached,
+            "general_danger_hits" | "general_danger_max" => danger,
+            "command_radius" | "command_radius_attached" => false,
+            // 2.2, 2.11 infantry moves in line or extended line; batteries never move.
+            "line_max_width" | "no_closer_than" => infantry,
+            "move_infantry_line" => any(&|side| !side.battery_side() && side.figures <= rules.line_max_width),
+            "move_infantry_extended_line" => any(&|side| !side.battery_side() && side.figures > rules.line_max_width),
+            // 1.8, 2.x columns, cavalry, evading, charges, squares, pinning;
+            // 4 combat; 6.4.4 town blocks; 7.1 pass-through fire and the
+            // cavalry bounce, 7.4 pursuit, 7.8 carry-through: a firefight
+            // between two units standing in line has none of them.
+            "move_infantry_column"
+            | "move_heavy_cavalry"
+            | "move_light_cavalry"
+            | "move_heavy_cavalry_charge"
+            | "move_light_cavalry_charge"
+            | "evade_infantry_within"
+            | "evade_cavalry_within"
+            | "evade_fire"
+            | "plowed_disorder_min"
+            | "square_initiative"
+            | "charge_move_steady"
+            | "cavalry_stationary_advance"
+            | "column_width"
+            | "square_faces"
+            | "square_face"
+            | "square_charged_test"
+            | "charged_cavalry"
+            | "defensive_fire_band"
+            | "multi_loser"
+            | "split_odd_die"
+            | "converging_hits"
+            | "fresh_against"
+            | "block_fire_divisor"
+            | "block_attack_side_percent"
+            | "optional_pinning"
+            | "pinning_distance"
+            | "formation_change_fire"
+            | "optional_pass_through_fire"
+            | "pass_through_percent"
+            | "pass_through_measure"
+            | "stationary_fire_targets"
+            | "optional_cavalry_bounce"
+            | "bounce_recoil"
+            | "bounce_follow_up"
+            | "optional_pursuit"
+            | "pursuit_max_score"
+            | "pursuit_grade_e_f"
+            | "pursuit_hit_multiplier"
+            | "pursuit_rout_hits"
+            | "pursuer_loses"
+            | "pursuit_cost"
+            | "optional_carry_through"
+            | "carry_through_small_arms_and_canister"
+            | "carry_through_light_ballshot"
+            | "carry_through_field_ballshot"
+            | "carry_through_heavy_ballshot"
+            | "carry_through_natural_ones"
+            | "carry_through_nil" => false,
+            _ if field.starts_with("combat_") => false,
+            // 5.5, 5.7.2 grades; everything else (natural results, morale
+            // tests, rout table, shattering) is read.
+            _ => graded("morale_pass_").or_else(|| graded("rout_grade_")).unwrap_or(true),
+        }
+    }
+}
+
+/// The 3.2 numbers (ranges and scores to hit) that `weapon` reads firing at
+/// a target presenting `cover`: small arms' close and far bands, a gun's
+/// canister and ballshot (its own ballshot score against hard cover).
+fn fire_table_fields(weapon: Weapon, cover: Target) -> Vec<String> {
+    let cover = cover.name();
+    match weapon.name().strip_suffix("_gun") {
+        None => ["close", "far"]
+            .iter()
+            .flat_map(|band| [format!("{}_{band}_range", weapon.name()), format!("{}_{band}_{cover}", weapon.name())])
+            .collect(),
+        Some(gun) => vec![
+            format!("{gun}_canister_range"),
+            format!("{gun}_ballshot_range"),
+            format!("canister_{cover}"),
+            if cover == "hard" { format!("{gun}_ballshot_hard") } else { format!("ballshot_{cover}") },
+        ],
+    }
 }
 
 impl FireGame {
@@ -2955,6 +3124,10 @@ impl Scenario for FirePlayed {
             }));
         }
         Scenario::policies(&self.played)
+    }
+
+    fn reads_rule(&self, field: &str) -> bool {
+        self.played.game().reads_rule(field)
     }
 
     fn explain(&self) -> Option<Vec<game::Explained>> {
