@@ -219,3 +219,81 @@ fn brigades_firefights_change_nothing_for_a_rule_they_do_not_read() {
     // the checks above vacuously.
     assert!(checked > 1_500, "only {checked} changed values checked");
 }
+
+/// Huzzah!'s assault, which reads none of the CinC, reorganising, the
+/// skirmish rolls or the quality table, and an arm's, formation's, officer's
+/// or battery's numbers only where the assault has them: under best play
+/// (exact) over two turns, a column on a line and cavalry on a column that
+/// forms square, and sampled with both sides bold across the settings that
+/// switch its promises (cavalry of each kind and formation, batteries of
+/// each weight, squares, small units, officers, favourable ground,
+/// brigades and their checks, skirmisher superiority).
+#[test]
+fn huzzah_assaults_change_nothing_for_a_rule_they_do_not_read() {
+    let small = [("turns", "2"), ("distance", "4")];
+    let mut checked = hold_promises("huzzah", "assault", &small, 2_000, true);
+    let cavalry = [
+        ("attacker.arm", "cavalry"),
+        ("attacker.formation", "column"),
+        ("defender.formation", "column"),
+        ("distance", "6"),
+        ("turns", "2"),
+    ];
+    checked += hold_promises("huzzah", "assault", &cavalry, 2_000, true);
+    let bold = [("attacker.policy", "bold"), ("defender.policy", "bold"), ("turns", "10")];
+    for extra in [
+        &[
+            ("attacker.arm", "cavalry"),
+            ("attacker.formation", "column"),
+            ("attacker.cavalry", "battle"),
+            ("attacker.officer", "inspirational"),
+            ("defender.formation", "square"),
+        ][..],
+        &[
+            ("defender.arm", "artillery"),
+            ("defender.guns", "light"),
+            ("attacker.small", "true"),
+            ("attacker.formation", "line"),
+            ("distance", "14"),
+        ],
+        &[
+            ("defender.arm", "artillery"),
+            ("defender.guns", "heavy"),
+            ("attacker.arm", "cavalry"),
+            ("attacker.formation", "line"),
+            ("attacker.cavalry", "pursuit"),
+            ("distance", "20"),
+        ],
+        &[("defender.arm", "artillery"), ("attacker.favourable", "true"), ("attacker.in_command", "false")],
+        &[
+            ("defender.arm", "cavalry"),
+            ("defender.formation", "column"),
+            ("attacker.formation", "line"),
+            ("attacker.brigade", "1"),
+            ("defender.favourable", "true"),
+        ],
+        &[
+            ("skirmish", "attacker"),
+            ("defender.formation", "column"),
+            ("attacker.brigade", "3"),
+            ("attacker.brigade_lost", "1"),
+            ("attacker.favourable", "true"),
+            ("defender.officer", "attached"),
+        ],
+        &[
+            ("attacker.arm", "cavalry"),
+            ("attacker.formation", "column"),
+            ("defender.arm", "cavalry"),
+            ("defender.cavalry", "battle"),
+            ("defender.small", "true"),
+            ("defender.brigade", "2"),
+            ("defender.last_check", "failed"),
+        ],
+    ] {
+        let settings: Vec<_> = bold.iter().chain(extra).copied().collect();
+        checked += hold_promises("huzzah", "assault", &settings, 2_000, false);
+    }
+    // The promises are many: a change that made them all `true` would pass
+    // the checks above vacuously.
+    assert!(checked > 2_000, "only {checked} changed values checked");
+}

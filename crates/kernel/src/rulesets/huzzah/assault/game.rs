@@ -684,4 +684,129 @@ impl Game for AssaultGame {
         };
         words[usize::from(option).min(words.len() - 1)].to_string()
     }
+
+    /// The numbers of arms, formations, officers, brigades and guns this
+    /// assault has not: a formation's zone and move where no unit can take
+    /// it (a column only starts so, a line comes of a column's deploy,
+    /// square of infantry facing cavalry); officers' and favourable
+    /// positions' Ups without them; battle and pursuit cavalry's without
+    /// them; the battery's ranges and modifiers without a battery of that
+    /// weight; command checks without a brigade, isolation without a lone
+    /// unit; and the rules of other scenarios (the CinC, reorganising,
+    /// the skirmish rolls, bounce-through and rearming, the quality table).
+    fn reads_rule(&self, field: &str) -> bool {
+        use super::{AssaultUnit, Guns};
+        use crate::rulesets::huzzah::{CavalryKind, Officer};
+        let a = &self.assault;
+        let [attacker, defender] = &a.units;
+        let any = |test: &dyn Fn(&AssaultUnit) -> bool| a.units.iter().any(test);
+        let arm = |arm: Arm| any(&|unit| unit.arm == arm);
+        // Formations: no unit ever forms column; infantry deploys from
+        // column to line and forms square only facing cavalry; cavalry
+        // keeps its own (forced orders, deploys and rallies).
+        let infantry_in = |formation: Formation| any(&|unit| unit.arm == Arm::Infantry && unit.formation == formation);
+        let cavalry_in = |formation: Formation| any(&|unit| unit.arm == Arm::Cavalry && unit.formation == formation);
+        let against_cavalry = arm(Arm::Infantry) && arm(Arm::Cavalry);
+        let battery = defender.arm == Arm::Artillery;
+        let guns = |weight: Guns| battery && a.guns == weight;
+        let officer = any(&|unit| unit.officer != Officer::None);
+        let inspirational = any(&|unit| unit.officer == Officer::Inspirational);
+        let favourable = any(&|unit| unit.favourable);
+        let cavalry = |kind: CavalryKind| any(&|unit| unit.cavalry == kind);
+        match field {
+            // "Orders and movement", Procedure (the CinC, broken
+            // sub-commands, dense terrain and scaled moves are not here).
+            "order_infantry_advancing_on_cavalry_down" => attacker.arm == Arm::Infantry && defender.arm == Arm::Cavalry,
+            "order_in_command_up" | "rally_in_command_up" => any(&|unit| unit.in_command),
+            "order_officer_attached_up" | "threat_officer_up" | "engagement_officer_up" | "rally_officer_up" => officer,
+            "order_inspirational_advance_up" => attacker.officer == Officer::Inspirational,
+            "threat_inspirational_up" | "engagement_inspirational_up" | "rally_inspirational_up" => inspirational,
+            "order_isolated_down" | "threat_isolated_down" => a.isolated(0) || a.isolated(1),
+            // Only a brigade's command check fails a check.
+            "order_failed_check_advance_down" => attacker.brigade > 0,
+            "command_cinc_bonus"
+            | "command_cinc_maximum"
+            | "order_broken_subcommand_down"
+            | "order_dense_terrain_down"
+            | "order_scaled_move_down" => false,
+            // "Threat tests": the battery's, the open-order battery's
+            // favourable position, the square's; forced orders come of a
+            // column against a line or infantry in the open against cavalry.
+            "threat_short_range_down"
+            | "threat_extreme_range_up"
+            | "threat_bombarded_in_column_down"
+            | "threat_smoke_up" => battery,
+            "threat_small_unit_long_range_up" => battery && attacker.small,
+            "threat_favourable_up" => favourable || (battery && attacker.arm == Arm::Infantry),
+            "threat_square_against_cavalry_up" => against_cavalry,
+            "forced_order_failure_staggers" => a.units.iter().all(|unit| unit.arm == Arm::Infantry) || against_cavalry,
+            "threat_more_than_one_zone_down" | "forced_order_disobeyed_staggers" => false,
+            // "Engage the enemy": a battery fights as a small unit by `artillery_small_unit`.
+            "engagement_small_unit_down" => battery || any(&|unit| unit.small),
+            "engagement_favourable_up" | "rally_favourable_up" => favourable,
+            "engagement_battle_cavalry_up" | "rally_blown_battle_cavalry_down" => cavalry(CavalryKind::Battle),
+            "engagement_pursuit_cavalry_up" => cavalry(CavalryKind::Pursuit),
+            "artillery_small_unit" | "artillery_huzzah_loss" => battery,
+            // "Command integrity check", for a brigade (level, an
+            // inspirational brigade officer and seizing the flag are not modelled).
+            "command_check_broken_down"
+            | "command_check_failed_last_down"
+            | "command_check_isolated_down"
+            | "command_check_passed_last_up"
+            | "command_check_failure_staggers"
+            | "command_check_isolated"
+            | "command_check_huzzah" => any(&|unit| unit.brigade > 0),
+            "command_check_favourable_up" => any(&|unit| unit.brigade > 0 && unit.favourable),
+            "command_check_level_down" | "command_check_inspirational_up" | "command_check_seize_flag_up" => false,
+            // "Reorganise" is the `reorganise` scenario's; the superiority
+            // rolls are the `skirmish` scenario's, and its zone bonus goes
+            // to infantry against infantry or artillery (the `skirmish` key
+            // saying whose it is is not kept apart from the bonus).
+            "reorganise_broken_down"
+            | "reorganise_division_down"
+            | "reorganise_corps_down"
+            | "reorganise_more_retired_up"
+            | "reorganise_turn_waited_up"
+            | "reorganise_inspirational_up"
+            | "reorganise_attempt_kills"
+            | "skirmish_failed_previous_down"
+            | "skirmish_won_previous_up"
+            | "skirmish_reinforced_up"
+            | "skirmish_huzzah_reduction" => false,
+            "skirmish_threat_zone_bonus_bands" => attacker.arm == Arm::Infantry && defender.arm != Arm::Cavalry,
+            // Playsheet, Threat zones and Movement, by the formations units can take.
+            "threat_zone_infantry_line" | "move_infantry_line" => {
+                infantry_in(Formation::Line) || infantry_in(Formation::Column)
+            }
+            "threat_zone_infantry_column" | "move_infantry_column" => infantry_in(Formation::Column),
+            "threat_zone_infantry_square" => infantry_in(Formation::Square) || against_cavalry,
+            "threat_zone_cavalry_line" | "move_cavalry_line" => cavalry_in(Formation::Line),
+            "threat_zone_cavalry_column" | "move_cavalry_column" => cavalry_in(Formation::Column),
+            "move_infantry_march_column" => arm(Arm::Infantry),
+            "move_cavalry_march_column" => arm(Arm::Cavalry),
+            // A battery never routs (it breaks) and has no brigade to retire with.
+            "move_foot_guns_march_column" => false,
+            // "Artillery bombardment", by the battery's weight (bounce-through
+            // and rearming are the `bombardment` scenario's).
+            "threat_zone_light_artillery" | "long_range_light_artillery" | "extreme_range_light_artillery" => {
+                guns(Guns::Light)
+            }
+            "threat_zone_medium_artillery" | "long_range_medium_artillery" | "extreme_range_medium_artillery" => {
+                guns(Guns::Medium)
+            }
+            "threat_zone_heavy_artillery" | "long_range_heavy_artillery" | "extreme_range_heavy_artillery" => {
+                guns(Guns::Heavy)
+            }
+            "bounce_through_light_artillery"
+            | "bounce_through_medium_artillery"
+            | "bounce_through_heavy_artillery"
+            | "bounce_through"
+            | "rearm_majority_depleted_up"
+            | "rearm_all_depleted_up" => false,
+            // Playsheet, Unit Quality Table: qualities are keys here.
+            _ if field.starts_with("class_") => false,
+            // Ratings (every quality, shifted), the dice, staggers, kills and rallies.
+            _ => true,
+        }
+    }
 }
