@@ -31,7 +31,8 @@ fn alternatives(field: &Param) -> Vec<Value> {
 
 /// Checks every promise `scenario` of `ruleset` makes at `settings`:
 /// sampled counts (`samples` from one seed) always, the exact law too where
-/// `exact`. Returns how many changed values were run.
+/// `exact` (at one step either side of a number, every other reading, a
+/// switch flipped). Returns how many changed values were run.
 fn hold_promises(ruleset_name: &str, scenario: &str, settings: &[(&str, &str)], samples: u64, exact: bool) -> usize {
     hold_promises_under(ruleset_name, scenario, &[], settings, samples, exact)
 }
@@ -72,7 +73,13 @@ fn hold_promises_under(
             let what = format!("{ruleset_name} {scenario} {settings:?}: {} = {value}", field.name);
             assert!(!other.reads_rule(&field.name), "{what}: whether the field is read moved with its own value");
             assert_eq!(other.simulate(&options).unwrap(), sampled, "{what}: sampled counts differ");
-            if let Some(law) = &law {
+            // The exact law at the steps the sensitivity study takes (the
+            // ends of a range, sampled only, keep the solves few).
+            let step = match (&value, &field.default) {
+                (Value::Int(v), Value::Int(current)) => v.abs_diff(*current) == 1,
+                _ => true,
+            };
+            if let Some(law) = law.as_ref().filter(|_| step) {
                 assert_eq!(other.exact_distribution().as_ref(), Some(law), "{what}: exact law differs");
             }
             checked += 1;
