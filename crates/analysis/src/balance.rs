@@ -444,16 +444,22 @@ pub fn quality_ladder(
             ))
         })?,
     };
-    let mut cells = Vec::with_capacity(qualities.len());
-    let mut runs = Vec::with_capacity(qualities.len() * qualities.len());
-    for attacker in &qualities {
-        let mut row = Vec::with_capacity(qualities.len());
-        for defender in &qualities {
-            let run = experiment.run(&[pair(ATTACKER_QUALITY, attacker), pair(DEFENDER_QUALITY, defender)])?;
-            row.push(measure.estimate(&run.distribution, experiment.confidence)?);
-            runs.push(run);
+    // Each cell is its own run from the experiment's seed: made side by side
+    // (a sampled cell short of one chunk runs on one core), they give the
+    // same numbers as one after another.
+    let n = qualities.len();
+    let outcomes = side_by_side(n * n, experiment.options.threads, |k| {
+        experiment.run(&[pair(ATTACKER_QUALITY, &qualities[k / n]), pair(DEFENDER_QUALITY, &qualities[k % n])])
+    });
+    let mut cells = Vec::with_capacity(n);
+    let mut runs = Vec::with_capacity(n * n);
+    for (k, outcome) in outcomes.into_iter().enumerate() {
+        let run = outcome?;
+        if k % n == 0 {
+            cells.push(Vec::with_capacity(n));
         }
-        cells.push(row);
+        cells.last_mut().expect("a row").push(measure.estimate(&run.distribution, experiment.confidence)?);
+        runs.push(run);
     }
     Ok(Ladder { measure, qualities, cells, runs })
 }
@@ -1175,10 +1181,13 @@ pub struct Sweep {
 
 /// Runs the experiment at each value of `key` and measures each run.
 pub fn sweep(experiment: &Experiment, key: &str, values: &[String], measure: &Measure) -> Result<Sweep, AnalysisError> {
+    // Side by side, each point from the experiment's seed: the same numbers
+    // as one after another.
+    let outcomes = side_by_side(values.len(), experiment.options.threads, |k| experiment.run(&[pair(key, &values[k])]));
     let mut points = Vec::with_capacity(values.len());
     let mut runs = Vec::with_capacity(values.len());
-    for value in values {
-        let run = experiment.run(&[pair(key, value)])?;
+    for (value, outcome) in values.iter().zip(outcomes) {
+        let run = outcome?;
         points.push((value.clone(), measure.estimate(&run.distribution, experiment.confidence)?));
         runs.push(run);
     }

@@ -579,7 +579,7 @@ pub fn sensitivity_report(
         let _ = write!(
             skipped,
             "\n\n{} of the steps change a number or reading this fight never consults at its settings \
-             (a howitzer's numbers where no howitzer fires): they are the baseline, to the bit, and were not run again; \
+             (the numbers of an arm, a weapon, a grade or a rule it does not have): they are the baseline, to the bit, and were not run again; \
              the kernel's tests hold every such claim by running the fight with each changed value.",
             sensitivity.unread
         );

@@ -4,13 +4,21 @@
 //! completely before any runs, so a typo in the last one costs seconds, not
 //! minutes, and writes nothing.
 
-use super::run::{Overrides, execute, output_dir, prepare, spec_files, writing};
+use super::run::{Overrides, execute_beside, output_dir, prepare, spec_files, writing};
 use crate::spec::{self, GROUPS};
+use indicatif::MultiProgress;
 use std::collections::BTreeMap;
+use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use volley_analysis::playsheet::{Sheet, write_playsheet};
 use volley_analysis::report::{IndexEntry, write_index, write_report};
 use volley_kernel::catalogue;
+
+/// Analyses run at once: two overlap one's serial stretches with the
+/// other's work on a two-core machine; more would only add memory.
+const LANES: usize = 2;
 
 /// The folder of the playsheet pages, inside the reports folder.
 pub const PLAYSHEETS: &str = "playsheets";
@@ -28,15 +36,61 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
     let mut groups: BTreeMap<&str, Vec<IndexEntry>> = BTreeMap::new();
     // Ruleset -> (its playsheet's tables, the index entries of their reports).
     let mut sheets: BTreeMap<String, Vec<(Sheet, IndexEntry)>> = BTreeMap::new();
-    for (loaded, prepared) in &specs {
-        let started = std::time::Instant::now();
-        let (report, data) = execute(loaded, prepared, overrides)?;
-        let dir = out.join(&loaded.stem);
-        write_report(&dir, &report, &data).map_err(|e| writing(&dir, e))?;
-        if !overrides.quiet {
-            eprintln!("{:<28} {:>6.1}s  {}", loaded.stem, started.elapsed().as_secs_f64(), report.finding);
+    // Analyses run side by side, `LANES` at a time (one with `--threads 1`):
+    // each is its own seeded runs, so the numbers are those of one after
+    // another, and a solver's serial stretches in one overlap the other's
+    // work. Each writes its own folder; they are listed, and the index
+    // built, in spec order as they finish. After a failure no more start,
+    // and the first failure in spec order is the one reported.
+    let lanes = if overrides.threads == 1 { 1 } else { LANES };
+    let bars = MultiProgress::new();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (done, finished) = mpsc::channel();
+    let mut reports = Vec::with_capacity(specs.len());
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..lanes {
+            let done = done.clone();
+            let (specs, bars, next, failed) = (&specs, &bars, &next, &failed);
+            scope.spawn(move || {
+                while !failed.load(Ordering::Relaxed) {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    let Some((loaded, prepared)) = specs.get(k) else { return };
+                    let started = std::time::Instant::now();
+                    let result = execute_beside(loaded, prepared, overrides, Some(bars)).and_then(|(report, data)| {
+                        let dir = out.join(&loaded.stem);
+                        write_report(&dir, &report, &data).map_err(|e| writing(&dir, e))?;
+                        Ok(report)
+                    });
+                    failed.fetch_or(result.is_err(), Ordering::Relaxed);
+                    if done.send((k, started.elapsed(), result)).is_err() {
+                        return;
+                    }
+                }
+            });
         }
-        let entry = IndexEntry::of(&loaded.stem, &report);
+        drop(done);
+        let mut waiting = BTreeMap::new();
+        for (k, elapsed, result) in finished {
+            waiting.insert(k, (elapsed, result));
+            while let Some((elapsed, result)) = waiting.remove(&reports.len()) {
+                let report = result?;
+                if !overrides.quiet {
+                    let line = format!(
+                        "{:<28} {:>6.1}s  {}",
+                        specs[reports.len()].0.stem,
+                        elapsed.as_secs_f64(),
+                        report.finding
+                    );
+                    if std::io::stderr().is_terminal() { bars.println(line)? } else { eprintln!("{line}") }
+                }
+                reports.push(report);
+            }
+        }
+        Ok(())
+    })?;
+    for ((loaded, _), report) in specs.iter().zip(&reports) {
+        let entry = IndexEntry::of(&loaded.stem, report);
         let group = loaded.spec.group(&loaded.stem);
         let grid = report.sections.iter().find_map(|s| s.grid.clone());
         match (group, grid) {

@@ -5,7 +5,7 @@ use crate::canonical::{self, QualityOverrides};
 use crate::error::bad_input;
 use crate::rules_file;
 use crate::spec::{AnalysisKind, LoadedSpec, RunSpec, value_text};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use polars::prelude::DataFrame;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -342,6 +342,16 @@ fn internal(error: AnalysisError) -> anyhow::Error {
 /// Runs a prepared spec: in rounds when a precision is asked, each round with
 /// enough samples per point for the widest interval seen so far.
 pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) -> anyhow::Result<(Report, DataFrame)> {
+    execute_beside(loaded, prepared, overrides, None)
+}
+
+/// [`execute`], its progress bar among `bars` where analyses run side by side.
+pub fn execute_beside(
+    loaded: &LoadedSpec,
+    prepared: &Prepared,
+    overrides: &Overrides,
+    bars: Option<&MultiProgress>,
+) -> anyhow::Result<(Report, DataFrame)> {
     let spec = &loaded.spec;
     let confidence = spec.confidence.as_ref().map_or(0.95, |c| *c.get_ref());
     let seed = overrides.seed.or(spec.seed).unwrap_or(1);
@@ -360,7 +370,7 @@ pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) 
         samples = samples_for_half_width(0.5, p, confidence);
     }
     let progress = Arc::new(AtomicU64::new(0));
-    let bar = progress_bar(&loaded.stem, overrides.quiet, progress.clone());
+    let bar = progress_bar(&loaded.stem, overrides.quiet, progress.clone(), bars);
     let result = (|| {
         let mut round = 0;
         loop {
@@ -388,11 +398,14 @@ pub fn execute(loaded: &LoadedSpec, prepared: &Prepared, overrides: &Overrides) 
 
 type Bar = (ProgressBar, Arc<AtomicBool>, std::thread::JoinHandle<()>);
 
-fn progress_bar(name: &str, quiet: bool, progress: Arc<AtomicU64>) -> Option<Bar> {
+fn progress_bar(name: &str, quiet: bool, progress: Arc<AtomicU64>, bars: Option<&MultiProgress>) -> Option<Bar> {
     if quiet || !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new_spinner();
+    let bar = match bars {
+        Some(bars) => bars.add(ProgressBar::new_spinner()),
+        None => ProgressBar::new_spinner(),
+    };
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg}: {human_pos} samples, {elapsed}").expect("a valid template"),
     );

@@ -75,7 +75,12 @@
 //! Best play and the heuristics are solved up to [`BEST_TURN_LIMIT`] turns
 //! (60: the 30-turn default takes about 3 s wall and 4 s of CPU under best
 //! play, over the 2 s budget); beyond it `best` plays `bold` and
-//! the fight is sampled. The chain itself is solved up to
+//! the fight is sampled. That fallback's cost, measured where both solve:
+//! over the default 30 turns best play wins the attacker 47.26% and loses
+//! it 19.08%, bold 49.42% and 50.13%, 28.9 points of margin (over 60 turns
+//! the same to 0.001). An assault on a battery, whose states never level
+//! off, is solved only up to [`BATTERY_BEST_TURN_LIMIT`] turns under best
+//! play and [`BATTERY_TURN_LIMIT`] under the heuristics. The chain itself is solved up to
 //! [`EXACT_TURN_LIMIT`] turns. A test holds the game under bold play to the
 //! chain where nobody pursues.
 //!
