@@ -125,8 +125,8 @@ const FORM: u16 = 1;
 /// they level off from the 16th turn; after that each turn adds only a
 /// sweep of backward induction and one of the forward walk. Measured with
 /// `solve_time huzzah assault turns=N` (release, on this two-core machine
-/// at a load of 1 to 2): the default 30 turns 3.1 s wall, 4.2 s of CPU and
-/// 543 MB under best play (6.2 s, 8.9 s and 625 MB before grouped draws,
+/// at a load of 1 to 2): the default 30 turns 2.9-3.0 s wall, 3.9 s of CPU
+/// and 560 MB under best play (2026-11-26; 6.2 s, 8.9 s and 625 MB before grouped draws,
 /// the incremental exploration and the merged free order; 17.6 s of CPU
 /// before the graph's layout), 2.4 s and 303 MB under bold play; 60 turns
 /// 4.9 s wall and 558 MB; 100 turns 5.9 s and 580 MB. Longer assaults are
