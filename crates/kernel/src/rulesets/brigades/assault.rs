@@ -246,6 +246,7 @@
 //! set-ups with a decision, but not against gunners that may evade, and
 //! two chargers' bold approach gives up about 12 points of margin.
 
+use super::UNROLLED;
 use super::combat::{combat_dice, grade_modifier};
 use super::firefight::{battery_dice, general_modifiers, multi_turn_metrics, percent};
 use super::roll::Roller;
@@ -726,9 +727,6 @@ pub struct AssaultState {
     /// routed, 4-5 shattered, the first charger's bit first.
     pub chargers: u8,
 }
-
-/// The charisma of a state not yet rolled.
-const UNROLLED: i8 = i8::MIN;
 
 /// 2.7, 2.8, 7.3 The decisions of `assault` and `cavalry_charge`.
 pub static CHARGE_DECISION: Decision = Decision {

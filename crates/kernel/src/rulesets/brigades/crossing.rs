@@ -203,6 +203,7 @@
 //! there, then the values above, a step of 52.1 points from 3" to 4".
 //!
 
+use super::UNROLLED;
 use super::firefight::{battery_dice, general_modifiers, percent};
 use super::roll::{test_code, test_of_code};
 use super::{
@@ -495,9 +496,6 @@ const ENDED_ROUTED: u8 = 2;
 const ENDED_SHATTERED: u8 = 3;
 /// Shattered on the rout table or by rout hits after a failed test.
 const ENDED_ROUTED_SHATTERED: u8 = 4;
-
-/// The charisma of a state not yet rolled.
-const UNROLLED: i8 = i8::MIN;
 
 /// The crossing between turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -218,6 +218,7 @@
 //! phase after all fire (2.1 phase 5, 5.7.4), not in a movement phase, and a
 //! firefight's units never retire by choice.
 
+use super::UNROLLED;
 use super::fire::{Counterbattery, Fire};
 use super::roll::Roller;
 use super::{
@@ -1357,9 +1358,6 @@ const HOLD: u16 = 0;
 const CLOSE_HALF: u16 = 1;
 const CLOSE_FULL: u16 = 2;
 const FALL_BACK: u16 = 3;
-
-/// The charisma of a state not yet rolled.
-const UNROLLED: i8 = i8::MIN;
 
 /// A firefight's state between turns: both sides (each side's `room` also
 /// gives its place: it has advanced `room - start room` inches), the

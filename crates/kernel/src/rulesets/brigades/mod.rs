@@ -1112,6 +1112,10 @@ crate::rule_book! {
     }
 }
 
+/// An attached general's charisma in a multi-turn state before it is
+/// rolled at the start of the fight (1.11).
+pub(super) const UNROLLED: i8 = i8::MIN;
+
 /// Dice from figures: one per `per_die`, plus one for a final remainder of at
 /// least `rounds_up` figures (3.1, 4.1).
 pub fn dice_from_figures(figures: u32, per_die: u32, rounds_up: u32) -> u32 {
