@@ -16,6 +16,21 @@ use volley_kernel::rulesets::brigades::{
 };
 use volley_kernel::runner::RunOptions;
 
+/// A grade E line of 10 with its general attached, 3 inches from 14 inches
+/// under a grade B rifle line's far fire: the pinned cases' line.
+const LINE_UNDER_RIFLES: [(&str, &str); 10] = [
+    ("mover.type", "line"),
+    ("mover.quality", "e"),
+    ("mover.figures", "10"),
+    ("mover.general", "attached"),
+    ("firer.weapon", "rifle"),
+    ("firer.quality", "b"),
+    ("firer.figures", "20"),
+    ("range", "far"),
+    ("start", "3"),
+    ("exposed", "14"),
+];
+
 fn pass_through() -> Rules {
     Rules { optional_pass_through_fire: true, ..Rules::default() }
 }
@@ -294,18 +309,7 @@ fn bold_keeps_the_numbers_of_the_full_move_crossing() {
     let literal = with("stationary_fire_targets", Value::Choice("passed_through".into()));
     let printed = Rules::default();
     let battery = [("firer.weapon", "field_gun"), ("firer.figures", "12"), ("range", "canister")];
-    let line = [
-        ("mover.type", "line"),
-        ("mover.quality", "e"),
-        ("mover.figures", "10"),
-        ("mover.general", "attached"),
-        ("firer.weapon", "rifle"),
-        ("firer.quality", "b"),
-        ("firer.figures", "20"),
-        ("range", "far"),
-        ("start", "3"),
-        ("exposed", "14"),
-    ];
+    let line = LINE_UNDER_RIFLES;
     let cavalry = [
         ("mover.type", "light_cavalry"),
         ("mover.quality", "c"),
@@ -421,18 +425,7 @@ fn bold_samples_the_dice_of_the_full_move_crossing() {
     // volley die by die and each test.
     use volley_kernel::params::Value;
     let pass_through = with("optional_pass_through_fire", Value::Bool(true));
-    let line = [
-        ("mover.type", "line"),
-        ("mover.quality", "e"),
-        ("mover.figures", "10"),
-        ("mover.general", "attached"),
-        ("firer.weapon", "rifle"),
-        ("firer.quality", "b"),
-        ("firer.figures", "20"),
-        ("range", "far"),
-        ("start", "3"),
-        ("exposed", "14"),
-    ];
+    let line = LINE_UNDER_RIFLES;
     for (keys, want) in
         [(vec![], [52221, 47779, 0, 217, 20178, 2436]), (line.to_vec(), [28794, 67148, 28400, 64, 21591, 18801])]
     {
