@@ -40,8 +40,10 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
     // each is its own seeded runs, so the numbers are those of one after
     // another, and a solver's serial stretches in one overlap the other's
     // work. Each writes its own folder; they are listed, and the index
-    // built, in spec order as they finish. After a failure no more start,
-    // and the first failure in spec order is the one reported.
+    // built, in spec order as they finish. After a failure no more start;
+    // the lanes take specs in order, so every spec before a failed one has
+    // started and will report, and the first failure in spec order is the
+    // one returned.
     let lanes = if overrides.threads == 1 { 1 } else { LANES };
     let bars = MultiProgress::new();
     let next = AtomicUsize::new(0);
