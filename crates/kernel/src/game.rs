@@ -744,15 +744,18 @@ fn repeated_layer(layers: &[Vec<u32>], next: &[u32]) -> Option<usize> {
 #[derive(Clone, Copy, Debug)]
 enum Node {
     /// A side decides: children `first..first + count` of [`Graph::children`]
-    /// (option, node); `slot` indexes the solved table's choices.
-    Decide { side: u8, decision: &'static Decision, first: u32, count: u32, slot: u32 },
+    /// (option, node); `slot` indexes the solved table's choices and
+    /// [`Graph::deciders`] (who decides what: kept apart, so that a node
+    /// takes 16 bytes rather than 32).
+    Decide { first: u32, count: u32, slot: u32 },
     /// A chance with a decision somewhere below it: children
     /// `first..first + count` of [`Graph::children`] (branch probability as
     /// bits, node).
     Chance { first: u32, count: u32 },
     /// Chances only from here: transitions `first..first + count` of
-    /// [`Graph::transitions`]; once the graph is laid out, those go on and
-    /// the endings are `ends` of [`Graph::leaf_ends`] ([`NO_NODE`]: none).
+    /// [`Graph::transitions`]; once the graph is laid out, those of
+    /// [`Graph::targets`] that go on, and the endings are `ends` of
+    /// [`Graph::leaf_ends`] ([`NO_NODE`]: none).
     Leaf { first: u32, count: u32, ends: u32 },
 }
 
@@ -781,12 +784,18 @@ struct Graph<S> {
     /// Each state's root node (`NO_NODE` for a state only ever ended in).
     root: Vec<u32>,
     /// Each state's run of [`Graph::transitions`] (first, count): its law's
-    /// transitions are added together.
+    /// transitions are added together. Until laid out.
     spans: Vec<(u32, u32)>,
     nodes: Vec<Node>,
     /// Children of decision nodes (option, node) and chance nodes (probability bits, node).
     children: Vec<(u64, u32)>,
+    /// Every leaf's transitions, until laid out ([`Graph::renumber`]).
     transitions: Vec<Transition>,
+    /// Once laid out, the transitions that go on, as two arrays (a sweep
+    /// reads no more): each one's target and its chance. Within a turn
+    /// exactly when the target is below [`Graph::within_count`].
+    targets: Vec<u32>,
+    probabilities: Vec<f64>,
     /// The states at the start of each turn.
     layers: Vec<Vec<u32>>,
     /// The states within a turn (reached by a step that does not start a
@@ -799,6 +808,8 @@ struct Graph<S> {
     heights: Vec<(u32, u32)>,
     /// The number of decision nodes.
     slots: u32,
+    /// The side deciding at each decision slot, and the decision.
+    deciders: Vec<(u8, &'static Decision)>,
     /// Once laid out ([`Graph::renumber`]): the states within a turn are
     /// ids `0..within_count` (in the order of [`Graph::within`]), the states
     /// that start a turn `within_count..within_count + start_count`, and the
@@ -841,8 +852,10 @@ struct Ending {
 /// A graph's trees being laid out anew ([`Graph::renumber`]).
 struct LaidOut {
     nodes: Vec<Node>,
+    deciders: Vec<(u8, &'static Decision)>,
     children: Vec<(u64, u32)>,
-    transitions: Vec<Transition>,
+    targets: Vec<u32>,
+    probabilities: Vec<f64>,
     slots: u32,
     leaf_ends: Vec<LeafEnds>,
     endings: Vec<Ending>,
@@ -856,18 +869,27 @@ struct LaidOut {
 /// have ids: one set of buffers for the run rather than one per state.
 struct RawLaw<S> {
     nodes: Vec<Node>,
+    /// Who decides what at each decision node, its `slot` indexing them.
+    deciders: Vec<(u8, &'static Decision)>,
     children: Vec<(u64, u32)>,
     transitions: Vec<(Branch<S>, f64)>,
-    /// The id of each transition's state where it was known before this
-    /// law was inserted ([`NO_NODE`] otherwise): looked up in parallel, so
-    /// that the serial insertion mostly copies.
-    known: Vec<u32>,
     /// Each state's root node and the end of its transitions.
     ends: Vec<(u32, u32)>,
 }
 
+/// The blocks the forward walk cuts a run of states into, each spreading
+/// into masses of its own ([`Solution::forward`]): fixed, not the number of
+/// threads, so that the sums do not depend on it.
+const FORWARD_PARTS: usize = 2;
+
+/// A run of fewer states than this is spread as one block.
+const FORWARD_SPLIT: usize = 4096;
+
 /// The states whose laws one task of exploration works out, in one set of buffers.
 const EXPAND_CHUNK: usize = 64;
+
+/// The states whose laws exploration works out while the batch before them is added.
+const EXPAND_BATCH: usize = 16 * EXPAND_CHUNK;
 
 /// A leaf node with more distinct branches than this merges them through a
 /// hash map rather than by a linear search.
@@ -875,7 +897,13 @@ const LINEAR_MERGE: usize = 16;
 
 impl<S: Copy + Eq + Hash> RawLaw<S> {
     fn new() -> RawLaw<S> {
-        RawLaw { nodes: Vec::new(), children: Vec::new(), transitions: Vec::new(), known: Vec::new(), ends: Vec::new() }
+        RawLaw {
+            nodes: Vec::new(),
+            deciders: Vec::new(),
+            children: Vec::new(),
+            transitions: Vec::new(),
+            ends: Vec::new(),
+        }
     }
 
     /// Adds the tree of the next state's step (its branches, paths in
@@ -883,17 +911,6 @@ impl<S: Copy + Eq + Hash> RawLaw<S> {
     fn add(&mut self, leaves: &Leaves<S>) {
         let root = self.node(leaves, &leaves.leaves, 0);
         self.ends.push((root, self.transitions.len() as u32));
-    }
-
-    /// Fills [`RawLaw::known`] from the ids given so far.
-    fn look_up(&mut self, ids: &Ids<S>) {
-        self.known = self
-            .transitions
-            .iter()
-            .map(|(branch, _)| match branch {
-                Branch::Continue(s) | Branch::Within(s) | Branch::End(_, s) => ids.get(s).copied().unwrap_or(NO_NODE),
-            })
-            .collect();
     }
 
     /// The node of `group` (leaves that share their first `depth` picks); its
@@ -963,7 +980,10 @@ impl<S: Copy + Eq + Hash> RawLaw<S> {
         debug_assert_eq!(count, head.count());
         self.nodes[index as usize] = match head {
             Pick::Chance { .. } => Node::Chance { first, count },
-            Pick::Decide { side, decision, .. } => Node::Decide { side, decision, first, count, slot: 0 },
+            Pick::Decide { side, decision, .. } => {
+                self.deciders.push((side, decision));
+                Node::Decide { first, count, slot: self.deciders.len() as u32 - 1 }
+            }
         };
         index
     }
@@ -1005,10 +1025,13 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             nodes: Vec::new(),
             children: Vec::new(),
             transitions: Vec::new(),
+            targets: Vec::new(),
+            probabilities: Vec::new(),
             layers: Vec::new(),
             within: Vec::new(),
             heights: Vec::new(),
             slots: 0,
+            deciders: Vec::new(),
             within_count: 0,
             start_count: 0,
             leaf_ends: Vec::new(),
@@ -1108,26 +1131,48 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
 
     /// Works out and adds the laws of the states of `ids` met for the first
     /// time: in parallel, then given ids in order, so that ids never depend
-    /// on threads.
+    /// on threads. The laws come in batches of [`EXPAND_BATCH`] states, and
+    /// each batch is added (one thread) while the next is worked out (the
+    /// others, and that one once it is done).
     fn expand<G: Game<State = S>>(&mut self, game: &G, plan: Plan, ids: &[u32]) {
         let fresh: Vec<u32> = ids.iter().copied().filter(|&id| self.root[id as usize] == NO_NODE).collect();
         let states: Vec<S> = fresh.iter().map(|&id| self.states[id as usize]).collect();
-        let laws: Vec<RawLaw<S>> = states
-            .par_chunks(EXPAND_CHUNK)
-            .map(|chunk| {
-                let mut law = RawLaw::new();
-                let mut leaves =
-                    Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), laws: Vec::new() };
-                let mut path = Vec::new();
-                for state in chunk {
-                    enumerate(game, plan, state, &mut leaves, &mut path);
-                    law.add(&leaves);
-                }
-                law.look_up(&self.ids);
-                law
-            })
-            .collect();
-        for (ids, law) in fresh.chunks(EXPAND_CHUNK).zip(laws) {
+        let work_out = |batch: &[S]| -> Vec<RawLaw<S>> {
+            batch
+                .par_chunks(EXPAND_CHUNK)
+                .map(|chunk| {
+                    let mut law = RawLaw::new();
+                    let mut leaves =
+                        Leaves { leaves: Vec::new(), picks: Vec::new(), options: Vec::new(), laws: Vec::new() };
+                    let mut path = Vec::new();
+                    for state in chunk {
+                        enumerate(game, plan, state, &mut leaves, &mut path);
+                        law.add(&leaves);
+                    }
+                    law
+                })
+                .collect()
+        };
+        let mut pending: Option<(&[u32], Vec<RawLaw<S>>)> = None;
+        for (ids, batch) in fresh.chunks(EXPAND_BATCH).zip(states.chunks(EXPAND_BATCH)) {
+            let ((), laws) = rayon::join(
+                || {
+                    if let Some((ids, laws)) = pending.take() {
+                        self.insert_all(ids, laws);
+                    }
+                },
+                || work_out(batch),
+            );
+            pending = Some((ids, laws));
+        }
+        if let Some((ids, laws)) = pending {
+            self.insert_all(ids, laws);
+        }
+    }
+
+    /// Adds the laws of a batch of states, a chunk of [`EXPAND_CHUNK`] at a time.
+    fn insert_all(&mut self, ids: &[u32], laws: Vec<RawLaw<S>>) {
+        for (ids, law) in ids.chunks(EXPAND_CHUNK).zip(laws) {
             self.insert(ids, law);
         }
     }
@@ -1239,20 +1284,19 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let mut laid = LaidOut {
             nodes: Vec::with_capacity(self.nodes.len()),
             children: Vec::with_capacity(self.children.len()),
-            transitions: Vec::with_capacity(self.transitions.len()),
+            targets: Vec::with_capacity(self.transitions.len()),
+            probabilities: Vec::with_capacity(self.transitions.len()),
             slots: 0,
+            deciders: Vec::with_capacity(self.deciders.len()),
             leaf_ends: Vec::new(),
             endings: Vec::new(),
             ending_states: Vec::new(),
             ending_slots: vec![NO_NODE; 3 * n],
         };
         let mut root = vec![NO_NODE; n];
-        let mut spans = vec![(0, 0); n];
         for (new, &old) in order.iter().enumerate() {
             if self.root[old as usize] != NO_NODE {
-                let first = laid.transitions.len() as u32;
                 root[new] = self.lay_out(self.root[old as usize], &new_of, &mut laid);
-                spans[new] = (first, laid.transitions.len() as u32 - first);
             }
         }
         self.states = order.iter().map(|&old| self.states[old as usize]).collect();
@@ -1269,9 +1313,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 id >= self.within.len() && id < self.within.len() + start_count
             }));
         }
-        (self.root, self.spans) = (root, spans);
-        (self.nodes, self.children, self.transitions, self.slots) =
-            (laid.nodes, laid.children, laid.transitions, laid.slots);
+        self.root = root;
+        (self.spans, self.transitions) = (Vec::new(), Vec::new());
+        (self.nodes, self.children, self.targets, self.probabilities, self.slots) =
+            (laid.nodes, laid.children, laid.targets, laid.probabilities, laid.slots);
+        self.deciders = laid.deciders;
         (self.leaf_ends, self.endings, self.ending_states) = (laid.leaf_ends, laid.endings, laid.ending_states);
         self.within_count = self.within.len() as u32;
         self.start_count = start_count as u32;
@@ -1283,13 +1329,14 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let index = laid.nodes.len() as u32;
         match self.nodes[node as usize] {
             Node::Leaf { first, count, .. } => {
-                let start = laid.transitions.len() as u32;
+                let start = laid.targets.len() as u32;
                 let ends_first = laid.endings.len() as u32;
                 let mut worth = [0.0; 2];
                 for t in &self.transitions[first as usize..(first + count) as usize] {
                     let target = new_of[t.target as usize];
                     if t.winner == CONTINUES || t.winner == WITHIN {
-                        laid.transitions.push(Transition { target, ..*t });
+                        laid.targets.push(target);
+                        laid.probabilities.push(t.probability);
                     } else {
                         debug_assert!(t.winner <= NONE, "a winner is a side or nobody");
                         let slot = &mut laid.ending_slots[3 * target as usize + usize::from(t.winner)];
@@ -1311,22 +1358,26 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                     laid.leaf_ends.push(LeafEnds { worth, first: ends_first, count: ends_count });
                     laid.leaf_ends.len() as u32 - 1
                 };
-                laid.nodes.push(Node::Leaf { first: start, count: laid.transitions.len() as u32 - start, ends });
+                laid.nodes.push(Node::Leaf { first: start, count: laid.targets.len() as u32 - start, ends });
             }
             Node::Chance { first, count } | Node::Decide { first, count, .. } => {
                 let kind = self.nodes[node as usize];
                 laid.nodes.push(kind);
                 // A decision's slot, in the order the layout meets them.
                 let slot = laid.slots;
-                laid.slots += u32::from(matches!(kind, Node::Decide { .. }));
-                let kids: Vec<(u64, u32)> = self.children[first as usize..(first + count) as usize]
-                    .iter()
-                    .map(|&(key, child)| (key, self.lay_out(child, new_of, laid)))
-                    .collect();
+                if let Node::Decide { slot: old, .. } = kind {
+                    laid.slots += 1;
+                    laid.deciders.push(self.deciders[old as usize]);
+                }
+                // The children's places first, then each child's tree.
                 let start = laid.children.len() as u32;
-                laid.children.extend(kids);
+                laid.children.extend_from_slice(&self.children[first as usize..(first + count) as usize]);
+                for i in start..start + count {
+                    let child = laid.children[i as usize].1;
+                    laid.children[i as usize].1 = self.lay_out(child, new_of, laid);
+                }
                 laid.nodes[index as usize] = match kind {
-                    Node::Decide { side, decision, .. } => Node::Decide { side, decision, first: start, count, slot },
+                    Node::Decide { .. } => Node::Decide { first: start, count, slot },
                     _ => Node::Chance { first: start, count },
                 };
             }
@@ -1341,22 +1392,23 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let transition_base = self.transitions.len() as u32;
         for &node in &law.nodes {
             self.nodes.push(match node {
-                Node::Decide { side, decision, first, count, .. } => {
-                    self.slots += 1;
-                    Node::Decide { side, decision, first: first + child_base, count, slot: self.slots - 1 }
+                Node::Decide { first, count, slot } => {
+                    Node::Decide { first: first + child_base, count, slot: slot + self.slots }
                 }
                 Node::Chance { first, count } => Node::Chance { first: first + child_base, count },
                 Node::Leaf { first, count, ends } => Node::Leaf { first: first + transition_base, count, ends },
             });
         }
+        self.slots += law.deciders.len() as u32;
+        self.deciders.extend_from_slice(&law.deciders);
         self.children.extend(law.children.iter().map(|&(key, node)| (key, node + node_base)));
-        for (&(branch, probability), &known) in law.transitions.iter().zip(&law.known) {
+        for &(branch, probability) in &law.transitions {
             let (winner, state) = match branch {
                 Branch::Continue(s) => (CONTINUES, s),
                 Branch::Within(s) => (WITHIN, s),
                 Branch::End(w, s) => (w, s),
             };
-            let target = if known != NO_NODE { known } else { self.id(state).0 };
+            let target = self.id(state).0;
             self.transitions.push(Transition { target, winner, probability });
         }
         let mut first = transition_base;
@@ -1399,6 +1451,94 @@ fn objective_of(worth: Worth, side: u8, objective: Objective) -> f64 {
     match objective {
         Objective::Margin => me - worth[1 - side as usize],
         Objective::Win => me,
+    }
+}
+
+/// What backward induction carries for each state, and how a deciding side
+/// scores it: both sides' chances of winning ([`Worth`], under a [`Plan`]'s
+/// objectives), or, where every side that decides maximises one number or
+/// its negative, that number alone ([`Scalar`]), which halves what each
+/// sweep reads and adds.
+trait Value: Copy + Send + Sync {
+    /// How the value is read from both sides' chances and scored.
+    type How: Copy + Send + Sync;
+    const ZERO: Self;
+    fn of(worth: Worth, how: Self::How) -> Self;
+    fn add_scaled(&mut self, p: f64, other: Self);
+    /// What side `side` maximises.
+    fn score(self, side: u8, how: Self::How) -> f64;
+}
+
+impl Value for Worth {
+    type How = Plan;
+    const ZERO: Worth = [0.0; 2];
+
+    #[inline(always)]
+    fn of(worth: Worth, _: Plan) -> Worth {
+        worth
+    }
+
+    #[inline(always)]
+    fn add_scaled(&mut self, p: f64, other: Worth) {
+        self[0] += p * other[0];
+        self[1] += p * other[1];
+    }
+
+    #[inline(always)]
+    fn score(self, side: u8, plan: Plan) -> f64 {
+        objective_of(self, side, plan.objective[side as usize])
+    }
+}
+
+/// One number that every deciding side maximises or minimises:
+/// `weights[0] * attacker wins + weights[1] * defender wins`, side `s`
+/// maximising `signs[s]` times it. Both sides maximising their margin is
+/// the zero-sum case (the attacker's margin, which the defender minimises);
+/// a side deciding alone may maximise either objective.
+#[derive(Clone, Copy, Debug)]
+struct Scalar {
+    weights: [f64; 2],
+    signs: [f64; 2],
+}
+
+impl Scalar {
+    /// The one number of `plan`, where there is one.
+    fn of(plan: Plan) -> Option<Scalar> {
+        let deciding = plan.policy.map(|p| p == Policy::Best);
+        let weights_of = |side: usize| {
+            let mut weights = [0.0; 2];
+            weights[side] = 1.0;
+            if plan.objective[side] == Objective::Margin {
+                weights[1 - side] = -1.0;
+            }
+            weights
+        };
+        match deciding {
+            [true, true] => (plan.objective == [Objective::Margin; 2])
+                .then_some(Scalar { weights: [1.0, -1.0], signs: [1.0, -1.0] }),
+            [false, true] => Some(Scalar { weights: weights_of(1), signs: [1.0; 2] }),
+            _ => Some(Scalar { weights: weights_of(0), signs: [1.0; 2] }),
+        }
+    }
+}
+
+impl Value for f64 {
+    type How = Scalar;
+    const ZERO: f64 = 0.0;
+
+    #[inline(always)]
+    fn of(worth: Worth, how: Scalar) -> f64 {
+        how.weights[0] * worth[0] + how.weights[1] * worth[1]
+    }
+
+    #[inline(always)]
+    fn add_scaled(&mut self, p: f64, other: f64) {
+        *self += p * other;
+    }
+
+    #[inline(always)]
+    fn score(self, side: u8, how: Scalar) -> f64 {
+        how.signs[side as usize] * self
     }
 }
 
@@ -1445,11 +1585,22 @@ pub struct Explained {
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     fn solve<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Solution<S>> {
         let graph = Graph::explore(game, plan)?;
+
         let turns = game.steps() as usize;
         let mut choices = vec![Vec::new(); turns];
-        let mut worths = graph.limit_worths(game);
-        for t in (0..graph.layers.len()).rev() {
-            choices[t] = graph.backward_turn(t, &mut worths, plan, &mut []);
+        match Scalar::of(plan) {
+            Some(scalar) => {
+                let mut worths = graph.limit_worths::<G, f64>(game, scalar);
+                for t in (0..graph.layers.len()).rev() {
+                    choices[t] = graph.backward_turn(t, &mut worths, scalar, &mut []);
+                }
+            }
+            None => {
+                let mut worths = graph.limit_worths::<G, Worth>(game, plan);
+                for t in (0..graph.layers.len()).rev() {
+                    choices[t] = graph.backward_turn(t, &mut worths, plan, &mut []);
+                }
+            }
         }
         Some(Solution { graph, choices, plan })
     }
@@ -1457,11 +1608,13 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
 
 impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// The worths at the turn limit, where backward induction starts.
-    fn limit_worths<G: Game<State = S>>(&self, game: &G) -> Worths {
+    fn limit_worths<G: Game<State = S>, V: Value>(&self, game: &G, how: V::How) -> Worths<V> {
         let w = self.within_count as usize;
-        let starts: Vec<Worth> =
-            self.states[w..w + self.start_count as usize].iter().map(|s| ending_worth(game.at_limit(s))).collect();
-        Worths { within: vec![[0.0; 2]; w], current: starts.clone(), next: starts }
+        let starts: Vec<V> = self.states[w..w + self.start_count as usize]
+            .iter()
+            .map(|s| V::of(ending_worth(game.at_limit(s)), how))
+            .collect();
+        Worths { within: vec![V::ZERO; w], current: starts.clone(), next: starts }
     }
 
     /// One turn of backward induction: the worth in turn `t` of every state
@@ -1470,12 +1623,12 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// the turn's worths then become the next. Returns the table of the
     /// options taken; each of `captures` (a state, and a decision slot with
     /// room for its options) also keeps the worth of each option there.
-    fn backward_turn(
+    fn backward_turn<V: Value>(
         &self,
         t: usize,
-        worths: &mut Worths,
-        plan: Plan,
-        captures: &mut [(u32, (u32, Vec<Worth>))],
+        worths: &mut Worths<V>,
+        how: V::How,
+        captures: &mut [(u32, (u32, Vec<V>))],
     ) -> Vec<u8> {
         // Each state's decision nodes are its own slots, so the states of a
         // run write disjoint entries of the table.
@@ -1487,18 +1640,18 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let (head, tail) = worths.within.split_at_mut(end as usize);
             let sweep = Sweep { within: tail, within_base: end, within_count: w, next: &worths.next };
             head[first as usize..].par_iter_mut().with_min_len(256).enumerate().for_each(|(i, worth)| {
-                *worth = self.worth(self.root[first as usize + i], &sweep, plan, &table, None);
+                *worth = self.worth(self.root[first as usize + i], &sweep, how, &table, None);
             });
         }
         let sweep = Sweep { within: &worths.within, within_base: 0, within_count: w, next: &worths.next };
         let layer = &self.layers[t];
-        let starting: Vec<Worth> = layer
+        let starting: Vec<V> = layer
             .par_iter()
             .with_min_len(256)
-            .map(|&id| self.worth(self.root[id as usize], &sweep, plan, &table, None))
+            .map(|&id| self.worth(self.root[id as usize], &sweep, how, &table, None))
             .collect();
         for (id, capture) in captures.iter_mut() {
-            self.worth(self.root[*id as usize], &sweep, plan, &table, Some(capture));
+            self.worth(self.root[*id as usize], &sweep, how, &table, Some(capture));
         }
         for (&id, &worth) in layer.iter().zip(&starting) {
             worths.current[(id - w) as usize] = worth;
@@ -1511,46 +1664,43 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// to from `sweep`; records the option taken at each decision node in
     /// `table`, and, when `capture` is `Some(slot)`, the worth of each
     /// option at that node.
-    fn worth(
+    fn worth<V: Value>(
         &self,
         node: u32,
-        sweep: &Sweep<'_>,
-        plan: Plan,
+        sweep: &Sweep<'_, V>,
+        how: V::How,
         table: &[AtomicU8],
-        mut capture: Option<&mut (u32, Vec<Worth>)>,
-    ) -> Worth {
+        mut capture: Option<&mut (u32, Vec<V>)>,
+    ) -> V {
         match self.nodes[node as usize] {
             Node::Leaf { first, count, ends } => {
-                let mut worth = if ends == NO_NODE { [0.0; 2] } else { self.leaf_ends[ends as usize].worth };
-                for t in &self.transitions[first as usize..(first + count) as usize] {
-                    let w = sweep.read(t.target);
-                    worth[0] += t.probability * w[0];
-                    worth[1] += t.probability * w[1];
+                let mut worth = if ends == NO_NODE { V::ZERO } else { V::of(self.leaf_ends[ends as usize].worth, how) };
+                let run = first as usize..(first + count) as usize;
+                for (&target, &p) in self.targets[run.clone()].iter().zip(&self.probabilities[run]) {
+                    worth.add_scaled(p, sweep.read(target));
                 }
                 worth
             }
             Node::Chance { first, count } => {
-                let mut worth = [0.0; 2];
+                let mut worth = V::ZERO;
                 for &(bits, child) in &self.children[first as usize..(first + count) as usize] {
-                    let p = f64::from_bits(bits);
-                    let w = self.worth(child, sweep, plan, table, capture.as_deref_mut());
-                    worth[0] += p * w[0];
-                    worth[1] += p * w[1];
+                    let w = self.worth(child, sweep, how, table, capture.as_deref_mut());
+                    worth.add_scaled(f64::from_bits(bits), w);
                 }
                 worth
             }
-            Node::Decide { side, first, count, slot, .. } => {
-                let objective = plan.objective[side as usize];
-                let mut best: Option<(f64, usize, Worth)> = None;
+            Node::Decide { first, count, slot } => {
+                let side = self.deciders[slot as usize].0;
+                let mut best: Option<(f64, usize, V)> = None;
                 // Each option's worth is kept only at the node being explained.
                 let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
                 for (i, &(_, child)) in self.children[first as usize..(first + count) as usize].iter().enumerate() {
-                    let w = self.worth(child, sweep, plan, table, capture.as_deref_mut());
+                    let w = self.worth(child, sweep, how, table, capture.as_deref_mut());
                     if capturing {
                         options.push(w);
                     }
-                    let score = objective_of(w, side, objective);
+                    let score = w.score(side, how);
                     if best.is_none_or(|(b, _, _)| score > b + TIE) {
                         best = Some((score, i, w));
                     }
@@ -1568,24 +1718,24 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
 
 /// Backward induction's worths: of the states within a turn (this turn's),
 /// and of the states that start a turn, this turn's and the next's.
-struct Worths {
-    within: Vec<Worth>,
-    current: Vec<Worth>,
-    next: Vec<Worth>,
+struct Worths<V> {
+    within: Vec<V>,
+    current: Vec<V>,
+    next: Vec<V>,
 }
 
 /// What one sweep of backward induction reads: the worths of the states
 /// within the turn from id `within_base` on, and of the next turn's starts.
-struct Sweep<'a> {
-    within: &'a [Worth],
+struct Sweep<'a, V> {
+    within: &'a [V],
     within_base: u32,
     within_count: u32,
-    next: &'a [Worth],
+    next: &'a [V],
 }
 
-impl Sweep<'_> {
+impl<V: Copy> Sweep<'_, V> {
     #[inline(always)]
-    fn read(&self, target: u32) -> Worth {
+    fn read(&self, target: u32) -> V {
         if target < self.within_count {
             self.within[(target - self.within_base) as usize]
         } else {
@@ -1595,14 +1745,22 @@ impl Sweep<'_> {
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
-    /// Walks the table forwards from the start, a turn at a time, one state
-    /// after another: in each turn `t`, calls `at(t, id, p)` for every state
-    /// holding mass `p` (the turn's starting states, then the states within
-    /// it in order) before spreading that mass, then `ended(t, masses)` with
-    /// the mass of each ending that turn (by [`Graph::ending_states`] slot;
-    /// the callee takes it, leaving zeros); stops after a turn for which
-    /// `go_on(t)` is false. Returns the masses then (see
-    /// [`Solution::start_mass`]): those of the next turn's starts.
+    /// Walks the table forwards from the start, a turn at a time: in each
+    /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
+    /// turn's starting states, then the states within it in order) before
+    /// spreading that mass, then `ended(t, masses)` with the mass of each
+    /// ending that turn (by [`Graph::ending_states`] slot; the callee takes
+    /// it, leaving zeros); stops after a turn for which `go_on(t)` is false.
+    /// Returns the masses then: one for every state that goes on (the
+    /// states within a turn, then the starts; see [`Graph::within_count`]:
+    /// those of the next turn's starts) and then one for every ending slot.
+    ///
+    /// The states whose mass is spread together (a turn's starts, or a run
+    /// of states within it of equal height, none of which leads to another)
+    /// are cut into [`FORWARD_PARTS`] blocks, each spreading into masses of
+    /// its own, in parallel; a state's mass is the sum of its parts', in
+    /// order. The cut depends only on the number of states, so the sums are
+    /// the same to the bit on any number of threads.
     fn forward(
         &self,
         mut at: impl FnMut(usize, u32, f64),
@@ -1610,43 +1768,75 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         mut go_on: impl FnMut(usize) -> bool,
     ) -> Vec<f64> {
         let graph = &self.graph;
-        let (w, live) = (graph.within_count as usize, graph.live_count());
-        let mut mass = self.start_mass();
+        let live = graph.live_count();
+        let size = live + graph.ending_states.len();
+        let mut parts: Vec<Vec<f64>> = (0..FORWARD_PARTS).map(|_| vec![0.0f64; size]).collect();
+        parts[0][graph.layers[0][0] as usize] = 1.0;
+        let take = |parts: &mut [Vec<f64>], id: u32| -> f64 {
+            parts.iter_mut().fold(0.0, |sum, part| sum + std::mem::take(&mut part[id as usize]))
+        };
+        let mut sources: Vec<(u32, f64)> = Vec::new();
         for (t, layer) in graph.layers.iter().enumerate() {
             // Every start's mass is taken before any is spread: a start may
             // lead to another of this turn's, for the next turn.
-            let starting: Vec<f64> = layer.iter().map(|&id| std::mem::take(&mut mass[id as usize])).collect();
-            for (&id, &p) in layer.iter().zip(&starting) {
-                if p != 0.0 {
-                    at(t, id, p);
-                    self.spread(graph.root[id as usize], t, p, &mut |i, q| mass[i as usize] += q);
+            sources.clear();
+            sources.extend(layer.iter().map(|&id| (id, take(&mut parts, id))));
+            self.spread_parts(t, &sources, &mut parts, &mut at);
+            // The states within the turn, each after all that lead to it: a
+            // run of equal height at a time, the greatest first.
+            for &(first, end) in graph.heights.iter().rev() {
+                sources.clear();
+                sources.extend((first..end).map(|id| (id, take(&mut parts, id))));
+                self.spread_parts(t, &sources, &mut parts, &mut at);
+            }
+            let (head, rest) = parts.split_at_mut(1);
+            for part in rest {
+                for (sum, q) in head[0][live..].iter_mut().zip(&mut part[live..]) {
+                    *sum += std::mem::take(q);
                 }
             }
-            // The states within the turn, each after all that lead to it.
-            for id in 0..w {
-                let p = std::mem::take(&mut mass[id]);
-                if p != 0.0 {
-                    at(t, id as u32, p);
-                    self.spread(graph.root[id], t, p, &mut |i, q| mass[i as usize] += q);
-                }
-            }
-            ended(t, &mut mass[live..]);
+            ended(t, &mut head[0][live..]);
             if !go_on(t) {
                 break;
             }
         }
-        mass
+        let (head, rest) = parts.split_at_mut(1);
+        for part in rest {
+            for (sum, q) in head[0].iter_mut().zip(part.iter()) {
+                *sum += q;
+            }
+        }
+        parts.swap_remove(0)
     }
 
-    /// The forward walk's masses at the start: one for every state that
-    /// goes on (the states within a turn, then the starts; see
-    /// [`Graph::within_count`]) and then one for every ending slot, all
-    /// naught but the start's.
-    fn start_mass(&self) -> Vec<f64> {
-        let graph = &self.graph;
-        let mut mass = vec![0.0f64; graph.live_count() + graph.ending_states.len()];
-        mass[graph.layers[0][0] as usize] = 1.0;
-        mass
+    /// Spreads the mass of each of `sources` (states none of which leads to
+    /// another in turn `t`, their mass taken) into `parts`, calling `at(t,
+    /// id, p)` for each that holds any; see [`Solution::forward`].
+    fn spread_parts(
+        &self,
+        t: usize,
+        sources: &[(u32, f64)],
+        parts: &mut [Vec<f64>],
+        at: &mut impl FnMut(usize, u32, f64),
+    ) {
+        for &(id, p) in sources {
+            if p != 0.0 {
+                at(t, id, p);
+            }
+        }
+        let spread_into = |mass: &mut Vec<f64>, block: &[(u32, f64)]| {
+            for &(id, p) in block {
+                if p != 0.0 {
+                    self.spread(self.graph.root[id as usize], t, p, &mut |i, q| mass[i as usize] += q);
+                }
+            }
+        };
+        if sources.len() < FORWARD_SPLIT {
+            spread_into(&mut parts[0], sources);
+        } else {
+            let block = sources.len().div_ceil(parts.len());
+            parts.par_iter_mut().zip(sources.par_chunks(block)).for_each(|(mass, block)| spread_into(mass, block));
+        }
     }
 
     /// The exact distribution of outcome codes under the table.
@@ -1688,8 +1878,9 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let graph = &self.graph;
         match graph.nodes[node as usize] {
             Node::Leaf { first, count, ends } => {
-                for tr in &graph.transitions[first as usize..(first + count) as usize] {
-                    out(tr.target, p * tr.probability);
+                let run = first as usize..(first + count) as usize;
+                for (&target, &q) in graph.targets[run.clone()].iter().zip(&graph.probabilities[run]) {
+                    out(target, p * q);
                 }
                 if ends != NO_NODE {
                     let LeafEnds { first, count, .. } = graph.leaf_ends[ends as usize];
@@ -1745,7 +1936,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         // The worth of each option there: backward again down to that turn.
         let targets: Vec<(usize, u32, u32, f64)> = found.iter().flatten().copied().collect();
         let Some(earliest) = targets.iter().map(|t| t.0).min() else { return Vec::new() };
-        let mut worths = graph.limit_worths(game);
+        let mut worths = graph.limit_worths::<G, Worth>(game, self.plan);
         let mut captured: Vec<Option<Vec<Worth>>> = vec![None; targets.len()];
         for t in (earliest..graph.layers.len()).rev() {
             let at_t: Vec<usize> = (0..targets.len()).filter(|&k| targets[k].0 == t).collect();
@@ -1766,9 +1957,8 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             .iter()
             .zip(captured)
             .map(|(&(t, id, node, reached), worths)| {
-                let Node::Decide { side, decision, first, count, slot } = graph.nodes[node as usize] else {
-                    unreachable!()
-                };
+                let Node::Decide { first, count, slot } = graph.nodes[node as usize] else { unreachable!() };
+                let (side, decision) = graph.deciders[slot as usize];
                 let chosen = self.choices[t][slot as usize] as usize;
                 let worths = worths.expect("every target is captured");
                 let options = graph.children[first as usize..(first + count) as usize]
@@ -1806,7 +1996,8 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
                     self.decisions_reached(child, t, p * f64::from_bits(bits), visit);
                 }
             }
-            Node::Decide { side, first, slot, .. } => {
+            Node::Decide { first, slot, .. } => {
+                let side = graph.deciders[slot as usize].0;
                 visit(side, node, p);
                 let chosen = self.choices[t][slot as usize] as usize;
                 self.decisions_reached(graph.children[first as usize + chosen].1, t, p, visit);
