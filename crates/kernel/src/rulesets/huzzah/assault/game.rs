@@ -298,6 +298,39 @@ impl AssaultGame {
         )
     }
 
+    /// One roll of 2D6 whose place depends on its total only through
+    /// `class` (an order: failed, passed, or a Huzzah!): as
+    /// [`AssaultGame::rolled`] with no roll after it, but enumerated, the
+    /// place is worked out once per class of totals rather than once per
+    /// total (the totals of a class add up their chances, in order).
+    fn rolled_by_class<F: Fate>(
+        &self,
+        fate: &mut F,
+        class: impl Fn(u32) -> u8,
+        first: impl Fn(u32) -> Node<State>,
+    ) -> Node<State> {
+        fate.draw_grouped(
+            |dice| self.quiet(first(pair_of_total(pair_total(dice.two_d6_index())))),
+            || {
+                // (class, a total of it, their chance), in the order first met.
+                let mut classes: Vec<(u8, u32, f64)> = Vec::with_capacity(3);
+                for (total, ways) in TOTALS {
+                    let pair = pair_of_total(total);
+                    let (key, p) = (class(pair), f64::from(ways) / 36.0);
+                    match classes.iter_mut().find(|c| c.0 == key) {
+                        Some(c) => c.2 += p,
+                        None => classes.push((key, pair, p)),
+                    }
+                }
+                let mut groups: Masses<Node<State>> = Masses::new();
+                for (_, pair, p) in classes {
+                    groups.add(first(pair), p);
+                }
+                self.quieted(groups)
+            },
+        )
+    }
+
     /// The law of [`AssaultGame::rolled`]'s rolls: every sequence of totals,
     /// grouped by the place it leads to once the quiet phases after it have
     /// run (roll by roll: the states awaiting another roll are merged, and
@@ -483,8 +516,9 @@ impl AssaultGame {
                 }
                 let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
                 s.orders = s.orders.saturating_add(1);
-                self.rolled(
+                self.rolled_by_class(
                     fate,
+                    |pair| if !r.passes(pair_total(pair), rating) { 0 } else { 1 + u8::from(pair_is_huzzah(pair)) },
                     |pair| {
                         let mut s = s;
                         if !r.passes(pair_total(pair), rating) {
@@ -501,7 +535,6 @@ impl AssaultGame {
                         }
                         self.ordered(s, choice)
                     },
-                    |_| false,
                 )
             }
             Asks::Bombard => {
@@ -526,17 +559,18 @@ impl AssaultGame {
                 if choice == STAY {
                     return Node::Live(s);
                 }
-                self.rolled(
+                let rating = a.first_order_rating(&s, 1);
+                self.rolled_by_class(
                     fate,
+                    |pair| u8::from(r.passes(pair_total(pair), rating)),
                     |pair| {
                         let mut s = s;
-                        if r.passes(pair_total(pair), a.first_order_rating(&s, 1)) {
+                        if r.passes(pair_total(pair), rating) {
                             s.formation[1] = Formation::Square;
                             s.phase = DEFENDER_DEPLOY_THREAT;
                         }
                         Node::Live(s)
                     },
-                    |_| false,
                 )
             }
             Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
