@@ -818,6 +818,11 @@ struct Graph<S> {
     /// `within_count`.
     within_count: u32,
     start_count: u32,
+    /// The first turn in which each state within a turn is reached (by id;
+    /// the states within a turn are ids `0..within_count` once laid out):
+    /// backward induction skips it in the turns before, where nothing
+    /// reached reads its worth.
+    first_turn: Vec<u32>,
     /// The endings of each leaf that has any (see [`Node::Leaf`]).
     leaf_ends: Vec<LeafEnds>,
     /// The endings of every leaf, each a run of [`LeafEnds`].
@@ -849,21 +854,69 @@ struct Ending {
     probability: f64,
 }
 
-/// A graph's trees being laid out anew ([`Graph::renumber`]).
+/// A run of states' trees laid out anew ([`Graph::renumber`]), its
+/// indices (of nodes, children, transitions, leaf endings, endings and
+/// decision slots) counted from its own start.
+#[derive(Default)]
 struct LaidOut {
+    /// Each state's root node ([`NO_NODE`] for none).
+    roots: Vec<u32>,
     nodes: Vec<Node>,
     deciders: Vec<(u8, &'static Decision)>,
     children: Vec<(u64, u32)>,
     targets: Vec<u32>,
     probabilities: Vec<f64>,
-    slots: u32,
     leaf_ends: Vec<LeafEnds>,
+    /// Each ending's [`Ending::slot`] holds, until the runs are joined,
+    /// its final state and winner as `3 * state + winner`.
     endings: Vec<Ending>,
-    ending_states: Vec<(u8, u32)>,
-    /// The slot of each ending met so far, by final state and winner
-    /// (`3 * state + winner`; [`NO_NODE`] for none yet).
-    ending_slots: Vec<u32>,
 }
+
+impl LaidOut {
+    /// Appends the run `piece`, moving its indices on by what is here, and
+    /// gives its endings their slots (`ending_slots` by `3 * state +
+    /// winner`, new ones in the order met).
+    fn join(&mut self, piece: LaidOut, ending_slots: &mut [u32], ending_states: &mut Vec<(u8, u32)>) {
+        let node_base = self.nodes.len() as u32;
+        let child_base = self.children.len() as u32;
+        let target_base = self.targets.len() as u32;
+        let leaf_end_base = self.leaf_ends.len() as u32;
+        let ending_base = self.endings.len() as u32;
+        let slot_base = self.deciders.len() as u32;
+        self.roots.extend(piece.roots.iter().map(|&r| if r == NO_NODE { NO_NODE } else { r + node_base }));
+        self.nodes.extend(piece.nodes.iter().map(|&node| match node {
+            Node::Decide { first, count, slot } => {
+                Node::Decide { first: first + child_base, count, slot: slot + slot_base }
+            }
+            Node::Chance { first, count } => Node::Chance { first: first + child_base, count },
+            Node::Leaf { first, count, ends } => Node::Leaf {
+                first: first + target_base,
+                count,
+                ends: if ends == NO_NODE { NO_NODE } else { ends + leaf_end_base },
+            },
+        }));
+        self.deciders.extend_from_slice(&piece.deciders);
+        self.children.extend(piece.children.iter().map(|&(key, node)| (key, node + node_base)));
+        self.targets.extend_from_slice(&piece.targets);
+        self.probabilities.extend_from_slice(&piece.probabilities);
+        self.leaf_ends.extend(piece.leaf_ends.iter().map(|&ends| LeafEnds { first: ends.first + ending_base, ..ends }));
+        self.endings.extend(piece.endings.iter().map(|&ending| {
+            let key = ending.slot;
+            let slot = &mut ending_slots[key as usize];
+            if *slot == NO_NODE {
+                *slot = ending_states.len() as u32;
+                ending_states.push(((key % 3) as u8, key / 3));
+            }
+            Ending { slot: *slot, probability: ending.probability }
+        }));
+    }
+}
+
+/// The states whose trees one task of [`Graph::renumber`] lays out.
+const LAY_OUT_CHUNK: usize = 2048;
+
+/// The runs of [`LAY_OUT_CHUNK`] states laid out while those before them are joined.
+const LAY_OUT_BATCH: usize = 16;
 
 /// The laws of a run of states, one after another, before their targets
 /// have ids: one set of buffers for the run rather than one per state.
@@ -1034,6 +1087,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             deciders: Vec::new(),
             within_count: 0,
             start_count: 0,
+            first_turn: Vec::new(),
             leaf_ends: Vec::new(),
             endings: Vec::new(),
             ending_states: Vec::new(),
@@ -1048,6 +1102,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         // reached within turn t.
         let mut seen: Vec<u32> = vec![0];
         let mut inside: Vec<u32> = vec![u32::MAX];
+        let mut first_turn: Vec<u32> = vec![u32::MAX];
         // Once a turn's next layer holds the whole of its own, every later
         // one holds the one before too (what a layer leads to only grows
         // with it): from then on a turn walks only from the states new to
@@ -1076,6 +1131,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 }
                 seen.resize(graph.states.len(), u32::MAX);
                 inside.resize(graph.states.len(), u32::MAX);
+                first_turn.resize(graph.states.len(), u32::MAX);
                 let mut more = Vec::new();
                 for &id in &frontier {
                     graph.successors(id, &mut |target, within| {
@@ -1085,6 +1141,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                             let walked = mark == t || nested_from.is_some_and(|n| mark != u32::MAX && mark >= n);
                             if !walked {
                                 inside[target_] = t;
+                                first_turn[target_] = first_turn[target_].min(t);
                                 more.push(target);
                             }
                         } else if seen[target_] != t + 1 {
@@ -1124,6 +1181,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             fresh = if nested_from.is_some() { fresh_next } else { next.clone() };
             layer = next;
         }
+        first_turn.resize(graph.states.len(), u32::MAX);
+        graph.first_turn = first_turn;
         graph.order_within(game);
         graph.renumber();
         Some(graph)
@@ -1281,28 +1340,63 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         for (new, &old) in order.iter().enumerate() {
             new_of[old as usize] = new as u32;
         }
-        let mut laid = LaidOut {
+        self.first_turn = order[..self.within.len()].iter().map(|&old| self.first_turn[old as usize]).collect();
+        // Runs of the order laid out in parallel, and joined in order (each
+        // run's indices moved on by the runs before it) while the next are
+        // laid out: the same arrays as laying out one state after another.
+        let mut joined = LaidOut {
+            roots: Vec::with_capacity(n),
             nodes: Vec::with_capacity(self.nodes.len()),
+            deciders: Vec::with_capacity(self.deciders.len()),
             children: Vec::with_capacity(self.children.len()),
             targets: Vec::with_capacity(self.transitions.len()),
             probabilities: Vec::with_capacity(self.transitions.len()),
-            slots: 0,
-            deciders: Vec::with_capacity(self.deciders.len()),
             leaf_ends: Vec::new(),
             endings: Vec::new(),
-            ending_states: Vec::new(),
-            ending_slots: vec![NO_NODE; 3 * n],
         };
-        let mut root = vec![NO_NODE; n];
-        for (new, &old) in order.iter().enumerate() {
-            if self.root[old as usize] != NO_NODE {
-                root[new] = self.lay_out(self.root[old as usize], &new_of, &mut laid);
-            }
+        let mut ending_states: Vec<(u8, u32)> = Vec::new();
+        // The slot of each ending met so far, by final state and winner
+        // (`3 * state + winner`; `NO_NODE` for none yet): slots in the order
+        // the endings are met.
+        let mut ending_slots = vec![NO_NODE; 3 * n];
+        let mut pending: Vec<LaidOut> = Vec::new();
+        for batch in order.chunks(LAY_OUT_CHUNK * LAY_OUT_BATCH) {
+            let ((), pieces) = rayon::join(
+                || {
+                    for piece in pending.drain(..) {
+                        joined.join(piece, &mut ending_slots, &mut ending_states);
+                    }
+                },
+                || {
+                    batch
+                        .par_chunks(LAY_OUT_CHUNK)
+                        .map(|chunk| {
+                            let mut laid = LaidOut::default();
+                            for &old in chunk {
+                                let root = self.root[old as usize];
+                                let root =
+                                    if root == NO_NODE { NO_NODE } else { self.lay_out(root, &new_of, &mut laid) };
+                                laid.roots.push(root);
+                            }
+                            laid
+                        })
+                        .collect::<Vec<LaidOut>>()
+                },
+            );
+            pending = pieces;
         }
-        self.states = order.iter().map(|&old| self.states[old as usize]).collect();
-        for id in self.ids.values_mut() {
-            *id = new_of[*id as usize];
+        for piece in pending {
+            joined.join(piece, &mut ending_slots, &mut ending_states);
         }
+        let (states, ids) = (&mut self.states, &mut self.ids);
+        rayon::join(
+            || *states = order.par_iter().map(|&old| states[old as usize]).collect(),
+            || {
+                for id in ids.values_mut() {
+                    *id = new_of[*id as usize];
+                }
+            },
+        );
         for id in self.layers.iter_mut().flatten().chain(&mut self.within) {
             *id = new_of[*id as usize];
         }
@@ -1313,12 +1407,12 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 id >= self.within.len() && id < self.within.len() + start_count
             }));
         }
-        self.root = root;
+        self.root = joined.roots;
         (self.spans, self.transitions) = (Vec::new(), Vec::new());
-        (self.nodes, self.children, self.targets, self.probabilities, self.slots) =
-            (laid.nodes, laid.children, laid.targets, laid.probabilities, laid.slots);
-        self.deciders = laid.deciders;
-        (self.leaf_ends, self.endings, self.ending_states) = (laid.leaf_ends, laid.endings, laid.ending_states);
+        self.slots = joined.deciders.len() as u32;
+        (self.nodes, self.deciders, self.children, self.targets, self.probabilities) =
+            (joined.nodes, joined.deciders, joined.children, joined.targets, joined.probabilities);
+        (self.leaf_ends, self.endings, self.ending_states) = (joined.leaf_ends, joined.endings, ending_states);
         self.within_count = self.within.len() as u32;
         self.start_count = start_count as u32;
     }
@@ -1339,16 +1433,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                         laid.probabilities.push(t.probability);
                     } else {
                         debug_assert!(t.winner <= NONE, "a winner is a side or nobody");
-                        let slot = &mut laid.ending_slots[3 * target as usize + usize::from(t.winner)];
-                        if *slot == NO_NODE {
-                            *slot = laid.ending_states.len() as u32;
-                            laid.ending_states.push((t.winner, target));
-                        }
-                        let slot = *slot;
                         let w = ending_worth(t.winner);
                         worth[0] += t.probability * w[0];
                         worth[1] += t.probability * w[1];
-                        laid.endings.push(Ending { slot, probability: t.probability });
+                        let key = 3 * target + u32::from(t.winner);
+                        laid.endings.push(Ending { slot: key, probability: t.probability });
                     }
                 }
                 let ends_count = laid.endings.len() as u32 - ends_first;
@@ -1364,9 +1453,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let kind = self.nodes[node as usize];
                 laid.nodes.push(kind);
                 // A decision's slot, in the order the layout meets them.
-                let slot = laid.slots;
+                let slot = laid.deciders.len() as u32;
                 if let Node::Decide { slot: old, .. } = kind {
-                    laid.slots += 1;
                     laid.deciders.push(self.deciders[old as usize]);
                 }
                 // The children's places first, then each child's tree.
@@ -1585,7 +1673,6 @@ pub struct Explained {
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     fn solve<G: Game<State = S>>(game: &G, plan: Plan) -> Option<Solution<S>> {
         let graph = Graph::explore(game, plan)?;
-
         let turns = game.steps() as usize;
         let mut choices = vec![Vec::new(); turns];
         match Scalar::of(plan) {
@@ -1640,7 +1727,10 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let (head, tail) = worths.within.split_at_mut(end as usize);
             let sweep = Sweep { within: tail, within_base: end, within_count: w, next: &worths.next };
             head[first as usize..].par_iter_mut().with_min_len(256).enumerate().for_each(|(i, worth)| {
-                *worth = self.worth(self.root[first as usize + i], &sweep, how, &table, None);
+                let id = first as usize + i;
+                if self.first_turn[id] as usize <= t {
+                    *worth = self.worth(self.root[id], &sweep, how, &table, None);
+                }
             });
         }
         let sweep = Sweep { within: &worths.within, within_base: 0, within_count: w, next: &worths.next };

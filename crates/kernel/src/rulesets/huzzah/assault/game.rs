@@ -241,11 +241,23 @@ pub struct AssaultGame {
     stride: u64,
 }
 
+/// The attacker's orders open in its Orders phase: `options[..count]`
+/// (halt first), and the ratings of an advance and a deploy where they can
+/// be rolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Orders {
+    options: [u16; 3],
+    count: usize,
+    advance: Option<i32>,
+    deploy: Option<i32>,
+}
+
 /// What a state asks before its next roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Asks {
-    /// The attacker's order (`advance`, or `pursue` while the defender routs).
-    Order(&'static Decision),
+    /// The attacker's order (`advance`, or `pursue` while the defender routs),
+    /// with its options ([`AssaultGame::order_options`]).
+    Order(&'static Decision, Orders),
     /// The battery's fire.
     Bombard,
     /// The defender's square.
@@ -402,14 +414,12 @@ impl AssaultGame {
     /// phase, not in contact, not a mob, not blown (blown cavalry takes its
     /// recall order, the chain's), and a free order pending or an order
     /// that can still be rolled.
-    fn may_order(&self, s: &State) -> bool {
-        s.phase == ATTACKER_ORDERS
-            && s.distance > 0
-            && !s.routing[0]
-            && !s.blown[0]
-            && (s.free_order
-                || self.assault.order_rating(s, true).is_some()
-                || (self.may_deploy(s) && self.assault.order_rating(s, false).is_some()))
+    fn may_order(&self, s: &State) -> Option<Orders> {
+        if s.phase != ATTACKER_ORDERS || s.distance <= 0 || s.routing[0] || s.blown[0] {
+            return None;
+        }
+        let orders = self.order_options(s);
+        (orders.count > 1).then_some(orders)
     }
 
     /// Whether the attacker, an infantry column facing a defender in good
@@ -431,8 +441,8 @@ impl AssaultGame {
     }
 
     fn asks(&self, s: &State) -> Asks {
-        if self.may_order(s) {
-            return Asks::Order(if s.routing[1] { &PURSUE } else { &ADVANCE });
+        if let Some(orders) = self.may_order(s) {
+            return Asks::Order(if s.routing[1] { &PURSUE } else { &ADVANCE }, orders);
         }
         if s.huzzahs == 0 && (s.phase == BOMBARD || (s.phase == LAST_BOMBARD && self.assault.fire_now(s, false))) {
             return Asks::Bombard;
@@ -454,24 +464,39 @@ impl AssaultGame {
         self.assault.steps_until(node, |s| self.wants_input(s))
     }
 
+    /// [`AssaultGame::quiet`], with what the state it stops at asks (worth
+    /// keeping: an order's options take its ratings).
+    fn quiet_asking(&self, node: Node<State>) -> (Node<State>, Asks) {
+        let last = std::cell::Cell::new(Asks::Nothing);
+        let node = self.assault.steps_until(node, |s| {
+            let asks = self.asks(s);
+            last.set(asks);
+            asks != Asks::Nothing || self.assault.wants_roll(s)
+        });
+        (node, last.get())
+    }
+
     /// The attacker's legal orders now: halt, and each order that a free
     /// order carries out or that can be rolled (an advance on cavalry is
     /// Down 2 for infantry, a deploy is not: "Orders and movement", Procedure).
-    /// (In an array with their count: this is asked at every replay of a
-    /// step, and a vector would be allocated each time.)
-    fn order_options(&self, s: &State) -> ([u16; 3], usize) {
+    /// (In an array with their count and ratings: this is asked at every
+    /// replay of a step, and a vector would be allocated each time.)
+    fn order_options(&self, s: &State) -> Orders {
         let a = &self.assault;
-        let mut options = [HALT; 3];
-        let mut count = 1;
-        if s.free_order || a.order_rating(s, true).is_some() {
-            options[count] = MOVE;
-            count += 1;
+        let mut orders = Orders { options: [HALT; 3], count: 1, advance: None, deploy: None };
+        orders.advance = a.order_rating(s, true);
+        if s.free_order || orders.advance.is_some() {
+            orders.options[orders.count] = MOVE;
+            orders.count += 1;
         }
-        if self.may_deploy(s) && (s.free_order || a.order_rating(s, false).is_some()) {
-            options[count] = DEPLOY;
-            count += 1;
+        if self.may_deploy(s) {
+            orders.deploy = a.order_rating(s, false);
+            if s.free_order || orders.deploy.is_some() {
+                orders.options[orders.count] = DEPLOY;
+                orders.count += 1;
+            }
         }
-        (options, count)
+        orders
     }
 
     /// What a cautious attacker orders: on to the edge of the defender's
@@ -485,36 +510,38 @@ impl AssaultGame {
         if to == 0 || to >= a.zone(s, 1) && i32::from(s.distance) > a.zone(s, 1) { MOVE } else { HALT }
     }
 
-    /// The step at `s`: its decision, its roll, and the chain's phase.
-    fn input_step<F: Fate>(&self, mut s: State, fate: &mut F) -> Node<State> {
+    /// The step at `s`, which asks `asks`: its decision, its roll, and the
+    /// chain's phase, then the quiet phases after them (a roll's places are
+    /// quiet already: see [`AssaultGame::rolled`]).
+    fn input_step<F: Fate>(&self, mut s: State, asks: Asks, fate: &mut F) -> Node<State> {
         let a = &self.assault;
         let r = &a.rules;
-        match self.asks(&s) {
-            Asks::Order(decision) => {
-                let (options, count) = self.order_options(&s);
-                let options = &options[..count];
-                let cautious = self.cautious_order(&s);
+        debug_assert_eq!(asks, self.asks(&s));
+        match asks {
+            Asks::Order(decision, orders) => {
+                let options = &orders.options[..orders.count];
                 // A heuristic that would advance when no advance can be
                 // rolled halts, as the chain does.
                 let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
                 let choice = fate.decide(ATTACKER, decision, options, &|policy| match policy {
-                    Policy::Cautious => or_halt(cautious),
+                    Policy::Cautious => or_halt(self.cautious_order(&s)),
                     _ => or_halt(MOVE),
                 });
                 if choice == HALT {
                     // No further order this turn: the battery's last chance.
                     s.free_order = false;
                     s.phase = LAST_BOMBARD;
-                    return Node::Live(s);
+                    return self.quiet(Node::Live(s));
                 }
                 if s.free_order {
                     // "Automatically successfully issue another order"; then
                     // no other orders that turn.
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
-                    return self.ordered(s, choice);
+                    return self.quiet(self.ordered(s, choice));
                 }
-                let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
+                let rating = if choice == MOVE { orders.advance } else { orders.deploy };
+                let rating = rating.expect("an order is offered only when it can be given");
                 s.orders = s.orders.saturating_add(1);
                 self.rolled_by_class(
                     fate,
@@ -546,7 +573,7 @@ impl AssaultGame {
                 if choice == HOLD {
                     s.phase =
                         if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
-                    return Node::Live(s);
+                    return self.quiet(Node::Live(s));
                 }
                 self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain)
             }
@@ -557,7 +584,7 @@ impl AssaultGame {
                 });
                 s.phase = DEFENDER_CHECK;
                 if choice == STAY {
-                    return Node::Live(s);
+                    return self.quiet(Node::Live(s));
                 }
                 let rating = a.first_order_rating(&s, 1);
                 self.rolled_by_class(
@@ -641,11 +668,11 @@ impl Game for AssaultGame {
     }
 
     fn step<F: Fate>(&self, standing: &mut Standing, fate: &mut F) -> Option<u8> {
-        let mut node = self.quiet(Node::Live(State::unpack(standing.state)));
+        let (mut node, asks) = self.quiet_asking(Node::Live(State::unpack(standing.state)));
         if let Node::Live(s) = node
             && s.phase != TURN_END
         {
-            node = self.quiet(self.input_step(s, fate));
+            node = self.input_step(s, asks, fate);
         }
         match node {
             Node::End(code) => {
