@@ -11,7 +11,7 @@
 //! the other side's engagement roll) is one grouped draw of the places it
 //! leads to ([`Fate::draw_grouped`]). Best play and the heuristics are
 //! solved up to [`BEST_TURN_LIMIT`] turns (60; the default 30 take about
-//! 3 s), and sampled beyond, `best` playing `bold`; an assault on a battery,
+//! 2.2 s), and sampled beyond, `best` playing `bold`; an assault on a battery,
 //! whose states never level off, only up to [`BATTERY_BEST_TURN_LIMIT`] turns
 //! under best play and [`BATTERY_TURN_LIMIT`] under the heuristics.
 //!
@@ -125,12 +125,15 @@ const FORM: u16 = 1;
 /// they level off from the 16th turn; after that each turn adds only a
 /// sweep of backward induction and one of the forward walk. Measured with
 /// `solve_time huzzah assault turns=N` (release, on this two-core machine
-/// at a load of 1 to 2): the default 30 turns 2.9-3.0 s wall, 3.9 s of CPU
-/// and 560 MB under best play (2026-11-26; 6.2 s, 8.9 s and 625 MB before grouped draws,
+/// at a load of about 1): the default 30 turns 2.11-2.21 s wall, 3.2-3.3 s
+/// of CPU and 505-511 MB under best play (2026-11-26, five runs; 2.8 s,
+/// 3.7 s and 555 MB that morning, before the solver carried one number
+/// per state, overlapped its exploration and layout and skipped unreached
+/// states; 6.2 s, 8.9 s and 625 MB the day before, before grouped draws,
 /// the incremental exploration and the merged free order; 17.6 s of CPU
-/// before the graph's layout), 2.4 s and 303 MB under bold play; 60 turns
-/// 4.9 s wall and 558 MB; 100 turns 5.9 s and 580 MB. Longer assaults are
-/// sampled, a side asked for `best` playing `bold`.
+/// before the graph's layout), 1.4 s and 275 MB under bold play on both
+/// sides; 60 turns 3.05 s wall and 516 MB. Longer assaults are sampled, a
+/// side asked for `best` playing `bold`.
 pub const BEST_TURN_LIMIT: u32 = 60;
 
 /// The longest assault on a battery the solver takes under best play. A
