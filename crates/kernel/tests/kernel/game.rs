@@ -212,6 +212,39 @@ proptest! {
     }
 
     #[test]
+    fn the_table_carrying_one_number_takes_what_both_chances_say_is_best(game in random_game(), which in 0usize..4) {
+        // Both sides maximising their margins, or the attacker deciding
+        // alone: the solver carries one number per state for its table;
+        // `explain` carries both sides' chances. The option the table takes
+        // at the start must be the best by those chances, and worth what
+        // the solved game gives.
+        let plan = [
+            Plan::BEST,
+            Plan { policy: [Policy::Best, Policy::Bold], ..Plan::BEST },
+            Plan { policy: [Policy::Best, Policy::Cautious], objective: [Objective::Win, Objective::Margin] },
+            Plan { objective: [Objective::Win, Objective::Win], ..Plan::BEST },
+        ][which];
+        let decides_at_start = game.table[0].len() > 1;
+        let played = Played::new(game, plan);
+        let [a, d, _] = winner_probabilities(&played);
+        let explained = played.explain().unwrap();
+        let first = explained.iter().find(|e| e.side == "attacker" && e.step == 1 && e.reached == 1.0);
+        prop_assert_eq!(first.is_some(), decides_at_start);
+        let Some(first) = first else { return Ok(()) };
+        let score = |o: &volley_kernel::game::OptionValue| match plan.objective[0] {
+            Objective::Margin => o.attacker_wins - o.defender_wins,
+            Objective::Win => o.attacker_wins,
+        };
+        let chosen: Vec<_> = first.options.iter().filter(|o| o.chosen).collect();
+        prop_assert_eq!(chosen.len(), 1);
+        let chosen = chosen[0];
+        prop_assert!((chosen.attacker_wins - a).abs() < 1e-12 && (chosen.defender_wins - d).abs() < 1e-12);
+        for option in &first.options {
+            prop_assert!(score(chosen) >= score(option) - 1e-12, "{:?} beats the table's {:?}", option, chosen);
+        }
+    }
+
+    #[test]
     fn exact_probabilities_sum_to_one_under_every_policy(game in random_game(), a in 0usize..3, d in 0usize..3) {
         let policies = [Policy::Best, Policy::Bold, Policy::Cautious];
         let plan = Plan { policy: [policies[a], policies[d]], ..Plan::BEST };
