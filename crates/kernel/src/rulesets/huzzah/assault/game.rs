@@ -458,7 +458,12 @@ impl AssaultGame {
 
     /// Whether the step at `s` takes a decision or a roll.
     fn wants_input(&self, s: &State) -> bool {
-        self.asks(s) != Asks::Nothing || self.assault.wants_roll(s)
+        self.waits(s, self.asks(s))
+    }
+
+    /// Whether the step at `s`, which asks `asks`, takes a decision or a roll.
+    fn waits(&self, s: &State, asks: Asks) -> bool {
+        asks != Asks::Nothing || self.assault.wants_roll(s)
     }
 
     /// Runs the phases that take neither decision nor roll, as the chain's
@@ -474,7 +479,7 @@ impl AssaultGame {
         let node = self.assault.steps_until(node, |s| {
             let asks = self.asks(s);
             last.set(asks);
-            asks != Asks::Nothing || self.assault.wants_roll(s)
+            self.waits(s, asks)
         });
         (node, last.get())
     }
