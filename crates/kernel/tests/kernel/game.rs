@@ -4,7 +4,9 @@
 
 use proptest::prelude::*;
 use volley_kernel::check;
-use volley_kernel::game::{ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Objective, Plan, Played, Policy};
+use volley_kernel::game::{
+    ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Objective, OptionValue, Plan, Played, Policy,
+};
 use volley_kernel::outcome::{Layout, Metric, WINNERS};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::{DynScenario, Scenario};
@@ -231,7 +233,7 @@ proptest! {
         let first = explained.iter().find(|e| e.side == "attacker" && e.step == 1 && e.reached == 1.0);
         prop_assert_eq!(first.is_some(), decides_at_start);
         let Some(first) = first else { return Ok(()) };
-        let score = |o: &volley_kernel::game::OptionValue| match plan.objective[0] {
+        let score = |o: &OptionValue| match plan.objective[0] {
             Objective::Margin => o.attacker_wins - o.defender_wins,
             Objective::Win => o.attacker_wins,
         };
