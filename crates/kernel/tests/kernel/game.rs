@@ -546,3 +546,172 @@ fn layers_that_nest_late_are_explored_whole() {
     close(winner_probabilities(&played), [5.0 / 16.0, 0.0, 11.0 / 16.0]);
     check::assert_agrees(&played, 200_000, 23);
 }
+
+static PUSH: Decision = Decision {
+    name: "push",
+    who: "either side",
+    doc: "hold (two dice: 10 or more gains a pace) or push (7 or more gains two paces, less loses one)",
+    options: "hold, push",
+};
+static PUSH_DECISIONS: &[&Decision] = &[&PUSH];
+
+/// Where a step of [`Tug`] leads: the winner, if any, and the pace and half.
+type TugPlace = (Option<u8>, (u8, u8));
+
+/// A tug of war over paces 0 to 6, from 3: each step the side whose half
+/// of the turn it is (the attacker, then the defender: two steps a turn)
+/// holds or pushes, then rolls two dice ending the step. At 6 the attacker
+/// wins, at 0 the defender. `last` rolls them as a [`Fate::draw_last`],
+/// otherwise as a [`Fate::draw_grouped`] of the same places, so that the
+/// two must give the same laws, to the bit.
+struct Tug {
+    steps: u32,
+    last: bool,
+    layout: Layout,
+}
+
+impl Tug {
+    fn new(steps: u32, last: bool) -> Tug {
+        let layout = Layout::new(vec![
+            Metric::categories("winner", "who won", WINNERS),
+            Metric::integer("pace", "where the rope stands", 0, 6),
+        ]);
+        Tug { steps, last, layout }
+    }
+
+    /// Where a total of two dice leads from `pace` in `half` after `push`.
+    fn place(pace: u8, half: u8, push: u16, total: u32) -> TugPlace {
+        let gain: i32 = match (push, total) {
+            (1, 7..) => 2,
+            (1, _) => -1,
+            (_, 10..) => 1,
+            _ => 0,
+        };
+        let pace = i32::from(pace) + if half == 0 { gain } else { -gain };
+        match pace {
+            6.. => (Some(ATTACKER), (6, 0)),
+            ..=0 => (Some(DEFENDER), (0, 0)),
+            _ => (None, (pace as u8, 1 - half)),
+        }
+    }
+}
+
+impl Game for Tug {
+    /// The pace, and whose half of the turn it is.
+    type State = (u8, u8);
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn start(&self) -> (u8, u8) {
+        (3, 0)
+    }
+    fn steps(&self) -> u32 {
+        self.steps
+    }
+    fn starts_turn(&self, state: &(u8, u8)) -> bool {
+        state.1 == 0
+    }
+    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<u8> {
+        let (pace, half) = *state;
+        let bold = |policy: Policy| u16::from(policy == Policy::Bold);
+        let push = fate.decide(half, &PUSH, &[0, 1], &bold);
+        let sample = |dice: &mut volley_kernel::dice::Dice| Tug::place(pace, half, push, dice.d6() + dice.d6());
+        // The places of the 11 totals, merged in the order met.
+        let law = || {
+            let mut law: Vec<(TugPlace, f64)> = Vec::new();
+            for total in 2..=12u32 {
+                let p = f64::from(6 - total.abs_diff(7)) / 36.0;
+                let place = Tug::place(pace, half, push, total);
+                match law.iter_mut().find(|(q, _)| *q == place) {
+                    Some(entry) => entry.1 += p,
+                    None => law.push((place, p)),
+                }
+            }
+            law
+        };
+        let (winner, next) = if self.last { fate.draw_last(sample, law) } else { fate.draw_grouped(sample, law) };
+        *state = next;
+        winner
+    }
+    fn code(&self, winner: u8, _: u32, state: &(u8, u8)) -> u64 {
+        self.layout.encode(&[i64::from(winner), i64::from(state.0)])
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        PUSH_DECISIONS
+    }
+    fn describe_state(&self, state: &(u8, u8), _: u8) -> String {
+        format!("the rope at {}", state.0)
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        ["hold", "push"][option as usize].into()
+    }
+}
+
+#[test]
+fn a_last_draw_gives_the_laws_of_the_same_grouped_draw_to_the_bit() {
+    // One turn by hand, both sides pushing (7 or more, 21/36, gains two
+    // paces; else it loses one): the attacker leaves the rope at 5 (21/36)
+    // or 2 (15/36); from 5 the defender's push brings it to 3, or loses a
+    // pace to 6 (the attacker wins); from 2 it wins (21/36) or leaves 3.
+    let one = Played::new(Tug::new(1, true), Plan { policy: [Policy::Bold, Policy::Bold], ..Plan::BEST });
+    let exact = one.exact_distribution().unwrap();
+    for (pace, ways) in [(6, 21 * 15), (0, 15 * 21), (3, 21 * 21 + 15 * 15)] {
+        assert!((exact.probability("pace", pace) - f64::from(ways) / 1296.0).abs() < 1e-15, "pace {pace}");
+    }
+    for plan in plans() {
+        let last = Played::new(Tug::new(7, true), plan);
+        let grouped = Played::new(Tug::new(7, false), plan);
+        assert_eq!(last.exact_distribution(), grouped.exact_distribution(), "under {plan:?}");
+        assert_eq!(format!("{:?}", last.explain()), format!("{:?}", grouped.explain()), "under {plan:?}");
+        // Sampling draws from the law itself where a decision lies below
+        // (none does: the draw is last), and follows the solved table.
+        check::assert_agrees(&last, 200_000, 23);
+        let one = last.simulate(&RunOptions::new(50_000, 29).with_threads(1)).unwrap();
+        let two = last.simulate(&RunOptions::new(50_000, 29).with_threads(2)).unwrap();
+        assert_eq!(one, two);
+    }
+}
+
+/// A step that takes a choice after its last draw breaks the promise
+/// [`Fate::draw_last`] makes: refused, not enumerated wrongly.
+struct AfterLast;
+
+impl Game for AfterLast {
+    type State = ();
+
+    fn layout(&self) -> &Layout {
+        static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        LAYOUT.get_or_init(|| Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]))
+    }
+    fn start(&self) {}
+    fn steps(&self) -> u32 {
+        1
+    }
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
+        let (winner, ()) = fate.draw_last(|_| (None, ()), || vec![((None, ()), 0.5), ((Some(ATTACKER), ()), 0.5)]);
+        winner.or_else(|| Gamble::new(1).step(&mut (), fate))
+    }
+    fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
+        u64::from(winner)
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        GAMBLE_DECISIONS
+    }
+    fn describe_state(&self, _: &(), _: u8) -> String {
+        "after the last draw".into()
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        ["safe", "risky"][option as usize].into()
+    }
+}
+
+#[test]
+fn a_choice_after_a_last_draw_is_refused() {
+    let played = Played::new(AfterLast, Plan::BEST);
+    let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| played.exact_distribution()));
+    let message = refused.expect_err("a decision after the last draw has no enumeration");
+    let message =
+        message.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| message.downcast_ref::<String>().cloned());
+    assert!(message.as_deref().is_some_and(|m| m.contains("after its last draw")), "{message:?}");
+}

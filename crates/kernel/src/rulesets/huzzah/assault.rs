@@ -526,6 +526,18 @@ impl Successors {
 /// The longest chain of Huzzah!es in one threat exchange.
 const CHAIN_LIMIT: u8 = 8;
 
+/// What one side took in an engagement, as far as the state after it goes:
+/// its losses, whether its officer fell, what became of it, and whether it
+/// is blown (see [`Assault::taken_of_rolls`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Taken {
+    staggers: i8,
+    kills: i8,
+    officer_killed: bool,
+    fate: Fate,
+    blown: bool,
+}
+
 /// Where an assault stands, between two rolls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
@@ -1820,28 +1832,33 @@ impl Assault {
         ([a, d], rating)
     }
 
-    /// Both rolls of an engagement from its first roll's phase
-    /// (`ENGAGE_ATTACKER_ROLL`, or `DEFENDER_ENGAGE_ROLL` for the defender's
-    /// own): the phasing side's roll `first`, then the other's `second`,
-    /// with the sides worked out once ([`Assault::fighters`]) for every pair
-    /// of rolls. The same as the phase's two steps.
-    pub(super) fn engage_rolls(
+    /// What each side takes from both rolls of an engagement from its
+    /// first roll's phase (`ENGAGE_ATTACKER_ROLL`, or `DEFENDER_ENGAGE_ROLL`
+    /// for the defender's own): the phasing side's roll `first`, then the
+    /// other's `second`, with the sides worked out once
+    /// ([`Assault::fighters`]) for every pair of rolls. It is all that the
+    /// state after the engagement depends on, so that the many pairs of
+    /// rolls that lead to the same losses and fates are applied to the
+    /// state once ([`Assault::engage_taken`]); the two together are the
+    /// phase's two steps.
+    pub(super) fn taken_of_rolls(
         &self,
-        mut s: State,
+        s: &State,
         fighters: &[Fighter; 2],
         rating: [i32; 2],
         first: u32,
         second: u32,
-    ) -> Node<State> {
+    ) -> [Taken; 2] {
         debug_assert!(s.distance == 0 && (s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL));
-        s.engage_pair = first as u8;
-        if s.phase == ENGAGE_ATTACKER_ROLL {
-            s.phase = ENGAGE_DEFENDER_ROLL;
-            self.engage_with(s, fighters, rating, [first, second])
-        } else {
-            s.phase = DEFENDER_ENGAGE_SECOND;
-            self.engage_with(s, fighters, rating, [second, first])
-        }
+        let pair = if s.phase == ENGAGE_ATTACKER_ROLL { [first, second] } else { [second, first] };
+        self.taken_of(s, fighters, rating, pair)
+    }
+
+    /// The state after an engagement from its first roll's phase in which
+    /// each side took `taken` ([`Assault::taken_of_rolls`]).
+    pub(super) fn engage_taken(&self, mut s: State, taken: [Taken; 2]) -> Node<State> {
+        s.phase = if s.phase == ENGAGE_ATTACKER_ROLL { ENGAGE_DEFENDER_ROLL } else { DEFENDER_ENGAGE_SECOND };
+        self.apply_taken(s, taken)
     }
 
     /// The engagement on contact ("Engage the enemy").
@@ -1856,17 +1873,40 @@ impl Assault {
     /// (the rules' attacker: "the phasing player's units are assumed to be
     /// attacking", "Doctrinal deployment") is the attacker in the attacker's
     /// Engagement phase and the defender in its own.
-    fn engage_with(&self, mut s: State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> Node<State> {
+    fn engage_with(&self, s: State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> Node<State> {
+        self.apply_taken(s, self.taken_of(&s, fighters, rating, pair))
+    }
+
+    /// What each side (attacker first) takes in the engagement of
+    /// [`Assault::engage_with`].
+    fn taken_of(&self, s: &State, fighters: &[Fighter; 2], rating: [i32; 2], pair: [u32; 2]) -> [Taken; 2] {
         let phasing = usize::from(s.phase >= DEFENDER_ENGAGE_ROLL);
         let (p, q) = (phasing, 1 - phasing);
         let result =
             resolve_with_ratings(&self.rules, [&fighters[p], &fighters[q]], [rating[p], rating[q]], [pair[p], pair[q]]);
-        let taken = |side: usize| if side == phasing { result.attacker } else { result.defender };
+        let taken = |side: usize| {
+            let result = if side == phasing { result.attacker } else { result.defender };
+            Taken {
+                staggers: result.staggers as i8,
+                kills: result.kills as i8,
+                officer_killed: result.officer_killed,
+                fate: result.fate,
+                blown: result.blown,
+            }
+        };
+        [taken(0), taken(1)]
+    }
+
+    /// The state after an engagement in which each side took `taken`
+    /// (its phase that of the engagement's last roll).
+    fn apply_taken(&self, mut s: State, taken: [Taken; 2]) -> Node<State> {
+        let phasing = usize::from(s.phase >= DEFENDER_ENGAGE_ROLL);
+        let taken = |side: usize| taken[side];
         s.engaged = true;
         for side in 0..2 {
             let taken = taken(side);
-            s.strength[2 * side] += taken.staggers as i8;
-            s.strength[2 * side + 1] += taken.kills as i8;
+            s.strength[2 * side] += taken.staggers;
+            s.strength[2 * side + 1] += taken.kills;
             if taken.officer_killed {
                 s.officer[side] = false;
             }
@@ -2239,6 +2279,46 @@ mod tests {
             Node::Live(s) => s,
             Node::End(code) => panic!("the assault ended ({code})"),
         }
+    }
+
+    #[test]
+    fn what_each_side_takes_applied_once_is_the_engagements_two_steps() {
+        // The game applies each distinct result of an engagement's 121 pairs
+        // of totals once: for every pair, in both sides' Engagement phases,
+        // fresh and worn units, cavalry (blown on a hold) and a routing
+        // defender, it must leave the state the phase's two steps leave.
+        let rules = Rules::default();
+        let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+        let column = AssaultUnit::new(Quality::Veteran, Arm::Infantry, Formation::Column);
+        let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+        let mut compared = 0;
+        for attacker in [column, cavalry] {
+            let assault = Assault::new(&rules, attacker, line, Guns::Medium, 0, 3, 1).unwrap();
+            for (phase, strength, routing) in [
+                (ENGAGE_ATTACKER_ROLL, [0, 0, 0, 0], false),
+                (ENGAGE_ATTACKER_ROLL, [2, 1, 3, 0], false),
+                (DEFENDER_ENGAGE_ROLL, [1, 0, 0, 2], false),
+                (ENGAGE_ATTACKER_ROLL, [0, 0, 1, 1], true),
+            ] {
+                let mut s = assault.start();
+                (s.phase, s.distance, s.strength, s.routing[1]) = (phase, 0, strength, routing);
+                let (fighters, rating) = assault.fighters(&s);
+                for first in 2..=12 {
+                    for second in 2..=12 {
+                        let (first, second) = (pair_of(first), pair_of(second));
+                        let once =
+                            assault.engage_taken(s, assault.taken_of_rolls(&s, &fighters, rating, first, second));
+                        let stepped = match assault.step(s, Some(first)) {
+                            Node::Live(t) => assault.step(t, Some(second)),
+                            end => end,
+                        };
+                        assert_eq!(once, stepped, "phase {phase}, strengths {strength:?}, totals {first} {second}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 2 * 4 * 121);
     }
 
     #[test]

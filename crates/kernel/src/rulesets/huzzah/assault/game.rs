@@ -9,7 +9,9 @@
 //! after one and a Huzzah!, say) rather than enumerating every sequence of
 //! a turn's rolls; and each roll (with a chain of Huzzah!es after it, or
 //! the other side's engagement roll) is one grouped draw of the places it
-//! leads to ([`Fate::draw_grouped`]). Best play and the heuristics are
+//! leads to, the last act of its step ([`Fate::draw_last`]: the places are
+//! where the step leads, worked out once, and the step is not replayed for
+//! each). Best play and the heuristics are
 //! solved up to [`BEST_TURN_LIMIT`] turns (60; the default 30 take about
 //! 2.2 s), and sampled beyond, `best` playing `bold`; an assault on a battery,
 //! whose states never level off, only up to [`BATTERY_BEST_TURN_LIMIT`] turns
@@ -64,7 +66,7 @@
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
     DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, Packed, State,
-    TURN_END, pair_of_total,
+    TURN_END, Taken, pair_of_total,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
@@ -285,20 +287,20 @@ impl AssaultGame {
     /// Rolls 2D6: `first` takes the first roll, and while the node it leads
     /// to is live and `more` says so (a Huzzah! chain of threat tests, the
     /// other side's engagement roll) the chain's next phase takes another;
-    /// then the phases that need no input run on ([`AssaultGame::quiet`]).
-    /// Enumerated, the rolls are one grouped draw ([`Fate::draw_grouped`])
-    /// of the places they lead to: the solver replays the step once for each
-    /// place, rather than once for each of a roll's 11 totals (and each total
-    /// of each link of a chain after it, or 121 pairs of totals for an
-    /// engagement), and the replay takes the place as drawn. Sampled, the
-    /// dice are rolled as they come.
+    /// then the phases that need no input run on ([`AssaultGame::quiet`]),
+    /// and the step ends where they stop ([`AssaultGame::finish`]).
+    /// Enumerated, the rolls are one last draw ([`Fate::draw_last`]) of the
+    /// places they lead to, worked out once rather than once for each of a
+    /// roll's 11 totals (and each total of each link of a chain after it, or
+    /// 121 pairs of totals for an engagement), each place a branch of the
+    /// step. Sampled, the dice are rolled as they come.
     fn rolled<F: Fate>(
         &self,
         fate: &mut F,
         first: impl Fn(u32) -> Node<State>,
         more: impl Fn(&State) -> bool,
-    ) -> Node<State> {
-        fate.draw_grouped(
+    ) -> (Option<u8>, Standing) {
+        fate.draw_last(
             |dice| {
                 let mut roll = || pair_of_total(pair_total(dice.two_d6_index()));
                 let mut node = first(roll());
@@ -307,9 +309,9 @@ impl AssaultGame {
                 {
                     node = self.assault.step(s, Some(roll()));
                 }
-                self.quiet(node)
+                self.finish(self.quiet(node))
             },
-            || self.grouped_law(&first, &more),
+            || self.finished(self.grouped_law(&first, &more)),
         )
     }
 
@@ -323,9 +325,9 @@ impl AssaultGame {
         fate: &mut F,
         class: impl Fn(u32) -> u8,
         first: impl Fn(u32) -> Node<State>,
-    ) -> Node<State> {
-        fate.draw_grouped(
-            |dice| self.quiet(first(pair_of_total(pair_total(dice.two_d6_index())))),
+    ) -> (Option<u8>, Standing) {
+        fate.draw_last(
+            |dice| self.finish(self.quiet(first(pair_of_total(pair_total(dice.two_d6_index()))))),
             || {
                 // (class, a total of it, their chance), in the order first met.
                 let mut classes: Vec<(u8, u32, f64)> = Vec::with_capacity(3);
@@ -341,7 +343,7 @@ impl AssaultGame {
                 for (_, pair, p) in classes {
                     groups.add(first(pair), p);
                 }
-                self.quieted(groups)
+                self.finished(self.quieted(groups))
             },
         )
     }
@@ -401,6 +403,25 @@ impl AssaultGame {
         }
         debug_assert!(waiting.items.is_empty(), "a chain's other totals end it");
         self.quieted(groups)
+    }
+
+    /// Where the step that ends at `node` leads: the winner, if the fight
+    /// is over, and the state after it (a new turn's, at the end of one).
+    fn finish(&self, node: Node<State>) -> (Option<u8>, Standing) {
+        match node {
+            // The code says all there is to say: endings with the same code
+            // are one state, whatever led to them.
+            Node::End(code) => (Some(self.winner_of(code)), Standing { state: Packed(0, 0), end: code }),
+            Node::Live(s) => {
+                let s = if s.phase == TURN_END { Assault::new_turn(s) } else { s };
+                (None, Standing { state: s.pack(), end: GOING })
+            }
+        }
+    }
+
+    /// A roll's places, quiet, as where the step leads ([`Fate::draw_last`]).
+    fn finished(&self, places: Vec<(Node<State>, f64)>) -> Vec<((Option<u8>, Standing), f64)> {
+        places.into_iter().map(|(node, p)| (self.finish(node), p)).collect()
     }
 
     /// The places `groups` lead to once the quiet phases after them have
@@ -521,7 +542,7 @@ impl AssaultGame {
     /// The step at `s`, which asks `asks`: its decision, its roll, and the
     /// chain's phase, then the quiet phases after them (a roll's places are
     /// quiet already: see [`AssaultGame::rolled`]).
-    fn input_step<F: Fate>(&self, mut s: State, asks: Asks, fate: &mut F) -> Node<State> {
+    fn input_step<F: Fate>(&self, mut s: State, asks: Asks, fate: &mut F) -> (Option<u8>, Standing) {
         let a = &self.assault;
         let r = &a.rules;
         debug_assert_eq!(asks, self.asks(&s));
@@ -539,14 +560,14 @@ impl AssaultGame {
                     // No further order this turn: the battery's last chance.
                     s.free_order = false;
                     s.phase = LAST_BOMBARD;
-                    return self.quiet(Node::Live(s));
+                    return self.finish(self.quiet(Node::Live(s)));
                 }
                 if s.free_order {
                     // "Automatically successfully issue another order"; then
                     // no other orders that turn.
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
-                    return self.quiet(self.ordered(s, choice));
+                    return self.finish(self.quiet(self.ordered(s, choice)));
                 }
                 let rating = if choice == MOVE { orders.advance } else { orders.deploy };
                 let rating = rating.expect("an order is offered only when it can be given");
@@ -581,7 +602,7 @@ impl AssaultGame {
                 if choice == HOLD {
                     s.phase =
                         if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
-                    return self.quiet(Node::Live(s));
+                    return self.finish(self.quiet(Node::Live(s)));
                 }
                 self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain)
             }
@@ -592,7 +613,7 @@ impl AssaultGame {
                 });
                 s.phase = DEFENDER_CHECK;
                 if choice == STAY {
-                    return self.quiet(Node::Live(s));
+                    return self.finish(self.quiet(Node::Live(s)));
                 }
                 let rating = a.first_order_rating(&s, 1);
                 self.rolled_by_class(
@@ -610,23 +631,30 @@ impl AssaultGame {
             }
             Asks::Nothing if s.phase == ENGAGE_ATTACKER_ROLL || s.phase == DEFENDER_ENGAGE_ROLL => {
                 // Both engagement rolls in one step, the phasing side's
-                // first, the sides worked out once for all 121 pairs of totals.
+                // first, the sides worked out once for all 121 pairs of
+                // totals, and what each side takes applied to the state
+                // once for all the pairs that give it.
                 let (fighters, rating) = a.fighters(&s);
-                let engage = |first: u32, second: u32| a.engage_rolls(s, &fighters, rating, first, second);
-                fate.draw_grouped(
+                let taken = |first: u32, second: u32| a.taken_of_rolls(&s, &fighters, rating, first, second);
+                fate.draw_last(
                     |dice| {
                         let first = pair_of_total(pair_total(dice.two_d6_index()));
-                        self.quiet(engage(first, pair_of_total(pair_total(dice.two_d6_index()))))
+                        let second = pair_of_total(pair_total(dice.two_d6_index()));
+                        self.finish(self.quiet(a.engage_taken(s, taken(first, second))))
                     },
                     || {
                         let totals = TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0));
-                        let mut groups: Masses<Node<State>> = Masses::new();
+                        let mut losses: Masses<[Taken; 2]> = Masses::new();
                         for &(first, p) in &totals {
                             for &(second, q) in &totals {
-                                groups.add(engage(first, second), p * q);
+                                losses.add(taken(first, second), p * q);
                             }
                         }
-                        self.quieted(groups)
+                        let mut groups: Masses<Node<State>> = Masses::new();
+                        for (taken, p) in losses.items {
+                            groups.add(a.engage_taken(s, taken), p);
+                        }
+                        self.finished(self.quieted(groups))
                     },
                 )
             }
@@ -676,25 +704,13 @@ impl Game for AssaultGame {
     }
 
     fn step<F: Fate>(&self, standing: &mut Standing, fate: &mut F) -> Option<u8> {
-        let (mut node, asks) = self.quiet_asking(Node::Live(State::unpack(standing.state)));
-        if let Node::Live(s) = node
-            && s.phase != TURN_END
-        {
-            node = self.input_step(s, asks, fate);
-        }
-        match node {
-            Node::End(code) => {
-                // The code says all there is to say: endings with the same
-                // code are one state, whatever led to them.
-                *standing = Standing { state: Packed(0, 0), end: code };
-                Some(self.winner_of(code))
-            }
-            Node::Live(s) => {
-                let s = if s.phase == TURN_END { Assault::new_turn(s) } else { s };
-                standing.state = s.pack();
-                None
-            }
-        }
+        let (node, asks) = self.quiet_asking(Node::Live(State::unpack(standing.state)));
+        let (winner, next) = match node {
+            Node::Live(s) if s.phase != TURN_END => self.input_step(s, asks, fate),
+            node => self.finish(node),
+        };
+        *standing = next;
+        winner
     }
 
     fn code(&self, winner: u8, steps: u32, standing: &Standing) -> u64 {
