@@ -1198,35 +1198,36 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let mut fresh_next = Vec::new();
             let mut frontier = std::mem::take(&mut fresh);
             while !frontier.is_empty() {
-                graph.expand(game, plan, &frontier);
+                let mut more = Vec::new();
+                graph.expand(game, plan, &frontier, &mut |graph: &Graph<S>, walked: &[u32]| {
+                    seen.resize(graph.states.len(), u32::MAX);
+                    inside.resize(graph.states.len(), u32::MAX);
+                    first_turn.resize(graph.states.len(), u32::MAX);
+                    for &id in walked {
+                        graph.successors(id, &mut |target, within| {
+                            let target_ = target as usize;
+                            if within {
+                                let mark = inside[target_];
+                                let walked = mark == t || nested_from.is_some_and(|n| mark != u32::MAX && mark >= n);
+                                if !walked {
+                                    inside[target_] = t;
+                                    first_turn[target_] = first_turn[target_].min(t);
+                                    more.push(target);
+                                }
+                            } else if seen[target_] != t + 1 {
+                                let in_layer = seen[target_] == t;
+                                kept += usize::from(in_layer);
+                                seen[target_] = t + 1;
+                                next.push(target);
+                                if !in_layer {
+                                    fresh_next.push(target);
+                                }
+                            }
+                        });
+                    }
+                });
                 if graph.states.len() > budget {
                     return None;
-                }
-                seen.resize(graph.states.len(), u32::MAX);
-                inside.resize(graph.states.len(), u32::MAX);
-                first_turn.resize(graph.states.len(), u32::MAX);
-                let mut more = Vec::new();
-                for &id in &frontier {
-                    graph.successors(id, &mut |target, within| {
-                        let target_ = target as usize;
-                        if within {
-                            let mark = inside[target_];
-                            let walked = mark == t || nested_from.is_some_and(|n| mark != u32::MAX && mark >= n);
-                            if !walked {
-                                inside[target_] = t;
-                                first_turn[target_] = first_turn[target_].min(t);
-                                more.push(target);
-                            }
-                        } else if seen[target_] != t + 1 {
-                            let in_layer = seen[target_] == t;
-                            kept += usize::from(in_layer);
-                            seen[target_] = t + 1;
-                            next.push(target);
-                            if !in_layer {
-                                fresh_next.push(target);
-                            }
-                        }
-                    });
                 }
                 frontier = more;
             }
@@ -1256,8 +1257,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         }
         first_turn.resize(graph.states.len(), u32::MAX);
         graph.first_turn = first_turn;
+        // Every state in a layer or continued into was marked in `seen`.
+        seen.resize(graph.states.len(), u32::MAX);
+        let starts: Vec<bool> = seen.iter().map(|&mark| mark != u32::MAX).collect();
         graph.order_within(game);
-        graph.renumber();
+        graph.renumber(starts);
         Some(graph)
     }
 
@@ -1265,10 +1269,23 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// time: in parallel, then given ids in order, so that ids never depend
     /// on threads. The laws come in batches of [`EXPAND_BATCH`] states, and
     /// each batch is added (one thread) while the next is worked out (the
-    /// others, and that one once it is done).
-    fn expand<G: Game<State = S>>(&mut self, game: &G, plan: Plan, ids: &[u32]) {
-        let fresh: Vec<u32> = ids.iter().copied().filter(|&id| self.root[id as usize] == NO_NODE).collect();
+    /// others, and that one once it is done). `walk` is called with `ids`
+    /// cut in runs, in order, each once the laws of all its states are in,
+    /// on the thread that adds them.
+    fn expand<G: Game<State = S>>(
+        &mut self,
+        game: &G,
+        plan: Plan,
+        ids: &[u32],
+        walk: &mut (impl FnMut(&Graph<S>, &[u32]) + Send),
+    ) {
+        // The states new to the graph, with where each is in `ids`.
+        let (places, fresh): (Vec<usize>, Vec<u32>) =
+            ids.iter().enumerate().filter(|&(_, &id)| self.root[id as usize] == NO_NODE).unzip();
         let states: Vec<S> = fresh.iter().map(|&id| self.states[id as usize]).collect();
+        // The runs of `ids` ready once each batch is in: up to its last new state.
+        let ends: Vec<usize> = places.chunks(EXPAND_BATCH).map(|batch| batch[batch.len() - 1] + 1).collect();
+        let mut walked = 0;
         let work_out = |batch: &[S]| -> Vec<RawLaw<S>> {
             batch
                 .par_chunks(EXPAND_CHUNK)
@@ -1285,21 +1302,27 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 })
                 .collect()
         };
+        // The batch worked out last, and the end of the run of `ids` it completes.
         let mut pending: Option<(&[u32], Vec<RawLaw<S>>)> = None;
-        for (ids, batch) in fresh.chunks(EXPAND_BATCH).zip(states.chunks(EXPAND_BATCH)) {
+        let mut pending_end = 0;
+        let batches = fresh.chunks(EXPAND_BATCH).zip(states.chunks(EXPAND_BATCH)).zip(ends);
+        for ((fresh, batch), end) in batches {
             let ((), laws) = rayon::join(
                 || {
-                    if let Some((ids, laws)) = pending.take() {
-                        self.insert_all(ids, laws);
+                    if let Some((fresh, laws)) = pending.take() {
+                        self.insert_all(fresh, laws);
+                        walk(self, &ids[walked..pending_end]);
+                        walked = pending_end;
                     }
                 },
                 || work_out(batch),
             );
-            pending = Some((ids, laws));
+            (pending, pending_end) = (Some((fresh, laws)), end);
         }
-        if let Some((ids, laws)) = pending {
-            self.insert_all(ids, laws);
+        if let Some((fresh, laws)) = pending {
+            self.insert_all(fresh, laws);
         }
+        walk(self, &ids[walked..]);
     }
 
     /// Adds the laws of a batch of states, a chunk of [`EXPAND_CHUNK`] at a time.
@@ -1315,12 +1338,13 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         const UNKNOWN: u32 = u32::MAX;
         const PENDING: u32 = u32::MAX - 1;
         let n = self.states.len();
-        let mut is_within = vec![false; n];
-        for t in &self.transitions {
-            if t.winner == WITHIN {
-                is_within[t.target as usize] = true;
-            }
-        }
+        // Exploration marks every state it reaches within a turn with the
+        // first turn it does so.
+        let is_within: Vec<bool> = self.first_turn.iter().map(|&t| t != u32::MAX).collect();
+        debug_assert!(
+            self.transitions.iter().filter(|t| t.winner == WITHIN).all(|t| is_within[t.target as usize]),
+            "every state reached within a turn has a first turn"
+        );
         // Heights by a depth-first walk, without recursion: a state's height
         // is one more than its highest successor within the turn.
         let mut height = vec![UNKNOWN; n];
@@ -1381,8 +1405,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     /// that every sweep of the solver reads the graph front to back rather
     /// than in the order exploration happened to meet it. Each leaf's
     /// endings move to [`Graph::endings`], summed into its worth
-    /// ([`LeafEnds`]).
-    fn renumber(&mut self) {
+    /// ([`LeafEnds`]). `starts` marks the states that start a turn.
+    fn renumber(&mut self, starts: Vec<bool>) {
         let n = self.states.len();
         let mut order: Vec<u32> = Vec::with_capacity(n);
         let mut placed = vec![false; n];
@@ -1390,21 +1414,17 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             order.push(id);
             placed[id as usize] = true;
         }
-        // The states that start a turn: those of the layers and those a
-        // step continues into (the last turn's may have no law of their own).
-        let mut starts = vec![false; n];
+        // The states that start a turn (`starts`): those of the layers and
+        // those a step continues into (the last turn's may have no law of
+        // their own), as exploration marked them.
         for &id in self.layers.iter().flatten() {
             assert!(
                 !placed[id as usize],
                 "a state starts a turn and is reached within one: `starts_turn` must say which, from the state alone"
             );
-            starts[id as usize] = true;
+            debug_assert!(starts[id as usize]);
         }
-        for t in &self.transitions {
-            if t.winner == CONTINUES {
-                starts[t.target as usize] = true;
-            }
-        }
+        debug_assert!(self.transitions.iter().filter(|t| t.winner == CONTINUES).all(|t| starts[t.target as usize]));
         let starts_from = order.len();
         order.extend((0..n as u32).filter(|&id| starts[id as usize]));
         let start_count = order.len() - starts_from;
@@ -1785,7 +1805,9 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             .iter()
             .map(|s| V::of(ending_worth(game.at_limit(s)), how))
             .collect();
-        Worths { within: vec![V::ZERO; w], current: starts.clone(), next: starts }
+        let mut live = vec![V::ZERO; w];
+        live.extend_from_slice(&starts);
+        Worths { live, current: starts }
     }
 
     /// One turn of backward induction: the worth in turn `t` of every state
@@ -1808,8 +1830,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         // Runs of equal height, the lowest first: ids `first..end`, reading
         // only the states within the turn at `end` and beyond.
         for &(first, end) in &self.heights {
-            let (head, tail) = worths.within.split_at_mut(end as usize);
-            let sweep = Sweep { within: tail, within_base: end, within_count: w, next: &worths.next };
+            let (head, tail) = worths.live.split_at_mut(end as usize);
+            let sweep = Sweep { values: tail, base: end };
             head[first as usize..].par_iter_mut().with_min_len(256).enumerate().for_each(|(i, worth)| {
                 let id = first as usize + i;
                 if self.first_turn[id] as usize <= t {
@@ -1817,7 +1839,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 }
             });
         }
-        let sweep = Sweep { within: &worths.within, within_base: 0, within_count: w, next: &worths.next };
+        let sweep = Sweep { values: &worths.live, base: 0 };
         let layer = &self.layers[t];
         let starting: Vec<V> = layer
             .par_iter()
@@ -1830,7 +1852,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         for (&id, &worth) in layer.iter().zip(&starting) {
             worths.current[(id - w) as usize] = worth;
         }
-        std::mem::swap(&mut worths.current, &mut worths.next);
+        // This turn's starts become the next turn's, read by the turn before.
+        worths.live[w as usize..].swap_with_slice(&mut worths.current);
         table.into_iter().map(AtomicU8::into_inner).collect()
     }
 
@@ -1890,39 +1913,34 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     }
 }
 
-/// Backward induction's worths: of the states within a turn (this turn's),
-/// and of the states that start a turn, this turn's and the next's.
+/// Backward induction's worths: `live` by state id, those of the states
+/// within a turn (this turn's) and then of the states that start one (the
+/// next turn's), so that a transition's target indexes it directly; and
+/// this turn's starts, as they are worked out (see [`Graph::within_count`]).
 struct Worths<V> {
-    within: Vec<V>,
+    live: Vec<V>,
     current: Vec<V>,
-    next: Vec<V>,
 }
 
 /// What one sweep of backward induction reads: the worths of the states
-/// within the turn from id `within_base` on, and of the next turn's starts.
+/// from id `base` on (those within the turn, then the next turn's starts).
 struct Sweep<'a, V> {
-    within: &'a [V],
-    within_base: u32,
-    within_count: u32,
-    next: &'a [V],
+    values: &'a [V],
+    base: u32,
 }
 
 impl<V: Copy> Sweep<'_, V> {
     #[inline(always)]
     fn read(&self, target: u32) -> V {
-        if target < self.within_count {
-            self.within[(target - self.within_base) as usize]
-        } else {
-            self.next[(target - self.within_count) as usize]
-        }
+        self.values[(target - self.base) as usize]
     }
 }
 
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// Walks the table forwards from the start, a turn at a time: in each
     /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
-    /// turn's starting states, then the states within it in order) before
-    /// spreading that mass, then `ended(t, masses)` with the mass of each
+    /// turn's starting states, then, when `watched`, the states within it in
+    /// order) before spreading that mass, then `ended(t, masses)` with the mass of each
     /// ending that turn (by [`Graph::ending_states`] slot; the callee takes
     /// it, leaving zeros); stops after a turn for which `go_on(t)` is false.
     /// Returns the masses then: one for every state that goes on (the
@@ -1937,6 +1955,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// the same to the bit on any number of threads.
     fn forward(
         &self,
+        watched: bool,
         mut at: impl FnMut(usize, u32, f64),
         mut ended: impl FnMut(usize, &mut [f64]),
         mut go_on: impl FnMut(usize) -> bool,
@@ -1959,9 +1978,13 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             // The states within the turn, each after all that lead to it: a
             // run of equal height at a time, the greatest first.
             for &(first, end) in graph.heights.iter().rev() {
-                sources.clear();
-                sources.extend((first..end).map(|id| (id, take(&mut parts, id))));
-                self.spread_parts(t, &sources, &mut parts, &mut at);
+                if watched {
+                    sources.clear();
+                    sources.extend((first..end).map(|id| (id, take(&mut parts, id))));
+                    self.spread_parts(t, &sources, &mut parts, &mut at);
+                } else {
+                    self.spread_run(t, first as usize, end as usize, &mut parts);
+                }
             }
             let (head, rest) = parts.split_at_mut(1);
             for part in rest {
@@ -1981,6 +2004,43 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             }
         }
         parts.swap_remove(0)
+    }
+
+    /// Spreads the masses of the states `first..end` within turn `t`, a run
+    /// of equal height (none leads to another, and every state they lead
+    /// to comes after them), into `parts` as [`Solution::spread_parts`]
+    /// does, in the same blocks: each block takes its own states' masses
+    /// from every part as it goes, on its own thread, rather than all being
+    /// taken first on one.
+    fn spread_run(&self, t: usize, first: usize, end: usize, parts: &mut [Vec<f64>]) {
+        let count = parts.len();
+        let blocks = if end - first < FORWARD_SPLIT { 1 } else { count };
+        let size = (end - first).div_ceil(blocks);
+        // Each block's share of every part over its states, and the part it
+        // spreads into, beyond the run.
+        let mut shares: Vec<Vec<&mut [f64]>> = (0..blocks).map(|_| Vec::with_capacity(count)).collect();
+        let mut into: Vec<&mut [f64]> = Vec::with_capacity(blocks);
+        for (k, part) in parts.iter_mut().enumerate() {
+            let (head, tail) = part.split_at_mut(end);
+            for (j, share) in head[first..].chunks_mut(size).enumerate() {
+                shares[j].push(share);
+            }
+            if k < blocks {
+                into.push(tail);
+            }
+        }
+        shares.into_par_iter().zip(into).enumerate().for_each(|(j, (mut share, mass))| {
+            let base = first + j * size;
+            for i in 0..share[0].len() {
+                let p = share.iter_mut().fold(0.0, |sum, part| sum + std::mem::take(&mut part[i]));
+                if p != 0.0 {
+                    self.spread(self.graph.root[base + i], t, p, &mut |target, q| {
+                        debug_assert!(target as usize >= end, "a run leads only beyond itself");
+                        mass[target as usize - end] += q;
+                    });
+                }
+            }
+        });
     }
 
     /// Spreads the mass of each of `sources` (states none of which leads to
@@ -2018,6 +2078,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let graph = &self.graph;
         let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
         let left = self.forward(
+            false,
             |_, _, _| {},
             |t, masses| {
                 for (slot, q) in masses.iter_mut().enumerate() {
@@ -2086,6 +2147,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         // Shared by the walk's two callbacks, each borrowing it in turn.
         let candidates: std::cell::RefCell<[Option<(u32, u32, f64)>; 2]> = Default::default();
         self.forward(
+            true,
             |t, id, p| {
                 self.decisions_reached(graph.root[id as usize], t, p, &mut |side, node, q| {
                     let best = &mut candidates.borrow_mut()[side as usize];

@@ -311,7 +311,7 @@ impl AssaultGame {
                 }
                 self.finish(self.quiet(node))
             },
-            || self.finished(self.grouped_law(&first, &more)),
+            || self.grouped_law(&first, &more),
         )
     }
 
@@ -343,7 +343,7 @@ impl AssaultGame {
                 for (_, pair, p) in classes {
                     groups.add(first(pair), p);
                 }
-                self.finished(self.quieted(groups))
+                self.quieted(groups)
             },
         )
     }
@@ -366,7 +366,7 @@ impl AssaultGame {
         &self,
         first: &impl Fn(u32) -> Node<State>,
         more: &impl Fn(&State) -> bool,
-    ) -> Vec<(Node<State>, f64)> {
+    ) -> Vec<((Option<u8>, Standing), f64)> {
         let mut groups: Masses<Node<State>> = Masses::new();
         // Live states awaiting another roll, with their mass.
         let mut waiting: Masses<State> = Masses::new();
@@ -419,17 +419,13 @@ impl AssaultGame {
         }
     }
 
-    /// A roll's places, quiet, as where the step leads ([`Fate::draw_last`]).
-    fn finished(&self, places: Vec<(Node<State>, f64)>) -> Vec<((Option<u8>, Standing), f64)> {
-        places.into_iter().map(|(node, p)| (self.finish(node), p)).collect()
-    }
-
-    /// The places `groups` lead to once the quiet phases after them have
-    /// run, each once, merged where they meet.
-    fn quieted(&self, groups: Masses<Node<State>>) -> Vec<(Node<State>, f64)> {
-        let mut places: Masses<Node<State>> = Masses::new();
+    /// Where the step leads from each of `groups` once the quiet phases
+    /// after it have run, each once ([`AssaultGame::finish`]), merged where
+    /// they meet: the law of a last draw ([`Fate::draw_last`]).
+    fn quieted(&self, groups: Masses<Node<State>>) -> Vec<((Option<u8>, Standing), f64)> {
+        let mut places: Masses<(Option<u8>, Standing)> = Masses::new();
         for (node, p) in groups.items {
-            places.add(self.quiet(node), p);
+            places.add(self.finish(self.quiet(node)), p);
         }
         places.items
     }
@@ -654,7 +650,7 @@ impl AssaultGame {
                         for (taken, p) in losses.items {
                             groups.add(a.engage_taken(s, taken), p);
                         }
-                        self.finished(self.quieted(groups))
+                        self.quieted(groups)
                     },
                 )
             }
