@@ -73,8 +73,8 @@
 //! `bombard` (fire or hold) and `square`, played by `best`, `bold` (the
 //! chain's play, but pursuing) or `cautious`; see its module for each.
 //! Best play and the heuristics are solved up to [`BEST_TURN_LIMIT`] turns
-//! (60: the 30-turn default takes about 2.2 s wall and 3.3 s of CPU under
-//! best play, just over the 2 s the project aims for); beyond it `best`
+//! (60: the 30-turn default takes about 1.9 s wall and 2.9 s of CPU under
+//! best play, within the 2 s the project aims for on a quiet machine); beyond it `best`
 //! plays `bold` and the fight is sampled. That fallback's cost, measured where both solve:
 //! over the default 30 turns best play wins the attacker 47.26% and loses
 //! it 19.08%, bold 49.42% and 50.13%, 28.9 points of margin (over 60 turns

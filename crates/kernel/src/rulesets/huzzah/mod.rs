@@ -136,7 +136,7 @@
 //!   decision model with the decisions `advance` (halt, advance, deploy),
 //!   `pursue`, `bombard` (fire or hold) and `square`; best play and the
 //!   heuristics are solved up to 60 turns (`assault::BEST_TURN_LIMIT`; the
-//!   default 30 in about 2.2 s), an assault on a battery up to 2 turns under
+//!   default 30 in about 1.9 s), an assault on a battery up to 2 turns under
 //!   best play and 6 under the heuristics (its states never level off).
 //! - `brigade_assault` ([`assault::brigade`]) is the `assault` with two or
 //!   three attacking infantry units of one brigade (`attacker.units`, alike

@@ -13,7 +13,7 @@
 //! where the step leads, worked out once, and the step is not replayed for
 //! each). Best play and the heuristics are
 //! solved up to [`BEST_TURN_LIMIT`] turns (60; the default 30 take about
-//! 2.2 s), and sampled beyond, `best` playing `bold`; an assault on a battery,
+//! 1.9 s), and sampled beyond, `best` playing `bold`; an assault on a battery,
 //! whose states never level off, only up to [`BATTERY_BEST_TURN_LIMIT`] turns
 //! under best play and [`BATTERY_TURN_LIMIT`] under the heuristics.
 //!
@@ -127,15 +127,16 @@ const FORM: u16 = 1;
 /// they level off from the 16th turn; after that each turn adds only a
 /// sweep of backward induction and one of the forward walk. Measured with
 /// `solve_time huzzah assault turns=N` (release, on this two-core machine
-/// at a load of about 1): the default 30 turns 2.11-2.21 s wall, 3.2-3.3 s
-/// of CPU and 505-511 MB under best play (2026-11-26, five runs; 2.8 s,
-/// 3.7 s and 555 MB that morning, before the solver carried one number
-/// per state, overlapped its exploration and layout and skipped unreached
-/// states; 6.2 s, 8.9 s and 625 MB the day before, before grouped draws,
-/// the incremental exploration and the merged free order; 17.6 s of CPU
-/// before the graph's layout), 1.4 s and 275 MB under bold play on both
-/// sides; 60 turns 3.05 s wall and 516 MB. Longer assaults are sampled, a
-/// side asked for `best` playing `bold`.
+/// at a load of about 1): the default 30 turns 1.90-1.92 s wall, 2.8-2.9 s
+/// of CPU and 508-513 MB under best play (2026-11-26, five runs, once its
+/// rolls ended their steps as last draws, [`Fate::draw_last`]; 2.1-2.2 s
+/// before that; 2.8 s, 3.7 s and 555 MB that morning, before the solver
+/// carried one number per state, overlapped its exploration and layout
+/// and skipped unreached states; 6.2 s, 8.9 s and 625 MB the day before,
+/// before grouped draws, the incremental exploration and the merged free
+/// order; 17.6 s of CPU before the graph's layout), 1.25 s and 287 MB
+/// under bold play on both sides; 60 turns 2.70 s wall and 523 MB. Longer
+/// assaults are sampled, a side asked for `best` playing `bold`.
 pub const BEST_TURN_LIMIT: u32 = 60;
 
 /// The longest assault on a battery the solver takes under best play. A
