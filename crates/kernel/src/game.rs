@@ -876,9 +876,8 @@ struct Graph<S> {
     /// `within` cut by height: runs of equal height (first, end), the
     /// lowest first. A run depends only on the runs before it.
     heights: Vec<(u32, u32)>,
-    /// The number of decision nodes.
-    slots: u32,
-    /// The side deciding at each decision slot, and the decision.
+    /// The side deciding at each decision slot, and the decision: one
+    /// entry for each decision node.
     deciders: Vec<(u8, &'static Decision)>,
     /// Once laid out ([`Graph::renumber`]): the states within a turn are
     /// ids `0..within_count` (in the order of [`Graph::within`]), the states
@@ -979,6 +978,32 @@ impl LaidOut {
             }
             Ending { slot: *slot, probability: ending.probability }
         }));
+    }
+}
+
+/// Runs `produce` on each of `batches` in turn, and `consume` on what each
+/// gives, in order: each batch is consumed (one thread) while the next is
+/// produced (the others, and that one once it is done), so that a serial
+/// step overlaps the parallel work after it.
+fn pipelined<B: Send, T: Send>(
+    batches: impl IntoIterator<Item = B>,
+    produce: impl Fn(B) -> T + Sync,
+    mut consume: impl FnMut(T) + Send,
+) {
+    let mut pending: Option<T> = None;
+    for batch in batches {
+        let ((), next) = rayon::join(
+            || {
+                if let Some(done) = pending.take() {
+                    consume(done);
+                }
+            },
+            || produce(batch),
+        );
+        pending = Some(next);
+    }
+    if let Some(done) = pending {
+        consume(done);
     }
 }
 
@@ -1156,7 +1181,6 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             layers: Vec::new(),
             within: Vec::new(),
             heights: Vec::new(),
-            slots: 0,
             deciders: Vec::new(),
             within_count: 0,
             start_count: 0,
@@ -1302,26 +1326,15 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 })
                 .collect()
         };
-        // The batch worked out last, and the end of the run of `ids` it completes.
-        let mut pending: Option<(&[u32], Vec<RawLaw<S>>)> = None;
-        let mut pending_end = 0;
-        let batches = fresh.chunks(EXPAND_BATCH).zip(states.chunks(EXPAND_BATCH)).zip(ends);
-        for ((fresh, batch), end) in batches {
-            let ((), laws) = rayon::join(
-                || {
-                    if let Some((fresh, laws)) = pending.take() {
-                        self.insert_all(fresh, laws);
-                        walk(self, &ids[walked..pending_end]);
-                        walked = pending_end;
-                    }
-                },
-                || work_out(batch),
-            );
-            (pending, pending_end) = (Some((fresh, laws)), end);
-        }
-        if let Some((fresh, laws)) = pending {
-            self.insert_all(fresh, laws);
-        }
+        pipelined(
+            fresh.chunks(EXPAND_BATCH).zip(states.chunks(EXPAND_BATCH)).zip(ends),
+            |((fresh, batch), end)| (fresh, work_out(batch), end),
+            |(fresh, laws, end)| {
+                self.insert_all(fresh, laws);
+                walk(self, &ids[walked..end]);
+                walked = end;
+            },
+        );
         walk(self, &ids[walked..]);
     }
 
@@ -1452,46 +1465,39 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         // (`3 * state + winner`; `NO_NODE` for none yet): slots in the order
         // the endings are met.
         let mut ending_slots = vec![NO_NODE; 3 * n];
-        let mut pending: Vec<LaidOut> = Vec::new();
-        for batch in order.chunks(LAY_OUT_CHUNK * LAY_OUT_BATCH) {
-            let ((), pieces) = rayon::join(
-                || {
-                    for piece in pending.drain(..) {
-                        joined.join(piece, &mut ending_slots, &mut ending_states);
-                    }
-                },
-                || {
-                    batch
-                        .par_chunks(LAY_OUT_CHUNK)
-                        .map(|chunk| {
-                            // Sized to hold the run: its transitions (the
-                            // targets and endings together) are known.
-                            let transitions: usize = chunk.iter().map(|&old| self.spans[old as usize].1 as usize).sum();
-                            let mut laid = LaidOut {
-                                roots: Vec::with_capacity(chunk.len()),
-                                nodes: Vec::with_capacity(4 * chunk.len()),
-                                children: Vec::with_capacity(4 * chunk.len()),
-                                targets: Vec::with_capacity(transitions),
-                                probabilities: Vec::with_capacity(transitions),
-                                endings: Vec::with_capacity(transitions / 2),
-                                ..LaidOut::default()
-                            };
-                            for &old in chunk {
-                                let root = self.root[old as usize];
-                                let root =
-                                    if root == NO_NODE { NO_NODE } else { self.lay_out(root, &new_of, &mut laid) };
-                                laid.roots.push(root);
-                            }
-                            laid
-                        })
-                        .collect::<Vec<LaidOut>>()
-                },
-            );
-            pending = pieces;
-        }
-        for piece in pending {
-            joined.join(piece, &mut ending_slots, &mut ending_states);
-        }
+        pipelined(
+            order.chunks(LAY_OUT_CHUNK * LAY_OUT_BATCH),
+            |batch| {
+                batch
+                    .par_chunks(LAY_OUT_CHUNK)
+                    .map(|chunk| {
+                        // Sized to hold the run: its transitions (the
+                        // targets and endings together) are known.
+                        let transitions: usize = chunk.iter().map(|&old| self.spans[old as usize].1 as usize).sum();
+                        let mut laid = LaidOut {
+                            roots: Vec::with_capacity(chunk.len()),
+                            nodes: Vec::with_capacity(4 * chunk.len()),
+                            children: Vec::with_capacity(4 * chunk.len()),
+                            targets: Vec::with_capacity(transitions),
+                            probabilities: Vec::with_capacity(transitions),
+                            endings: Vec::with_capacity(transitions / 2),
+                            ..LaidOut::default()
+                        };
+                        for &old in chunk {
+                            let root = self.root[old as usize];
+                            let root = if root == NO_NODE { NO_NODE } else { self.lay_out(root, &new_of, &mut laid) };
+                            laid.roots.push(root);
+                        }
+                        laid
+                    })
+                    .collect::<Vec<LaidOut>>()
+            },
+            |pieces| {
+                for piece in pieces {
+                    joined.join(piece, &mut ending_slots, &mut ending_states);
+                }
+            },
+        );
         let (states, ids) = (&mut self.states, &mut self.ids);
         rayon::join(
             || *states = order.par_iter().map(|&old| states[old as usize]).collect(),
@@ -1513,7 +1519,6 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         }
         self.root = joined.roots;
         (self.spans, self.transitions) = (Vec::new(), Vec::new());
-        self.slots = joined.deciders.len() as u32;
         (self.nodes, self.deciders, self.children, self.targets, self.probabilities) =
             (joined.nodes, joined.deciders, joined.children, joined.targets, joined.probabilities);
         (self.leaf_ends, self.endings, self.ending_states) = (joined.leaf_ends, joined.endings, ending_states);
@@ -1582,16 +1587,16 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let node_base = self.nodes.len() as u32;
         let child_base = self.children.len() as u32;
         let transition_base = self.transitions.len() as u32;
+        let slot_base = self.deciders.len() as u32;
         for &node in &law.nodes {
             self.nodes.push(match node {
                 Node::Decide { first, count, slot } => {
-                    Node::Decide { first: first + child_base, count, slot: slot + self.slots }
+                    Node::Decide { first: first + child_base, count, slot: slot + slot_base }
                 }
                 Node::Chance { first, count } => Node::Chance { first: first + child_base, count },
                 Node::Leaf { first, count, ends } => Node::Leaf { first: first + transition_base, count, ends },
             });
         }
-        self.slots += law.deciders.len() as u32;
         self.deciders.extend_from_slice(&law.deciders);
         self.children.extend(law.children.iter().map(|&(key, node)| (key, node + node_base)));
         for &(branch, probability) in &law.transitions {
@@ -1825,7 +1830,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     ) -> Vec<u8> {
         // Each state's decision nodes are its own slots, so the states of a
         // run write disjoint entries of the table.
-        let table: Vec<AtomicU8> = (0..self.slots).map(|_| AtomicU8::new(0)).collect();
+        let table: Vec<AtomicU8> = (0..self.deciders.len()).map(|_| AtomicU8::new(0)).collect();
         let w = self.within_count;
         // Runs of equal height, the lowest first: ids `first..end`, reading
         // only the states within the turn at `end` and beyond.
@@ -1938,10 +1943,10 @@ impl<V: Copy> Sweep<'_, V> {
 
 impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// Walks the table forwards from the start, a turn at a time: in each
-    /// turn `t`, calls `at(t, id, p)` for every state holding mass `p` (the
-    /// turn's starting states, then, when `watched`, the states within it in
-    /// order) before spreading that mass, then `ended(t, masses)` with the mass of each
-    /// ending that turn (by [`Graph::ending_states`] slot; the callee takes
+    /// turn `t`, calls `at(t, id, p)`, where there is an `at`, for every
+    /// state holding mass `p` (the turn's starting states, then the states
+    /// within it in order) before spreading that mass, then `ended(t,
+    /// masses)` with the mass of each ending that turn (by [`Graph::ending_states`] slot; the callee takes
     /// it, leaving zeros); stops after a turn for which `go_on(t)` is false.
     /// Returns the masses then: one for every state that goes on (the
     /// states within a turn, then the starts; see [`Graph::within_count`]:
@@ -1955,8 +1960,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// the same to the bit on any number of threads.
     fn forward(
         &self,
-        watched: bool,
-        mut at: impl FnMut(usize, u32, f64),
+        mut at: Option<impl FnMut(usize, u32, f64)>,
         mut ended: impl FnMut(usize, &mut [f64]),
         mut go_on: impl FnMut(usize) -> bool,
     ) -> Vec<f64> {
@@ -1978,13 +1982,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             // The states within the turn, each after all that lead to it: a
             // run of equal height at a time, the greatest first.
             for &(first, end) in graph.heights.iter().rev() {
-                if watched {
-                    sources.clear();
-                    sources.extend((first..end).map(|id| (id, take(&mut parts, id))));
-                    self.spread_parts(t, &sources, &mut parts, &mut at);
-                } else {
-                    self.spread_run(t, first as usize, end as usize, &mut parts);
-                }
+                self.spread_run(t, first as usize, end as usize, &mut parts, &mut at);
             }
             let (head, rest) = parts.split_at_mut(1);
             for part in rest {
@@ -2009,10 +2007,25 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
     /// Spreads the masses of the states `first..end` within turn `t`, a run
     /// of equal height (none leads to another, and every state they lead
     /// to comes after them), into `parts` as [`Solution::spread_parts`]
-    /// does, in the same blocks: each block takes its own states' masses
-    /// from every part as it goes, on its own thread, rather than all being
-    /// taken first on one.
-    fn spread_run(&self, t: usize, first: usize, end: usize, parts: &mut [Vec<f64>]) {
+    /// does, in the same blocks, calling `at` as it does: each block takes
+    /// its own states' masses from every part as it goes, on its own
+    /// thread, rather than all being taken first on one.
+    fn spread_run(
+        &self,
+        t: usize,
+        first: usize,
+        end: usize,
+        parts: &mut [Vec<f64>],
+        at: &mut Option<impl FnMut(usize, u32, f64)>,
+    ) {
+        if let Some(at) = at {
+            for id in first..end {
+                let p = parts.iter().fold(0.0, |sum, part| sum + part[id]);
+                if p != 0.0 {
+                    at(t, id as u32, p);
+                }
+            }
+        }
         let count = parts.len();
         let blocks = if end - first < FORWARD_SPLIT { 1 } else { count };
         let size = (end - first).div_ceil(blocks);
@@ -2051,10 +2064,10 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         t: usize,
         sources: &[(u32, f64)],
         parts: &mut [Vec<f64>],
-        at: &mut impl FnMut(usize, u32, f64),
+        at: &mut Option<impl FnMut(usize, u32, f64)>,
     ) {
-        for &(id, p) in sources {
-            if p != 0.0 {
+        if let Some(at) = at {
+            for &(id, p) in sources.iter().filter(|&&(_, p)| p != 0.0) {
                 at(t, id, p);
             }
         }
@@ -2078,8 +2091,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let graph = &self.graph;
         let mut ends: HashMap<u64, f64, BuildHasherDefault<CodeHasher>> = HashMap::default();
         let left = self.forward(
-            false,
-            |_, _, _| {},
+            None::<fn(usize, u32, f64)>,
             |t, masses| {
                 for (slot, q) in masses.iter_mut().enumerate() {
                     if *q != 0.0 {
@@ -2147,15 +2159,14 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         // Shared by the walk's two callbacks, each borrowing it in turn.
         let candidates: std::cell::RefCell<[Option<(u32, u32, f64)>; 2]> = Default::default();
         self.forward(
-            true,
-            |t, id, p| {
+            Some(|t, id, p| {
                 self.decisions_reached(graph.root[id as usize], t, p, &mut |side, node, q| {
                     let best = &mut candidates.borrow_mut()[side as usize];
                     if best.is_none_or(|(_, _, b)| q > b + TIE) {
                         *best = Some((id, node, q));
                     }
                 });
-            },
+            }),
             |_, _| {},
             |t| {
                 let taken = candidates.take();
