@@ -1901,17 +1901,15 @@ impl Assault {
     /// (its phase that of the engagement's last roll).
     fn apply_taken(&self, mut s: State, taken: [Taken; 2]) -> Node<State> {
         let phasing = usize::from(s.phase >= DEFENDER_ENGAGE_ROLL);
-        let taken = |side: usize| taken[side];
         s.engaged = true;
-        for side in 0..2 {
-            let taken = taken(side);
+        for (side, taken) in taken.iter().enumerate() {
             s.strength[2 * side] += taken.staggers;
             s.strength[2 * side + 1] += taken.kills;
             if taken.officer_killed {
                 s.officer[side] = false;
             }
         }
-        let winner = match (taken(0).fate == Fate::Broken, taken(1).fate == Fate::Broken) {
+        let winner = match (taken[0].fate == Fate::Broken, taken[1].fate == Fate::Broken) {
             (true, true) => Some(2),
             (true, false) => Some(1),
             (false, true) => Some(0),
@@ -1926,8 +1924,7 @@ impl Assault {
         // column rate directly away from the enemy"); on a tie the phasing
         // unit, and a Huzzah! loser, retires one move. The side that holds
         // stays where it is: a unit that routed its enemy occupies its ground.
-        for side in 0..2 {
-            let taken = taken(side);
+        for (side, taken) in taken.iter().enumerate() {
             // "Cavalry that does not rout after an engagement is blown"; a
             // recall already pending stays for its Orders phase.
             s.blown[side] = taken.blown;

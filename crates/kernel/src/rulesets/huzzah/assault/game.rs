@@ -310,7 +310,7 @@ impl AssaultGame {
                 {
                     node = self.assault.step(s, Some(roll()));
                 }
-                self.finish(self.quiet(node))
+                self.finish(node)
             },
             || self.grouped_law(&first, &more),
         )
@@ -328,7 +328,7 @@ impl AssaultGame {
         first: impl Fn(u32) -> Node<State>,
     ) -> (Option<u8>, Standing) {
         fate.draw_last(
-            |dice| self.finish(self.quiet(first(pair_of_total(pair_total(dice.two_d6_index()))))),
+            |dice| self.finish(first(pair_of_total(pair_total(dice.two_d6_index())))),
             || {
                 // (class, a total of it, their chance), in the order first met.
                 let mut classes: Vec<(u8, u32, f64)> = Vec::with_capacity(3);
@@ -406,10 +406,11 @@ impl AssaultGame {
         self.quieted(groups)
     }
 
-    /// Where the step that ends at `node` leads: the winner, if the fight
+    /// Where the step that has reached `node` leads once the quiet phases
+    /// after it have run ([`AssaultGame::quiet`]): the winner, if the fight
     /// is over, and the state after it (a new turn's, at the end of one).
     fn finish(&self, node: Node<State>) -> (Option<u8>, Standing) {
-        match node {
+        match self.quiet(node) {
             // The code says all there is to say: endings with the same code
             // are one state, whatever led to them.
             Node::End(code) => (Some(self.winner_of(code)), Standing { state: Packed(0, 0), end: code }),
@@ -420,13 +421,13 @@ impl AssaultGame {
         }
     }
 
-    /// Where the step leads from each of `groups` once the quiet phases
-    /// after it have run, each once ([`AssaultGame::finish`]), merged where
-    /// they meet: the law of a last draw ([`Fate::draw_last`]).
+    /// Where the step leads from each of `groups` ([`AssaultGame::finish`],
+    /// each once), merged where they meet: the law of a last draw
+    /// ([`Fate::draw_last`]).
     fn quieted(&self, groups: Masses<Node<State>>) -> Vec<((Option<u8>, Standing), f64)> {
         let mut places: Masses<(Option<u8>, Standing)> = Masses::new();
         for (node, p) in groups.items {
-            places.add(self.finish(self.quiet(node)), p);
+            places.add(self.finish(node), p);
         }
         places.items
     }
@@ -557,14 +558,14 @@ impl AssaultGame {
                     // No further order this turn: the battery's last chance.
                     s.free_order = false;
                     s.phase = LAST_BOMBARD;
-                    return self.finish(self.quiet(Node::Live(s)));
+                    return self.finish(Node::Live(s));
                 }
                 if s.free_order {
                     // "Automatically successfully issue another order"; then
                     // no other orders that turn.
                     s.free_order = false;
                     s.orders = u8::MAX / 2;
-                    return self.finish(self.quiet(self.ordered(s, choice)));
+                    return self.finish(self.ordered(s, choice));
                 }
                 let rating = if choice == MOVE { orders.advance } else { orders.deploy };
                 let rating = rating.expect("an order is offered only when it can be given");
@@ -599,7 +600,7 @@ impl AssaultGame {
                 if choice == HOLD {
                     s.phase =
                         if s.distance == 0 || s.phase == LAST_BOMBARD { ENGAGE_ATTACKER_ROLL } else { ATTACKER_ORDERS };
-                    return self.finish(self.quiet(Node::Live(s)));
+                    return self.finish(Node::Live(s));
                 }
                 self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain)
             }
@@ -610,7 +611,7 @@ impl AssaultGame {
                 });
                 s.phase = DEFENDER_CHECK;
                 if choice == STAY {
-                    return self.finish(self.quiet(Node::Live(s)));
+                    return self.finish(Node::Live(s));
                 }
                 let rating = a.first_order_rating(&s, 1);
                 self.rolled_by_class(
@@ -637,7 +638,7 @@ impl AssaultGame {
                     |dice| {
                         let first = pair_of_total(pair_total(dice.two_d6_index()));
                         let second = pair_of_total(pair_total(dice.two_d6_index()));
-                        self.finish(self.quiet(a.engage_taken(s, taken(first, second))))
+                        self.finish(a.engage_taken(s, taken(first, second)))
                     },
                     || {
                         let totals = TOTALS.map(|(total, ways)| (pair_of_total(total), f64::from(ways) / 36.0));
