@@ -149,20 +149,22 @@
 //! more often than best play, from 1.6 to 9 times as often.
 //!
 //! Why the defaults (two fresh columns from 8 bands over 30 turns) are not
-//! solved: the states are too many for any solver that enumerates them,
-//! not merely for this one. Best play enumerates every roll and every
+//! solved: the states are too many for a solver that enumerates them, not
+//! merely for this one's speed. Best play enumerates every roll and every
 //! option, so every state some play can reach is one it must hold. Fights
 //! played with real dice and every decision taken at random (`cargo run
 //! --release -p volley-kernel --example brigade_reach -- 6400000`, 4
 //! minutes) pass through 6.54 million distinct states that start a turn
-//! (their peak 475 thousand at turn 11), and 36.6 million between steps
+//! (the most, 475 thousand, at turn 11), and 36.6 million between steps
 //! (56 bytes each unpacked: 2 GB for their keys alone), and the count is
 //! still growing with the fights (1.6 million fights: 2.68 and 14.2
-//! million). One unit, the same count: 0.55 million states that start a
-//! turn, and the assault's whole exact graph holds 0.97 million states,
-//! solved in 1.9 s and 510 MB. So the two units' graph is at least 12 times
-//! the assault's, some 20 s and 6 GB at the solver's present cost per
-//! state, against a budget of 2 s and 1 GB.
+//! million). The states that start a turn alone are 6.7 times the
+//! assault's whole exact graph (0.97 million states, solved in 1.9 s and
+//! 510 MB): at its cost per state at least 13 s and 3.4 GB, against a
+//! budget of 2 s and 1 GB. (One unit, counted the same way: 0.55 million
+//! states that start a turn, a twelfth of the two units'.) Even two
+//! turns from 4 bands outgrow the solver's 4 million states under best
+//! play (30 s and 1.6 GB before it gives up; bold play 3.2 s and 300 MB).
 
 use super::game::TwoD6;
 use super::{
