@@ -62,15 +62,31 @@
 //! 1.5 M replays rather than 5.7 M). A step that takes a chance or a choice
 //! after its last draw is refused (a panic), not enumerated wrongly.
 //!
-//! # Objectives and ties
+//! # Purposes, objectives and ties
 //!
-//! A side playing `best` maximises, by default, its chance of winning minus its
-//! chance of losing ([`Objective::Margin`]); [`Objective::Win`] counts its own
-//! wins only. Options whose values differ by less than [`TIE`] are equal, and
-//! the one listed first wins, so that a solve is reproducible to the bit. Each
-//! game lists its options in the order a player would prefer them when nothing
-//! else separates them (the least movement first, say), and documents it.
+//! A step that ends the fight says how ([`End`]): a side beat the other
+//! (routed, broke or destroyed it, or took its aim), a side left of its own
+//! accord, both broke at once, or (at the turn limit, [`Game::at_limit`])
+//! the limit came first. The fight's [`Purpose`] then says who won: an
+//! **attack** gives the attacker only what it achieves by the limit and
+//! everything else to the defender (zero-sum on the attacker's success); a
+//! **stand-up** fight makes leaving as bad as being driven off, the limit a
+//! draw; a **manoeuvring** fight counts only outright wins, anything else a
+//! draw. Every game reports the ending as its `ended` metric, after its own
+//! ([`Played`]), so that `none` is never a bag of different things.
 //!
+//! A side playing `best` maximises, by default, its chance of winning under
+//! the purpose minus its chance of losing ([`Objective::Margin`]);
+//! [`Objective::Win`] counts its own wins only. Options it values alike
+//! (within [`TIE`]) are decided by secondary aims, in order: its margin of
+//! outright wins (routing the enemy, not being routed, whatever the purpose
+//! makes of the other endings), then the turns still to play: fewer where
+//! that margin is not negative (a side with something to gain ends the
+//! fight sooner), more where it is (a side with something to lose draws it
+//! out). Only options equal on all three go to the one listed first, so
+//! that a solve is still reproducible to the bit; `explain` marks the
+//! options that tie ([`Tie`]).
+
 //! # When the solver cannot
 //!
 //! A graph larger than [`Game::state_budget`] is not solved, nor one the
@@ -96,8 +112,159 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub const ATTACKER: u8 = 0;
 /// The defender.
 pub const DEFENDER: u8 = 1;
-/// Nobody: the winner code of a fight still going at its limit, or broken off.
+/// Nobody: the winner code of a fight that neither side won under its
+/// [`Purpose`] (a draw at the limit of a stand-up fight, say).
 pub const NONE: u8 = 2;
+
+/// How a fight ended, as a step reports it: who beat whom, or why nobody
+/// did. The fight's [`Purpose`] then says who won ([`Purpose::winner`]),
+/// and the `ended` metric reports it ([`ENDED`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum End {
+    /// The attacker achieved its aim: it routed, broke or destroyed the
+    /// defender, or took or crossed what it attacked.
+    Attacker = 0,
+    /// The defender routed, broke or destroyed the attacker.
+    Defender = 1,
+    /// The attacker left the fight of its own accord (broke off, retired out of it).
+    AttackerLeft = 2,
+    /// The defender left the fight of its own accord (gave up its ground).
+    DefenderLeft = 3,
+    /// Both sides broke, routed or were destroyed in the same step.
+    BothBroke = 4,
+    /// The turn limit came with the fight still going.
+    Limit = 5,
+}
+
+/// The number of [`End`]s.
+pub const END_COUNT: usize = 6;
+
+impl End {
+    /// Every ending, by code.
+    pub const ALL: [End; END_COUNT] =
+        [End::Attacker, End::Defender, End::AttackerLeft, End::DefenderLeft, End::BothBroke, End::Limit];
+
+    /// Side `side` ([`ATTACKER`] or [`DEFENDER`]) beat the other.
+    #[inline]
+    pub fn won_by(side: u8) -> End {
+        if side == ATTACKER { End::Attacker } else { End::Defender }
+    }
+
+    /// Side `side` left the fight of its own accord.
+    #[inline]
+    pub fn left_by(side: u8) -> End {
+        if side == ATTACKER { End::AttackerLeft } else { End::DefenderLeft }
+    }
+
+    /// The ending of code `code` (`end as u8`).
+    #[inline]
+    pub fn from_code(code: u8) -> End {
+        End::ALL[code as usize]
+    }
+
+    /// The side that beat the other, where one did.
+    #[inline]
+    pub fn beaten_by(self) -> Option<u8> {
+        match self {
+            End::Attacker => Some(ATTACKER),
+            End::Defender => Some(DEFENDER),
+            _ => None,
+        }
+    }
+
+    /// Its index in [`ENDED`]: a side beating the other is `decided`
+    /// whichever side it was (the `winner` metric says which).
+    pub fn ended_index(self) -> u64 {
+        match self {
+            End::Attacker | End::Defender => 0,
+            End::AttackerLeft => 1,
+            End::DefenderLeft => 2,
+            End::BothBroke => 3,
+            End::Limit => 4,
+        }
+    }
+}
+
+/// The labels of the `ended` metric every game reports, in the order of
+/// [`End::ended_index`].
+pub const ENDED: &[&str] = &["decided", "attacker_left", "defender_left", "both_broke", "limit"];
+
+/// The `ended` metric: why the fight ended.
+pub const ENDED_METRIC: crate::outcome::Metric = crate::outcome::Metric::categories(
+    "ended",
+    "why the fight ended: decided (a side routed, broke or destroyed the other, or took its aim), attacker_left or \
+     defender_left (that side left the fight of its own accord), both_broke (both sides broke in the same step), \
+     limit (the turn limit came first); `winner` says who won it under the fight's purpose",
+    ENDED,
+);
+
+crate::choice_enum! {
+    /// What each side must achieve, and what the turn limit means: who
+    /// wins each way a fight may end ([`Purpose::winner`]).
+    pub enum Purpose {
+        /// An attack: the attacker must beat the defender (rout, break or
+        /// destroy it, or take or cross what it attacks) by the turn limit;
+        /// anything else is the defender's win: the limit, the attacker
+        /// leaving, both sides breaking at once (the attack did not carry).
+        /// A defender that leaves gives the attacker its aim. Best play is
+        /// zero-sum on the attacker's success.
+        Attack = "attack",
+        /// A stand-up fight: both sides must hold their ground, so a side
+        /// that leaves the fight of its own accord has lost it as surely as
+        /// one that is driven off; both breaking at once, and the limit,
+        /// are draws.
+        Stand = "stand",
+        /// A manoeuvring fight: either side may leave (a draw), only
+        /// beating the enemy wins, and the limit is a draw.
+        Manoeuvre = "manoeuvre",
+    }
+}
+
+impl Purpose {
+    /// Who wins a fight that ended `end` under this purpose: [`ATTACKER`],
+    /// [`DEFENDER`] or [`NONE`].
+    pub fn winner(self, end: End) -> u8 {
+        match (self, end) {
+            (_, End::Attacker) => ATTACKER,
+            (_, End::Defender) => DEFENDER,
+            (Purpose::Attack | Purpose::Stand, End::AttackerLeft) => DEFENDER,
+            (Purpose::Attack | Purpose::Stand, End::DefenderLeft) => ATTACKER,
+            (Purpose::Attack, End::BothBroke | End::Limit) => DEFENDER,
+            (Purpose::Stand | Purpose::Manoeuvre, _) => NONE,
+        }
+    }
+
+    /// The purpose in one sentence, for outputs (`volley dist`, reports).
+    pub fn sentence(self) -> &'static str {
+        match self {
+            Purpose::Attack => {
+                "an attack: the attacker must beat the defender by the turn limit; anything else is the defender's"
+            }
+            Purpose::Stand => {
+                "a stand-up fight: a side that leaves or is driven off loses; the limit and a mutual break are draws"
+            }
+            Purpose::Manoeuvre => {
+                "a manoeuvring fight: only beating the enemy wins; leaving, a mutual break and the limit are draws"
+            }
+        }
+    }
+}
+
+/// The `purpose` key of a game scenario: `default` first, and the purposes
+/// it offers (`offered`, names of [`Purpose`]), with what each means in
+/// this scenario (`meaning`, one clause each, in the order offered).
+pub fn purpose_param(default: Purpose, offered: &'static [&'static str], meaning: &str) -> Param {
+    use crate::params::{Choice, ParamKind, Value};
+    debug_assert!(offered.iter().all(|name| Purpose::from_name(name).is_some()));
+    debug_assert!(offered.contains(&default.name()));
+    Param {
+        name: "purpose".into(),
+        doc: format!("what each side must achieve and what the turn limit means: {meaning}"),
+        kind: ParamKind::Choice(offered),
+        default: Value::Choice(default.name().to_string()),
+    }
+}
 
 /// Values closer than this are a tie between options.
 pub const TIE: f64 = 1e-12;
@@ -187,9 +354,9 @@ pub trait Fate {
     /// same as [`Fate::draw_grouped`].
     fn draw_last<S: Clone + 'static>(
         &mut self,
-        sample: impl FnOnce(&mut Dice) -> (Option<u8>, S),
-        law: impl FnOnce() -> Vec<((Option<u8>, S), f64)>,
-    ) -> (Option<u8>, S) {
+        sample: impl FnOnce(&mut Dice) -> (Option<End>, S),
+        law: impl FnOnce() -> Vec<((Option<End>, S), f64)>,
+    ) -> (Option<End>, S) {
         self.draw_grouped(sample, law)
     }
     /// Side `side` takes `decision`, choosing one of `options` (at least one;
@@ -235,16 +402,25 @@ pub trait Game: Send + Sync {
     fn starts_turn(&self, _state: &Self::State) -> bool {
         true
     }
-    /// One step; `Some(winner)` when it ends the fight. It must depend on
+    /// One step; `Some(end)` when it ends the fight, saying how (the
+    /// [`Purpose`] says who that makes the winner). It must depend on
     /// nothing but the state and the fate.
-    fn step<F: Fate>(&self, state: &mut Self::State, fate: &mut F) -> Option<u8>;
-    /// The outcome code of a fight that ended with `winner` (or [`NONE`])
-    /// after `steps` steps in `state`.
+    fn step<F: Fate>(&self, state: &mut Self::State, fate: &mut F) -> Option<End>;
+    /// The outcome code of a fight that ended with `winner` ([`ATTACKER`],
+    /// [`DEFENDER`] or [`NONE`], under the game's purpose) after `steps`
+    /// steps in `state`. (The `ended` metric is added around it: see
+    /// [`Played`].)
     fn code(&self, winner: u8, steps: u32, state: &Self::State) -> u64;
-    /// Who wins a fight still going at the turn limit ([`NONE`] unless the
-    /// rules say otherwise).
-    fn at_limit(&self, _state: &Self::State) -> u8 {
-        NONE
+    /// How a fight still going at the turn limit ends ([`End::Limit`]
+    /// unless the rules or the scenario say a side has achieved its aim by
+    /// then, holding a position, say).
+    fn at_limit(&self, _state: &Self::State) -> End {
+        End::Limit
+    }
+    /// What each side must achieve (see [`Purpose`]): the scenario's
+    /// `purpose` key, where it has one.
+    fn purpose(&self) -> Purpose {
+        Purpose::Manoeuvre
     }
     /// Every decision the game may ask for, for `volley list`.
     fn decisions(&self) -> &'static [&'static Decision];
@@ -276,6 +452,12 @@ pub trait Game: Send + Sync {
     fn reads_rule(&self, field: &str) -> bool {
         let _ = field;
         true
+    }
+
+    /// The keys the game does not read at its settings, with why: see
+    /// [`Scenario::unread_keys`].
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        Vec::new()
     }
 }
 
@@ -485,15 +667,23 @@ fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, di
                 }
                 None => NO_NODE,
             };
-            if let Some(winner) = game.step(&mut state, &mut fate) {
-                return game.code(winner, turn + 1, &state);
+            if let Some(end) = game.step(&mut state, &mut fate) {
+                return outcome_code(game, end, turn + 1, &state);
             }
             if game.starts_turn(&state) {
                 break;
             }
         }
     }
-    game.code(game.at_limit(&state), turns, &state)
+    outcome_code(game, game.at_limit(&state), turns, &state)
+}
+
+/// The outcome code of a fight that ended `end` after `steps` steps in
+/// `state`: the game's code (under the winner its purpose gives) with the
+/// `ended` metric after it (see [`Played`]): what a solver of a game's own
+/// must code its outcomes as.
+pub fn outcome_code<G: Game>(game: &G, end: End, steps: u32, state: &G::State) -> u64 {
+    game.code(game.purpose().winner(end), steps, state) * ENDED.len() as u64 + end.ended_index()
 }
 
 // ---------------------------------------------------------------------------
@@ -636,9 +826,9 @@ impl Fate for Replay<'_> {
 
     fn draw_last<S: Clone + 'static>(
         &mut self,
-        sample: impl FnOnce(&mut Dice) -> (Option<u8>, S),
-        law: impl FnOnce() -> Vec<((Option<u8>, S), f64)>,
-    ) -> (Option<u8>, S) {
+        sample: impl FnOnce(&mut Dice) -> (Option<End>, S),
+        law: impl FnOnce() -> Vec<((Option<End>, S), f64)>,
+    ) -> (Option<End>, S) {
         // Met only at the end of a path: the enumeration takes every value
         // the first time, and never replays the step into it.
         assert_eq!(self.depth, self.path.len(), "a last draw met where the same path went on");
@@ -683,8 +873,8 @@ enum Branch<S> {
     Continue(S),
     /// The fight goes on in this state, within the same turn.
     Within(S),
-    /// The fight ends: the winner, and the final state.
-    End(u8, S),
+    /// The fight ends: how, and the final state.
+    End(End, S),
 }
 
 /// One leaf of a step's enumeration: where it leads and its path, a run of
@@ -728,8 +918,8 @@ fn enumerate<G: Game>(
     leaves.laws.clear();
     path_buffer.clear();
     let mut path = std::mem::take(path_buffer);
-    let branch_of = |winner: Option<u8>, next: G::State| match winner {
-        Some(winner) => Branch::End(winner, next),
+    let branch_of = |end: Option<End>, next: G::State| match end {
+        Some(end) => Branch::End(end, next),
         None if game.starts_turn(&next) => Branch::Continue(next),
         None => Branch::Within(next),
     };
@@ -753,7 +943,7 @@ fn enumerate<G: Game>(
                 // Every value of the last draw is a branch: the pick takes
                 // each in turn, and is left at its last for the next path.
                 let law = laws[law as usize]
-                    .downcast_ref::<Vec<((Option<u8>, G::State), f64)>>()
+                    .downcast_ref::<Vec<((Option<End>, G::State), f64)>>()
                     .expect("a last draw's values are the winner and the state of the game");
                 debug_assert!(law[0].0 == (winner, next), "a step takes its last draw's value as it is");
                 let at = path.len() - 1;
@@ -834,7 +1024,7 @@ enum Node {
 struct Transition {
     /// The state id (the next state, or the final state of an ending).
     target: u32,
-    /// [`CONTINUES`], [`WITHIN`], or the winner of an ending.
+    /// [`CONTINUES`], [`WITHIN`], or the code of an ending (`End as u8`).
     winner: u8,
     probability: f64,
 }
@@ -896,8 +1086,11 @@ struct Graph<S> {
     leaf_ends: Vec<LeafEnds>,
     /// The endings of every leaf, each a run of [`LeafEnds`].
     endings: Vec<Ending>,
-    /// The ending each [`Ending::slot`] stands for: the winner and the final state.
+    /// The ending each [`Ending::slot`] stands for: its code (`End as u8`)
+    /// and the final state.
     ending_states: Vec<(u8, u32)>,
+    /// What each side must achieve: who wins each ending.
+    purpose: Purpose,
 }
 
 impl<S> Graph<S> {
@@ -937,14 +1130,14 @@ struct LaidOut {
     probabilities: Vec<f64>,
     leaf_ends: Vec<LeafEnds>,
     /// Each ending's [`Ending::slot`] holds, until the runs are joined,
-    /// its final state and winner as `3 * state + winner`.
+    /// its final state and ending as `END_COUNT * state + end`.
     endings: Vec<Ending>,
 }
 
 impl LaidOut {
     /// Appends the run `piece`, moving its indices on by what is here, and
-    /// gives its endings their slots (`ending_slots` by `3 * state +
-    /// winner`, new ones in the order met).
+    /// gives its endings their slots (`ending_slots` by `END_COUNT * state +
+    /// end`, new ones in the order met).
     fn join(&mut self, piece: LaidOut, ending_slots: &mut [u32], ending_states: &mut Vec<(u8, u32)>) {
         let node_base = self.nodes.len() as u32;
         let child_base = self.children.len() as u32;
@@ -974,7 +1167,7 @@ impl LaidOut {
             let slot = &mut ending_slots[key as usize];
             if *slot == NO_NODE {
                 *slot = ending_states.len() as u32;
-                ending_states.push(((key % 3) as u8, key / 3));
+                ending_states.push(((key % END_COUNT as u32) as u8, key / END_COUNT as u32));
             }
             Ending { slot: *slot, probability: ending.probability }
         }));
@@ -1188,6 +1381,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             leaf_ends: Vec::new(),
             endings: Vec::new(),
             ending_states: Vec::new(),
+            purpose: game.purpose(),
         };
         let budget = game.state_budget();
         let (start, _) = graph.id(game.start());
@@ -1462,9 +1656,9 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         };
         let mut ending_states: Vec<(u8, u32)> = Vec::new();
         // The slot of each ending met so far, by final state and winner
-        // (`3 * state + winner`; `NO_NODE` for none yet): slots in the order
+        // (`END_COUNT * state + end`; `NO_NODE` for none yet): slots in the order
         // the endings are met.
-        let mut ending_slots = vec![NO_NODE; 3 * n];
+        let mut ending_slots = vec![NO_NODE; END_COUNT * n];
         pipelined(
             order.chunks(LAY_OUT_CHUNK * LAY_OUT_BATCH),
             |batch| {
@@ -1534,18 +1728,16 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             Node::Leaf { first, count, .. } => {
                 let start = laid.targets.len() as u32;
                 let ends_first = laid.endings.len() as u32;
-                let mut worth = [0.0; 2];
+                let mut worth = Worth::ZERO;
                 for t in &self.transitions[first as usize..(first + count) as usize] {
                     let target = new_of[t.target as usize];
                     if t.winner == CONTINUES || t.winner == WITHIN {
                         laid.targets.push(target);
                         laid.probabilities.push(t.probability);
                     } else {
-                        debug_assert!(t.winner <= NONE, "a winner is a side or nobody");
-                        let w = ending_worth(t.winner);
-                        worth[0] += t.probability * w[0];
-                        worth[1] += t.probability * w[1];
-                        let key = 3 * target + u32::from(t.winner);
+                        debug_assert!((t.winner as usize) < END_COUNT, "an ending's code");
+                        worth.add_scaled(t.probability, ending_worth(self.purpose, End::from_code(t.winner)));
+                        let key = END_COUNT as u32 * target + u32::from(t.winner);
                         laid.endings.push(Ending { slot: key, probability: t.probability });
                     }
                 }
@@ -1603,7 +1795,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let (winner, state) = match branch {
                 Branch::Continue(s) => (CONTINUES, s),
                 Branch::Within(s) => (WITHIN, s),
-                Branch::End(w, s) => (w, s),
+                Branch::End(end, s) => (end as u8, s),
             };
             let target = self.id(state).0;
             self.transitions.push(Transition { target, winner, probability });
@@ -1632,43 +1824,91 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
 // ---------------------------------------------------------------------------
 // Solving.
 
-/// What a state is worth: the attacker's and the defender's chance of winning.
-type Worth = [f64; 2];
-
-fn ending_worth(winner: u8) -> Worth {
-    match winner {
-        ATTACKER => [1.0, 0.0],
-        DEFENDER => [0.0, 1.0],
-        _ => [0.0, 0.0],
-    }
+/// What a state is worth to both sides under the play solved: each side's
+/// chance of winning under the fight's purpose (`wins`), each side's chance
+/// of beating the other outright (`beats`: the secondary aim that decides
+/// between options the purpose values alike), and the turns still to play
+/// (`turns`, expected: what decides last).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Worth {
+    wins: [f64; 2],
+    beats: [f64; 2],
+    turns: f64,
 }
 
-fn objective_of(worth: Worth, side: u8, objective: Objective) -> f64 {
-    let me = worth[side as usize];
+/// What ending `end` is worth under `purpose`: no turns left to play.
+fn ending_worth(purpose: Purpose, end: End) -> Worth {
+    let mut worth = Worth::default();
+    match purpose.winner(end) {
+        ATTACKER => worth.wins[0] = 1.0,
+        DEFENDER => worth.wins[1] = 1.0,
+        _ => {}
+    }
+    if let Some(side) = end.beaten_by() {
+        worth.beats[side as usize] = 1.0;
+    }
+    worth
+}
+
+fn objective_of(wins: [f64; 2], side: u8, objective: Objective) -> f64 {
+    let me = wins[side as usize];
     match objective {
-        Objective::Margin => me - worth[1 - side as usize],
+        Objective::Margin => me - wins[1 - side as usize],
         Objective::Win => me,
     }
 }
 
+/// Values of the secondary aims closer than this are a tie (turns are
+/// counted in whole turns, so a tolerance this size never hides a real
+/// difference in them).
+const SECONDARY_TIE: f64 = 1e-9;
+
+/// Side `side`'s preference key for an option: its aim under the purpose
+/// and its objective, then its margin of outright wins (routing the enemy,
+/// not being routed), then the turns to play, fewer where that margin is
+/// not negative (a side with something to gain ends the fight sooner, one
+/// with something to lose draws it out).
+#[inline(always)]
+fn preference(aim: f64, beat: f64, turns: f64) -> [f64; 3] {
+    [aim, beat, if beat >= -TIE { -turns } else { turns }]
+}
+
+/// Whether preference key `a` beats `b`: lexicographically, each part
+/// within its tolerance a tie.
+#[inline(always)]
+fn prefers(a: [f64; 3], b: [f64; 3]) -> bool {
+    let tolerances = [TIE, TIE, SECONDARY_TIE];
+    for i in 0..3 {
+        if a[i] > b[i] + tolerances[i] {
+            return true;
+        }
+        if a[i] < b[i] - tolerances[i] {
+            return false;
+        }
+    }
+    false
+}
+
 /// What backward induction carries for each state, and how a deciding side
-/// scores it: both sides' chances of winning ([`Worth`], under a [`Plan`]'s
+/// ranks it: both sides' chances ([`Worth`], under a [`Plan`]'s
 /// objectives), or, where every side that decides maximises one number or
-/// its negative, that number alone ([`Scalar`]), which halves what each
-/// sweep reads and adds.
+/// its negative, that number alone with the secondary aims ([`Scaled`]),
+/// which is less to read and add in each sweep.
 trait Value: Copy + Send + Sync {
-    /// How the value is read from both sides' chances and scored.
+    /// How the value is read from a [`Worth`] and ranked.
     type How: Copy + Send + Sync;
     const ZERO: Self;
     fn of(worth: Worth, how: Self::How) -> Self;
     fn add_scaled(&mut self, p: f64, other: Self);
-    /// What side `side` maximises.
-    fn score(self, side: u8, how: Self::How) -> f64;
+    /// One more turn to play, with chance `p`.
+    fn add_turn(&mut self, p: f64);
+    /// What side `side` maximises, most important first (see [`preference`]).
+    fn key(self, side: u8, how: Self::How) -> [f64; 3];
 }
 
 impl Value for Worth {
     type How = Plan;
-    const ZERO: Worth = [0.0; 2];
+    const ZERO: Worth = Worth { wins: [0.0; 2], beats: [0.0; 2], turns: 0.0 };
 
     #[inline(always)]
     fn of(worth: Worth, _: Plan) -> Worth {
@@ -1677,24 +1917,36 @@ impl Value for Worth {
 
     #[inline(always)]
     fn add_scaled(&mut self, p: f64, other: Worth) {
-        self[0] += p * other[0];
-        self[1] += p * other[1];
+        for s in 0..2 {
+            self.wins[s] += p * other.wins[s];
+            self.beats[s] += p * other.beats[s];
+        }
+        self.turns += p * other.turns;
     }
 
     #[inline(always)]
-    fn score(self, side: u8, plan: Plan) -> f64 {
-        objective_of(self, side, plan.objective[side as usize])
+    fn add_turn(&mut self, p: f64) {
+        self.turns += p;
+    }
+
+    #[inline(always)]
+    fn key(self, side: u8, plan: Plan) -> [f64; 3] {
+        let s = side as usize;
+        preference(objective_of(self.wins, side, plan.objective[s]), self.beats[s] - self.beats[1 - s], self.turns)
     }
 }
 
 /// One number that every deciding side maximises or minimises:
 /// `weights[0] * attacker wins + weights[1] * defender wins`, side `s`
-/// maximising `signs[s]` times it. Both sides maximising their margin is
-/// the zero-sum case (the attacker's margin, which the defender minimises);
-/// a side deciding alone may maximise either objective.
+/// maximising `signs[s]` times it, and likewise its outright wins'
+/// margin, `beat_weights` against the two sides' outright wins. Both sides
+/// maximising their margin is the zero-sum case (the attacker's margin,
+/// which the defender minimises); a side deciding alone may maximise either
+/// objective.
 #[derive(Clone, Copy, Debug)]
 struct Scalar {
     weights: [f64; 2],
+    beat_weights: [f64; 2],
     signs: [f64; 2],
 }
 
@@ -1710,32 +1962,61 @@ impl Scalar {
             }
             weights
         };
+        let margin_of = |side: usize| {
+            let mut weights = [-1.0; 2];
+            weights[side] = 1.0;
+            weights
+        };
         match deciding {
-            [true, true] => (plan.objective == [Objective::Margin; 2])
-                .then_some(Scalar { weights: [1.0, -1.0], signs: [1.0, -1.0] }),
-            [false, true] => Some(Scalar { weights: weights_of(1), signs: [1.0; 2] }),
-            _ => Some(Scalar { weights: weights_of(0), signs: [1.0; 2] }),
+            [true, true] => (plan.objective == [Objective::Margin; 2]).then_some(Scalar {
+                weights: [1.0, -1.0],
+                beat_weights: [1.0, -1.0],
+                signs: [1.0, -1.0],
+            }),
+            [false, true] => Some(Scalar { weights: weights_of(1), beat_weights: margin_of(1), signs: [1.0; 2] }),
+            _ => Some(Scalar { weights: weights_of(0), beat_weights: margin_of(0), signs: [1.0; 2] }),
         }
     }
 }
 
-impl Value for f64 {
+/// A state's worth as a [`Scalar`] reads it: the aim, the outright wins'
+/// margin, and the turns to play.
+#[derive(Clone, Copy, Debug, Default)]
+struct Scaled {
+    aim: f64,
+    beat: f64,
+    turns: f64,
+}
+
+impl Value for Scaled {
     type How = Scalar;
-    const ZERO: f64 = 0.0;
+    const ZERO: Scaled = Scaled { aim: 0.0, beat: 0.0, turns: 0.0 };
 
     #[inline(always)]
-    fn of(worth: Worth, how: Scalar) -> f64 {
-        how.weights[0] * worth[0] + how.weights[1] * worth[1]
+    fn of(worth: Worth, how: Scalar) -> Scaled {
+        Scaled {
+            aim: how.weights[0] * worth.wins[0] + how.weights[1] * worth.wins[1],
+            beat: how.beat_weights[0] * worth.beats[0] + how.beat_weights[1] * worth.beats[1],
+            turns: worth.turns,
+        }
     }
 
     #[inline(always)]
-    fn add_scaled(&mut self, p: f64, other: f64) {
-        *self += p * other;
+    fn add_scaled(&mut self, p: f64, other: Scaled) {
+        self.aim += p * other.aim;
+        self.beat += p * other.beat;
+        self.turns += p * other.turns;
     }
 
     #[inline(always)]
-    fn score(self, side: u8, how: Scalar) -> f64 {
-        how.signs[side as usize] * self
+    fn add_turn(&mut self, p: f64) {
+        self.turns += p;
+    }
+
+    #[inline(always)]
+    fn key(self, side: u8, how: Scalar) -> [f64; 3] {
+        let sign = how.signs[side as usize];
+        preference(sign * self.aim, sign * self.beat, self.turns)
     }
 }
 
@@ -1758,8 +2039,31 @@ pub struct OptionValue {
     pub attacker_wins: f64,
     /// The defender's chance of winning.
     pub defender_wins: f64,
+    /// The attacker's chance of beating the defender outright (routing,
+    /// breaking or destroying it, or taking its aim), whatever the purpose
+    /// makes of the other endings: the secondary aim.
+    pub attacker_beats: f64,
+    /// The defender's chance of beating the attacker outright.
+    pub defender_beats: f64,
+    /// The turns still to play after it, expected (what decides last).
+    pub turns: f64,
     /// Whether the policy takes it.
     pub chosen: bool,
+    /// How it compares with the option taken, where the two tie.
+    pub tie: Tie,
+}
+
+/// How an option that was not taken compares with the one that was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tie {
+    /// It is the one taken, or worse on the deciding side's aim under the
+    /// purpose: no tie.
+    No,
+    /// As good on the purpose, worse on a secondary aim (outright wins,
+    /// then the turns to play), which decided.
+    Purpose,
+    /// As good on every aim: the order the options are listed in decided.
+    All,
 }
 
 /// A side's first decision from the start, with the value of every option.
@@ -1786,7 +2090,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let mut choices = vec![Vec::new(); turns];
         match Scalar::of(plan) {
             Some(scalar) => {
-                let mut worths = graph.limit_worths::<G, f64>(game, scalar);
+                let mut worths = graph.limit_worths::<G, Scaled>(game, scalar);
                 for t in (0..graph.layers.len()).rev() {
                     choices[t] = graph.backward_turn(t, &mut worths, scalar, &mut []);
                 }
@@ -1808,7 +2112,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let w = self.within_count as usize;
         let starts: Vec<V> = self.states[w..w + self.start_count as usize]
             .iter()
-            .map(|s| V::of(ending_worth(game.at_limit(s)), how))
+            .map(|s| V::of(ending_worth(self.purpose, game.at_limit(s)), how))
             .collect();
         let mut live = vec![V::ZERO; w];
         live.extend_from_slice(&starts);
@@ -1880,6 +2184,10 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 let run = first as usize..(first + count) as usize;
                 for (&target, &p) in self.targets[run.clone()].iter().zip(&self.probabilities[run]) {
                     worth.add_scaled(p, sweep.read(target));
+                    // A state that starts a turn is a turn more to play.
+                    if target >= self.within_count {
+                        worth.add_turn(p);
+                    }
                 }
                 worth
             }
@@ -1893,7 +2201,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             }
             Node::Decide { first, count, slot } => {
                 let side = self.deciders[slot as usize].0;
-                let mut best: Option<(f64, usize, V)> = None;
+                let mut best: Option<([f64; 3], usize, V)> = None;
                 // Each option's worth is kept only at the node being explained.
                 let capturing = capture.as_ref().is_some_and(|c| c.0 == slot);
                 let mut options = Vec::new();
@@ -1902,9 +2210,10 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                     if capturing {
                         options.push(w);
                     }
-                    let score = w.score(side, how);
-                    if best.is_none_or(|(b, _, _)| score > b + TIE) {
-                        best = Some((score, i, w));
+                    // Options equal on every aim go to the one listed first.
+                    let key = w.key(side, how);
+                    if best.is_none_or(|(b, _, _)| prefers(key, b)) {
+                        best = Some((key, i, w));
                     }
                 }
                 if capturing && let Some(c) = capture {
@@ -2095,8 +2404,8 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             |t, masses| {
                 for (slot, q) in masses.iter_mut().enumerate() {
                     if *q != 0.0 {
-                        let (winner, id) = graph.ending_states[slot];
-                        let code = game.code(winner, t as u32 + 1, &graph.states[id as usize]);
+                        let (end, id) = graph.ending_states[slot];
+                        let code = outcome_code(game, End::from_code(end), t as u32 + 1, &graph.states[id as usize]);
                         *ends.entry(code).or_insert(0.0) += std::mem::take(q);
                     }
                 }
@@ -2110,7 +2419,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             if p > 0.0 {
                 debug_assert!(id >= graph.within_count as usize, "no mass is left within a turn");
                 let state = &graph.states[id];
-                *ends.entry(game.code(game.at_limit(state), limit, state)).or_insert(0.0) += p;
+                *ends.entry(outcome_code(game, game.at_limit(state), limit, state)).or_insert(0.0) += p;
             }
         }
         let mut result: Vec<(u64, f64)> = ends.into_iter().filter(|&(_, p)| p > 0.0).collect();
@@ -2208,15 +2517,30 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
                 let (side, decision) = graph.deciders[slot as usize];
                 let chosen = self.choices[t][slot as usize] as usize;
                 let worths = worths.expect("every target is captured");
+                let taken = worths[chosen].key(side, self.plan);
                 let options = graph.children[first as usize..(first + count) as usize]
                     .iter()
                     .zip(worths)
                     .enumerate()
-                    .map(|(i, (&(option, _), w))| OptionValue {
-                        option: game.describe_option(decision, option as u16),
-                        attacker_wins: w[0],
-                        defender_wins: w[1],
-                        chosen: i == chosen,
+                    .map(|(i, (&(option, _), w))| {
+                        let key = w.key(side, self.plan);
+                        let tie = if i == chosen || (key[0] - taken[0]).abs() > TIE {
+                            Tie::No
+                        } else if prefers(taken, key) {
+                            Tie::Purpose
+                        } else {
+                            Tie::All
+                        };
+                        OptionValue {
+                            option: game.describe_option(decision, option as u16),
+                            attacker_wins: w.wins[0],
+                            defender_wins: w.wins[1],
+                            attacker_beats: w.beats[0],
+                            defender_beats: w.beats[1],
+                            turns: w.turns,
+                            chosen: i == chosen,
+                            tie,
+                        }
                     })
                     .collect();
                 Explained {
@@ -2285,9 +2609,14 @@ impl fmt::Display for PolicyUse {
 
 /// A game played under a plan: a [`Scenario`] whose sampler, exact
 /// distribution and best play all come from the one description.
+///
+/// Its metrics are the game's with `ended` ([`ENDED_METRIC`]) after them:
+/// an outcome code is the game's code times the number of [`ENDED`]
+/// labels plus the ending's index.
 pub struct Played<G: Game> {
     game: G,
     plan: Plan,
+    layout: Layout,
     solution: OnceLock<Option<Solution<G::State>>>,
 }
 
@@ -2300,7 +2629,9 @@ impl<G: Game> fmt::Debug for Played<G> {
 impl<G: Game> Played<G> {
     /// `game` under `plan`.
     pub fn new(game: G, plan: Plan) -> Played<G> {
-        Played { game, plan, solution: OnceLock::new() }
+        let mut metrics = game.layout().metrics().to_vec();
+        metrics.push(ENDED_METRIC);
+        Played { layout: Layout::new(metrics), game, plan, solution: OnceLock::new() }
     }
 
     /// The game.
@@ -2361,7 +2692,7 @@ impl<G: Game> Played<G> {
 
 impl<G: Game> Scenario for Played<G> {
     fn layout(&self) -> &Layout {
-        self.game.layout()
+        &self.layout
     }
 
     fn sample(&self, dice: &mut Dice) -> u64 {
@@ -2370,11 +2701,13 @@ impl<G: Game> Scenario for Played<G> {
     }
 
     fn code_space(&self) -> u64 {
-        self.game.code_space()
+        self.game.code_space() * ENDED.len() as u64
     }
 
     fn decode(&self, code: u64, values: &mut [i64]) {
-        self.game.decode(code, values);
+        let (game_values, ended) = values.split_at_mut(values.len() - 1);
+        self.game.decode(code / ENDED.len() as u64, game_values);
+        ended[0] = (code % ENDED.len() as u64) as i64;
     }
 
     fn has_exact(&self) -> bool {
@@ -2399,5 +2732,13 @@ impl<G: Game> Scenario for Played<G> {
 
     fn reads_rule(&self, field: &str) -> bool {
         self.game.reads_rule(field)
+    }
+
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        self.game.unread_keys()
+    }
+
+    fn purpose(&self) -> Option<Purpose> {
+        Some(self.game.purpose())
     }
 }

@@ -158,7 +158,7 @@ impl Layout {
 }
 
 /// Codes below this many are counted in a flat table; others in a hash map.
-pub const DENSE_LIMIT: u64 = 1 << 16;
+pub const DENSE_LIMIT: u64 = 1 << 19;
 
 /// A fixed-memory counter of outcome codes; merging adds counts, so any order of
 /// merges gives the same counts.

@@ -75,6 +75,21 @@ pub trait Scenario: Send + Sync {
         let _ = field;
         true
     }
+
+    /// The keys this scenario does not read at its settings, each with the
+    /// reason in a clause ("`attacker.shock`: shock is a cavalry's, and the
+    /// attacker is infantry"): setting one changes nothing here, which the
+    /// command line says beside the keys set. A key listed is a promise, like
+    /// [`Scenario::reads_rule`]'s `false`.
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// What each side must achieve, for scenarios that are fights with a
+    /// purpose ([`crate::game::Purpose`]).
+    fn purpose(&self) -> Option<crate::game::Purpose> {
+        None
+    }
 }
 
 /// A scenario behind a pointer: what the catalogue hands out, so the CLI and
@@ -97,6 +112,10 @@ pub trait DynScenario: Send + Sync {
     fn explain(&self) -> Option<Vec<Explained>>;
     /// Whether rule field `field` may change the outcomes ([`Scenario::reads_rule`]).
     fn reads_rule(&self, field: &str) -> bool;
+    /// The keys not read at these settings, with why ([`Scenario::unread_keys`]).
+    fn unread_keys(&self) -> Vec<(String, String)>;
+    /// What each side must achieve ([`Scenario::purpose`]).
+    fn purpose(&self) -> Option<crate::game::Purpose>;
 }
 
 impl<S: Scenario> DynScenario for S {
@@ -135,5 +154,13 @@ impl<S: Scenario> DynScenario for S {
 
     fn reads_rule(&self, field: &str) -> bool {
         Scenario::reads_rule(self, field)
+    }
+
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        Scenario::unread_keys(self)
+    }
+
+    fn purpose(&self) -> Option<crate::game::Purpose> {
+        Scenario::purpose(self)
     }
 }

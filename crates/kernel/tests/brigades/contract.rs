@@ -78,7 +78,7 @@ fn scenarios_keys_and_metrics_are_as_the_issue_lists() {
     );
     assert_eq!(
         metrics("crossing"),
-        vec!["hits", "rout_hits", "volleys", "turns", "arrived", "routed", "shattered", "remaining"]
+        vec!["hits", "rout_hits", "volleys", "turns", "arrived", "routed", "shattered", "remaining", "ended"]
     );
 }
 

@@ -3,7 +3,7 @@
 
 use super::assert_agrees;
 use volley_kernel::catalogue;
-use volley_kernel::game::{DEFENDER, Decision, Objective, Plan, Played, Policy};
+use volley_kernel::game::{Decision, Objective, Plan, Played, Policy};
 use volley_kernel::rulesets::huzzah::assault::{
     Assault, AssaultGame, AssaultUnit, BEST_TURN_LIMIT, DEFAULT_EDGE, Fire, Formation, Guns, Superiority,
 };
@@ -645,7 +645,7 @@ mod scripted {
     /// One path: its winner (`None`: still going at the end of the turn),
     /// its probability and its events.
     pub struct Path {
-        pub winner: Option<u8>,
+        pub winner: Option<volley_kernel::game::End>,
         pub probability: f64,
         pub events: Vec<Event>,
     }
@@ -833,7 +833,8 @@ fn a_battery_bombards_again_after_the_attacker_deploys() {
     let paths = scripted::first_turn(&game, &script);
     let total: f64 = paths.iter().map(|p| p.probability).sum();
     assert!(close(total, 1.0), "{total}");
-    let broken: f64 = paths.iter().filter(|p| p.winner == Some(DEFENDER)).map(|p| p.probability).sum();
+    let broken: f64 =
+        paths.iter().filter(|p| p.winner == Some(volley_kernel::game::End::Defender)).map(|p| p.probability).sum();
     assert!(close(broken, 912_396.0 / 1_679_616.0), "{broken}");
     // On every path where the column got to its second order, the battery
     // was asked to fire between the deploy and that order.

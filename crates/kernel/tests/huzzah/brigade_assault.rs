@@ -6,7 +6,7 @@ use super::assert_agrees;
 use std::collections::BTreeMap;
 use volley_kernel::catalogue;
 use volley_kernel::dice::Dice;
-use volley_kernel::game::{Decision, Fate, Game, Law, Plan, Played, Policy};
+use volley_kernel::game::{Decision, End, Fate, Game, Law, Plan, Played, Policy};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::huzzah::assault::brigade::{Brigade, BrigadeGame, solvable};
 use volley_kernel::rulesets::huzzah::assault::{Assault, AssaultGame, AssaultUnit, Formation, Guns};
@@ -124,7 +124,7 @@ impl Fate for Scripted {
 /// each advances into contact; `engagement` are the three engagement rolls,
 /// the columns' then the line's. Returns the game and its state after the
 /// engagement's step, and the winner if it ended the fight.
-fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<u8>) {
+fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<End>) {
     let rules = Rules::default();
     let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
     let line = AssaultUnit::new(Quality::Experienced, Arm::Infantry, Formation::Line);
@@ -144,8 +144,9 @@ fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<u8>
 }
 
 /// The metric values of a state (the fight's code as if it ended there).
-fn values(game: &BrigadeGame, state: &Brigade, winner: Option<u8>) -> Vec<i64> {
-    let code = game.code(winner.unwrap_or(volley_kernel::game::NONE), 1, state);
+fn values(game: &BrigadeGame, state: &Brigade, end: Option<End>) -> Vec<i64> {
+    let winner = end.map_or(volley_kernel::game::NONE, |end| game.purpose().winner(end));
+    let code = game.code(winner, 1, state);
     let mut values = vec![0i64; game.layout().metrics().len()];
     game.layout().decode(code, &mut values);
     values

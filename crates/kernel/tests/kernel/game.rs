@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use volley_kernel::check;
 use volley_kernel::game::{
-    ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Objective, OptionValue, Plan, Played, Policy,
+    ATTACKER, DEFENDER, Decision, End, Fate, Game, NONE, Objective, OptionValue, Plan, Played, Policy, Purpose, Tie,
 };
 use volley_kernel::outcome::{Layout, Metric, WINNERS};
 use volley_kernel::runner::RunOptions;
@@ -23,12 +23,17 @@ static GAMBLE_DECISIONS: &[&Decision] = &[&GAMBLE];
 /// fight goes on) or risky (a die: 1-2 the defender wins, 3-6 the attacker).
 struct Gamble {
     steps: u32,
+    purpose: Purpose,
     layout: Layout,
 }
 
 impl Gamble {
     fn new(steps: u32) -> Gamble {
-        Gamble { steps, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+        Gamble::with_purpose(steps, Purpose::Manoeuvre)
+    }
+
+    fn with_purpose(steps: u32, purpose: Purpose) -> Gamble {
+        Gamble { steps, purpose, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
     }
 }
 
@@ -42,12 +47,15 @@ impl Game for Gamble {
     fn steps(&self) -> u32 {
         self.steps
     }
-    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<End> {
         let bold = |policy: Policy| if policy == Policy::Bold { 1 } else { 0 };
         match fate.decide(ATTACKER, &GAMBLE, &[0, 1], &bold) {
-            0 => fate.ways(1, 2).then_some(ATTACKER),
-            _ => Some(if fate.die(6) <= 2 { DEFENDER } else { ATTACKER }),
+            0 => fate.ways(1, 2).then_some(End::Attacker),
+            _ => Some(if fate.die(6) <= 2 { End::Defender } else { End::Attacker }),
         }
+    }
+    fn purpose(&self) -> Purpose {
+        self.purpose
     }
     fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
         u64::from(winner)
@@ -116,15 +124,27 @@ static STEER_DECISIONS: &[&Decision] = &[&STEER];
 #[derive(Clone, Debug)]
 struct RandomGame {
     /// `table[node][option][face]`: a node (below `table.len()`), or
-    /// `table.len() + winner` for an ending.
+    /// `table.len() + end` for an ending (`end` an [`End`]'s code, the
+    /// limit excepted).
     table: Vec<Vec<Vec<u8>>>,
     steps: u32,
+    purpose: Purpose,
     layout: Layout,
 }
 
 impl RandomGame {
     fn new(table: Vec<Vec<Vec<u8>>>, steps: u32) -> RandomGame {
-        RandomGame { table, steps, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+        RandomGame {
+            table,
+            steps,
+            purpose: Purpose::Manoeuvre,
+            layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]),
+        }
+    }
+
+    fn with_purpose(mut self, purpose: Purpose) -> RandomGame {
+        self.purpose = purpose;
+        self
     }
 
     /// The same game with the last option of every node of `side` removed
@@ -152,8 +172,11 @@ impl Game for RandomGame {
     fn steps(&self) -> u32 {
         self.steps
     }
-    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<End> {
         self.advance(state, fate)
+    }
+    fn purpose(&self) -> Purpose {
+        self.purpose
     }
     fn code(&self, winner: u8, _: u32, _: &u8) -> u64 {
         u64::from(winner)
@@ -171,7 +194,7 @@ impl Game for RandomGame {
 
 impl RandomGame {
     /// One move of the random game: the side at the node picks, a die sends it on.
-    fn advance<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+    fn advance<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<End> {
         let options = &self.table[*state as usize];
         let ids: Vec<u16> = (0..options.len() as u16).collect();
         let last = ids.len() as u16 - 1;
@@ -183,14 +206,15 @@ impl RandomGame {
             *state = next;
             None
         } else {
-            Some(next - self.table.len() as u8)
+            Some(End::from_code(next - self.table.len() as u8))
         }
     }
 }
 
 fn random_game() -> impl Strategy<Value = RandomGame> {
     (2usize..6).prop_flat_map(|nodes| {
-        let target = 0u8..(nodes as u8 + 3);
+        // Every ending but the limit: a side's win, a side leaving, both breaking.
+        let target = 0u8..(nodes as u8 + 5);
         let option = proptest::collection::vec(target, 2..4);
         let node = proptest::collection::vec(option, 1..4);
         (proptest::collection::vec(node, nodes), 1u32..6).prop_map(|(table, steps)| RandomGame::new(table, steps))
@@ -203,14 +227,29 @@ fn margin(game: RandomGame) -> f64 {
     a - d
 }
 
+fn purposes() -> impl Strategy<Value = Purpose> {
+    prop_oneof![Just(Purpose::Attack), Just(Purpose::Stand), Just(Purpose::Manoeuvre)]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
     #[test]
-    fn one_more_option_never_hurts_the_side_that_has_it(game in random_game()) {
+    fn one_more_option_never_hurts_the_side_that_has_it(game in random_game(), purpose in purposes()) {
+        // Under every purpose (under an attack the margin is the attacker's
+        // success, less its failure): the tie-breaks by the secondary aims
+        // choose among options the purpose values alike, so they never move
+        // the purpose's value.
+        let game = game.with_purpose(purpose);
         let full = margin(game.clone());
         prop_assert!(full >= margin(game.without_last_option(ATTACKER)) - 1e-9);
         prop_assert!(full <= margin(game.without_last_option(DEFENDER)) + 1e-9);
+    }
+
+    #[test]
+    fn under_an_attack_nobody_draws(game in random_game()) {
+        let [_, _, none] = winner_probabilities(&Played::new(game.with_purpose(Purpose::Attack), Plan::BEST));
+        prop_assert!(none.abs() < 1e-12);
     }
 
     #[test]
@@ -306,7 +345,7 @@ impl Game for Turns {
     fn starts_turn(&self, state: &(u8, u8)) -> bool {
         state.1 == 0
     }
-    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<End> {
         if self.looping && state.1 == 1 {
             return None;
         }
@@ -443,7 +482,7 @@ impl Game for Sevens {
     fn steps(&self) -> u32 {
         self.steps
     }
-    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<End> {
         let place = if self.grouped {
             let place = fate.draw_grouped(
                 |dice| sevens_place(dice.d6() + dice.d6()),
@@ -457,7 +496,7 @@ impl Game for Sevens {
         };
         match place {
             0 => None,
-            1 => Some(ATTACKER),
+            1 => Some(End::Attacker),
             // The gamble, a decision below the roll.
             _ => Gamble::new(1).step(&mut (), fate),
         }
@@ -513,10 +552,10 @@ impl Game for Drift {
     fn steps(&self) -> u32 {
         5
     }
-    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut u8, fate: &mut F) -> Option<End> {
         if *state > 0 && fate.ways(1, 2) {
             if *state == 3 {
-                return Some(ATTACKER);
+                return Some(End::Attacker);
             }
             *state += 1;
         } else if *state == 0 {
@@ -556,7 +595,7 @@ static PUSH: Decision = Decision {
 static PUSH_DECISIONS: &[&Decision] = &[&PUSH];
 
 /// Where a step of [`Tug`] leads: the winner, if any, and the pace and half.
-type TugPlace = (Option<u8>, (u8, u8));
+type TugPlace = (Option<End>, (u8, u8));
 
 /// A tug of war over paces 0 to 6, from 3: each step the side whose half
 /// of the turn it is (the attacker, then the defender: two steps a turn)
@@ -589,8 +628,8 @@ impl Tug {
         };
         let pace = i32::from(pace) + if half == 0 { gain } else { -gain };
         match pace {
-            6.. => (Some(ATTACKER), (6, 0)),
-            ..=0 => (Some(DEFENDER), (0, 0)),
+            6.. => (Some(End::Attacker), (6, 0)),
+            ..=0 => (Some(End::Defender), (0, 0)),
             _ => (None, (pace as u8, 1 - half)),
         }
     }
@@ -612,7 +651,7 @@ impl Game for Tug {
     fn starts_turn(&self, state: &(u8, u8)) -> bool {
         state.1 == 0
     }
-    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut (u8, u8), fate: &mut F) -> Option<End> {
         let (pace, half) = *state;
         let bold = |policy: Policy| u16::from(policy == Policy::Bold);
         let push = fate.decide(half, &PUSH, &[0, 1], &bold);
@@ -688,8 +727,8 @@ impl Game for AfterLast {
     fn steps(&self) -> u32 {
         1
     }
-    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<u8> {
-        let (winner, ()) = fate.draw_last(|_| (None, ()), || vec![((None, ()), 0.5), ((Some(ATTACKER), ()), 0.5)]);
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<End> {
+        let (winner, ()) = fate.draw_last(|_| (None, ()), || vec![((None, ()), 0.5), ((Some(End::Attacker), ()), 0.5)]);
         winner.or_else(|| Gamble::new(1).step(&mut (), fate))
     }
     fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
@@ -714,4 +753,215 @@ fn a_choice_after_a_last_draw_is_refused() {
     let message =
         message.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| message.downcast_ref::<String>().cloned());
     assert!(message.as_deref().is_some_and(|m| m.contains("after its last draw")), "{message:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Purposes: what each side must achieve, and what the turn limit means.
+
+/// The outcome's `ended` metric, by label.
+fn ended(scenario: &dyn DynScenario, label: &str) -> f64 {
+    let exact = scenario.exact_distribution().expect("solved");
+    let index = volley_kernel::game::ENDED.iter().position(|l| *l == label).expect("an ended label");
+    exact.probability("ended", index as i64)
+}
+
+#[test]
+fn an_attack_gives_the_limit_to_the_defender_worked_by_hand() {
+    // Two steps. At the last, safe wins 1/2 and otherwise reaches the limit,
+    // the defender's under an attack; risky wins 4/6: risky. A step earlier
+    // safe is worth 1/2 + 1/2 * 4/6 = 5/6 against risky's 4/6: safe, then
+    // risky. Every fight is decided; none reaches the limit.
+    let attack = Played::new(Gamble::with_purpose(2, Purpose::Attack), Plan::BEST);
+    close(winner_probabilities(&attack), [5.0 / 6.0, 1.0 / 6.0, 0.0]);
+    assert!((ended(&attack, "decided") - 1.0).abs() < 1e-12);
+    // The same gamble as a manoeuvre (the limit a draw) plays safe twice:
+    // a quarter of the fights reach the limit, which the metric says.
+    let manoeuvre = Played::new(Gamble::with_purpose(2, Purpose::Manoeuvre), Plan::BEST);
+    close(winner_probabilities(&manoeuvre), [0.75, 0.0, 0.25]);
+    assert!((ended(&manoeuvre, "limit") - 0.25).abs() < 1e-12);
+    check::assert_agrees(&attack, 200_000, 31);
+}
+
+static VOLLEY: Decision = Decision {
+    name: "volley",
+    who: "attacker",
+    doc: "fire (a die: 1-3 the attacker breaks, 6 the defender breaks) or leave the fight",
+    options: "fire, leave",
+};
+static VOLLEY_DECISIONS: &[&Decision] = &[&VOLLEY];
+
+/// The attacker, each step, fires (a die: 1-3 the attacker breaks, 6 the
+/// defender breaks, 4-5 the fight goes on) or leaves the fight.
+struct Volleys {
+    steps: u32,
+    purpose: Purpose,
+    layout: Layout,
+}
+
+impl Volleys {
+    fn new(steps: u32, purpose: Purpose) -> Volleys {
+        Volleys { steps, purpose, layout: Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]) }
+    }
+}
+
+impl Game for Volleys {
+    type State = ();
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    fn start(&self) {}
+    fn steps(&self) -> u32 {
+        self.steps
+    }
+    fn step<F: Fate>(&self, _: &mut (), fate: &mut F) -> Option<End> {
+        match fate.decide(ATTACKER, &VOLLEY, &[0, 1], &|_| 0) {
+            0 => match fate.die(6) {
+                1..=3 => Some(End::Defender),
+                6 => Some(End::Attacker),
+                _ => None,
+            },
+            _ => Some(End::AttackerLeft),
+        }
+    }
+    fn code(&self, winner: u8, _: u32, _: &()) -> u64 {
+        u64::from(winner)
+    }
+    fn purpose(&self) -> Purpose {
+        self.purpose
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        VOLLEY_DECISIONS
+    }
+    fn describe_state(&self, _: &(), _: u8) -> String {
+        "the volleys".into()
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        ["fire", "leave"][option as usize].into()
+    }
+}
+
+#[test]
+fn a_stand_up_fight_counts_leaving_as_losing_worked_by_hand() {
+    // Manoeuvring, a volley is worth 1/6 - 3/6 = -1/3 to the attacker and
+    // leaving 0 (a draw): it leaves at once.
+    let manoeuvre = Played::new(Volleys::new(2, Purpose::Manoeuvre), Plan::BEST);
+    close(winner_probabilities(&manoeuvre), [0.0, 0.0, 1.0]);
+    assert!((ended(&manoeuvre, "attacker_left") - 1.0).abs() < 1e-12);
+    // Standing, leaving loses (-1): it fires at every step. Two steps:
+    // the attacker wins 1/6 + 2/6 * 1/6 = 2/9, the defender 3/6 + 2/6 *
+    // 3/6 = 2/3, and 2/6 * 2/6 = 1/9 reach the limit, a draw.
+    let stand = Played::new(Volleys::new(2, Purpose::Stand), Plan::BEST);
+    close(winner_probabilities(&stand), [2.0 / 9.0, 2.0 / 3.0, 1.0 / 9.0]);
+    assert!((ended(&stand, "limit") - 1.0 / 9.0).abs() < 1e-12);
+    assert!(ended(&stand, "attacker_left").abs() < 1e-12);
+    // Under an attack leaving is the defender's too, and so is the limit.
+    let attack = Played::new(Volleys::new(2, Purpose::Attack), Plan::BEST);
+    close(winner_probabilities(&attack), [2.0 / 9.0, 7.0 / 9.0, 0.0]);
+    check::assert_agrees(&stand, 200_000, 37);
+    let one = stand.simulate(&RunOptions::new(100_000, 41).with_threads(1)).unwrap();
+    let two = stand.simulate(&RunOptions::new(100_000, 41).with_threads(2)).unwrap();
+    assert_eq!(one, two);
+}
+
+static FINISH: Decision = Decision {
+    name: "finish",
+    who: "either side",
+    doc: "a choice between options the purpose values alike",
+    options: "later, now",
+};
+static FINISH_DECISIONS: &[&Decision] = &[&FINISH];
+
+/// Ties on the purpose. From the start the attacker wins for sure either
+/// way: `later` (listed first) goes on a step, after which it wins anyway;
+/// `now` wins at once. In `Defence` (one step) the defender, in an attack
+/// it cannot lose, may `hold` (listed first: the limit, its win) or
+/// `strike` (it routs the attacker outright).
+#[derive(Clone, Copy)]
+enum Finish {
+    Sooner,
+    Defence,
+}
+
+impl Game for Finish {
+    /// Whether the first step is past.
+    type State = bool;
+
+    fn layout(&self) -> &Layout {
+        static LAYOUT: std::sync::OnceLock<Layout> = std::sync::OnceLock::new();
+        LAYOUT.get_or_init(|| {
+            Layout::new(vec![
+                Metric::categories("winner", "who won", WINNERS),
+                Metric::integer("turns", "the turn it ended", 1, 3),
+            ])
+        })
+    }
+    fn start(&self) -> bool {
+        false
+    }
+    fn steps(&self) -> u32 {
+        match self {
+            Finish::Sooner => 3,
+            // One step: holding reaches the limit.
+            Finish::Defence => 1,
+        }
+    }
+    fn step<F: Fate>(&self, past: &mut bool, fate: &mut F) -> Option<End> {
+        match self {
+            Finish::Sooner if *past => Some(End::Attacker),
+            Finish::Sooner => {
+                *past = true;
+                (fate.decide(ATTACKER, &FINISH, &[0, 1], &|_| 0) == 1).then_some(End::Attacker)
+            }
+            Finish::Defence => (fate.decide(DEFENDER, &FINISH, &[0, 1], &|_| 0) == 1).then_some(End::Defender),
+        }
+    }
+    fn code(&self, winner: u8, steps: u32, _: &bool) -> u64 {
+        self.layout().encode(&[i64::from(winner), i64::from(steps)])
+    }
+    fn purpose(&self) -> Purpose {
+        Purpose::Attack
+    }
+    fn decisions(&self) -> &'static [&'static Decision] {
+        FINISH_DECISIONS
+    }
+    fn describe_state(&self, _: &bool, _: u8) -> String {
+        "a sure thing".into()
+    }
+    fn describe_option(&self, _: &'static Decision, option: u16) -> String {
+        match self {
+            Finish::Sooner => ["later", "now"][option as usize].into(),
+            Finish::Defence => ["hold", "strike"][option as usize].into(),
+        }
+    }
+}
+
+#[test]
+fn options_the_purpose_values_alike_are_decided_by_the_secondary_aims_not_their_order() {
+    // Both of the attacker's options win for sure; `later` is listed first,
+    // yet the fight ends in turn 1, because a side with nothing to lose
+    // ends it sooner. --explain says the two tie on the purpose.
+    let sooner = Played::new(Finish::Sooner, Plan::BEST);
+    close(winner_probabilities(&sooner), [1.0, 0.0, 0.0]);
+    let exact = sooner.exact_distribution().unwrap();
+    assert!((exact.probability("turns", 1) - 1.0).abs() < 1e-12);
+    let explained = sooner.explain().unwrap();
+    let options = &explained[0].options;
+    assert_eq!(
+        options.iter().map(|o| (o.option.as_str(), o.chosen)).collect::<Vec<_>>(),
+        [("later", false), ("now", true)]
+    );
+    assert_eq!((options[0].tie, options[1].tie), (Tie::Purpose, Tie::No));
+    assert!((options[0].turns - 1.0).abs() < 1e-12 && options[1].turns.abs() < 1e-12);
+    // The defender holds an attack it cannot lose either way; `hold` is
+    // listed first, yet it strikes: routing the attacker outright is its
+    // secondary aim. The two tie on the purpose (the attacker's success is
+    // nil either way), which the winner alone would never show.
+    let defence = Played::new(Finish::Defence, Plan::BEST);
+    close(winner_probabilities(&defence), [0.0, 1.0, 0.0]);
+    assert!((ended(&defence, "decided") - 1.0).abs() < 1e-12);
+    let explained = defence.explain().unwrap();
+    let options = &explained[0].options;
+    assert!(options[1].chosen && options[0].tie == Tie::Purpose);
+    assert!((options[1].defender_beats - 1.0).abs() < 1e-12 && options[0].defender_beats.abs() < 1e-12);
 }

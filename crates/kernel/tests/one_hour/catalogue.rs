@@ -161,7 +161,8 @@ fn second_line_builds_from_the_keys_users_type() {
             "defender_remaining",
             "lines_broken",
             "attacker_leader_lost",
-            "defender_leader"
+            "defender_leader",
+            "ended"
         ]
     );
     let exact = scenario.exact_distribution().unwrap();
@@ -169,7 +170,7 @@ fn second_line_builds_from_the_keys_users_type() {
     assert!((total - 1.0).abs() < 1e-9, "{total}");
     // Without a first-line leader there is no leader metric; the second line has no leader key.
     let scenario = entry.build_from_text(rules.as_ref(), [("defender.leader", "false")]).unwrap();
-    assert_eq!(scenario.metrics().len(), 5);
+    assert_eq!(scenario.metrics().len(), 6);
     let error = entry.build_from_text(rules.as_ref(), [("second.leader", "true")]).err().unwrap();
     assert!(error.to_string().contains("unknown key `second.leader`"), "{error}");
     let error = entry.build_from_text(rules.as_ref(), [("depth", "9")]).err().unwrap();
@@ -205,7 +206,8 @@ fn brigade_fire_builds_from_the_keys_users_type() {
             "defender_remaining",
             "attackers_routed",
             "support_leader_lost",
-            "defender_leader_lost"
+            "defender_leader_lost",
+            "ended"
         ]
     );
     let exact = scenario.exact_distribution().unwrap();
@@ -252,7 +254,7 @@ fn default_duels_are_pinned() {
     lines.push(format!("brigade_fire: attackers_routed {}", routed.join(" ")));
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
-        cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 23.1489; remaining 66.680 / 49.550
+        cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 1.0000; remaining 100.000 / 100.000
         grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
         second_line: attacker 0.069825 defender 0.844612 none 0.085563; turns 23.8035; remaining 3.440 / 29.653
         brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3993; remaining 94.803 / 0.000

@@ -256,7 +256,7 @@ use super::{
     grade_param, invalid, split_dice,
 };
 use crate::choice_enum;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Played, Policy};
+use crate::game::{self, ATTACKER, DEFENDER, Decision, End, Fate, Game, Played, Policy};
 use crate::outcome::Layout;
 use crate::params::{Param, ParamError, Settings};
 
@@ -2363,7 +2363,7 @@ impl Game for Assault {
         self.turns
     }
 
-    fn step<F: Fate>(&self, state: &mut AssaultState, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut AssaultState, fate: &mut F) -> Option<End> {
         if state.charisma[0] == UNROLLED {
             // 1.11: an attached general's charisma, rolled once at the start.
             for s in 0..2 {
@@ -2395,9 +2395,12 @@ impl Game for Assault {
                 *state = end;
                 state.fate = pack_fate(ends);
                 Some(match (ends[0].0, ends[1].0) {
-                    (false, true) => ATTACKER,
-                    (true, false) => DEFENDER,
-                    _ => NONE,
+                    (false, true) => End::Attacker,
+                    (true, false) => End::Defender,
+                    (true, true) => End::BothBroke,
+                    // 2.7: only an evade ends a fight with both sides in it:
+                    // the defender left.
+                    (false, false) => End::DefenderLeft,
                 })
             }
         }
@@ -2414,11 +2417,11 @@ impl Game for Assault {
         self.encode(steps.max(1), state, ends)
     }
 
-    fn at_limit(&self, state: &AssaultState) -> u8 {
+    fn at_limit(&self, state: &AssaultState) -> End {
         // A side still pursued at the limit has routed: its enemy has won.
         match state.pursuer {
-            Some(p) => p,
-            None => NONE,
+            Some(p) => End::won_by(p),
+            None => End::Limit,
         }
     }
 

@@ -212,7 +212,7 @@ use super::{
 };
 use crate::choice_enum;
 use crate::dice::Dice;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Law, Played, Policy};
+use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Law, Played, Policy};
 use crate::outcome::{Layout, Metric};
 use crate::params::{Choice, Param, ParamError, Settings};
 use crate::pmf::Pmf;
@@ -973,7 +973,7 @@ impl Game for Crossing {
         self.turns
     }
 
-    fn step<F: Fate>(&self, state: &mut CrossingState, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut CrossingState, fate: &mut F) -> Option<End> {
         if state.charisma == UNROLLED {
             state.charisma = self.roll_charisma(fate);
         }
@@ -995,7 +995,7 @@ impl Game for Crossing {
             if self.rules.is_shattered(self.mover.figures, self.mover.figures - left) {
                 // 5.3: removed at once, no test.
                 state.end = ENDED_SHATTERED;
-                return Some(DEFENDER);
+                return Some(End::Defender);
             }
             if hits >= self.rules.morale_test_shooting_hits {
                 // 5.4 (1): a test after 2 hits in the phase.
@@ -1005,7 +1005,7 @@ impl Game for Crossing {
                     // 5.7.1: a score of 0 or less shatters it.
                     TestResult::Rout(RoutRow::Shattered) => {
                         state.end = ENDED_ROUTED_SHATTERED;
-                        return Some(DEFENDER);
+                        return Some(End::Defender);
                     }
                     TestResult::Rout(row) => {
                         // 5.7.1: rout hits by its size at the test; they may shatter it (5.3).
@@ -1018,14 +1018,14 @@ impl Game for Crossing {
                         } else {
                             ENDED_ROUTED
                         };
-                        return Some(DEFENDER);
+                        return Some(End::Defender);
                     }
                 }
             }
         }
         if to > self.end {
             state.end = ENDED_ARRIVED;
-            return Some(ATTACKER);
+            return Some(End::Attacker);
         }
         state.place = to as u16;
         None

@@ -227,7 +227,7 @@ use super::{
     roll_test, test_distribution,
 };
 use crate::dice::Dice;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
+use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Law, Policy};
 use crate::outcome::CodeHasher;
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Choice, Param, ParamError, Settings};
@@ -1577,7 +1577,7 @@ impl Game for FireGame {
         self.base.turns
     }
 
-    fn step<F: Fate>(&self, state: &mut FireState, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut FireState, fate: &mut F) -> Option<End> {
         let rules = self.rules();
         if state.charisma[0] == UNROLLED {
             // 1.11: an attached general's charisma, rolled once at the start.
@@ -1649,9 +1649,9 @@ impl Game for FireGame {
         }
         state.outs = outs;
         Some(match (outs[0] != Out::In, outs[1] != Out::In) {
-            (false, true) => ATTACKER,
-            (true, false) => DEFENDER,
-            _ => NONE,
+            (false, true) => End::Attacker,
+            (true, false) => End::Defender,
+            _ => End::BothBroke,
         })
     }
 
@@ -2722,7 +2722,13 @@ impl DenseSolver {
                     if *q > 0.0 {
                         let (sa, oa) = unkey(0, k / side_keys[1]);
                         let (sd, od) = unkey(1, k % side_keys[1]);
-                        *codes.entry(base.end_code(t as u32 + 1, [sa, sd], [oa, od])).or_insert(0.0) += *q;
+                        let end = match (oa != Out::In, od != Out::In) {
+                            (false, true) => End::Attacker,
+                            (true, false) => End::Defender,
+                            _ => End::BothBroke,
+                        };
+                        let code = base.end_code(t as u32 + 1, [sa, sd], [oa, od]);
+                        *codes.entry(code * game::ENDED.len() as u64 + end.ended_index()).or_insert(0.0) += *q;
                     }
                     *q = 0.0;
                 }
@@ -2741,7 +2747,8 @@ impl DenseSolver {
                 if q > 0.0 {
                     let sa = SideState { routed: r & 1 == 1, ..self.sides[0].cores[ca] };
                     let sd = SideState { routed: r & 2 == 2, ..self.sides[1].cores[cd] };
-                    *codes.entry(base.end_code(base.turns, [sa, sd], [Out::In, Out::In])).or_insert(0.0) += q;
+                    let code = base.end_code(base.turns, [sa, sd], [Out::In, Out::In]);
+                    *codes.entry(code * game::ENDED.len() as u64 + End::Limit.ended_index()).or_insert(0.0) += q;
                 }
             }
         }
@@ -2810,11 +2817,11 @@ impl DenseSolver {
         for turn in 0..turns {
             let mut fate =
                 TableFate { dice: &mut *dice, solver: self, turn: turn as usize, sides: state.sides, attacker: HOLD };
-            if let Some(winner) = game.step(&mut state, &mut fate) {
-                return game.code(winner, turn + 1, &state);
+            if let Some(end) = game.step(&mut state, &mut fate) {
+                return game::outcome_code(game, end, turn + 1, &state);
             }
         }
-        game.code(game.at_limit(&state), turns, &state)
+        game::outcome_code(game, game.at_limit(&state), turns, &state)
     }
 
     /// The table's index of a state at the start of a turn.
@@ -2973,7 +2980,11 @@ impl DenseSolver {
                         option: game.describe_option(&MOVE_DECISION, option),
                         attacker_wins: w[0],
                         defender_wins: w[1],
+                        attacker_beats: w[0],
+                        defender_beats: w[1],
+                        turns: f64::NAN,
                         chosen: option == if s == 0 { a } else { d },
+                        tie: game::Tie::No,
                     }
                 })
                 .collect();

@@ -119,7 +119,7 @@ use super::{
     percent,
 };
 use crate::dice::Dice;
-use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Policy};
+use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Choice, ParamError};
 use crate::pmf::Pmf;
@@ -674,17 +674,17 @@ impl Assault {
     }
 
     /// The winner when a side has no figures left.
-    fn destroyed(state: &Position) -> Option<u8> {
+    fn destroyed(state: &Position) -> Option<End> {
         match (state.figures[0] == 0, state.figures[1] == 0) {
             (false, false) => None,
-            (true, false) => Some(DEFENDER),
-            (false, true) => Some(ATTACKER),
-            (true, true) => Some(NONE),
+            (true, false) => Some(End::Defender),
+            (false, true) => Some(End::Attacker),
+            (true, true) => Some(End::BothBroke),
         }
     }
 
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decision).
-    fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
+    fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         s.phase = HOLDER_VOLLEY;
         let outside = s.outside();
         let mut moved = false;
@@ -697,7 +697,7 @@ impl Assault {
                 s.distance += self.rules.retreat_distance as u8;
                 moved = true;
                 if u32::from(s.distance) > self.farthest[outside as usize] {
-                    return Some(s.holder());
+                    return Some(End::won_by(s.holder()));
                 }
             }
         }
@@ -813,7 +813,7 @@ impl Assault {
     }
 
     /// 3.1: the outside side's volley; then the end of the Firing phase.
-    fn outside_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
+    fn outside_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         let (outside, holder) = (s.outside(), s.holder());
         if s.outside_mark > 0
             && s.figures[holder as usize] > 0
@@ -835,13 +835,13 @@ impl Assault {
         // 6 (interpretation `burning_building`): the holders leave a burning
         // building and lose it (only the defenders' buildings are fired).
         if s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::Evacuate {
-            return Some(outside);
+            return Some(End::won_by(outside));
         }
         None
     }
 
     /// 4, 5: a round of melee in contact, then the Morale Check.
-    fn melee_and_morale<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<u8> {
+    fn melee_and_morale<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         let (outside, holder) = (s.outside(), s.holder());
         if s.distance == 0 {
             let [a, d] = s.figures;
@@ -876,12 +876,12 @@ impl Assault {
         if holder_broke {
             // Both sides in retreat: no one holds the position.
             if outside_broke || routed {
-                return Some(NONE);
+                return Some(End::BothBroke);
             }
             // Interpretation `defender_failure = attacker_wins`: the first
             // failure of the defenders gives the attackers the fight.
             if self.rules.defender_failure == DefenderFailure::AttackerWins {
-                return Some(outside);
+                return Some(End::won_by(outside));
             }
             // 5: the holders "immediately move 8 inches away from the enemy"
             // and the side outside takes the position they left.
@@ -890,7 +890,7 @@ impl Assault {
             s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
             s.distance = self.rules.retreat_distance as u8;
             if u32::from(s.distance) > self.farthest[holder as usize] {
-                return Some(outside);
+                return Some(End::won_by(outside));
             }
             return None;
         }
@@ -900,7 +900,7 @@ impl Assault {
             s.flags &= !GUNS_RANGED;
             s.distance += self.rules.retreat_distance as u8;
             if u32::from(s.distance) > self.farthest[outside as usize] {
-                return Some(holder);
+                return Some(End::won_by(holder));
             }
         }
         None
@@ -946,7 +946,7 @@ impl Game for Assault {
         self.setup.turns * PHASES
     }
 
-    fn step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<End> {
         match state.phase {
             MOVEMENT => self.movement(state, fate),
             HOLDER_VOLLEY => {
@@ -979,10 +979,10 @@ impl Game for Assault {
     }
 
     /// Interpretation `assault_limit`: undecided, or the side holding the position wins.
-    fn at_limit(&self, state: &Position) -> u8 {
+    fn at_limit(&self, state: &Position) -> End {
         match self.rules.assault_limit {
-            AssaultLimit::Undecided => NONE,
-            AssaultLimit::Holder => state.holder(),
+            AssaultLimit::Undecided => End::Limit,
+            AssaultLimit::Holder => End::won_by(state.holder()),
         }
     }
 

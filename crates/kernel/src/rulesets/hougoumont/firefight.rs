@@ -67,7 +67,7 @@
 
 use super::assault::Volley;
 use super::{Cover, FlankedTest, HalfStrengthTest, LossTestBase, Quality, Rules, Troops, percent};
-use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Policy};
+use crate::game::{ATTACKER, Decision, End, Fate, Game, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::ParamError;
 use std::sync::OnceLock;
@@ -233,22 +233,22 @@ impl Firefight {
     }
 
     /// 5: the winner if a side has left the field past its edge.
-    fn left_field(&self, state: &Lines) -> Option<u8> {
+    fn left_field(&self, state: &Lines) -> Option<End> {
         match (u32::from(state.back[0]) > self.edge, u32::from(state.back[1]) > self.edge) {
             (false, false) => None,
-            (true, false) => Some(DEFENDER),
-            (false, true) => Some(ATTACKER),
-            (true, true) => Some(NONE),
+            (true, false) => Some(End::Defender),
+            (false, true) => Some(End::Attacker),
+            (true, true) => Some(End::BothBroke),
         }
     }
 
     /// The winner if a side has been destroyed.
-    fn destroyed(state: &Lines) -> Option<u8> {
+    fn destroyed(state: &Lines) -> Option<End> {
         match (state.figures[0] == 0, state.figures[1] == 0) {
             (false, false) => None,
-            (true, false) => Some(DEFENDER),
-            (false, true) => Some(ATTACKER),
-            (true, true) => Some(NONE),
+            (true, false) => Some(End::Defender),
+            (false, true) => Some(End::Attacker),
+            (true, true) => Some(End::BothBroke),
         }
     }
 
@@ -309,7 +309,7 @@ impl Firefight {
     }
 
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decisions).
-    fn orders<F: Fate>(&self, s: &mut Lines, fate: &mut F) -> Option<u8> {
+    fn orders<F: Fate>(&self, s: &mut Lines, fate: &mut F) -> Option<End> {
         s.phase = ATTACKER_VOLLEY;
         for i in 0..2 {
             if Self::routed(s, i) {
@@ -359,7 +359,7 @@ impl Firefight {
 
     /// 3.1, 5: the defender's volley, from its figures at the start of the
     /// phase (both fire at once), then the Morale Check.
-    fn defender_volley_and_morale<F: Fate>(&self, s: &mut Lines, fate: &mut F) -> Option<u8> {
+    fn defender_volley_and_morale<F: Fate>(&self, s: &mut Lines, fate: &mut F) -> Option<End> {
         s.phase = ORDERS;
         let before = [s.figures[0], s.mark];
         s.mark = 0;
@@ -413,7 +413,7 @@ impl Game for Firefight {
         self.turns * PHASES
     }
 
-    fn step<F: Fate>(&self, state: &mut Lines, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut Lines, fate: &mut F) -> Option<End> {
         match state.phase {
             ORDERS => self.orders(state, fate),
             ATTACKER_VOLLEY => {

@@ -73,7 +73,7 @@
 
 use super::{Quality, Rules, invalid, pair_is_huzzah, pair_total, quality_param};
 use crate::catalogue::ScenarioEntry;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, NONE, Objective, Plan, Played, Policy};
+use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Objective, Plan, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Choice, Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -325,7 +325,7 @@ impl Game for Reorganise {
         self.turns + 1
     }
 
-    fn step<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<End> {
         let now = *state;
         let chosen = fate.decide(ATTACKER, &ATTEMPT_DECISION, &[WAIT, ATTEMPT], &|policy| self.heuristic(&now, policy));
         state.turn += 1;
@@ -349,7 +349,9 @@ impl Game for Reorganise {
             return None;
         }
         state.result = result as u8;
-        Some(if self.destroys(self.kills(state)) { NONE } else { ATTACKER })
+        // A command back without the followed unit is nobody's win: both
+        // the player's aim and the unit are lost.
+        Some(if self.destroys(self.kills(state)) { End::BothBroke } else { End::Attacker })
     }
 
     fn code(&self, winner: u8, steps: u32, state: &State) -> u64 {
@@ -367,8 +369,9 @@ impl Game for Reorganise {
         ])
     }
 
-    fn at_limit(&self, _state: &State) -> u8 {
-        DEFENDER
+    fn at_limit(&self, _state: &State) -> End {
+        // Still off the table at the limit: the enemy's gain.
+        End::Defender
     }
 
     fn decisions(&self) -> &'static [&'static Decision] {

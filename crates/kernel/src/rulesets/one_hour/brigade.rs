@@ -105,7 +105,7 @@
 use super::duel::{self, Duel, DuelKind, FIRE, FirstSide, MAX_RANGE, Posture, SideSetup, State};
 use super::{Commander, CommanderLeads, Quality, Rules, SingleSource, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Played, Policy};
+use crate::game::{self, ATTACKER, DEFENDER, Decision, End, Fate, Game, Played, Policy};
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -352,7 +352,7 @@ impl BrigadeFire {
     }
 
     /// One side turn; `Some(winner)` when the fight ends.
-    fn side_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+    fn side_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<End> {
         let side = b.next;
         b.next = 1 - side;
         // WATERLOO: "Napoleon - at the start of any French turn may attempt to rally one French unit."
@@ -366,7 +366,7 @@ impl BrigadeFire {
     }
 
     /// The attacker's side turn: the shooting phase, then the movement phase.
-    fn attackers_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+    fn attackers_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<End> {
         let mut fired = [false; 2];
         let mut phase_hits = 0;
         let mut retreated = false;
@@ -391,7 +391,7 @@ impl BrigadeFire {
             let x = usize::from(chosen - VOLLEY_BY[0]);
             fired[x] = true;
             if self.volley(x, b, &mut phase_hits, &mut retreated, fate).is_some() {
-                return Some(ATTACKER);
+                return Some(End::Attacker);
             }
         }
         for (x, &fired) in fired.iter().enumerate() {
@@ -490,7 +490,7 @@ impl BrigadeFire {
         phase_hits: &mut u32,
         retreated: &mut bool,
         fate: &mut F,
-    ) -> Option<u8> {
+    ) -> Option<End> {
         let duel = &self.duels[x];
         let mut state = self.pair(x, b);
         let before = state.range;
@@ -521,7 +521,7 @@ impl BrigadeFire {
     }
 
     /// The defender's side turn: fire at one attacker, or move, or stay or leave square.
-    fn defenders_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+    fn defenders_turn<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<End> {
         let n = Self::nearer(b);
         let mut nearer = self.pair(n, b);
         let mut options = Vec::with_capacity(40);
@@ -555,7 +555,7 @@ impl BrigadeFire {
                 b.posture[x] = Posture::Deployed;
                 let y = 1 - x;
                 if !Self::alive(b, y) {
-                    return Some(DEFENDER);
+                    return Some(End::Defender);
                 }
                 // His leader, if he survived the rout's 1D6, is not overrun;
                 // he joins the other unit only under `surviving_leader =
@@ -625,7 +625,7 @@ impl Game for BrigadeFire {
         2 * self.turns
     }
 
-    fn step<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, b: &mut Brigade, fate: &mut F) -> Option<End> {
         self.side_turn(b, fate)
     }
 

@@ -87,7 +87,7 @@ use super::{
 };
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
-use crate::game::{self, ATTACKER, Decision, Fate, Game, Law, NONE, Played, Policy};
+use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Law, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -570,7 +570,7 @@ impl Duel {
     }
 
     /// One side turn of the side `state.next`; `Some(winner)` when the fight ends.
-    pub(super) fn side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+    pub(super) fn side_turn<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<End> {
         let s = self.begin_side_turn(state, fate);
         let ended = self.act(s, state, fate);
         if ended.is_none() {
@@ -765,7 +765,7 @@ impl Duel {
 
     /// Side `s` acts: fires, charges, moves, changes formation or breaks off;
     /// `Some(winner)` when the fight ends.
-    pub(super) fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<u8> {
+    pub(super) fn act<F: Fate>(&self, s: u8, state: &mut State, fate: &mut F) -> Option<End> {
         let mut options = Vec::with_capacity(40);
         let decision = self.options(s, state, &mut options);
         let now = *state;
@@ -775,7 +775,7 @@ impl Duel {
 
     /// Side `s` carries out the option `chosen` (one [`Duel::options`]
     /// offered it); `Some(winner)` when the fight ends.
-    pub(super) fn apply<F: Fate>(&self, s: u8, chosen: u16, state: &mut State, fate: &mut F) -> Option<u8> {
+    pub(super) fn apply<F: Fate>(&self, s: u8, chosen: u16, state: &mut State, fate: &mut F) -> Option<End> {
         let i = s as usize;
         match chosen {
             STAY_IN_SQUARE => None,
@@ -787,7 +787,7 @@ impl Duel {
                 state.posture[i] = Posture::Square;
                 None
             }
-            BREAK_OFF => Some(NONE),
+            BREAK_OFF => Some(End::left_by(s)),
             FIRE | FIRE_THEN_SQUARE => {
                 let fire = self.fire_now(s, state).expect("fire is offered only in range");
                 let hits = fate.draw(fire);
@@ -857,7 +857,7 @@ impl Duel {
         shooting: bool,
         state: &mut State,
         fate: &mut F,
-    ) -> Option<u8> {
+    ) -> Option<End> {
         if hits == 0 {
             return None;
         }
@@ -886,7 +886,7 @@ impl Duel {
             if state.leader[o] && fate.ways(self.rules.leader_risk_rout_roll.min(6), 6) {
                 state.leader[o] = false;
             }
-            return Some(s);
+            return Some(End::won_by(s));
         }
         // Shooting: "Targets that suffer 3 (or more) hits from shooting from a
         // single source = retreat 1 box directly away from source."
@@ -1069,7 +1069,7 @@ impl Game for Duel {
         2 * self.turns
     }
 
-    fn step<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, state: &mut State, fate: &mut F) -> Option<End> {
         self.side_turn(state, fate)
     }
 

@@ -59,7 +59,7 @@
 use super::duel::{self, Duel, DuelKind, FirstSide, MAX_RANGE, SideSetup, State};
 use super::{CommanderLeads, Quality, Rules, SurvivingLeader, UnitType};
 use crate::catalogue::ScenarioEntry;
-use crate::game::{self, ATTACKER, DEFENDER, Decision, Fate, Game, Played, Policy};
+use crate::game::{self, ATTACKER, DEFENDER, Decision, End, Fate, Game, Played, Policy};
 use crate::outcome::{Layout, Metric};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -258,16 +258,16 @@ impl SecondLine {
     }
 
     /// One side turn; `Some(winner)` when the fight ends.
-    fn side_turn<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<u8> {
+    fn side_turn<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<End> {
         match lines.phase {
             Phase::First { .. } => {
                 // The duel's side turn, with the leader's move in the
                 // defender's movement phase ("3) Move"), after its unit has
                 // shot or moved and before Wellington's rally closes the turn.
                 let s = self.first.begin_side_turn(&mut lines.duel, fate);
-                if let Some(winner) = self.first.act(s, &mut lines.duel, fate) {
-                    if winner != ATTACKER {
-                        return Some(winner);
+                if let Some(end) = self.first.act(s, &mut lines.duel, fate) {
+                    if end != End::Attacker {
+                        return Some(end);
                     }
                     self.break_first_line(lines, fate);
                     return None;
@@ -446,7 +446,7 @@ impl Game for SecondLine {
         2 * self.turns
     }
 
-    fn step<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, lines: &mut Lines, fate: &mut F) -> Option<End> {
         self.side_turn(lines, fate)
     }
 

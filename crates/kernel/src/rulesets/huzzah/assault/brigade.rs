@@ -174,7 +174,7 @@ use super::{
     State, TURN_END,
 };
 use crate::catalogue::ScenarioEntry;
-use crate::game::{ATTACKER, DEFENDER, Decision, Fate as Chance, Game, NONE, Plan, Played, Policy};
+use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate as Chance, Game, NONE, Plan, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Param, ParamError, RuleBook, Settings};
 use crate::rulesets::huzzah::engagement::{Fate, Fighter, UnitResult, resolve_multi, resolve_with_ratings};
@@ -1334,9 +1334,15 @@ impl BrigadeGame {
         Work { s: State::unpack(b.shared), units: b.units, meta: b.meta }
     }
 
-    fn winner_of(&self, code: u64) -> u8 {
-        // The winner is the layout's first metric.
-        self.layout.value(code, 0) as u8
+    /// How the fight whose outcome code is `code` ended: the winner is the
+    /// layout's first metric, and nobody's win within a step is both
+    /// sides breaking at once.
+    fn end_of(&self, code: u64) -> End {
+        match self.layout.value(code, 0) as u8 {
+            ATTACKER => End::Attacker,
+            DEFENDER => End::Defender,
+            _ => End::BothBroke,
+        }
     }
 }
 
@@ -1360,7 +1366,7 @@ impl Game for BrigadeGame {
         s.phase == ATTACKER_THREAT && b.meta.cursor == 0
     }
 
-    fn step<F: Chance>(&self, b: &mut Brigade, fate: &mut F) -> Option<u8> {
+    fn step<F: Chance>(&self, b: &mut Brigade, fate: &mut F) -> Option<End> {
         let mut node = self.quiet(Node::Live(self.unpack(b)));
         if let Node::Live(w) = node
             && w.s.phase != TURN_END
@@ -1376,7 +1382,7 @@ impl Game for BrigadeGame {
                     meta: Meta::default(),
                     end: code,
                 };
-                Some(self.winner_of(code))
+                Some(self.end_of(code))
             }
             Node::Live(mut w) => {
                 if w.s.phase == TURN_END {

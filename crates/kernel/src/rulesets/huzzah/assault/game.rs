@@ -69,7 +69,7 @@ use super::{
     TURN_END, Taken, pair_of_total,
 };
 use crate::dice::Dice;
-use crate::game::{ATTACKER, DEFENDER, Decision, Fate, Game, Law, NONE, Plan, Policy};
+use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, NONE, Plan, Policy};
 use crate::outcome::Layout;
 use crate::rulesets::huzzah::standoff::{Node, TOTALS};
 use crate::rulesets::huzzah::{Arm, pair_is_huzzah, pair_total};
@@ -300,7 +300,7 @@ impl AssaultGame {
         fate: &mut F,
         first: impl Fn(u32) -> Node<State>,
         more: impl Fn(&State) -> bool,
-    ) -> (Option<u8>, Standing) {
+    ) -> (Option<End>, Standing) {
         fate.draw_last(
             |dice| {
                 let mut roll = || pair_of_total(pair_total(dice.two_d6_index()));
@@ -326,7 +326,7 @@ impl AssaultGame {
         fate: &mut F,
         class: impl Fn(u32) -> u8,
         first: impl Fn(u32) -> Node<State>,
-    ) -> (Option<u8>, Standing) {
+    ) -> (Option<End>, Standing) {
         fate.draw_last(
             |dice| self.finish(first(pair_of_total(pair_total(dice.two_d6_index())))),
             || {
@@ -367,7 +367,7 @@ impl AssaultGame {
         &self,
         first: &impl Fn(u32) -> Node<State>,
         more: &impl Fn(&State) -> bool,
-    ) -> Vec<((Option<u8>, Standing), f64)> {
+    ) -> Vec<((Option<End>, Standing), f64)> {
         let mut groups: Masses<Node<State>> = Masses::new();
         // Live states awaiting another roll, with their mass.
         let mut waiting: Masses<State> = Masses::new();
@@ -409,11 +409,11 @@ impl AssaultGame {
     /// Where the step that has reached `node` leads once the quiet phases
     /// after it have run ([`AssaultGame::quiet`]): the winner, if the fight
     /// is over, and the state after it (a new turn's, at the end of one).
-    fn finish(&self, node: Node<State>) -> (Option<u8>, Standing) {
+    fn finish(&self, node: Node<State>) -> (Option<End>, Standing) {
         match self.quiet(node) {
             // The code says all there is to say: endings with the same code
             // are one state, whatever led to them.
-            Node::End(code) => (Some(self.winner_of(code)), Standing { state: Packed(0, 0), end: code }),
+            Node::End(code) => (Some(self.end_of(code)), Standing { state: Packed(0, 0), end: code }),
             Node::Live(s) => {
                 let s = if s.phase == TURN_END { Assault::new_turn(s) } else { s };
                 (None, Standing { state: s.pack(), end: GOING })
@@ -424,8 +424,8 @@ impl AssaultGame {
     /// Where the step leads from each of `groups` ([`AssaultGame::finish`],
     /// each once), merged where they meet: the law of a last draw
     /// ([`Fate::draw_last`]).
-    fn quieted(&self, groups: Masses<Node<State>>) -> Vec<((Option<u8>, Standing), f64)> {
-        let mut places: Masses<(Option<u8>, Standing)> = Masses::new();
+    fn quieted(&self, groups: Masses<Node<State>>) -> Vec<((Option<End>, Standing), f64)> {
+        let mut places: Masses<(Option<End>, Standing)> = Masses::new();
         for (node, p) in groups.items {
             places.add(self.finish(node), p);
         }
@@ -540,7 +540,7 @@ impl AssaultGame {
     /// The step at `s`, which asks `asks`: its decision, its roll, and the
     /// chain's phase, then the quiet phases after them (a roll's places are
     /// quiet already: see [`AssaultGame::rolled`]).
-    fn input_step<F: Fate>(&self, mut s: State, asks: Asks, fate: &mut F) -> (Option<u8>, Standing) {
+    fn input_step<F: Fate>(&self, mut s: State, asks: Asks, fate: &mut F) -> (Option<End>, Standing) {
         let a = &self.assault;
         let r = &a.rules;
         debug_assert_eq!(asks, self.asks(&s));
@@ -675,9 +675,15 @@ impl AssaultGame {
         self.assault.after_move(s, to)
     }
 
-    fn winner_of(&self, code: u64) -> u8 {
-        // The winner is the layout's first metric.
-        self.assault.layout.value(code, 0) as u8
+    /// How the fight whose outcome code is `code` ended: the winner is the
+    /// layout's first metric, and nobody's win within a step is both
+    /// sides breaking at once.
+    fn end_of(&self, code: u64) -> End {
+        match self.assault.layout.value(code, 0) as u8 {
+            ATTACKER => End::Attacker,
+            DEFENDER => End::Defender,
+            _ => End::BothBroke,
+        }
     }
 }
 
@@ -701,7 +707,7 @@ impl Game for AssaultGame {
         s.phase == super::ATTACKER_THREAT && s.huzzahs == 0
     }
 
-    fn step<F: Fate>(&self, standing: &mut Standing, fate: &mut F) -> Option<u8> {
+    fn step<F: Fate>(&self, standing: &mut Standing, fate: &mut F) -> Option<End> {
         let (node, asks) = self.quiet_asking(Node::Live(State::unpack(standing.state)));
         let (winner, next) = match node {
             Node::Live(s) if s.phase != TURN_END => self.input_step(s, asks, fate),
