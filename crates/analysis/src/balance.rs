@@ -194,6 +194,7 @@ impl Experiment {
             // After the run: a game solved for it keeps its table, so this
             // solves nothing again.
             policies: scenario.policies(),
+            unread: scenario.unread_keys(),
         })
     }
 

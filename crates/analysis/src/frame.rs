@@ -27,6 +27,9 @@ pub struct Run {
     /// decisions (where best play is beyond the solver, the game's fallback
     /// heuristic was played: the record names it).
     pub policies: Option<[PolicyUse; 2]>,
+    /// The keys the scenario did not read at this run's settings, with why
+    /// ([`DynScenario::unread_keys`](volley_kernel::scenario::DynScenario::unread_keys)).
+    pub unread: Vec<(String, String)>,
 }
 
 /// The columns every long frame has before the key columns.

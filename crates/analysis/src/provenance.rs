@@ -9,7 +9,7 @@
 
 use crate::balance::Experiment;
 use volley_kernel::catalogue::{self, ScenarioEntry};
-use volley_kernel::game::{PolicyUse, side_name};
+use volley_kernel::game::{PolicyUse, Purpose, side_name};
 use volley_kernel::params::{Choice, RuleBook};
 
 /// The version of volley that made a result.
@@ -18,6 +18,10 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// A key whose name ends so is a side's policy: always recorded, set or not,
 /// because the same fight under another policy is another result.
 pub const POLICY_SUFFIX: &str = ".policy";
+
+/// The key naming a fight's purpose: always recorded, set or not, because
+/// the same fight with another purpose answers another question.
+pub const PURPOSE_KEY: &str = "purpose";
 
 /// One rule field whose value is not the printed one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,6 +82,12 @@ pub struct Provenance {
     pub keys: Vec<(String, String)>,
     /// Every `*.policy` key of the scenario with its value, set or default.
     pub policies: Vec<(String, String)>,
+    /// The fight's purpose (its `purpose` key, set or default) and what it
+    /// means, where the scenario has one.
+    pub purpose: Option<(String, String)>,
+    /// Keys set that the scenario does not read at these settings, each
+    /// with why ([`DynScenario::unread_keys`](volley_kernel::scenario::DynScenario::unread_keys)).
+    pub unread: Vec<(String, String)>,
     /// What a side played where it is not what its policy key asked (best
     /// play beyond the solver, where the game plays its fallback heuristic),
     /// in words, a side at a time: `attacker bold (best asked; beyond the
@@ -110,11 +120,19 @@ impl Provenance {
                 (p.name.clone(), set.unwrap_or_else(|| p.default.to_string()))
             })
             .collect();
+        let purpose = scenario.params.iter().find(|p| p.name == PURPOSE_KEY).map(|p| {
+            let name =
+                keys.iter().rev().find(|(k, _)| *k == p.name).map_or_else(|| p.default.to_string(), |(_, v)| v.clone());
+            let meaning = Purpose::from_name(&name).map_or("", Purpose::sentence).to_string();
+            (name, meaning)
+        });
         Provenance {
             ruleset: ruleset.to_string(),
             scenario: scenario.name.to_string(),
             keys: keys.to_vec(),
             policies,
+            purpose,
+            unread: Vec::new(),
             played: Vec::new(),
             rules_changed: rules_changed(ruleset, rules),
             computation,
@@ -182,6 +200,19 @@ impl Provenance {
         self
     }
 
+    /// The record with the keys set that a scenario built from them does
+    /// not read (`unread`, the scenario's whole list: only those set are
+    /// kept), so that nobody takes a key echoed under "keys set" for one
+    /// that mattered.
+    pub fn with_unread(mut self, unread: &[(String, String)]) -> Provenance {
+        for (key, why) in unread {
+            if self.keys.iter().any(|(k, _)| k == key) && !self.unread.iter().any(|(k, _)| k == key) {
+                self.unread.push((key.clone(), why.clone()));
+            }
+        }
+        self
+    }
+
     /// The record as (label, value) lines, the same in every format.
     pub fn lines(&self) -> Vec<(&'static str, String)> {
         let pairs = |pairs: &[(String, String)]| {
@@ -208,6 +239,13 @@ impl Provenance {
                 if self.keys.is_empty() { "none (the scenario's defaults)".into() } else { pairs(&self.keys) },
             ),
         ];
+        if !self.unread.is_empty() {
+            let words: Vec<String> = self.unread.iter().map(|(k, why)| format!("{k} ({why})")).collect();
+            lines.push(("not read here", words.join("; ")));
+        }
+        if let Some((name, meaning)) = &self.purpose {
+            lines.push(("purpose", if meaning.is_empty() { name.clone() } else { format!("{name} ({meaning})") }));
+        }
         if !self.policies.is_empty() {
             lines.push(("policies", pairs(&self.policies)));
         }

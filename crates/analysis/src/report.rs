@@ -11,7 +11,7 @@
 //! distribution) as a [`Report`] and its data frame, ready for [`write_report`].
 
 use crate::AnalysisError;
-use crate::balance::{Convergence, Equivalence, Experiment, Ladder, Sensitivity, Sweep};
+use crate::balance::{Convergence, Equivalence, Estimate, Experiment, Ladder, Sensitivity, Sweep};
 use crate::charts::{
     Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
     sensitivity_tornado, sweep_chart,
@@ -765,6 +765,29 @@ pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
     let (first, last) = (sweep.points.first()?, sweep.points.last()?);
     let p = sweep.measure.is_probability();
     let label = sweep.measure.label();
+    if sweep.points.len() > 1 && changes_nothing(sweep) {
+        // A flat line drawn as if it were a result would read as one: say
+        // the key does nothing here, and why where the scenario knows.
+        let why = sweep
+            .runs
+            .iter()
+            .flat_map(|run| &run.unread)
+            .find(|(key, _)| *key == sweep.key)
+            .map_or(String::new(), |(_, why)| format!(" ({why})"));
+        let how = if sweep.points.iter().all(|(_, e)| e.samples.is_none()) {
+            "the same exact value at every"
+        } else {
+            "no difference any test can tell at"
+        };
+        return Some(format!(
+            "For {}, changing {} does nothing here{why}: {label} is {} with {how} {x_label} from {} to {}",
+            sweep.ruleset,
+            sweep.key,
+            format_value(first.1.value, p),
+            first.0,
+            last.0
+        ));
+    }
     // Values that print alike read as unmoved: "rises from 42.7% to 42.7%"
     // would report a difference in digits nobody sees.
     let same = |a: f64, b: f64| format_value(a, p) == format_value(b, p);
@@ -810,6 +833,21 @@ pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
     }
     let mut chars = sentence.chars();
     Some(chars.next().map_or(String::new(), |c| c.to_uppercase().collect::<String>() + chars.as_str()))
+}
+
+/// Whether no two of a sweep's points differ: exact values equal to 1e-12,
+/// or sampled ones that a two-sided test at the sweep's confidence cannot
+/// tell apart (each pair's difference within the half-widths of both
+/// intervals combined in quadrature, the normal test of two estimates).
+pub fn changes_nothing(sweep: &Sweep) -> bool {
+    let points: Vec<&Estimate> = sweep.points.iter().map(|(_, e)| e).collect();
+    points.iter().enumerate().all(|(i, a)| {
+        points[i + 1..].iter().all(|b| {
+            let half = |e: &Estimate| (e.ci_high - e.ci_low) / 2.0;
+            let allowed = (half(a).powi(2) + half(b).powi(2)).sqrt();
+            (a.value - b.value).abs() <= allowed.max(1e-12)
+        })
+    })
 }
 
 /// The most rows a distribution report prints; the data files hold the rest.

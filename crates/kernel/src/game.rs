@@ -235,17 +235,19 @@ impl Purpose {
         }
     }
 
-    /// The purpose in one sentence, for outputs (`volley dist`, reports).
+    /// What the purpose asks, in a clause for outputs (`volley dist`,
+    /// reports): "the attacker must beat the defender by the turn limit;
+    /// anything else is the defender's win".
     pub fn sentence(self) -> &'static str {
         match self {
             Purpose::Attack => {
-                "an attack: the attacker must beat the defender by the turn limit; anything else is the defender's"
+                "the attacker must beat the defender by the turn limit; anything else is the defender's win"
             }
             Purpose::Stand => {
-                "a stand-up fight: a side that leaves or is driven off loses; the limit and a mutual break are draws"
+                "both sides must hold: a side that leaves or is driven off loses; the limit and a mutual break are draws"
             }
             Purpose::Manoeuvre => {
-                "a manoeuvring fight: only beating the enemy wins; leaving, a mutual break and the limit are draws"
+                "either side may leave: only beating the enemy wins; leaving, a mutual break and the limit are draws"
             }
         }
     }
@@ -452,6 +454,14 @@ pub trait Game: Send + Sync {
     fn reads_rule(&self, field: &str) -> bool {
         let _ = field;
         true
+    }
+
+    /// Whether its exact answer under `plan` comes quickly (see
+    /// [`Scenario::exact_is_cheap`]): by default, whenever the solver will
+    /// answer at all. A game whose graph may be solvable yet slow (many
+    /// figures, many turns) says no there, from its settings alone.
+    fn exact_is_cheap(&self, plan: Plan) -> bool {
+        self.solvable(plan)
     }
 
     /// The keys the game does not read at its settings, with why: see
@@ -2740,5 +2750,10 @@ impl<G: Game> Scenario for Played<G> {
 
     fn purpose(&self) -> Option<Purpose> {
         Some(self.game.purpose())
+    }
+
+    fn exact_is_cheap(&self) -> bool {
+        let plan = self.effective_plan();
+        self.game.solvable(plan) && self.game.exact_is_cheap(plan)
     }
 }

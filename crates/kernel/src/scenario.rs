@@ -90,6 +90,15 @@ pub trait Scenario: Send + Sync {
     fn purpose(&self) -> Option<crate::game::Purpose> {
         None
     }
+
+    /// Whether the exact answer at these settings comes quickly (within
+    /// about two seconds on a two-core machine), so that it may be the
+    /// default answer rather than sampling: answered without solving. A
+    /// scenario whose solver slows sharply with its settings (strengths,
+    /// turns) says no beyond what it solves quickly.
+    fn exact_is_cheap(&self) -> bool {
+        self.has_exact()
+    }
 }
 
 /// A scenario behind a pointer: what the catalogue hands out, so the CLI and
@@ -116,6 +125,8 @@ pub trait DynScenario: Send + Sync {
     fn unread_keys(&self) -> Vec<(String, String)>;
     /// What each side must achieve ([`Scenario::purpose`]).
     fn purpose(&self) -> Option<crate::game::Purpose>;
+    /// Whether the exact answer comes quickly ([`Scenario::exact_is_cheap`]).
+    fn exact_is_cheap(&self) -> bool;
 }
 
 impl<S: Scenario> DynScenario for S {
@@ -162,5 +173,9 @@ impl<S: Scenario> DynScenario for S {
 
     fn purpose(&self) -> Option<crate::game::Purpose> {
         Scenario::purpose(self)
+    }
+
+    fn exact_is_cheap(&self) -> bool {
+        Scenario::exact_is_cheap(self)
     }
 }

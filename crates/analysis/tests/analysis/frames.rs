@@ -25,6 +25,7 @@ pub fn dice_run(scenario: &str, keys: &[(&str, &str)], samples: u64) -> Run {
         keys: keys.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         distribution,
         policies: built.policies(),
+        unread: built.unread_keys(),
     }
 }
 

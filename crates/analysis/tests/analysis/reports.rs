@@ -383,3 +383,39 @@ fn a_sweep_whose_ends_print_alike_stays_in_its_finding() {
     let moved = sweep_sentence(&sweep(&[0.138, 0.130, 0.040]), "policy").unwrap();
     assert_eq!(moved, "For One Hour, P(winner = attacker) falls from 13.8% at policy best to 4.0% at cautious");
 }
+
+#[test]
+fn a_sweep_that_changes_nothing_says_so_and_why() {
+    use volley_analysis::balance::{Estimate, Measure, Sweep};
+    use volley_analysis::report::sweep_sentence;
+    let sweep = |points: Vec<Estimate>, runs| Sweep {
+        ruleset: "One Hour".to_string(),
+        key: "attacker.shock".to_string(),
+        measure: Measure::probability("winner", "attacker"),
+        points: ["false", "true"].iter().map(|k| k.to_string()).zip(points).collect(),
+        runs,
+    };
+    // Equal exact values: the key does nothing here, and the scenario says why.
+    let mut run = dice_run("sum", &[("dice", "2d6")], 0);
+    run.unread = vec![("attacker.shock".to_string(), "shock is a cavalry's; the attacker is infantry".to_string())];
+    let flat = sweep_sentence(&sweep(vec![Estimate::exact(0.5), Estimate::exact(0.5)], vec![run]), "shock").unwrap();
+    assert_eq!(
+        flat,
+        "For One Hour, changing attacker.shock does nothing here (shock is a cavalry's; the attacker is infantry): \
+         P(winner = attacker) is 50.0% with the same exact value at every shock from false to true"
+    );
+    // Sampled values no test can tell apart (0.501 ± 0.003 and 0.499 ±
+    // 0.003), with no reason known; and ones a test can (0.51 and 0.49).
+    let sampled = |value: f64| Estimate {
+        value,
+        ci_low: value - 0.003,
+        ci_high: value + 0.003,
+        standard_error: 0.0015,
+        samples: Some(100_000),
+    };
+    let alike = sweep_sentence(&sweep(vec![sampled(0.501), sampled(0.499)], Vec::new()), "shock").unwrap();
+    assert!(alike.starts_with("For One Hour, changing attacker.shock does nothing here: "), "{alike}");
+    assert!(alike.ends_with("with no difference any test can tell at shock from false to true"), "{alike}");
+    let apart = sweep_sentence(&sweep(vec![sampled(0.51), sampled(0.49)], Vec::new()), "shock").unwrap();
+    assert!(apart.contains("falls from 51.0%"), "{apart}");
+}

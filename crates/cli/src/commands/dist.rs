@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use volley_analysis::provenance::{Computation, Provenance};
 use volley_analysis::stats::{PRINTED_DIGITS, round_significant, samples_for_half_width, wilson};
-use volley_kernel::game::{Explained, PolicyUse};
+use volley_kernel::game::{Explained, PolicyUse, Tie};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::params::{RuleBook, nearest};
 use volley_kernel::runner::RunOptions;
@@ -148,7 +148,8 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
     // run keeps its table, so asking solves nothing again.
     let policies = scenario.policies();
     let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence)
-        .with_played(&[policies]);
+        .with_played(&[policies])
+        .with_unread(&scenario.unread_keys());
     let settings: Vec<(String, String)> = {
         let mut all: Vec<(String, String)> =
             entry.params.iter().map(|p| (p.name.clone(), p.default.to_string())).collect();
@@ -252,15 +253,38 @@ fn explain_table(explained: &[Explained]) -> String {
         let width = e.options.iter().map(|o| o.option.len()).max().unwrap_or(6);
         for o in &e.options {
             out.push_str(&format!(
-                "    {:<width$}  attacker wins {:>5.1}%, defender wins {:>5.1}%{}\n",
+                "    {:<width$}  attacker wins {:>5.1}%, defender wins {:>5.1}%, {} more turn{}{}\n",
                 o.option,
                 100.0 * o.attacker_wins,
                 100.0 * o.defender_wins,
-                if o.chosen { "   <- chosen" } else { "" },
+                turns_words(o.turns),
+                if (o.turns - 1.0).abs() < 0.05 { "" } else { "s" },
+                match (o.chosen, o.tie) {
+                    (true, _) => "   <- chosen",
+                    (false, Tie::Purpose) => "   (as good for the purpose; lost on the secondary aims)",
+                    (false, Tie::All) => "   (as good on every aim; the order listed decided)",
+                    (false, Tie::No) => "",
+                },
             ));
         }
     }
+    if explained.iter().any(|e| e.options.iter().any(|o| o.tie != Tie::No)) {
+        out.push_str(
+            "\noptions as good for the purpose are decided by the secondary aims: first the side's margin of \
+             outright wins (routing the enemy, not being routed), then the turns to play (fewer for a side with \
+             something to gain, more for one with something to lose)\n",
+        );
+    }
     out
+}
+
+/// Expected turns still to play, as a person would say them: "0", "2.4".
+fn turns_words(turns: f64) -> String {
+    if turns.is_nan() {
+        return "?".into();
+    }
+    let rounded = (turns * 10.0).round() / 10.0;
+    if rounded.fract() == 0.0 { format!("{rounded:.0}") } else { format!("{rounded:.1}") }
 }
 
 fn simulate_with_progress(
@@ -446,6 +470,9 @@ fn json_text(
                     "options": e.options.iter().map(|o| json!({
                         "option": o.option, "attacker_wins": o.attacker_wins,
                         "defender_wins": o.defender_wins, "chosen": o.chosen,
+                        "attacker_beats": o.attacker_beats, "defender_beats": o.defender_beats,
+                        "turns": if o.turns.is_nan() { None } else { Some(o.turns) },
+                        "tie": match o.tie { Tie::No => "none", Tie::Purpose => "purpose", Tie::All => "all" },
                     })).collect::<Vec<_>>(),
                 })
             })
@@ -475,6 +502,8 @@ fn provenance_json(provenance: &Provenance) -> serde_json::Value {
         "ruleset": provenance.ruleset,
         "scenario": provenance.scenario,
         "keys_set": object(&provenance.keys),
+        "not_read": object(&provenance.unread),
+        "purpose": provenance.purpose.as_ref().map(|(name, meaning)| json!({ "name": name, "meaning": meaning })),
         "policies": object(&provenance.policies),
         "rules_changed": rules,
         "exact": provenance.computation == Computation::Exact,

@@ -433,9 +433,16 @@ function showExplain(results) {
       box.appendChild(p);
       const table = document.createElement("table");
       table.className = "explain";
-      table.innerHTML = "<tr><th>option</th><th>attacker wins</th><th>defender wins</th><th></th></tr>" +
+      // An option as good for the purpose as the one chosen lost on the
+      // secondary aims (outright wins, then turns to play), or, equal on
+      // every aim, to the order the options are listed in.
+      const mark = (o) => o.chosen ? "chosen" : o.tie === "purpose" ? "as good for the purpose; lost on the secondary aims"
+        : o.tie === "all" ? "as good on every aim; listed later" : "";
+      const turns = (o) => o.turns === null || o.turns === undefined ? "" : (Math.round(o.turns * 10) / 10).toString();
+      table.innerHTML = "<tr><th>option</th><th>attacker wins</th><th>defender wins</th><th>turns left</th><th></th></tr>" +
         e.options.map((o) => "<tr><td" + (o.chosen ? ' class="chosen"' : "") + ">" + escapeHtml(o.option) + "</td><td>" +
-          fmt(o.attacker_wins) + "</td><td>" + fmt(o.defender_wins) + "</td><td>" + (o.chosen ? "chosen" : "") + "</td></tr>").join("");
+          fmt(o.attacker_wins) + "</td><td>" + fmt(o.defender_wins) + "</td><td>" + turns(o) + "</td><td>" + mark(o) +
+          "</td></tr>").join("");
       box.appendChild(table);
     }
   });
