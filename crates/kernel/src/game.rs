@@ -253,6 +253,13 @@ impl Purpose {
     }
 }
 
+impl Purpose {
+    /// The `purpose` key of a game scenario's settings (see [`purpose_param`]).
+    pub fn from_settings(settings: &Settings) -> Purpose {
+        settings.choice("purpose")
+    }
+}
+
 /// The `purpose` key of a game scenario: `default` first, and the purposes
 /// it offers (`offered`, names of [`Purpose`]), with what each means in
 /// this scenario (`meaning`, one clause each, in the order offered).
@@ -266,6 +273,28 @@ pub fn purpose_param(default: Purpose, offered: &'static [&'static str], meaning
         kind: ParamKind::Choice(offered),
         default: Value::Choice(default.name().to_string()),
     }
+}
+
+/// Every purpose, as offered by the scenarios that take all three.
+pub const PURPOSES: &[&str] = &["attack", "stand", "manoeuvre"];
+
+/// The `purpose` key of a game scenario that offers all three purposes,
+/// `default` first; `aim` says what beating the enemy is here (for example
+/// "rout or break the defender"), `scenario` why the default answers the
+/// scenario's question.
+pub fn purpose_key(default: Purpose, aim: &str, why: &str) -> Param {
+    use crate::params::Choice;
+    purpose_param(
+        default,
+        PURPOSES,
+        &format!(
+            "attack: the attacker must {aim} by the turn limit, and anything else (the limit, the attacker \
+             leaving, both breaking at once) is the defender's win; stand: both sides must hold, so a side that \
+             leaves or is driven off loses and the limit is a draw; manoeuvre: either side may leave, only beating \
+             the enemy wins, and the limit is a draw. Default {}: {why}",
+            default.name()
+        ),
+    )
 }
 
 /// Values closer than this are a tie between options.
@@ -1879,14 +1908,14 @@ const SECONDARY_TIE: f64 = 1e-9;
 /// not negative (a side with something to gain ends the fight sooner, one
 /// with something to lose draws it out).
 #[inline(always)]
-fn preference(aim: f64, beat: f64, turns: f64) -> [f64; 3] {
+pub(crate) fn preference(aim: f64, beat: f64, turns: f64) -> [f64; 3] {
     [aim, beat, if beat >= -TIE { -turns } else { turns }]
 }
 
 /// Whether preference key `a` beats `b`: lexicographically, each part
 /// within its tolerance a tie.
 #[inline(always)]
-fn prefers(a: [f64; 3], b: [f64; 3]) -> bool {
+pub(crate) fn prefers(a: [f64; 3], b: [f64; 3]) -> bool {
     let tolerances = [TIE, TIE, SECONDARY_TIE];
     for i in 0..3 {
         if a[i] > b[i] + tolerances[i] {

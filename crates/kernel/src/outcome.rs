@@ -149,6 +149,14 @@ impl Layout {
         ((code / self.strides[index]) % metric.domain.size()) as i64 + metric.domain.min()
     }
 
+    /// `code` with metric `index` set to `value` instead.
+    #[inline]
+    pub fn with_value(&self, code: u64, index: usize, value: i64) -> u64 {
+        let stride = self.strides[index];
+        let min = self.metrics[index].domain.min();
+        code - (self.value(code, index) - min) as u64 * stride + (value - min) as u64 * stride
+    }
+
     /// The values of a code, in metric order.
     pub fn decode(&self, code: u64, values: &mut [i64]) {
         for ((value, metric), stride) in values.iter_mut().zip(&self.metrics).zip(&self.strides) {

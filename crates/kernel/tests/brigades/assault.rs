@@ -931,7 +931,13 @@ fn infantry_charges_a_square_by_hand() {
     // forms_square is against cavalry only.
     let brigades = ruleset("brigades").unwrap();
     let forms = [("defender.formation", "forms_square")];
-    assert!(brigades.scenario("assault").unwrap().build_from_text(&rules(), forms.iter().copied()).is_err());
+    assert!(
+        {
+            let entry = brigades.scenario("assault").unwrap();
+            entry.build_from_text(&rules(), crate::manoeuvring(entry, &forms).into_iter())
+        }
+        .is_err()
+    );
 }
 
 #[test]

@@ -12,7 +12,11 @@ use volley_kernel::scenario::DynScenario;
 
 fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
-    brigades.scenario("converging_fire").unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+    {
+        let entry = brigades.scenario("converging_fire").unwrap();
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 /// The chance of a failed test: every outcome but untested and pass.

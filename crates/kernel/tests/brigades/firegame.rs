@@ -16,7 +16,11 @@ use volley_kernel::scenario::{DynScenario, Scenario};
 
 fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
-    brigades.scenario("firefight").unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+    {
+        let entry = brigades.scenario("firefight").unwrap();
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 /// Rules whose every rout is 12" with no rout hits and never the shatter
@@ -82,7 +86,11 @@ fn a_rout_opens_the_gap_and_the_enemy_is_not_back_next_turn() {
             close(dist.probability("attacker_remaining", 75), new);
         } else {
             // Best play may close or stand off; the routed branch never fires.
-            assert!(dist.probability("attacker_remaining", 75) >= new - 0.36 * 0.16 - 1e-12);
+            assert!(
+                dist.probability("attacker_remaining", 75) >= new - 0.36 * 0.16 - 1e-12,
+                "{}",
+                dist.probability("attacker_remaining", 75)
+            );
         }
     }
     // The old reading, still the Markov chain of `Firefight`, gives the old value.
@@ -187,9 +195,11 @@ fn start_distance_sweep_at_twelve_figures() {
         eprintln!("firefight 12 v 12, {}\" -> {}\": {:?} -> {:?}", i + 2, i + 3, pair[0], pair[1]);
         assert!((margin(&pair[1]) - margin(&pair[0])).abs() <= 0.10, "{} to {}", i + 2, i + 3);
     }
-    // Within musket range the fight is on; from 10" nobody closes.
+    // Within musket range the fight is on; from 10" neither side closes
+    // while it has anything to lose, so all but a few branches (where a
+    // side has nothing left to lose and ends the fight sooner) are drawn.
     assert!(laws[4 - 2].2 < 0.6, "{:?}", laws[4 - 2]);
-    close(laws[10 - 2].2, 1.0);
+    assert!(laws[10 - 2].2 > 0.9999, "{:?}", laws[10 - 2]);
 }
 
 #[test]
@@ -447,7 +457,11 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
             "7.13, 6 v 6 from 4\"",
             &returns,
             six.to_vec(),
-            [(0.462968, 0.467949), (0.348637, 0.604937), (0.479434, 0.440627), (0.459352, 0.459352)],
+            // Best against best: the margin (-0.004981) is the game's value;
+            // its split into wins and losses follows the secondary aims
+            // that settle options of equal margin (outright wins, then the
+            // turns to play), 2e-6 from the split the listed order gave.
+            [(0.462970, 0.467951), (0.348637, 0.604937), (0.479434, 0.440627), (0.459352, 0.459352)],
         ),
         (
             "7 v a field battery from 8\"",

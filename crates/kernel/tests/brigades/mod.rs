@@ -23,7 +23,11 @@ use volley_kernel::scenario::DynScenario;
 /// A scenario of the catalogue built from `pairs` under `rules`.
 pub fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
-    brigades.scenario(scenario).unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+    {
+        let entry = brigades.scenario(scenario).unwrap();
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 /// The chance of exactly `k` successes in `n` trials of chance `p`.

@@ -7,7 +7,11 @@ use volley_kernel::check::assert_agrees;
 fn firefight(pairs: &[(&str, &str)]) -> Box<dyn volley_kernel::scenario::DynScenario> {
     let entry = ruleset("hougoumont").unwrap();
     let rules = (entry.default_rules)();
-    entry.scenario("firefight").unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    {
+        let entry = entry.scenario("firefight").unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, &pairs).into_iter())
+    }
+    .unwrap()
 }
 
 #[test]
@@ -43,7 +47,11 @@ fn a_unit_that_stays_flanked_tests_again_under_every_check() {
     assert!((once.probability("winner", 1) - 9.0 / 20.0).abs() < 1e-12);
     let entry = ruleset("hougoumont").unwrap();
     let rules = Rules { flanked_test: FlankedTest::EveryCheck, ..Rules::default() };
-    let every = entry.scenario("firefight").unwrap().build_from_text(&rules, pairs.iter().copied()).unwrap();
+    let every = {
+        let entry = entry.scenario("firefight").unwrap();
+        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter())
+    }
+    .unwrap();
     let every = every.exact_distribution().unwrap();
     assert!((every.probability("winner", 1) - (9.0 / 20.0 + 11.0 / 20.0 * 9.0 / 20.0)).abs() < 1e-12);
 }
@@ -73,7 +81,11 @@ fn the_quarter_loss_is_measured_against_the_phase_start_not_the_unit_start() {
     assert!((phase.probability("winner", 0) - 324.0 / 8000.0).abs() < 1e-12, "{}", phase.probability("winner", 0));
     let entry = ruleset("hougoumont").unwrap();
     let rules = Rules { loss_test_base: LossTestBase::UnitStart, ..Rules::default() };
-    let unit = entry.scenario("firefight").unwrap().build_from_text(&rules, pairs.iter().copied()).unwrap();
+    let unit = {
+        let entry = entry.scenario("firefight").unwrap();
+        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter())
+    }
+    .unwrap();
     let unit = unit.exact_distribution().unwrap();
     assert_eq!(unit.probability("winner", 0), 0.0);
     assert_agrees(firefight(&pairs).as_ref(), 400_000, 16);

@@ -20,7 +20,11 @@ pub fn build(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
 /// A scenario built through the catalogue with these rules.
 pub fn build_with(rules: &Rules, scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let entry = ruleset("hougoumont").unwrap();
-    entry.scenario(scenario).unwrap().build_from_text(rules, pairs.iter().copied()).unwrap()
+    {
+        let entry = entry.scenario(scenario).unwrap();
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 /// The exact distribution.

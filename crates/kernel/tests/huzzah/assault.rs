@@ -225,6 +225,8 @@ fn a_battery_bombards_a_target_that_acts_on_no_order() {
                     ("defender.policy", policy),
                     ("distance", "10"),
                     ("turns", "1"),
+                    // The old assault's fights end at the limit as draws.
+                    ("purpose", "manoeuvre"),
                 ],
             )
             .unwrap();
@@ -814,6 +816,8 @@ fn a_battery_bombards_again_after_the_attacker_deploys() {
         ("turns", "1"),
         ("attacker.policy", "bold"),
         ("defender.policy", "bold"),
+        // `AssaultGame::new` is the manoeuvring fight.
+        ("purpose", "manoeuvre"),
     ];
     let built = huzzah.scenario("assault").unwrap().build_from_text((huzzah.default_rules)().as_ref(), keys).unwrap();
     let bold = AssaultGame::new(assault.clone());

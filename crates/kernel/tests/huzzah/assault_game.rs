@@ -16,7 +16,11 @@ use volley_kernel::scenario::DynScenario;
 fn assault(settings: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let huzzah = catalogue::ruleset("huzzah").unwrap();
     let rules = (huzzah.default_rules)();
-    huzzah.scenario("assault").unwrap().build_from_text(rules.as_ref(), settings.iter().copied()).unwrap()
+    {
+        let entry = huzzah.scenario("assault").unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings).into_iter())
+    }
+    .unwrap()
 }
 
 fn exact(settings: &[(&str, &str)]) -> Distribution {

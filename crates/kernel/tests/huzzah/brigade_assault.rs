@@ -18,7 +18,11 @@ use volley_kernel::scenario::{DynScenario, Scenario};
 fn build(scenario: &str, settings: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let huzzah = catalogue::ruleset("huzzah").unwrap();
     let rules = (huzzah.default_rules)();
-    huzzah.scenario(scenario).unwrap().build_from_text(rules.as_ref(), settings.iter().copied()).unwrap()
+    {
+        let entry = huzzah.scenario(scenario).unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings).into_iter())
+    }
+    .unwrap()
 }
 
 fn exact(settings: &[(&str, &str)]) -> Distribution {

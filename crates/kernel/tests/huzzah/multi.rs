@@ -7,7 +7,10 @@ use volley_kernel::scenario::DynScenario;
 fn multi(pairs: &[(&str, &str)]) -> Result<Box<dyn DynScenario>, volley_kernel::params::ParamError> {
     let entry = ruleset("huzzah").unwrap();
     let rules = (entry.default_rules)();
-    entry.scenario("multi_engagement").unwrap().build_from_text(rules.as_ref(), pairs.iter().copied())
+    {
+        let entry = entry.scenario("multi_engagement").unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+    }
 }
 
 #[test]

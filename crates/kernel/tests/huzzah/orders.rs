@@ -9,7 +9,11 @@ use volley_kernel::scenario::DynScenario;
 fn scenario(name: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let entry = ruleset("huzzah").unwrap();
     let rules = (entry.default_rules)();
-    entry.scenario(name).unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    {
+        let entry = entry.scenario(name).unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 fn exact(name: &str, pairs: &[(&str, &str)]) -> Distribution {

@@ -33,7 +33,11 @@ fn example() -> Retreated {
 fn build(pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let huzzah = catalogue::ruleset("huzzah").unwrap();
     let rules = (huzzah.default_rules)();
-    huzzah.scenario("reorganise").unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    {
+        let entry = huzzah.scenario("reorganise").unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 fn exact(pairs: &[(&str, &str)]) -> Distribution {

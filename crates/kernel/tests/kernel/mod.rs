@@ -4,5 +4,6 @@ mod catalogue_exact;
 mod determinism;
 mod dice_frequencies;
 mod game;
+mod purposes;
 mod tally_merge;
 mod unread_rules;

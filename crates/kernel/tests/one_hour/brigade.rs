@@ -48,7 +48,11 @@ fn assert_p(dist: &Distribution, metric: &str, value: i64, expected: f64) {
 fn build(pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
-    one_hour.scenario("brigade_fire").unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    {
+        let entry = one_hour.scenario("brigade_fire").unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 #[test]

@@ -254,11 +254,11 @@ fn default_duels_are_pinned() {
     lines.push(format!("brigade_fire: attackers_routed {}", routed.join(" ")));
     expect![[r#"
         firefight: attacker 0.668534 defender 0.331466 none 0.000000; turns 4.5439; remaining 30.523 / 10.343
-        cavalry_charge: attacker 0.000000 defender 0.000000 none 1.000000; turns 1.0000; remaining 100.000 / 100.000
+        cavalry_charge: attacker 0.000000 defender 1.000000 none 0.000000; turns 1.0000; remaining 100.000 / 100.000
         grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
-        second_line: attacker 0.069825 defender 0.844612 none 0.085563; turns 23.8035; remaining 3.440 / 29.653
+        second_line: attacker 0.074811 defender 0.925189 none 0.000000; turns 12.9814; remaining 1.447 / 33.214
         brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3993; remaining 94.803 / 0.000
-        second_line: lines_broken 0.125537 0.804638 0.069825; defender_leader 0.097231 0.202098 0.672884 0.027786
+        second_line: lines_broken 0.125537 0.799652 0.074811; defender_leader 0.097231 0.202098 0.672884 0.027786
         brigade_fire: attackers_routed 0.999943632 0.000046645 0.000009364 0.000000359"#]]
     .assert_eq(&lines.join("\n"));
 }
@@ -284,6 +284,6 @@ fn monte_carlo_counts_are_pinned_for_a_seed() {
         shoot hits: 0=374 1=2188 2=4465 3=2973
         charge hits: 0=374 1=2188 2=4465 3=2973
         firefight winner: 0=6706 1=3294 2=0
-        cavalry_charge winner: 0=0 1=0 2=10000"#]]
+        cavalry_charge winner: 0=0 1=10000 2=0"#]]
     .assert_eq(&lines.join("\n"));
 }

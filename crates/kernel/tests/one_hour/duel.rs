@@ -57,7 +57,11 @@ fn assert_p(dist: &Distribution, metric: &str, value: i64, expected: f64) {
 fn build(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let one_hour = ruleset("one_hour").unwrap();
     let rules = (one_hour.default_rules)();
-    one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    {
+        let entry = one_hour.scenario(scenario).unwrap();
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+    }
+    .unwrap()
 }
 
 #[test]

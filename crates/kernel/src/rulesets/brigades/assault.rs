@@ -663,6 +663,11 @@ fn params(cavalry: bool) -> Vec<Param> {
     ));
     params.push(Param::int("turns", "the turn limit", 10, 1, 100));
     params.extend(game::plan_params());
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "rout or shatter the defender",
+        "a charge is the attacker's to carry; a defender standing at the limit has held",
+    ));
     params
 }
 
@@ -814,6 +819,8 @@ enum Ending {
 /// A charge into combat.
 #[derive(Clone, Debug)]
 pub struct Assault {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     rules: Rules,
     charger: Charger,
     holder: Holder,
@@ -876,6 +883,7 @@ impl Assault {
             ));
         }
         let built = Assault {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             charger,
             holder,
@@ -946,6 +954,7 @@ impl Assault {
             return Err(invalid("attacker.figures", "at most 60 figures a side"));
         }
         Ok(Assault {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             charger,
             holder,
@@ -2348,8 +2357,21 @@ fn holder_from(settings: &Settings, formation: DefenderFormation) -> Holder {
     }
 }
 
+impl Assault {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for Assault {
     type State = AssaultState;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -2406,7 +2428,7 @@ impl Game for Assault {
         }
     }
 
-    fn code(&self, _winner: u8, steps: u32, state: &AssaultState) -> u64 {
+    fn code(&self, winner: u8, steps: u32, state: &AssaultState) -> u64 {
         let mut ends = if state.fate != 0 { unpack_fate(state.fate) } else { Self::limit_fate(state) };
         if self.charger.units == 2 && state.fate == 0 {
             // A fight going on at the limit: one of two chargers may already
@@ -2414,7 +2436,8 @@ impl Game for Assault {
             // the attacker's `routed`/`shattered` say so.
             ends[0] = Self::chargers_side(state.chargers);
         }
-        self.encode(steps.max(1), state, ends)
+        // The winner under the purpose, whoever is left in the field.
+        self.layout.with_value(self.encode(steps.max(1), state, ends), 0, i64::from(winner))
     }
 
     fn at_limit(&self, state: &AssaultState) -> End {
@@ -2498,5 +2521,5 @@ fn unpack_fate(bits: u8) -> [(bool, bool, bool); 2] {
 
 /// `assault` or `cavalry_charge` as played by the plan of its keys.
 pub fn played(assault: Assault, settings: &Settings) -> Played<Assault> {
-    Played::new(assault, game::Plan::from_settings(settings))
+    Played::new(assault.with_purpose(game::Purpose::from_settings(settings)), game::Plan::from_settings(settings))
 }

@@ -342,6 +342,11 @@ pub fn params() -> Vec<Param> {
         ),
     ];
     params.extend(game::plan_params());
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "get across the firer's front",
+        "the crossing unit must get past within the limit; the firer wins if it routs it or keeps it from passing",
+    ));
     for param in &mut params {
         if param.name == "attacker.policy" {
             param.doc.push_str(
@@ -447,6 +452,8 @@ pub struct Path {
 /// mover decides how far it moves each turn.
 #[derive(Clone, Debug)]
 pub struct Crossing {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     rules: Rules,
     mover: Mover,
     /// The mover's move a turn (inches): the most it may move.
@@ -578,6 +585,7 @@ impl Crossing {
         let dense_bonus = if band == RangeBand::Ballshot { rules.fire_ball_vs_dense } else { 0 };
         let end = path.start + path.exposed;
         let mut crossing = Crossing {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             mover,
             step,
@@ -659,7 +667,10 @@ impl Crossing {
         };
         let crossing = Crossing::new(rules, firer, settings.choice("range"), mover, path)?
             .with_turns(settings.int("turns") as u32)?;
-        Ok(Played::new(crossing, game::Plan::from_settings(settings)))
+        Ok(Played::new(
+            crossing.with_purpose(game::Purpose::from_settings(settings)),
+            game::Plan::from_settings(settings),
+        ))
     }
 
     /// The mover's move a turn (inches): the most it may move.
@@ -951,8 +962,21 @@ pub fn mover_move(rules: &Rules, mover: Mover) -> u32 {
     if slower { rate.saturating_sub(1) } else { rate }
 }
 
+impl Crossing {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for Crossing {
     type State = CrossingState;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout

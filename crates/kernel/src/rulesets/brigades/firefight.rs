@@ -319,6 +319,12 @@ pub fn params() -> Vec<Param> {
     ));
     params.push(Param::int("turns", "the turn limit", 30, 1, 200));
     params.extend(game::plan_params());
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "rout or shatter the defender or make it surrender",
+        "the attacker must drive the defender off within the limit, and a defender still in the field then has \
+         held; under stand the units may also trade fire from out of reach until the limit, a draw",
+    ));
     params
 }
 
@@ -1022,13 +1028,19 @@ impl Firefight {
     }
 
     fn end_code(&self, turn: u32, states: [SideState; 2], outs: [Out; 2]) -> u64 {
+        self.end_code_won(None, turn, states, outs)
+    }
+
+    /// [`Self::end_code`] with the winner given (under the fight's purpose)
+    /// where it is not read from who is left in the field.
+    fn end_code_won(&self, winner: Option<u8>, turn: u32, states: [SideState; 2], outs: [Out; 2]) -> u64 {
         // A unit still off the table at the end is not in the field (7.13).
         let gone = |s: usize| outs[s] != Out::In || states[s].off;
-        let winner = match (gone(0), gone(1)) {
+        let winner = winner.map(i64::from).unwrap_or(match (gone(0), gone(1)) {
             (false, true) => 0,
             (true, false) => 1,
             _ => 2,
-        };
+        });
         let guns_lost = |s: usize| i64::from(self.sides[s].guns) - i64::from(states[s].guns);
         self.layout.encode(&[
             winner,
@@ -1418,6 +1430,8 @@ fn draw<F: Fate>(fate: &mut F, probabilities: impl Iterator<Item = f64>) -> usiz
 /// ammunition to fire.
 #[derive(Clone, Debug)]
 pub struct FireGame {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     /// The firefight at its start distance, for the laws that do not depend on distance.
     base: Firefight,
     /// The start distance (inches).
@@ -1461,7 +1475,7 @@ impl FireGame {
             };
             at.push([[build(false, false)?, build(false, true)?], [build(true, false)?, build(true, true)?]]);
         }
-        Ok(FireGame { base, distance, beyond, at })
+        Ok(FireGame { purpose: game::Purpose::Manoeuvre, base, distance, beyond, at })
     }
 
     /// From the catalogue's settings.
@@ -1558,8 +1572,21 @@ impl FireGame {
     }
 }
 
+impl FireGame {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for FireGame {
     type State = FireState;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.base.layout
@@ -1655,8 +1682,8 @@ impl Game for FireGame {
         })
     }
 
-    fn code(&self, _winner: u8, steps: u32, state: &FireState) -> u64 {
-        self.base.end_code(steps.max(1), state.sides, state.outs)
+    fn code(&self, winner: u8, steps: u32, state: &FireState) -> u64 {
+        self.base.end_code_won(Some(winner), steps.max(1), state.sides, state.outs)
     }
 
     fn decisions(&self) -> &'static [&'static Decision] {
@@ -2412,19 +2439,26 @@ impl DenseSolver {
             }
         }
         let span = self.span();
+        let purpose = self.game.purpose;
         let mut worth = W::default();
         for ta in la {
             match DenseSolver::lands(ia, ta) {
-                // The attacker is out: the defender wins if it stays.
-                None => worth.add(ta.p * cache.d_in, W::WINS[1]),
+                // The attacker is out: the defender beat it if it stays,
+                // both broke if it is out too.
+                None => {
+                    worth.add(ta.p * cache.d_in, W::ending(purpose, End::Defender));
+                    worth.add(ta.p * cache.d_out, W::ending(purpose, End::BothBroke));
+                }
                 Some(i) => {
                     let row = &next[(ta.core as usize * self.sides[0].rooms + i) * span..][..span];
                     let mut sum = W::default();
                     for &(offset, p) in &cache.stays {
                         sum.add(p, row[offset]);
                     }
-                    // The defender is out: the attacker wins.
-                    sum.add(cache.d_out, W::WINS[0]);
+                    // Both still in: a turn more to play.
+                    sum.add_turn(cache.d_in);
+                    // The defender is out: the attacker beat it.
+                    sum.add(cache.d_out, W::ending(purpose, End::Attacker));
                     worth.add(ta.p, sum);
                 }
             }
@@ -2433,44 +2467,96 @@ impl DenseSolver {
     }
 }
 
-/// What the dense table keeps of a state's worth: both sides' chances of
-/// winning, or, where every side playing `best` maximises its margin (the
-/// game is then zero-sum), the attacker's margin alone, which halves the
-/// table's memory and traffic.
+/// What the dense table keeps of a state's worth, as the generic solver
+/// keeps it: both sides' chances of winning under the purpose, of beating
+/// the other outright, and the turns to play ([`Full`]); or, where every
+/// side playing `best` maximises its margin (the game is then zero-sum),
+/// the attacker's two margins and the turns ([`Margins`]), which is less
+/// for the table to hold and read.
 trait Worth: Copy + Default + Send + Sync {
-    /// The worth of a win by the attacker and by the defender.
-    const WINS: [Self; 2];
+    /// What ending `end` is worth under `purpose`.
+    fn ending(purpose: game::Purpose, end: End) -> Self;
     /// `self += p * other`.
     fn add(&mut self, p: f64, other: Self);
-    /// What side `side` maximises under `objective`, as the generic solver scores it.
-    fn score(&self, side: usize, objective: game::Objective) -> f64;
+    /// One more turn to play, with chance `p`.
+    fn add_turn(&mut self, p: f64);
+    /// What side `side` maximises under `objective`, most important first,
+    /// as the generic solver ranks it.
+    fn key(&self, side: usize, objective: game::Objective) -> [f64; 3];
 }
 
-impl Worth for [f64; 2] {
-    const WINS: [Self; 2] = [[1.0, 0.0], [0.0, 1.0]];
+/// Both sides' chances of winning under the purpose and of beating the
+/// other outright, and the turns to play.
+#[derive(Clone, Copy, Debug, Default)]
+struct Full {
+    wins: [f64; 2],
+    beats: [f64; 2],
+    turns: f64,
+}
+
+impl Worth for Full {
+    fn ending(purpose: game::Purpose, end: End) -> Full {
+        let mut worth = Full::default();
+        match purpose.winner(end) {
+            ATTACKER => worth.wins[0] = 1.0,
+            game::DEFENDER => worth.wins[1] = 1.0,
+            _ => {}
+        }
+        if let Some(side) = end.beaten_by() {
+            worth.beats[side as usize] = 1.0;
+        }
+        worth
+    }
 
     #[inline]
     fn add(&mut self, p: f64, other: Self) {
-        self[0] += p * other[0];
-        self[1] += p * other[1];
+        for s in 0..2 {
+            self.wins[s] += p * other.wins[s];
+            self.beats[s] += p * other.beats[s];
+        }
+        self.turns += p * other.turns;
     }
 
-    fn score(&self, side: usize, objective: game::Objective) -> f64 {
-        objective_of(*self, side, objective)
+    #[inline]
+    fn add_turn(&mut self, p: f64) {
+        self.turns += p;
+    }
+
+    fn key(&self, side: usize, objective: game::Objective) -> [f64; 3] {
+        game::preference(objective_of(self.wins, side, objective), self.beats[side] - self.beats[1 - side], self.turns)
     }
 }
 
-/// The attacker's margin (win minus loss chance).
-impl Worth for f64 {
-    const WINS: [Self; 2] = [1.0, -1.0];
+/// The attacker's margins (its chance of winning under the purpose minus
+/// the defender's, and likewise of beating it outright), and the turns.
+#[derive(Clone, Copy, Debug, Default)]
+struct Margins {
+    aim: f64,
+    beat: f64,
+    turns: f64,
+}
+
+impl Worth for Margins {
+    fn ending(purpose: game::Purpose, end: End) -> Margins {
+        let full = Full::ending(purpose, end);
+        Margins { aim: full.wins[0] - full.wins[1], beat: full.beats[0] - full.beats[1], turns: 0.0 }
+    }
 
     #[inline]
     fn add(&mut self, p: f64, other: Self) {
-        *self += p * other;
+        self.aim += p * other.aim;
+        self.beat += p * other.beat;
+        self.turns += p * other.turns;
     }
 
-    fn score(&self, side: usize, _: game::Objective) -> f64 {
-        if side == 0 { *self } else { -*self }
+    #[inline]
+    fn add_turn(&mut self, p: f64) {
+        self.turns += p;
+    }
+
+    fn key(&self, side: usize, _: game::Objective) -> [f64; 3] {
+        let sign = if side == 0 { 1.0 } else { -1.0 };
+        game::preference(sign * self.aim, sign * self.beat, self.turns)
     }
 }
 
@@ -2490,7 +2576,7 @@ impl DenseSolver {
     fn backward(&mut self) {
         let zero_sum =
             (0..2).all(|s| self.plan.policy[s] != Policy::Best || self.plan.objective[s] == game::Objective::Margin);
-        self.choices = if zero_sum { self.backward_with::<f64>() } else { self.backward_with::<[f64; 2]>() };
+        self.choices = if zero_sum { self.backward_with::<Margins>() } else { self.backward_with::<Full>() };
     }
 
     fn backward_with<W: Worth>(&self) -> Vec<Vec<u16>> {
@@ -2498,7 +2584,8 @@ impl DenseSolver {
         let turns = self.game.base.turns as usize;
         let span = self.span();
         let (rooms_a, rooms_d) = (self.sides[0].rooms, self.sides[1].rooms);
-        let mut next = vec![W::default(); n];
+        // At the limit every fight still going ends as the purpose says.
+        let mut next = vec![W::ending(self.game.purpose, End::Limit); n];
         let mut after = vec![W::default(); n * 9];
         let mut choices = vec![Vec::new(); turns];
         // A row of the table is one place and core of the attacker: the
@@ -2542,7 +2629,12 @@ impl DenseSolver {
         // probability 1, so the sum is that worth exactly).
         if self.quiet(ia, id) {
             out[0] = match (self.calm[0][ca], self.calm[1][cd]) {
-                (Some(ra), Some(rd)) => next[self.index(ra as usize, ia, rd as usize, id)],
+                (Some(ra), Some(rd)) => {
+                    // Both still in: a turn more to play.
+                    let mut worth = next[self.index(ra as usize, ia, rd as usize, id)];
+                    worth.add_turn(1.0);
+                    worth
+                }
                 _ => self.worth(at, [0, 0], next, cache),
             };
             return;
@@ -2570,17 +2662,17 @@ impl DenseSolver {
         let pairs = &self.pairs[self.place(shaken, ia, id)];
         let base = (index * 9) as isize;
         let mut packed = 0u16;
-        let mut best: Option<(f64, u16, W)> = None;
+        let mut best: Option<([f64; 3], u16, W)> = None;
         for (a, answers) in pairs {
             let (d, worth) = match answers[..] {
                 [(d, offset)] => (d, after[(base + offset) as usize]),
                 _ => {
-                    let mut answer: Option<(f64, u16, W)> = None;
+                    let mut answer: Option<([f64; 3], u16, W)> = None;
                     for &(d, offset) in answers {
                         let w = after[(base + offset) as usize];
-                        let score = w.score(1, plan.objective[1]);
-                        if answer.is_none_or(|(b, _, _)| score > b + game::TIE) {
-                            answer = Some((score, d, w));
+                        let key = w.key(1, plan.objective[1]);
+                        if answer.is_none_or(|(b, _, _)| game::prefers(key, b)) {
+                            answer = Some((key, d, w));
                         }
                     }
                     let (_, d, w) = answer.expect("a side has an option");
@@ -2588,9 +2680,9 @@ impl DenseSolver {
                 }
             };
             packed |= d << (2 + 2 * a);
-            let score = worth.score(0, plan.objective[0]);
-            if best.is_none_or(|(b, _, _)| score > b + game::TIE) {
-                best = Some((score, *a, worth));
+            let key = worth.key(0, plan.objective[0]);
+            if best.is_none_or(|(b, _, _)| game::prefers(key, b)) {
+                best = Some((key, *a, worth));
             }
         }
         let (_, a, worth) = best.expect("a side has an option");
@@ -2727,7 +2819,8 @@ impl DenseSolver {
                             (true, false) => End::Defender,
                             _ => End::BothBroke,
                         };
-                        let code = base.end_code(t as u32 + 1, [sa, sd], [oa, od]);
+                        let winner = self.game.purpose.winner(end);
+                        let code = base.end_code_won(Some(winner), t as u32 + 1, [sa, sd], [oa, od]);
                         *codes.entry(code * game::ENDED.len() as u64 + end.ended_index()).or_insert(0.0) += *q;
                     }
                     *q = 0.0;
@@ -2747,7 +2840,8 @@ impl DenseSolver {
                 if q > 0.0 {
                     let sa = SideState { routed: r & 1 == 1, ..self.sides[0].cores[ca] };
                     let sd = SideState { routed: r & 2 == 2, ..self.sides[1].cores[cd] };
-                    let code = base.end_code(base.turns, [sa, sd], [Out::In, Out::In]);
+                    let winner = self.game.purpose.winner(End::Limit);
+                    let code = base.end_code_won(Some(winner), base.turns, [sa, sd], [Out::In, Out::In]);
                     *codes.entry(code * game::ENDED.len() as u64 + End::Limit.ended_index()).or_insert(0.0) += q;
                 }
             }
@@ -2860,11 +2954,11 @@ impl DenseSolver {
     /// Both sides' chances of winning from every state at the start of
     /// turn `t`, the sides following the table from there on (the table
     /// may keep the attacker's margin alone; `--explain` shows both chances).
-    fn evaluate(&self, t: usize) -> Vec<[f64; 2]> {
+    fn evaluate(&self, t: usize) -> Vec<Full> {
         let n = self.states();
-        let mut next = vec![[0.0f64; 2]; n];
+        let mut next = vec![Full::ending(self.game.purpose, End::Limit); n];
         for turn in (t..self.game.base.turns as usize).rev() {
-            let mut current = vec![[0.0f64; 2]; n];
+            let mut current = vec![Full::default(); n];
             current.par_iter_mut().with_min_len(256).enumerate().for_each_init(
                 Resolved::default,
                 |cache, (index, out)| {
@@ -2969,22 +3063,40 @@ impl DenseSolver {
                 self.options_at(1, shaken[1], ia2, id).list().to_vec()
             };
             let mut cache = Resolved::default();
-            let options = list
+            let worths: Vec<Full> = list
                 .iter()
                 .map(|&option| {
                     // The attacker's option is met by the defender's answer to it.
                     let pair =
                         if s == 0 { (option, (self.choices[t][index] >> (2 + 2 * option)) & 3) } else { (a, option) };
-                    let w: [f64; 2] = self.pair_worth(index, pair, &after, &mut cache);
+                    self.pair_worth(index, pair, &after, &mut cache)
+                })
+                .collect();
+            let chosen = if s == 0 { a } else { d };
+            let objective = self.plan.objective[s];
+            let taken = list.iter().zip(&worths).find(|(o, _)| **o == chosen).map(|(_, w)| w.key(s, objective));
+            let taken = taken.expect("the table's option is offered");
+            let options = list
+                .iter()
+                .zip(&worths)
+                .map(|(&option, w)| {
+                    let key = w.key(s, objective);
+                    let tie = if option == chosen || (key[0] - taken[0]).abs() > game::TIE {
+                        game::Tie::No
+                    } else if game::prefers(taken, key) {
+                        game::Tie::Purpose
+                    } else {
+                        game::Tie::All
+                    };
                     game::OptionValue {
                         option: game.describe_option(&MOVE_DECISION, option),
-                        attacker_wins: w[0],
-                        defender_wins: w[1],
-                        attacker_beats: w[0],
-                        defender_beats: w[1],
-                        turns: f64::NAN,
-                        chosen: option == if s == 0 { a } else { d },
-                        tie: game::Tie::No,
+                        attacker_wins: w.wins[0],
+                        defender_wins: w.wins[1],
+                        attacker_beats: w.beats[0],
+                        defender_beats: w.beats[1],
+                        turns: w.turns,
+                        chosen: option == chosen,
+                        tie,
                     }
                 })
                 .collect();
@@ -3077,12 +3189,15 @@ impl FirePlayed {
 
     /// From the catalogue's settings.
     pub fn from_settings(rules: &Rules, settings: &Settings) -> Result<FirePlayed, ParamError> {
-        Ok(FirePlayed::new(FireGame::from_settings(rules, settings)?, game::Plan::from_settings(settings)))
+        Ok(FirePlayed::new(
+            FireGame::from_settings(rules, settings)?.with_purpose(game::Purpose::from_settings(settings)),
+            game::Plan::from_settings(settings),
+        ))
     }
 
     /// The dense solution, where the table applies and fits.
     fn dense(&self) -> Option<&DenseSolver> {
-        if !DenseSolver::fits(self.played.game()) {
+        if std::env::var_os("NODENSE").is_some() || !DenseSolver::fits(self.played.game()) {
             return None;
         }
         self.dense.get_or_init(|| DenseSolver::solve(self.played.game(), self.plan)).as_ref()
@@ -3110,7 +3225,8 @@ impl Scenario for FirePlayed {
     }
 
     fn has_exact(&self) -> bool {
-        DenseSolver::fits(self.played.game()) || Scenario::has_exact(&self.played)
+        (std::env::var_os("NODENSE").is_none() && DenseSolver::fits(self.played.game()))
+            || Scenario::has_exact(&self.played)
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
@@ -3137,6 +3253,14 @@ impl Scenario for FirePlayed {
 
     fn reads_rule(&self, field: &str) -> bool {
         self.played.game().reads_rule(field)
+    }
+
+    fn purpose(&self) -> Option<game::Purpose> {
+        Scenario::purpose(&self.played)
+    }
+
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        Scenario::unread_keys(&self.played)
     }
 
     fn explain(&self) -> Option<Vec<game::Explained>> {

@@ -410,6 +410,8 @@ const NEEDS: usize = 21;
 /// The `assault` and `farm_assault` scenarios, as a game.
 #[derive(Debug)]
 pub struct Assault {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: crate::game::Purpose,
     setup: AssaultSetup,
     rules: Rules,
     farm: bool,
@@ -536,6 +538,7 @@ impl Assault {
         }
         let figures = [setup.attacker_figures as usize + 1, setup.defender_figures as usize + 1];
         Ok(Assault {
+            purpose: crate::game::Purpose::Manoeuvre,
             setup,
             rules: rules.clone(),
             farm,
@@ -922,8 +925,21 @@ fn option(moved: u32, target: u32) -> u16 {
     (moved << 8 | target) as u16
 }
 
+impl Assault {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for Assault {
     type State = Position;
+
+    fn purpose(&self) -> crate::game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout

@@ -13,9 +13,10 @@
 //!    morale need) or retreats 8 inches more; past its table edge (`edge`
 //!    inches behind its starting place) it has left the field.
 //! 2. **Movement.** Each unit not retreating decides ([`MOVE`]), the attacker
-//!    first and the defender knowing its move: hold; come back towards its
-//!    starting place, at most its move (a unit that has rallied "can act
-//!    normally", 5); or fall back a full move, if that keeps it on the table.
+//!    first and the defender knowing its move: hold; come forward at most its
+//!    move (a unit that has rallied "can act normally", 5), while the units
+//!    stay at least the start distance apart; or fall back a full move, if
+//!    that keeps it on the table.
 //! 3. **Firing.** Both units not retreating fire at once, each with its
 //!    figures at the start of the phase (3.1).
 //! 4. **Morale Check.** A unit not retreating tests if it lost 25% of its
@@ -30,38 +31,49 @@
 //! the distance, 3.1), so with unequal troops or cover the better shots gain
 //! by opening the range and the worse by closing it, and a unit losing the
 //! exchange may fall back out of range. The options are listed hold first,
-//! then come back, then fall back, so that among equal options the solver
-//! keeps the unit where it stands. `bold` comes back as far as it may and
-//! never falls back (the fixed play before the game model, `rallied_units =
-//! return`); `cautious` holds where it is (`rallied_units = stand`). A unit
-//! never comes nearer than its starting place: the scenario's `distance` is
-//! the range the units chose to fight at, and closing further is the
-//! `assault`'s business (and would multiply the states by every inch between
-//! them).
+//! then come forward, then fall back. `bold` comes forward as far as it may
+//! and never falls back (the fixed play before the game model,
+//! `rallied_units = return`); `cautious` holds where it is (`rallied_units =
+//! stand`).
+//!
+//! # Following (`follow`)
+//!
+//! §2 gives infantry 8 inches a turn and sets no direction, so a unit may
+//! follow an enemy that falls back: it comes forward past its own starting
+//! place while the two stay at least the scenario's `distance` apart (the
+//! range the units chose to fight at; closing further is the `assault`'s
+//! business, and would multiply the states by every inch between them).
+//! `follow = false` is the reading before: no unit comes forward past its
+//! own starting place, so a unit losing the exchange falls back out of
+//! range and the fight ends undecided (86% of fights at the defaults).
+//!
+//! # Purpose
+//!
+//! A stand-up fight by default (`purpose = stand`): both lines must hold,
+//! and a line that leaves the field has lost; the turn limit and both
+//! leaving at once are draws. Measured on the default (20 line figures a
+//! side, 15 inches, 30 turns) under best play: the attacker wins 52.7%, the
+//! defender 46.3%, 1.0% undecided (both break at once); with `follow =
+//! false`, 7.3% / 7.3% / 85.4%. Under `attack` (the attacker must drive the
+//! defender off by the limit) 52.7% / 47.3%.
 //!
 //! The start distance, swept under best play (ten line figures a side, 15
-//! turns; test `the_firefight_start_distance_sweep_*`), jumps by more than 10
-//! points in three places. From 1 to 2 inches: at 1 every D20 hits, so both
-//! units die in the first volley (all draws), at 2 a figure misses on a 1.
-//! From 4 to 5 inches: a unit falling behind escapes out of range (past 20
-//! inches no D20 hits) in two moves back within its 16-inch edge from 5 but
-//! not from 4, so from 5 on many fights end undecided. From 10 to 11 inches:
-//! the attacker moves first and the defender answers its move; from 11,
-//! holding is worth slightly less than nothing to the attacker (-0.1 point)
-//! and it falls back, the defender follows, and the fight is nearly all
-//! draws. That is the game model's sequential Movement (no simultaneous
-//! decisions), which gives the second mover the edge.
+//! turns; test `the_firefight_start_distance_sweep_*`), runs smoothly (the
+//! attacker 41% to 52% from 4 to 18 inches) but for three places. From 1 to
+//! 2 inches: at 1 every D20 hits, so both units die in the first volley
+//! (all draws), at 2 a figure misses on a 1. From 19 to 20 and 20 to 21:
+//! units never come nearer than they started, at 20 inches only a natural
+//! 20 hits, and past 20 none does. Without following (`follow = false`) the
+//! sweep also jumps from 4 to 5 inches (a unit falling behind escapes out of
+//! range in two moves back within its 16-inch edge) and from 10 to 11 (the
+//! attacker, moving first, falls back and the defender follows only to its
+//! own place).
 //!
-//! Moves are whole: a full move back, or the whole way to its place when that
-//! is less. Retreats and moves are both 8 inches by default, so a unit stands
-//! a multiple of 8 inches behind its place and the states stay few. The solver
-//! takes units whose figures multiply to at most [`EXACT_FIGURES_PRODUCT`];
-//! beyond it both sides play `bold`, the fallback. Measured on the default
-//! (20 line figures a side, 15 inches, 30 turns): under best play both sides
-//! win 6.8% and 86.3% of fights end undecided, for the side falling behind
-//! falls back out of range; both bold, 49.3% each (the old fixed play); an
-//! attacker playing bold against a defender at its best wins 16.1% and loses
-//! 46.3%, a margin 30.3 points below best play's 0.
+//! Moves are whole: a full move, or the whole way to the nearest place
+//! allowed when that is less. Retreats and moves are both 8 inches by
+//! default, so the states stay few. The solver takes units whose figures
+//! multiply to at most [`EXACT_FIGURES_PRODUCT`]; beyond it both sides play
+//! `bold`, the fallback.
 
 #![allow(clippy::needless_range_loop)] // Sides are indexed 0 (attacker) and 1 (defender) throughout: clearer than zips.
 
@@ -95,9 +107,10 @@ pub const EXACT_FIGURES_PRODUCT: u32 = 400;
 pub static MOVE: Decision = Decision {
     name: "move",
     who: "either side",
-    doc: "In Movement (2), a unit not retreating holds, comes back towards its starting place (a rallied unit \"can \
-          act normally\", 5) at most its move, or falls back a full move if that keeps it on the table.",
-    options: "hold; come back towards its place (at most a move); fall back a move",
+    doc: "In Movement (2), a unit not retreating holds, comes forward at most its move (a rallied unit \"can act \
+          normally\", 5) while the units stay at least the start distance apart (with `follow=false`, no further \
+          than its own starting place), or falls back a full move if that keeps it on the table.",
+    options: "hold; come forward (at most a move, never nearer than the start distance); fall back a move",
 };
 
 static DECISIONS: &[&Decision] = &[&MOVE];
@@ -135,8 +148,9 @@ struct Shooter {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Lines {
     figures: [u8; 2],
-    /// Inches each unit stands behind its starting place.
-    back: [u8; 2],
+    /// Inches each unit stands behind its starting place (negative: ahead
+    /// of it, having followed an enemy that fell back).
+    back: [i16; 2],
     /// The defender's figures at the start of the Firing phase, between the volleys.
     mark: u8,
     /// The next step of the turn.
@@ -151,9 +165,14 @@ const CHECKED: u8 = 4;
 /// The `firefight` scenario, as a game.
 #[derive(Debug)]
 pub struct Firefight {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: crate::game::Purpose,
     sides: [Shooter; 2],
     distance: u32,
     edge: u32,
+    /// A unit may come forward past its own starting place, following an
+    /// enemy that fell back, while the two stay `distance` apart or more.
+    follow: bool,
     turns: u32,
     retreat: u32,
     figures_per_hit: u32,
@@ -212,9 +231,11 @@ impl Firefight {
         ]);
         let volleys = |figures: u32| (0..(figures as usize + 1) * NEEDS).map(|_| OnceLock::new()).collect();
         Ok(Firefight {
+            purpose: crate::game::Purpose::Manoeuvre,
             sides: [shooter(attacker, defender), shooter(defender, attacker)],
             distance,
             edge,
+            follow: false,
             turns,
             retreat: rules.retreat_distance,
             figures_per_hit: rules.figures_per_hit,
@@ -234,7 +255,8 @@ impl Firefight {
 
     /// 5: the winner if a side has left the field past its edge.
     fn left_field(&self, state: &Lines) -> Option<End> {
-        match (u32::from(state.back[0]) > self.edge, u32::from(state.back[1]) > self.edge) {
+        let edge = self.edge as i16;
+        match (state.back[0] > edge, state.back[1] > edge) {
             (false, false) => None,
             (true, false) => Some(End::Defender),
             (false, true) => Some(End::Attacker),
@@ -254,7 +276,7 @@ impl Firefight {
 
     /// The inches between the units.
     fn apart(&self, state: &Lines) -> u32 {
-        self.distance + u32::from(state.back[0]) + u32::from(state.back[1])
+        (self.distance as i32 + i32::from(state.back[0]) + i32::from(state.back[1])) as u32
     }
 
     /// 3.1: the volley of side `i` with `figures` figures, or `None` if it cannot hit.
@@ -297,15 +319,23 @@ impl Firefight {
     fn options(&self, state: &Lines, i: usize) -> ([u16; 3], usize) {
         let mut options = [HOLD; 3];
         let mut count = 1;
-        if state.back[i] > 0 {
+        if self.forward_room(state, i) > 0 && self.sides[i].move_inches > 0 {
             options[count] = COME_BACK;
             count += 1;
         }
-        if u32::from(state.back[i]) + self.sides[i].move_inches <= self.edge && self.sides[i].move_inches > 0 {
+        if i32::from(state.back[i]) + self.sides[i].move_inches as i32 <= self.edge as i32
+            && self.sides[i].move_inches > 0
+        {
             options[count] = FALL_BACK;
             count += 1;
         }
         (options, count)
+    }
+
+    /// How far side `i` may come forward: to the start distance from the
+    /// enemy where it may follow (`follow`), else to its own starting place.
+    fn forward_room(&self, state: &Lines, i: usize) -> i16 {
+        if self.follow { state.back[0] + state.back[1] } else { state.back[i].max(0) }
     }
 
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decisions).
@@ -318,7 +348,7 @@ impl Firefight {
                     s.flags &= !(ROUTED << i);
                 } else {
                     // 5: "it continues to retreat 8 inches per turn until it rallies or exits."
-                    s.back[i] += self.retreat as u8;
+                    s.back[i] += self.retreat as i16;
                 }
             }
         }
@@ -330,14 +360,14 @@ impl Firefight {
                 continue;
             }
             let (options, count) = self.options(s, i);
-            let back = s.back[i];
+            let room = self.forward_room(s, i);
             let chosen = fate.decide(i as u8, &MOVE, &options[..count], &|policy| match policy {
-                Policy::Bold if back > 0 => COME_BACK,
+                Policy::Bold if room > 0 => COME_BACK,
                 _ => HOLD,
             });
-            let step = self.sides[i].move_inches as u8;
+            let step = self.sides[i].move_inches as i16;
             match chosen {
-                COME_BACK => s.back[i] -= s.back[i].min(step),
+                COME_BACK => s.back[i] -= room.min(step),
                 FALL_BACK => s.back[i] += step,
                 _ => {}
             }
@@ -381,7 +411,7 @@ impl Firefight {
                 && !fate.ways(self.pass_ways(i), 20)
             {
                 s.flags |= ROUTED << i;
-                s.back[i] += self.retreat as u8;
+                s.back[i] += self.retreat as i16;
             }
         }
         // The first Morale Check is past (kept only where a flank can care).
@@ -392,8 +422,29 @@ impl Firefight {
     }
 }
 
+impl Firefight {
+    /// Whether a unit may follow an enemy that fell back (`follow`): come
+    /// forward past its own starting place while the units stay at least
+    /// the start distance apart.
+    pub fn with_following(mut self, follow: bool) -> Self {
+        self.follow = follow;
+        self
+    }
+
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for Firefight {
     type State = Lines;
+
+    fn purpose(&self) -> crate::game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -455,6 +506,7 @@ impl Game for Firefight {
         let [a, d] = state.figures;
         let place = match state.back[i] {
             0 => "at its place".to_string(),
+            back if back < 0 => format!("{} inches ahead of its place", -back),
             back => format!("{back} inches behind its place"),
         };
         format!("{a} attackers and {d} defenders {} inches apart, the {} {place}", self.apart(state), side_word(side))
@@ -462,7 +514,7 @@ impl Game for Firefight {
 
     fn describe_option(&self, _decision: &'static Decision, option: u16) -> String {
         match option {
-            COME_BACK => "come back towards its place".into(),
+            COME_BACK => "come forward".into(),
             FALL_BACK => "fall back a move".into(),
             _ => "hold".into(),
         }

@@ -695,7 +695,10 @@ fn build_firefight(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn 
         settings.int("edge") as u32,
         settings.int("turns") as u32,
     )?;
-    Ok(Box::new(Played::new(firefight, Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        firefight.with_following(settings.bool("follow")).with_purpose(crate::game::Purpose::from_settings(settings)),
+        Plan::from_settings(settings),
+    )))
 }
 
 fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -717,7 +720,10 @@ fn build_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn Dy
         edge: settings.int("edge") as u32,
         turns: settings.int("turns") as u32,
     };
-    Ok(Box::new(Played::new(Assault::new(rules, setup)?, Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        Assault::new(rules, setup)?.with_purpose(crate::game::Purpose::from_settings(settings)),
+        Plan::from_settings(settings),
+    )))
 }
 
 fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
@@ -745,7 +751,10 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
         edge: settings.int("edge") as u32,
         turns: settings.int("turns") as u32,
     };
-    Ok(Box::new(Played::new(Assault::new(rules, setup)?, Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        Assault::new(rules, setup)?.with_purpose(crate::game::Purpose::from_settings(settings)),
+        Plan::from_settings(settings),
+    )))
 }
 
 /// The defenders' guns of an assault: how many, and what they fire beyond canister range.
@@ -785,6 +794,11 @@ fn assault_params(own: Vec<Param>, guns: i64) -> Vec<Param> {
     ));
     params.push(turns_param());
     params.extend(plan_params());
+    params.push(crate::game::purpose_key(
+        crate::game::Purpose::Attack,
+        "break the defenders or take the position",
+        "an assault is the attacker's to carry; defenders holding the position at the limit have held it",
+    ));
     params
 }
 
@@ -821,9 +835,21 @@ pub fn entry() -> RulesetEntry {
         ));
     }
     firefight_params.push(Param::int("distance", "inches between the units at the start", 15, 1, 100));
+    firefight_params.push(Param::boolean(
+        "follow",
+        "whether a unit may come forward past its own starting place to follow an enemy that fell back, while the \
+         two stay at least `distance` apart (2: infantry moves 8 inches a turn, in no set direction); false: never \
+         past its own starting place",
+        true,
+    ));
     firefight_params.push(edge_param(16));
     firefight_params.push(turns_param());
     firefight_params.extend(plan_params());
+    firefight_params.push(crate::game::purpose_key(
+        crate::game::Purpose::Stand,
+        "drive the defender from the field",
+        "two lines that stand and trade volleys: who gives way first",
+    ));
 
     RulesetEntry {
         name: "hougoumont",

@@ -2232,12 +2232,20 @@ fn assault_params() -> Vec<Param> {
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
     params.extend(plan_params());
+    params.push(crate::game::purpose_key(
+        crate::game::Purpose::Attack,
+        "rout or break the defender",
+        "an assault is the attacker's to carry; a defender holding at the limit has held",
+    ));
     params
 }
 
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let assault = assault_from_settings(rules, settings)?;
-    Ok(Box::new(Played::new(AssaultGame::new(assault), Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        AssaultGame::new(assault).with_purpose(crate::game::Purpose::from_settings(settings)),
+        Plan::from_settings(settings),
+    )))
 }
 
 /// The `assault` scenario.

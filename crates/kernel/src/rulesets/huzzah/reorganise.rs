@@ -157,6 +157,8 @@ pub struct State {
 /// The `reorganise` game: a command off the table and the turns it has to come back.
 #[derive(Clone, Debug)]
 pub struct Reorganise {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     rules: Rules,
     command: Retreated,
     turns: u32,
@@ -230,6 +232,7 @@ impl Reorganise {
             ),
         ];
         let mut reorganise = Reorganise {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             command,
             turns,
@@ -310,8 +313,21 @@ impl Reorganise {
     }
 }
 
+impl Reorganise {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for Reorganise {
     type State = State;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -457,7 +473,7 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         policy: [settings.choice("attacker.policy"), Policy::Best],
         objective: [settings.choice("attacker.objective"), Objective::Margin],
     };
-    Ok(Box::new(Played::new(reorganise, plan)))
+    Ok(Box::new(Played::new(reorganise.with_purpose(game::Purpose::from_settings(settings)), plan)))
 }
 
 /// The `reorganise` scenario; its defaults are the rules' example (an Average
@@ -486,6 +502,11 @@ pub fn entry() -> ScenarioEntry {
         ),
     ];
     params.extend(plan_params());
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "reorganise the command with the followed unit alive",
+        "the command must come back within the limit and with the unit followed; anything else is the enemy's gain",
+    ));
     ScenarioEntry {
         name: "reorganise",
         summary: "A command off the table: each turn its player attempts to reorganise or waits (Up 1), as its \

@@ -191,6 +191,8 @@ pub struct BrigadeSetup {
 /// Two attacking units firing on one defender.
 #[derive(Clone, Debug)]
 pub struct BrigadeFire {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     rules: Rules,
     /// Attacking unit `x` (side 0) against the defender (side 1).
     duels: [Duel; 2],
@@ -284,6 +286,7 @@ impl BrigadeFire {
             metrics.push(Metric::boolean("defender_leader_lost", "whether the defender's attached leader was lost"));
         }
         Ok(BrigadeFire {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             duels,
             setups: [attacker, support, defender],
@@ -610,8 +613,21 @@ impl BrigadeFire {
     }
 }
 
+impl BrigadeFire {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for BrigadeFire {
     type State = Brigade;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -709,7 +725,10 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         duel::side_from(settings, "defender"),
         setup,
     )?;
-    Ok(Box::new(Played::new(fight, game::Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        fight.with_purpose(game::Purpose::from_settings(settings)),
+        game::Plan::from_settings(settings),
+    )))
 }
 
 /// The `brigade_fire` scenario for the catalogue.
@@ -726,6 +745,11 @@ pub fn brigade_fire_entry() -> ScenarioEntry {
     params.extend(duel::side_params("support", support));
     duel::name_retired_keys(&mut params, "attacker", &["attacker", "support"], &[]);
     duel::name_retired_keys(&mut params, "defender", &["defender"], &[]);
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "rout the defender",
+        "two units attack one: can they rout it within the limit",
+    ));
     ScenarioEntry {
         name: "brigade_fire",
         summary: "Two attacking units (a battalion and its battery, say) firing on one defender, each unit's fire its \

@@ -146,6 +146,8 @@ pub struct Lines {
 /// second line routs or the turn limit.
 #[derive(Clone, Debug)]
 pub struct SecondLine {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: game::Purpose,
     rules: Rules,
     /// The attacker against the first line.
     first: Duel,
@@ -234,6 +236,7 @@ impl SecondLine {
             ));
         }
         Ok(SecondLine {
+            purpose: game::Purpose::Manoeuvre,
             rules: rules.clone(),
             defender_start_hits: first.start_hits(1) + second_duels[0].start_hits(1),
             start: Lines {
@@ -431,8 +434,21 @@ impl SecondLine {
     }
 }
 
+impl SecondLine {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for SecondLine {
     type State = Lines;
+
+    fn purpose(&self) -> game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -516,7 +532,10 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         duel::side_from(settings, "second"),
         setup,
     )?;
-    Ok(Box::new(Played::new(lines, game::Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        lines.with_purpose(game::Purpose::from_settings(settings)),
+        game::Plan::from_settings(settings),
+    )))
 }
 
 /// The `second_line` scenario for the catalogue.
@@ -541,6 +560,11 @@ pub fn second_line_entry() -> ScenarioEntry {
         )],
     );
     duel::name_retired_keys(&mut params, "defender", &["defender", "second"], &[]);
+    params.push(game::purpose_key(
+        game::Purpose::Attack,
+        "break both lines",
+        "an attack on a position held in two lines: can it break them within the limit",
+    ));
     ScenarioEntry {
         name: "second_line",
         summary: "An attack on a position held in two lines: the first line's rout, its leader's risk, the bayonet \

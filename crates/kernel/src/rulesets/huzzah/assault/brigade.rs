@@ -356,6 +356,8 @@ enum Asks {
 /// The brigade's assault as a game. See the module documentation.
 #[derive(Debug)]
 pub struct BrigadeGame {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: crate::game::Purpose,
     /// The assault of the first unit, as built from the keys (its metrics
     /// and turn limit are not used).
     base: Assault,
@@ -472,8 +474,18 @@ impl BrigadeGame {
             Metric::boolean("defender_routing", "whether the defender is a routing mob at the end"),
             Metric::integer("attacker_broken", "attacking units broken", 0, most),
         ]);
-        let mut game =
-            BrigadeGame { base, variants, units, qualities, full, two_d6: TwoD6::new(), layout, turns, stride: 0 };
+        let mut game = BrigadeGame {
+            purpose: crate::game::Purpose::Manoeuvre,
+            base,
+            variants,
+            units,
+            qualities,
+            full,
+            two_d6: TwoD6::new(),
+            layout,
+            turns,
+            stride: 0,
+        };
         game.stride = {
             let w = game.start_work();
             game.code(ATTACKER, 2.min(turns), &w) - game.code(ATTACKER, 1, &w)
@@ -1346,8 +1358,21 @@ impl BrigadeGame {
     }
 }
 
+impl BrigadeGame {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for BrigadeGame {
     type State = Brigade;
+
+    fn purpose(&self) -> crate::game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.layout
@@ -1396,11 +1421,11 @@ impl Game for BrigadeGame {
     }
 
     fn code(&self, winner: u8, steps: u32, b: &Brigade) -> u64 {
+        // The winner under the purpose, whatever the step's code said.
         if b.end == GOING {
-            debug_assert_eq!(winner, NONE);
-            self.code(NONE, steps, &self.unpack(b))
+            self.code(winner, steps, &self.unpack(b))
         } else {
-            b.end + u64::from(steps - 1) * self.stride
+            self.layout.with_value(b.end + u64::from(steps - 1) * self.stride, 0, i64::from(winner))
         }
     }
 
@@ -1458,7 +1483,10 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         settings.int("attacker.units") as usize,
         settings.choice::<Support>("attacker.support_quality"),
     )?;
-    Ok(Box::new(Played::new(game, Plan::from_settings(settings))))
+    Ok(Box::new(Played::new(
+        game.with_purpose(crate::game::Purpose::from_settings(settings)),
+        Plan::from_settings(settings),
+    )))
 }
 
 /// The `brigade_assault` scenario.

@@ -69,7 +69,7 @@ use super::{
     TURN_END, Taken, pair_of_total,
 };
 use crate::dice::Dice;
-use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, NONE, Plan, Policy};
+use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Plan, Policy};
 use crate::outcome::Layout;
 use crate::rulesets::huzzah::standoff::{Node, TOTALS};
 use crate::rulesets::huzzah::{Arm, pair_is_huzzah, pair_total};
@@ -242,6 +242,8 @@ fn in_chain(s: &State) -> bool {
 /// The assault as a game. See the module documentation.
 #[derive(Debug)]
 pub struct AssaultGame {
+    /// What each side must achieve (the scenario's `purpose` key).
+    purpose: crate::game::Purpose,
     assault: Assault,
     /// The code stride of one turn.
     stride: u64,
@@ -277,7 +279,7 @@ impl AssaultGame {
     pub fn new(assault: Assault) -> AssaultGame {
         let assault = assault.with_fire(Fire::Now);
         let stride = assault.turn_stride();
-        AssaultGame { assault, stride }
+        AssaultGame { purpose: crate::game::Purpose::Manoeuvre, assault, stride }
     }
 
     /// The chain this game plays.
@@ -687,8 +689,21 @@ impl AssaultGame {
     }
 }
 
+impl AssaultGame {
+    /// This fight under `purpose`: what each side must achieve by the turn
+    /// limit ([`crate::game::Purpose`]).
+    pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
+        self.purpose = purpose;
+        self
+    }
+}
+
 impl Game for AssaultGame {
     type State = Standing;
+
+    fn purpose(&self) -> crate::game::Purpose {
+        self.purpose
+    }
 
     fn layout(&self) -> &Layout {
         &self.assault.layout
@@ -718,11 +733,11 @@ impl Game for AssaultGame {
     }
 
     fn code(&self, winner: u8, steps: u32, standing: &Standing) -> u64 {
+        // The winner under the purpose, whatever the step's code said.
         if standing.end == GOING {
-            debug_assert_eq!(winner, NONE);
-            self.assault.code(2, steps, &State::unpack(standing.state))
+            self.assault.code(i64::from(winner), steps, &State::unpack(standing.state))
         } else {
-            standing.end + u64::from(steps - 1) * self.stride
+            self.assault.layout.with_value(standing.end + u64::from(steps - 1) * self.stride, 0, i64::from(winner))
         }
     }
 

@@ -1,0 +1,109 @@
+//! Every multi-turn scenario's purpose at its defaults (the `purpose` key):
+//! the fight the scenario describes is decided, not left to the turn limit.
+
+use volley_kernel::catalogue::catalogue;
+use volley_kernel::game::Purpose;
+use volley_kernel::runner::RunOptions;
+
+/// Fights sampled where the exact answer is not quick.
+const SAMPLES: u64 = 20_000;
+
+/// The game scenarios (those with a `purpose` key), by ruleset.
+fn game_scenarios() -> Vec<(String, volley_kernel::catalogue::ScenarioEntry, Box<dyn volley_kernel::params::RuleBook>)>
+{
+    let mut all = Vec::new();
+    for entry in catalogue() {
+        for scenario in entry.scenarios {
+            if scenario.params.iter().any(|param| param.name == "purpose") {
+                all.push((format!("{} {}", entry.name, scenario.name), scenario, (entry.default_rules)()));
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn every_multi_turn_scenario_takes_a_purpose() {
+    let names: Vec<String> = game_scenarios().into_iter().map(|(name, _, _)| name).collect();
+    for expected in [
+        "huzzah assault",
+        "huzzah brigade_assault",
+        "huzzah reorganise",
+        "brigades firefight",
+        "brigades crossing",
+        "brigades assault",
+        "brigades cavalry_charge",
+        "one_hour firefight",
+        "one_hour cavalry_charge",
+        "one_hour grand_battery",
+        "one_hour second_line",
+        "one_hour brigade_fire",
+        "hougoumont firefight",
+        "hougoumont assault",
+        "hougoumont farm_assault",
+    ] {
+        assert!(names.iter().any(|name| name == expected), "{expected} takes no purpose: {names:?}");
+    }
+}
+
+#[test]
+fn every_default_is_decided_under_its_purpose() {
+    // At its defaults each scenario's winner is `none` less than 5% of the
+    // time (exactly where the answer is quick, else the upper end of a
+    // 99.9% interval from 20,000 fights), and its `purpose` says which
+    // fight that is. Under `attack` nothing is left undecided at all.
+    for (name, scenario, rules) in game_scenarios() {
+        let built = scenario.build_from_text(rules.as_ref(), []).unwrap();
+        let purpose = built.purpose().expect("a game says its purpose");
+        let dist = if built.exact_is_cheap() {
+            built.exact_distribution().expect("an exact solver")
+        } else {
+            built.simulate(&RunOptions::new(SAMPLES, 5)).unwrap()
+        };
+        let Some(_) = dist.metric_index("winner") else {
+            // The crossing has no winner metric: the mover gets across or not.
+            assert_eq!(purpose, Purpose::Attack, "{name}");
+            continue;
+        };
+        let none = dist.probability("winner", 2);
+        let spread = if built.exact_is_cheap() { 0.0 } else { 3.29 * (none.max(1e-4) / SAMPLES as f64).sqrt() };
+        assert!(none + spread < 0.05, "{name}: none {none} under {purpose:?}");
+        if purpose == Purpose::Attack {
+            assert_eq!(none, 0.0, "{name}: an attack leaves nothing undecided");
+        }
+        // The ended metric says why: under `stand` what is undecided is the
+        // limit or both breaking at once, nothing else.
+        let ended = |value: i64| dist.probability("ended", value);
+        if purpose == Purpose::Stand {
+            assert!(
+                (ended(3) + ended(4) - none).abs() < 1e-9,
+                "{name}: {none} none against ended {:?}",
+                [ended(3), ended(4)]
+            );
+        }
+    }
+}
+
+#[test]
+fn the_purpose_key_changes_who_wins_the_same_endings() {
+    // Hougoumont's assault (exact, quick): the same play under `stand` and
+    // `manoeuvre` (nobody may leave), and under `attack` every fight that
+    // was not the attacker's is the defender's, both sides breaking at once
+    // included (the attack did not carry).
+    let hougoumont = volley_kernel::catalogue::ruleset("hougoumont").unwrap();
+    let rules = (hougoumont.default_rules)();
+    let assault = hougoumont.scenario("assault").unwrap();
+    let law = |purpose: &str| {
+        assault.build_from_text(rules.as_ref(), [("purpose", purpose)]).unwrap().exact_distribution().unwrap()
+    };
+    let (stand, manoeuvre, attack) = (law("stand"), law("manoeuvre"), law("attack"));
+    for value in 0..3 {
+        assert!((stand.probability("winner", value) - manoeuvre.probability("winner", value)).abs() < 1e-12);
+    }
+    assert!(manoeuvre.probability("winner", 2) > 0.10, "both sides breaking at once is common here");
+    assert_eq!(attack.probability("winner", 2), 0.0);
+    assert!(
+        (attack.probability("winner", 0) + attack.probability("winner", 1) - 1.0).abs() < 1e-12,
+        "an attack's fights are all decided"
+    );
+}
