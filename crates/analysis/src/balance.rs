@@ -44,6 +44,10 @@ pub struct Experiment {
     /// Solve each point exactly where the scenario has an exact solver
     /// (a playsheet's numbers to print), sampling only where it has none.
     pub exact: bool,
+    /// Solve each point exactly where its exact answer is quick
+    /// ([`DynScenario::exact_is_cheap`]), sampling the others: the default of
+    /// specs that do not ask to sample.
+    pub exact_when_quick: bool,
     /// The interval half-width a run in rounds aimed for, if it did (for
     /// the record of how the result was made; the rounds are the caller's).
     pub precision: Option<f64>,
@@ -72,6 +76,7 @@ impl Experiment {
             options,
             confidence: DEFAULT_CONFIDENCE,
             exact: false,
+            exact_when_quick: false,
             precision: None,
         }
     }
@@ -79,6 +84,12 @@ impl Experiment {
     /// The same, solving exactly wherever the scenario can.
     pub fn with_exact(mut self, exact: bool) -> Self {
         self.exact = exact;
+        self
+    }
+
+    /// The same, solving exactly wherever the exact answer is quick.
+    pub fn with_exact_when_quick(mut self, quick: bool) -> Self {
+        self.exact_when_quick = quick;
         self
     }
 
@@ -176,8 +187,8 @@ impl Experiment {
     ) -> Result<Run, AnalysisError> {
         let solved_anyway =
             solved && scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
-        let exact =
-            if (self.exact || solved_anyway) && scenario.has_exact() { scenario.exact_distribution() } else { None };
+        let wanted = self.exact || solved_anyway || (self.exact_when_quick && scenario.exact_is_cheap());
+        let exact = if wanted && scenario.has_exact() { scenario.exact_distribution() } else { None };
         let distribution = match exact {
             Some(distribution) => distribution,
             None => {

@@ -59,6 +59,15 @@ pub enum Computation {
         /// The seed.
         seed: u64,
     },
+    /// Exact wherever the scenario's exact answer is quick, sampled elsewhere.
+    ExactWhereQuick {
+        /// Samples per sampled point.
+        samples: u64,
+        /// The interval half-width the rounds aimed for, if any.
+        precision: Option<f64>,
+        /// The seed of sampled points.
+        seed: u64,
+    },
     /// Exact wherever the scenario's solver can, sampled elsewhere.
     ExactWherePossible {
         /// Samples per sampled point.
@@ -148,6 +157,8 @@ impl Provenance {
         let (samples, precision, seed) = (experiment.options.samples, experiment.precision, experiment.options.seed);
         let computation = if experiment.exact {
             Computation::ExactWherePossible { samples, precision, seed }
+        } else if experiment.exact_when_quick {
+            Computation::ExactWhereQuick { samples, precision, seed }
         } else {
             Computation::Sampled { samples, precision, seed }
         };
@@ -280,6 +291,10 @@ impl Provenance {
             ),
             Computation::ExactWherePossible { samples, precision, seed } => format!(
                 "exact wherever the scenario's solver can (the data's `exact` column says which); otherwise {}",
+                sampled(*samples, *precision, *seed)
+            ),
+            Computation::ExactWhereQuick { samples, precision, seed } => format!(
+                "exact wherever the exact answer is quick (the data's `exact` column says which); otherwise {}",
                 sampled(*samples, *precision, *seed)
             ),
         }

@@ -124,12 +124,14 @@ pub enum Command {
         /// A TOML file of rule overrides, as `volley rules` prints them.
         #[arg(long, value_name = "FILE")]
         rules: Option<PathBuf>,
-        /// Solve exactly instead of sampling.
+        /// Solve exactly, even where that is slow (by default volley solves
+        /// exactly wherever the answer comes within about two seconds, and
+        /// samples 1,000,000 elsewhere).
         #[arg(long, conflicts_with = "samples")]
         exact: bool,
-        /// Monte Carlo samples.
-        #[arg(long, default_value_t = 1_000_000, allow_hyphen_values = true, value_parser = parse_samples)]
-        samples: u64,
+        /// Monte Carlo samples, instead of the exact answer.
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_samples)]
+        samples: Option<u64>,
         /// Sample until every probability's interval is at most this either
         /// side (such as 0.005), instead of a fixed number of samples.
         #[arg(long, conflicts_with_all = ["samples", "exact"], allow_hyphen_values = true)]
@@ -153,6 +155,10 @@ pub enum Command {
         /// with its value under best play (scenarios with decisions).
         #[arg(long)]
         explain: bool,
+        /// Print only this metric (repeatable; `volley list RULESET SCENARIO`
+        /// lists them), such as `--metric winner`.
+        #[arg(long = "metric", value_name = "METRIC")]
+        metrics: Vec<String>,
     },
     /// Every rule number and interpretation with its value, as TOML that
     /// `--rules` accepts back.

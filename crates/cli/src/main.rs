@@ -17,7 +17,7 @@ fn main() -> ExitCode {
     match commands::dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("volley: {error:#}");
+            eprintln!("volley: {}", error::cut_long_words(&format!("{error:#}")));
             ExitCode::from(error::exit_status(&error))
         }
     }

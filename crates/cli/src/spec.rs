@@ -8,7 +8,8 @@
 //! analysis = "ladder"   # distribution, ladder, sweep, equivalence, sensitivity, convergence
 //! precision = 0.005     # or: samples = 100000 (per point)
 //! seed = 1
-//! exact = false         # true: solve exactly wherever the scenario can
+//! exact = true          # solve exactly wherever the scenario can; false: sample
+//!                       # (unset: exact wherever that is quick, sampled elsewhere)
 //!
 //! [[run]]
 //! ruleset = "huzzah"
@@ -65,10 +66,11 @@ pub struct Spec {
     pub precision: Option<Spanned<f64>>,
     /// The seed of every run.
     pub seed: Option<u64>,
-    /// Solve every point exactly where its scenario has an exact solver
-    /// (playsheets), sampling only the others.
+    /// `true`: solve every point exactly where its scenario has an exact
+    /// solver (playsheets), sampling only the others; `false`: sample every
+    /// point; unset: exact wherever the exact answer is quick.
     #[serde(default)]
-    pub exact: bool,
+    pub exact: Option<bool>,
     /// The confidence level of every interval (default 0.95).
     pub confidence: Option<Spanned<f64>>,
     /// What to measure, as `metric=value` (a probability) or `mean:metric`.
@@ -238,11 +240,42 @@ pub fn load(path: &Path) -> anyhow::Result<LoadedSpec> {
     parse(text, origin, stem)
 }
 
+/// A TOML type error in a designer's words: "invalid type: string
+/// \"many\", expected u64" reads "got the text \"many\", expected a whole
+/// number such as 100000".
+pub fn plain_type_words(message: &str) -> String {
+    let mut text = message.to_string();
+    for (from, to) in [
+        ("invalid type: string ", "got the text "),
+        ("invalid type: integer ", "got the whole number "),
+        ("invalid type: floating point ", "got the number "),
+        ("invalid type: boolean ", "got "),
+        ("invalid type: sequence", "got a list"),
+        ("invalid type: map", "got a table"),
+        ("expected u64", "expected a whole number such as 100000"),
+        ("expected u32", "expected a whole number"),
+        ("expected i64", "expected a whole number"),
+        ("expected i32", "expected a whole number"),
+        ("expected f64", "expected a number such as 0.005"),
+        ("expected a string", "expected text in quotes"),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
+}
+
 /// Parses spec text.
 pub fn parse(text: String, origin: String, stem: String) -> anyhow::Result<LoadedSpec> {
     let spec: Spec = toml::from_str(&text).map_err(|e| {
         let place = e.span().map(|s| line_column(&text, s.start)).map(|(l, c)| format!(":{l}:{c}")).unwrap_or_default();
-        bad_input(format!("{origin}{place}: {}", e.message().trim()))
+        // The key on the value's line, where the message is about a value.
+        let key = e
+            .span()
+            .and_then(|s| text[..s.start].rsplit('\n').next())
+            .and_then(|line| line.split_once('=').map(|(k, _)| k.trim().trim_matches('"').to_string()))
+            .filter(|k| !k.is_empty() && !k.contains(['[', '{', ',']))
+            .map_or(String::new(), |k| format!("{k}: "));
+        bad_input(format!("{origin}{place}: {key}{}", plain_type_words(e.message().trim())))
     })?;
     let loaded = LoadedSpec { spec, text, origin, stem };
     if loaded.spec.runs.is_empty() {
@@ -334,7 +367,16 @@ mod tests {
             "title = \"t\"\nquestion = \"q\"\nanalysis = \"ladderr\"\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n",
         )
         .unwrap_err();
-        assert!(e.to_string().starts_with("a.toml:3:12: unknown variant `ladderr`"), "{e}");
+        assert!(e.to_string().starts_with("a.toml:3:12: analysis: unknown variant `ladderr`"), "{e}");
+        // A value of the wrong type, in a designer's words, naming the key.
+        let e = parse_text(
+            "title = \"t\"\nquestion = \"q\"\nanalysis = \"ladder\"\nsamples = \"many\"\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.toml:4:11: samples: got the text \"many\", expected a whole number such as 100000"
+        );
         let e = parse_text("title = \"t\"\nquestion = \"q\"\nanalysis = \"ladder\"\nsampels = 3\n[[run]]\nruleset=\"dice\"\nscenario=\"sum\"\n")
             .unwrap_err();
         assert!(e.to_string().starts_with("a.toml:4:1: unknown field `sampels`"), "{e}");

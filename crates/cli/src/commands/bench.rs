@@ -38,6 +38,21 @@ pub fn run(
         Some(name) => vec![find_ruleset(name)?],
         None => catalogue(),
     };
+    // A filter that matches nothing would measure nothing and look like a
+    // result: refused before anything runs, with the names it could match.
+    if let Some(wanted) = only_scenario {
+        let names: Vec<&str> = rulesets.iter().flat_map(|r| r.scenarios.iter().map(|s| s.name)).collect();
+        if !names.iter().any(|name| name.contains(wanted)) {
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            return Err(bad_input(format!(
+                "--scenario {}: no scenario's name contains it; the scenarios are {}",
+                crate::error::cut(wanted),
+                unique.join(", ")
+            )));
+        }
+    }
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let raw_before = raw_words_per_second(budget);
     let mut measurements = Vec::new();

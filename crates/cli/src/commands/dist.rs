@@ -28,7 +28,11 @@ pub struct DistRequest {
     pub rules: Option<PathBuf>,
     /// Rule fields set one by one (`FIELD=VALUE`), over the rules file.
     pub rule_overrides: Vec<String>,
-    pub exact: bool,
+    /// `Some(true)`: exact, or an error where the scenario has no solver;
+    /// `Some(false)`: sampled; `None`: exact wherever the scenario's exact
+    /// answer is quick ([`DynScenario::exact_is_cheap`]), sampled elsewhere.
+    pub exact: Option<bool>,
+    /// The samples drawn where it samples (and no precision is asked).
     pub samples: u64,
     /// Sample enough for every probability's interval to be at most this
     /// either side (instead of `samples`).
@@ -39,6 +43,11 @@ pub struct DistRequest {
     pub format: Format,
     pub quiet: bool,
     pub explain: bool,
+    /// The metrics printed (all where empty).
+    pub metrics: Vec<String>,
+    /// The request came through the explorer's API: messages name its
+    /// query keys (`exact=true`), not the command line's flags.
+    pub from_api: bool,
 }
 
 /// One printed row: a value of a metric.
@@ -60,6 +69,9 @@ pub struct DistResult {
     policies: Option<[PolicyUse; 2]>,
     explained: Option<Vec<Explained>>,
 }
+
+/// The samples `dist` draws where it samples and nothing else is asked.
+pub const DEFAULT_SAMPLES: u64 = 1_000_000;
 
 /// Runs `dist`.
 pub fn run(request: DistRequest) -> anyhow::Result<()> {
@@ -90,7 +102,7 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
     if !(request.confidence > 0.0 && request.confidence < 1.0) {
         return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
     }
-    if !request.exact && request.samples == 0 {
+    if request.exact != Some(true) && request.samples == 0 {
         return Err(bad_input("--samples must be at least 1"));
     }
     if let Some(p) = request.precision
@@ -113,16 +125,47 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
                 .ok_or_else(|| bad_input(format!("--set expects KEY=VALUE, got `{pair}`")))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // A key given twice is a mistake whichever value was meant: refused, as
+    // the API refuses it, rather than the last silently winning.
+    for (i, (key, value)) in pairs.iter().enumerate() {
+        if let Some((_, first)) = pairs[..i].iter().find(|(k, _)| k == key) {
+            return Err(bad_input(format!("--set {key} is given twice ({first}, then {value}); give each key once")));
+        }
+    }
     let scenario = entry
         .build_from_text(rules.as_ref(), pairs.iter().copied())
         .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))?;
+    // Every metric asked for exists, before any work is done.
+    if !request.metrics.is_empty() {
+        let metrics = scenario.metrics();
+        let names: Vec<&str> = metrics.iter().map(|m| m.name).collect();
+        for wanted in &request.metrics {
+            if !names.contains(&wanted.as_str()) {
+                return Err(bad_input(format!(
+                    "--metric {wanted}: {} {} has no such metric; it has {}",
+                    request.ruleset,
+                    request.scenario,
+                    names.join(", ")
+                )));
+            }
+        }
+    }
     let explained = if request.explain { Some(explanation(request, scenario.as_ref())?) } else { None };
-    let distribution = if request.exact {
+    let exact = request.exact.unwrap_or_else(|| scenario.exact_is_cheap());
+    let distribution = if exact {
         scenario.exact_distribution().ok_or_else(|| {
-            bad_input(format!(
-                "{} {} has no exact solver for these settings; drop --exact to sample it (see `volley list {}`)",
-                ruleset.name, entry.name, ruleset.name
-            ))
+            if request.from_api {
+                bad_input(format!(
+                    "{} {} has no exact solver for these settings; ask without exact=true (or with samples or \
+                     precision) to sample it",
+                    ruleset.name, entry.name
+                ))
+            } else {
+                bad_input(format!(
+                    "{} {} has no exact solver for these settings; drop --exact to sample it (see `volley list {}`)",
+                    ruleset.name, entry.name, ruleset.name
+                ))
+            }
         })?
     } else {
         let mut options = RunOptions::new(planned_samples(request), request.seed).with_threads(request.threads);
@@ -135,7 +178,10 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
             None => simulate_with_progress(scenario.as_ref(), options, request.quiet)?,
         }
     };
-    let rows = rows(&distribution, request.confidence);
+    let mut rows = rows(&distribution, request.confidence);
+    if !request.metrics.is_empty() {
+        rows.retain(|row| request.metrics.iter().any(|m| m == row.metric));
+    }
     let keys: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
     let computation = match distribution.samples() {
         Some(samples) => match request.precision {
@@ -495,7 +541,8 @@ fn provenance_json(provenance: &Provenance) -> serde_json::Value {
     let (samples, seed) = match provenance.computation {
         Computation::Sampled { samples, seed, .. }
         | Computation::SampledToPrecision { samples, seed, .. }
-        | Computation::ExactWherePossible { samples, seed, .. } => (Some(samples), Some(seed)),
+        | Computation::ExactWherePossible { samples, seed, .. }
+        | Computation::ExactWhereQuick { samples, seed, .. } => (Some(samples), Some(seed)),
         Computation::Exact => (None, None),
     };
     json!({

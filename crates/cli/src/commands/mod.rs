@@ -35,14 +35,23 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             format,
             quiet,
             explain,
+            metrics,
         } => dist::run(dist::DistRequest {
             ruleset,
             scenario,
             set,
             rules,
             rule_overrides: Vec::new(),
-            exact,
-            samples,
+            // Exact where asked, sampled where samples or a precision are,
+            // and otherwise exact wherever it is quick.
+            exact: if exact {
+                Some(true)
+            } else if samples.is_some() || precision.is_some() {
+                Some(false)
+            } else {
+                None
+            },
+            samples: samples.unwrap_or(dist::DEFAULT_SAMPLES),
             precision,
             seed,
             threads,
@@ -50,6 +59,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             format,
             quiet,
             explain,
+            metrics,
+            from_api: false,
         }),
         Command::Rules { ruleset, rules } => rules::run(&ruleset, rules.as_deref()),
         Command::Serve { host, port, reports, max_samples, timeout, concurrent } => {

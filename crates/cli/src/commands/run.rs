@@ -375,7 +375,17 @@ pub fn execute_beside(
         let mut round = 0;
         loop {
             round += 1;
-            let how = How { samples, precision, seed, confidence, threads: overrides.threads };
+            let how = How {
+                samples,
+                precision,
+                seed,
+                confidence,
+                threads: overrides.threads,
+                forced_sampling: overrides.samples.is_some()
+                    || overrides.precision.is_some()
+                    || loaded.spec.samples.is_some()
+                    || loaded.spec.precision.is_some(),
+            };
             let (report, data) = analyse(loaded, prepared, &how, &progress)
                 .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))?;
             let widest = widest_half_width(&data);
@@ -448,6 +458,9 @@ struct How {
     seed: u64,
     confidence: f64,
     threads: usize,
+    /// `--samples` or `--precision` given on the command line: every point
+    /// not marked `exact = true` is sampled, even where the exact answer is quick.
+    forced_sampling: bool,
 }
 
 fn analyse(
@@ -457,7 +470,7 @@ fn analyse(
     progress: &Arc<AtomicU64>,
 ) -> anyhow::Result<(Report, DataFrame)> {
     let spec = &loaded.spec;
-    let How { samples, precision, seed, confidence, threads } = *how;
+    let How { samples, precision, seed, confidence, threads, .. } = *how;
     let spec_measure = spec.measure.as_ref().map(|m| parse_measure(m.get_ref())).transpose().map_err(bad_input)?;
     // A run's own measure, else the spec's (None: the analysis's default).
     let measure_of = |run: &RunSpec| -> anyhow::Result<Option<Measure>> {
@@ -472,7 +485,9 @@ fn analyse(
                 .clone()
                 .with_samples(samples)
                 .with_confidence(confidence)
-                .with_exact(spec.exact)
+                .with_exact(spec.exact == Some(true))
+                // Sampling asked on the command line, or by the spec, samples.
+                .with_exact_when_quick(spec.exact.is_none() && !how.forced_sampling)
                 .with_precision(precision);
             experiment.options.seed = seed;
             experiment.options.threads = threads;

@@ -229,7 +229,8 @@ fn a_shared_link_renders_the_answer_and_a_control_updates_it() {
         let png = browser.session("GET", "/screenshot", None)["value"].as_str().unwrap().to_string();
         std::fs::write(path, decode(&png)).unwrap();
     }
-    // The infantry plays its best instead: it forms square, and nobody wins.
+    // The infantry plays its best instead: it forms square, which cavalry
+    // may not charge, and the cavalry cannot win its attack.
     browser.script(
         "const select = document.querySelector('select[data-key=\"defender.policy\"]'); select.value = 'best'; \
          select.dispatchEvent(new Event('change')); document.getElementById('status').textContent = '';",

@@ -179,6 +179,13 @@ fn flags_take_one_documented_form() {
         (vec!["run", path(&spec), "--threads", "10000"], "a count from 1 to 256"),
         (vec!["run", path(&spec), "--out", path(&file)], "a-file: this is a file, not a directory"),
         (vec!["bench", "--format", "csv"], "invalid value 'csv' for '--format"),
+        // A key given twice, whichever value was meant.
+        (
+            vec!["dist", "huzzah", "test", "--set", "shifts=1", "--set", "shifts=2"],
+            "--set shifts is given twice (1, then 2); give each key once",
+        ),
+        // A filter that matches nothing measures nothing.
+        (vec!["bench", "--scenario", "nosuch"], "--scenario nosuch: no scenario's name contains it"),
     ];
     for (args, expected) in cases {
         let e = volley_bad_input(&args);
@@ -186,7 +193,21 @@ fn flags_take_one_documented_form() {
     }
     let help = volley_ok(&["bench", "--help"]);
     assert!(help.contains("table") && help.contains("json") && !help.contains("csv"), "{help}");
+    // A pasted value is cut in the message, not echoed whole.
+    let long = format!("quality={}", "x".repeat(7000));
+    let e = volley_bad_input(&["dist", "huzzah", "test", "--set", &long]);
+    assert!(e.len() < 1000 && e.contains(" characters)"), "{} bytes: {}", e.len(), &e[..e.len().min(300)]);
     // `true` and `false` are the spelling.
     let ok = volley(&["dist", "huzzah", "engagement", "--set", "attacker.square=true", "--exact"]);
     assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+}
+
+#[test]
+fn dist_prints_only_the_metrics_asked_and_refuses_one_it_lacks() {
+    let only = volley_ok(&["dist", "huzzah", "test", "--metric", "passed", "--format", "csv"]);
+    let rows: Vec<&str> = only.lines().filter(|l| !l.starts_with('#')).skip(1).collect();
+    assert_eq!(rows.len(), 2, "{only}");
+    assert!(rows.iter().all(|row| row.starts_with("passed,")), "{only}");
+    let message = volley_bad_input(&["dist", "huzzah", "test", "--metric", "winner"]);
+    assert!(message.contains("--metric winner") && message.contains("passed, staggers"), "{message}");
 }

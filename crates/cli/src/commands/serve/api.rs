@@ -4,7 +4,7 @@ use super::files;
 use crate::args::Format;
 use crate::commands::dist::{self, Control, DistRequest};
 use crate::commands::{find_ruleset, run};
-use crate::error::exit_status;
+use crate::error::{cut, cut_long_words, exit_status};
 use crate::spec;
 use axum::Router;
 use axum::extract::{Path as UrlPath, Query, State};
@@ -108,7 +108,8 @@ struct ApiError(StatusCode, String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.0, axum::Json(json!({ "error": self.1, "status": self.0.as_u16() }))).into_response()
+        let message = cut_long_words(&self.1);
+        (self.0, axum::Json(json!({ "error": message, "status": self.0.as_u16() }))).into_response()
     }
 }
 
@@ -262,16 +263,19 @@ fn boolean(key: &str, text: &str) -> Result<bool, ApiError> {
 /// the request's own (`ruleset`, `scenario`, `exact`, `samples`,
 /// `precision`, `seed`, `confidence`, `explain`, `format`) and the rules'
 /// (`rules.FIELD`) are scenario keys, checked by the scenario itself.
-fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError> {
+/// `variants_allowed`: the spec route reads a variant's `b.KEY`s itself;
+/// every other route refuses them.
+fn parse(pairs: &[(String, String)], limits: &Limits, variants_allowed: bool) -> Result<Parsed, ApiError> {
     let mut seen = std::collections::BTreeSet::new();
     let mut request = DistRequest {
+        metrics: Vec::new(),
         ruleset: String::new(),
         scenario: String::new(),
         set: Vec::new(),
         rules: None,
         rule_overrides: Vec::new(),
-        exact: false,
-        samples: 1_000_000,
+        exact: None,
+        samples: dist::DEFAULT_SAMPLES,
         precision: None,
         seed: 1,
         threads: 0,
@@ -279,14 +283,26 @@ fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError
         format: Format::Json,
         quiet: true,
         explain: false,
+        from_api: true,
     };
     let mut format = Format::Json;
     let mut samples_given = false;
+    // `exact=auto`: exact where quick, with samples or a precision for
+    // where it samples.
+    let mut auto = false;
     let mut canonical = Vec::new();
     for (key, value) in pairs {
         let key = key.as_str();
-        // A variant's own keys (`b.KEY`) are read by the spec route alone.
+        // A variant's own keys (`b.KEY`) are read by the spec route alone:
+        // /api/dist answers one side, and a key it would ignore is refused.
         if key.starts_with("b.") {
+            if !variants_allowed {
+                return Err(bad(format!(
+                    "{}: a variant's key (b.KEY) belongs to /api/spec; /api/dist answers one side, so ask for the \
+                     variant with its keys as they are (without `b.`)",
+                    cut(key)
+                )));
+            }
             continue;
         }
         if !seen.insert(key.to_string()) {
@@ -299,7 +315,17 @@ fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError
         match key {
             "ruleset" => request.ruleset = value.to_string(),
             "scenario" => request.scenario = value.to_string(),
-            "exact" => request.exact = boolean(key, value)?,
+            "exact" => {
+                request.exact = match value {
+                    "auto" => {
+                        auto = true;
+                        None
+                    }
+                    _ => Some(boolean(key, value).map_err(|_| {
+                        bad(format!("exact: expected true, false or auto (exact where quick), got `{}`", cut(value)))
+                    })?),
+                }
+            }
             "explain" => request.explain = boolean(key, value)?,
             "samples" => {
                 request.samples = crate::args::parse_samples(value).map_err(|e| bad(format!("samples: {e}")))?;
@@ -333,8 +359,13 @@ fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError
     if request.ruleset.is_empty() || request.scenario.is_empty() {
         return Err(bad("ruleset and scenario are required, such as ?ruleset=huzzah&scenario=test"));
     }
-    if request.exact && (samples_given || request.precision.is_some()) {
+    if request.exact == Some(true) && (samples_given || request.precision.is_some()) {
         return Err(bad("exact=true solves exactly; give samples or precision only to sample"));
+    }
+    // Samples or a precision ask for sampling; otherwise the answer is
+    // exact wherever that is quick.
+    if request.exact.is_none() && !auto && (samples_given || request.precision.is_some()) {
+        request.exact = Some(false);
     }
     if samples_given && request.precision.is_some() {
         return Err(bad("give samples or precision, not both"));
@@ -347,7 +378,7 @@ fn parse(pairs: &[(String, String)], limits: &Limits) -> Result<Parsed, ApiError
     if !(request.confidence > 0.0 && request.confidence < 1.0) {
         return Err(bad(format!("confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
     }
-    if !request.exact {
+    if request.exact != Some(true) {
         let planned = dist::planned_samples(&request);
         if planned > limits.max_samples {
             return Err(bad(format!(
@@ -413,7 +444,7 @@ async fn dist_answer(
     State(server): State<Arc<Server>>,
     query: Result<Query<Pairs>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let parsed = parse(&pairs_of(query)?, &server.limits)?;
+    let parsed = parse(&pairs_of(query)?, &server.limits, false)?;
     // A client that hangs up stops its run at the next chunk.
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
@@ -437,7 +468,7 @@ async fn dist_stream(
 ) -> Result<Response, ApiError> {
     // A browser's EventSource cannot read an error status's body, so even
     // bad input answers as an `error` event.
-    let parsed = match pairs_of(query).and_then(|pairs| parse(&pairs, &server.limits)) {
+    let parsed = match pairs_of(query).and_then(|pairs| parse(&pairs, &server.limits, false)) {
         Ok(parsed) => parsed,
         Err(ApiError(status, message)) => {
             let event = Event::default()
@@ -447,7 +478,7 @@ async fn dist_stream(
             return Ok(Sse::new(stream).into_response());
         }
     };
-    let total = if parsed.request.exact { 0 } else { dist::planned_samples(&parsed.request) };
+    let total = if parsed.request.exact == Some(true) { 0 } else { dist::planned_samples(&parsed.request) };
     let progress = Arc::new(AtomicU64::new(0));
     let cancel = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = tokio::sync::mpsc::channel::<Event>(8);
@@ -529,7 +560,7 @@ fn inline_table(entries: Vec<(String, toml::Value)>) -> String {
 /// The view as an analysis spec: one run, or two where the page compares a
 /// variant (`b.KEY` overrides of the first run's keys and rules).
 fn spec_text(pairs: &[(String, String)], limits: &Limits) -> Result<String, ApiError> {
-    let first = parse(pairs, limits)?;
+    let first = parse(pairs, limits, true)?;
     let ruleset = find_ruleset(&first.request.ruleset).map_err(from_command)?;
     let entry = ruleset.scenario(&first.request.scenario).map_err(|e| bad(e.to_string()))?;
     let rules = (ruleset.default_rules)();
@@ -566,8 +597,10 @@ fn spec_text(pairs: &[(String, String)], limits: &Limits) -> Result<String, ApiE
         toml::Value::String(format!("{} {}", ruleset.name, entry.name)),
         toml::Value::String(format!("{}: {}", entry.name, entry.summary)),
     );
-    if request.exact {
+    if request.exact == Some(true) {
         out.push_str("exact = true\n");
+    } else if request.exact.is_none() {
+        // The view's own answer: exact where quick, which specs do by default.
     } else if let Some(p) = request.precision {
         out.push_str(&format!("precision = {p}\n"));
     } else {
@@ -585,7 +618,7 @@ fn spec_text(pairs: &[(String, String)], limits: &Limits) -> Result<String, ApiE
                 None => merged.push((k.to_string(), v.clone())),
             }
         }
-        let variant = parse(&merged, limits)?;
+        let variant = parse(&merged, limits, false)?;
         if variant.request.ruleset != request.ruleset || variant.request.scenario != request.scenario {
             return Err(bad(
                 "a variant compares the same ruleset and scenario; b.ruleset and b.scenario cannot differ",

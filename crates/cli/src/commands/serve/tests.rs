@@ -109,12 +109,13 @@ async fn an_exact_answer_is_the_one_the_command_line_gives() {
     assert!((probability(&document, "passed", "true") - 26.0 / 36.0).abs() < 1e-9, "{body}");
     // The same through the shared code path as `volley dist --format json`.
     let cli = crate::commands::dist::DistRequest {
+        metrics: Vec::new(),
         ruleset: "huzzah".into(),
         scenario: "test".into(),
         set: vec![],
         rules: None,
         rule_overrides: vec![],
-        exact: true,
+        exact: Some(true),
         samples: 1_000_000,
         precision: None,
         seed: 1,
@@ -123,6 +124,7 @@ async fn an_exact_answer_is_the_one_the_command_line_gives() {
         format: crate::args::Format::Json,
         quiet: true,
         explain: false,
+        from_api: false,
     };
     let result = crate::commands::dist::compute(&cli, &Default::default()).unwrap();
     assert_eq!(crate::commands::dist::render(&cli, &result, crate::args::Format::Json), body);
@@ -171,12 +173,17 @@ async fn sampling_follows_samples_precision_and_seed() {
 
 #[tokio::test]
 async fn bad_input_answers_400_naming_the_key_and_what_is_accepted() {
-    let cases: [(&str, &str); 10] = [
+    let long = format!("/api/dist?ruleset=huzzah&scenario=test&quality={}", "x".repeat(7000));
+    let cases: [(&str, &str); 12] = [
         ("/api/dist?scenario=test", "ruleset and scenario are required"),
+        // A variant's key where only the spec route reads it.
+        ("/api/dist?ruleset=huzzah&scenario=test&b.quality=raw", "b.quality: a variant's key (b.KEY) belongs"),
+        // A pasted value is cut, not echoed whole.
+        (&long, " characters)"),
         ("/api/dist?ruleset=huzzah&scenario=nope", "nope"),
         ("/api/dist?ruleset=huzzah&scenario=test&quality=superb", "quality"),
         ("/api/dist?ruleset=huzzah&scenario=test&qualty=trained", "qualty"),
-        ("/api/dist?ruleset=huzzah&scenario=test&exact=yes", "exact: expected true or false"),
+        ("/api/dist?ruleset=huzzah&scenario=test&exact=yes", "exact: expected true, false or auto"),
         ("/api/dist?ruleset=huzzah&scenario=test&samples=0", "samples"),
         ("/api/dist?ruleset=huzzah&scenario=test&samples=10&precision=0.01", "not both"),
         ("/api/dist?ruleset=huzzah&scenario=test&samples=999999999", "--max-samples"),
@@ -189,6 +196,7 @@ async fn bad_input_answers_400_naming_the_key_and_what_is_accepted() {
         assert!(kind.starts_with("application/json"), "{uri}: {kind}");
         let error = json(&body)["error"].as_str().unwrap().to_string();
         assert!(error.contains(expected), "{uri}: `{error}` does not name `{expected}`");
+        assert!(error.len() < 1000, "{uri}: a message of {} bytes", error.len());
     }
     // A scenario without an exact solver here says so, as the CLI does.
     let (status, _, body) = get("/api/dist?ruleset=huzzah&scenario=brigade_assault&exact=true").await;

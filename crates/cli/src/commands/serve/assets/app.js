@@ -49,19 +49,17 @@ function stateQuery(state, forApi, side) {
     for (const [k, v] of Object.entries(state.variant.rules)) q.set("b.rules." + k, v);
     if (state.compare) q.set("compare", "true");
   }
-  const method = effectiveMethod(state);
-  if (method === "exact") q.set("exact", "true");
+  const method = state.method;
+  if (method === "auto") {
+    // The server answers exactly wherever that is quick at these very
+    // settings, and samples to the precision elsewhere.
+    if (forApi) { q.set("exact", "auto"); q.set("precision", state.precision); q.set("seed", state.seed); }
+  } else if (method === "exact") q.set("exact", "true");
   else if (method === "precision") { q.set("precision", state.precision); q.set("seed", state.seed); }
   else { q.set("samples", state.samples); q.set("seed", state.seed); }
   return q;
 }
 
-// `auto` is exact where the scenario solves at its defaults, else a precision.
-function effectiveMethod(state) {
-  if (state.method !== "auto") return state.method;
-  const entry = scenarioEntry(state);
-  return entry && entry.exact_at_defaults ? "exact" : "precision";
-}
 
 // ---------------------------------------------------------------------------
 // The form.
@@ -162,8 +160,7 @@ async function renderForm(state) {
   const count = Object.keys(state.rules).length + Object.keys(state.variant.rules).length;
   $("rules-changed").textContent = count ? "(" + count + " changed)" : "";
   if (count) $("rules-panel").open = true;
-  const method = effectiveMethod(state);
-  for (const radio of document.querySelectorAll("input[name=method]")) radio.checked = radio.value === method;
+  for (const radio of document.querySelectorAll("input[name=method]")) radio.checked = radio.value === state.method;
   $("precision").value = state.precision;
   $("samples").value = state.samples;
   $("seed").value = state.seed;
@@ -236,7 +233,7 @@ async function runAll(state) {
   const entry = scenarioEntry(state);
   $("error").hidden = true;
   $("stop").disabled = false;
-  $("status").textContent = effectiveMethod(state) === "exact" ? "solving exactly..." : "sampling...";
+  $("status").textContent = state.method === "exact" ? "solving exactly..." : state.method === "auto" ? "working..." : "sampling...";
   setDownloads(state);
   const started = performance.now();
   try {

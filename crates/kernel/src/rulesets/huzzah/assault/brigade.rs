@@ -1508,7 +1508,7 @@ pub fn entry() -> ScenarioEntry {
     params.extend(super::assault_params());
     ScenarioEntry {
         name: "brigade_assault",
-        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally and command checks.",
+        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally, and brigade command checks where `attacker.brigade` gives the brigade's size (none by default).",
         params,
         build,
     }
