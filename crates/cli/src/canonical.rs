@@ -3,7 +3,7 @@
 //!
 //! A spec sets `canonical.attacker.quality = "veteran"` (or sweeps it); each
 //! ruleset's run receives the keys of its own quality ladder instead. The
-//! default table is issue 8's, documented in README.md; a spec may override
+//! default table is issue 8's, documented in docs/guide.md; a spec may override
 //! any cell with `[quality_map.RULESET] CANONICAL = "value"` or, where a
 //! ruleset needs two keys, `{ quality = "poor", conscript = true }`.
 

@@ -151,9 +151,18 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
         }
     }
     let explained = if request.explain { Some(explanation(request, scenario.as_ref())?) } else { None };
-    let exact = request.exact.unwrap_or_else(|| scenario.exact_is_cheap());
-    let distribution = if exact {
-        scenario.exact_distribution().ok_or_else(|| {
+    // Exact where asked, or (unless sampling is asked) where it is quick; a
+    // solve that the scenario expected to be quick but could not finish
+    // within its state budget falls back to sampling.
+    let solved = match request.exact {
+        Some(true) => scenario.exact_distribution(),
+        None if scenario.exact_is_cheap() => scenario.exact_distribution(),
+        _ => None,
+    };
+    let distribution = if let Some(solved) = solved {
+        solved
+    } else if request.exact == Some(true) {
+        return Err({
             if request.from_api {
                 bad_input(format!(
                     "{} {} has no exact solver for these settings; ask without exact=true (or with samples or \
@@ -166,7 +175,7 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
                     ruleset.name, entry.name, ruleset.name
                 ))
             }
-        })?
+        });
     } else {
         let mut options = RunOptions::new(planned_samples(request), request.seed).with_threads(request.threads);
         options.cancel = control.cancel.clone();

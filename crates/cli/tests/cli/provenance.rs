@@ -1,6 +1,6 @@
 //! Every result says how it was made: `dist` in each format, and the Method
 //! section of every kind of report, including a changed rule; and the
-//! README's spec runs as documented.
+//! user guide's spec runs as documented.
 
 use super::{TempDir, path, volley_ok};
 
@@ -132,11 +132,11 @@ fn a_precision_run_records_its_precision_and_the_samples_it_used() {
     assert!(csv.lines().any(|l| l.starts_with("huzzah,test,passed,true,") && l.ends_with(",false")), "{csv}");
 }
 
-/// The README's example spec, which this test reads from README.md itself so
+/// The user's guide's example spec, which this test reads from docs/guide.md itself so
 /// the two cannot drift apart.
 fn readme_spec() -> String {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md")).unwrap();
-    let start = readme.find("```toml\ntitle = ").expect("README.md has an example spec");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/guide.md")).unwrap();
+    let start = readme.find("```toml\ntitle = ").expect("docs/guide.md has an example spec");
     let body = &readme[start + "```toml\n".len()..];
     body[..body.find("```").unwrap()].to_string()
 }
@@ -163,7 +163,7 @@ fn the_readmes_example_spec_runs_and_its_quality_map_applies() {
     assert_eq!(rows("elite"), rows("veteran"));
     assert_ne!(rows("veteran"), rows("raw"));
     let md = std::fs::read_to_string(out.join("readme").join("report.md")).unwrap();
-    assert!(md.contains("musket_close_normal=6 (printed"), "the README's rule override is recorded:\n{md}");
+    assert!(md.contains("musket_close_normal=6 (printed"), "the guide's rule override is recorded:\n{md}");
 }
 
 #[test]

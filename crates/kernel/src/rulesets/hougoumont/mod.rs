@@ -907,7 +907,7 @@ pub fn entry() -> RulesetEntry {
             },
             ScenarioEntry {
                 name: "firefight",
-                summary: "Two units trade volleys at a distance, test morale, retreat and rally, each deciding to hold, come back or fall back, until one leaves the field or the turn limit.",
+                summary: "Two units trade volleys at a distance, test morale, retreat and rally, each deciding to hold, come forward (following an enemy that fell back) or fall back, until one leaves the field or the turn limit.",
                 params: firefight_params,
                 build: build_firefight,
             },

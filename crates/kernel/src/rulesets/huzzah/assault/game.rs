@@ -156,6 +156,20 @@ pub const BATTERY_BEST_TURN_LIMIT: u32 = 2;
 /// 1.7 GB.
 pub const BATTERY_TURN_LIMIT: u32 = 6;
 
+/// The longest assault on cavalry the solver takes: its recalls and its
+/// blown and out-of-control states multiply the graph, so that 5 turns pass
+/// the state budget (after 3.6 s and 1.1 GB). Measured 2026-11-27 with
+/// `cargo run --release -p volley-kernel --example solve_time -- huzzah
+/// assault defender.arm=cavalry turns=T`: 3 turns 0.69 s and 316 MB, 4
+/// turns 3.5 s and 1.3 GB. Cavalry against cavalry: 5 turns 1.3 s, 30 past
+/// the budget.
+pub const CAVALRY_TURN_LIMIT: u32 = 4;
+
+/// The longest assault the solver takes where the attacker's brigade takes
+/// command checks (`attacker.brigade` 1 or more): 5 turns 3.6 s and 1.3 GB,
+/// 10 past the budget (measured as above with `attacker.brigade=1`).
+pub const BRIGADE_TURN_LIMIT: u32 = 5;
+
 /// No ending yet.
 const GOING: u64 = u64::MAX;
 
@@ -750,12 +764,28 @@ impl Game for AssaultGame {
     }
 
     fn solvable(&self, plan: Plan) -> bool {
-        let limit = match self.assault.units[1].arm {
+        let mut limit = match self.assault.units[1].arm {
             Arm::Artillery if plan.policy.contains(&Policy::Best) => BATTERY_BEST_TURN_LIMIT,
             Arm::Artillery => BATTERY_TURN_LIMIT,
+            Arm::Cavalry => CAVALRY_TURN_LIMIT,
             _ => BEST_TURN_LIMIT,
         };
+        if self.assault.units[0].brigade > 0 {
+            limit = limit.min(BRIGADE_TURN_LIMIT);
+        }
         self.assault.turns <= limit
+    }
+
+    /// Quick (about 2 s or less) where it solves, but for the limits' last
+    /// turns against cavalry or with the attacker's command checks (3.5 s),
+    /// and the defender's command checks (`defender.brigade`: 5 s at 10
+    /// turns, 8 s and 2 GB at 30), which are solved only when asked.
+    fn exact_is_cheap(&self, plan: Plan) -> bool {
+        let turns = self.assault.turns;
+        self.solvable(plan)
+            && !(self.assault.units[1].arm == Arm::Cavalry && turns >= CAVALRY_TURN_LIMIT)
+            && !(self.assault.units[0].brigade > 0 && turns >= BRIGADE_TURN_LIMIT)
+            && self.assault.units[1].brigade == 0
     }
 
     fn describe_state(&self, standing: &Standing, _side: u8) -> String {
