@@ -765,6 +765,15 @@ pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
     let (first, last) = (sweep.points.first()?, sweep.points.last()?);
     let p = sweep.measure.is_probability();
     let label = sweep.measure.label();
+    if sweep.points.len() == 1 {
+        // One value swept: nothing rises or falls, it is what it is there.
+        return Some(format!(
+            "For {}, {label} is {} at {x_label} {}",
+            sweep.ruleset,
+            format_value(first.1.value, p),
+            first.0
+        ));
+    }
     if sweep.points.len() > 1 && changes_nothing(sweep) {
         // A flat line drawn as if it were a result would read as one: say
         // the key does nothing here, and why where the scenario knows.

@@ -107,3 +107,31 @@ fn the_purpose_key_changes_who_wins_the_same_endings() {
         "an attack's fights are all decided"
     );
 }
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_law_under_each_default_purpose() {
+    // Sampled fights follow the table best play solved under the purpose,
+    // and code their winner under it: each winner's share of 200,000 fights
+    // lies within 4.5 standard errors of the exact chance, and the same seed
+    // gives the same counts on one thread and on four.
+    for (ruleset, scenario, pairs) in [
+        ("hougoumont", "firefight", vec![("attacker.figures", "8"), ("defender.figures", "8")]),
+        ("one_hour", "second_line", vec![]),
+        ("brigades", "assault", vec![]),
+        ("one_hour", "cavalry_charge", vec![("defender.policy", "bold"), ("purpose", "stand")]),
+    ] {
+        let entry = volley_kernel::catalogue::ruleset(ruleset).unwrap();
+        let rules = (entry.default_rules)();
+        let built = entry.scenario(scenario).unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap();
+        let exact = built.exact_distribution().unwrap();
+        let sampled = built.simulate(&RunOptions::new(200_000, 11).with_threads(1)).unwrap();
+        for value in 0..3 {
+            let p = exact.probability("winner", value);
+            let q = sampled.probability("winner", value);
+            let se = (p * (1.0 - p) / 200_000.0).sqrt().max(1e-9);
+            assert!((p - q).abs() <= 4.5 * se + 1e-12, "{ruleset} {scenario}: winner {value} exact {p}, sampled {q}");
+        }
+        let four = built.simulate(&RunOptions::new(200_000, 11).with_threads(4)).unwrap();
+        assert_eq!(sampled, four, "{ruleset} {scenario}: the thread count changed the counts");
+    }
+}
