@@ -69,10 +69,16 @@ fn list_shows_each_decision_who_takes_it_its_options_and_the_default_play() {
     let expected = [
         (
             "fire",
-            "fire; fire, then form square; halt at R boxes (least movement first); leave column, halt at R boxes; form square",
+            "fire; fire, then form square; halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; form square",
         ),
-        ("charge", "charge; halt at R boxes (least movement first); leave column, halt at R boxes; break off"),
-        ("move", "halt at R boxes (least movement first); leave column, halt at R boxes; form square; break off"),
+        (
+            "charge",
+            "charge; halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; break off",
+        ),
+        (
+            "move",
+            "halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; form square; break off",
+        ),
         ("square", "stay in square; leave square"),
     ];
     assert_eq!(duel.len(), expected.len() + 2, "{duel:#?}");

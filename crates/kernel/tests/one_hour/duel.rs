@@ -186,9 +186,16 @@ fn impetuous_cavalry_charges_and_stays_next_to_the_infantry() {
 fn cavalry_out_of_reach_halts_and_charges_next_turn() {
     let value = |range: u32, defender: Policy| {
         let r = range.to_string();
+        // The scenario's purpose, an attack: the cavalry must rout the
+        // infantry, and retiring buys it nothing.
         let scenario = build(
             "cavalry_charge",
-            &[("attacker.impetuous", "true"), ("range", &r), ("defender.policy", defender.name())],
+            &[
+                ("attacker.impetuous", "true"),
+                ("range", &r),
+                ("defender.policy", defender.name()),
+                ("purpose", "attack"),
+            ],
         );
         (scenario.exact_distribution().unwrap().probability("winner", ATTACKER), scenario)
     };
@@ -219,17 +226,24 @@ fn cavalry_out_of_reach_halts_and_charges_next_turn() {
 /// jump of more than 10 points of the attacker's win probability between
 /// neighbouring distances except those the duel module documents ("Start
 /// distances"), asserted here: the firefight's stand-off from 3 boxes, and the
-/// grand battery's volleys on the approach.
+/// grand battery's volleys on the approach. Each under its default purpose
+/// (the firefight a stand-up fight, the others attacks), retiring offered.
 #[test]
 fn best_play_sweeps_of_the_start_distance_are_flat() {
     let explained: &[(&str, u32)] = &[("firefight", 2), ("grand_battery", 1), ("grand_battery", 2)];
-    for scenario in ["firefight", "cavalry_charge", "grand_battery", "second_line"] {
+    for (scenario, purpose) in
+        [("firefight", "stand"), ("cavalry_charge", "attack"), ("grand_battery", "attack"), ("second_line", "attack")]
+    {
         let values: Vec<f64> = (1..=8)
             .map(|r| {
                 let r = r.to_string();
-                build(scenario, &[("range", &r)]).exact_distribution().unwrap().probability("winner", ATTACKER)
+                build(scenario, &[("range", &r), ("purpose", purpose)])
+                    .exact_distribution()
+                    .unwrap()
+                    .probability("winner", ATTACKER)
             })
             .collect();
+        eprintln!("{scenario}: {values:?}");
         for (from, pair) in (1..).zip(values.windows(2)) {
             let jump = (pair[0] - pair[1]).abs();
             if explained.contains(&(scenario, from)) {
@@ -241,7 +255,7 @@ fn best_play_sweeps_of_the_start_distance_are_flat() {
     }
     // The stand-off: from 3 boxes on, neither line steps into the other's
     // range first, and the fight is worth the same from any distance.
-    let stand_off = |r: &str| build("firefight", &[("range", r)]).exact_distribution().unwrap();
+    let stand_off = |r: &str| build("firefight", &[("range", r), ("purpose", "stand")]).exact_distribution().unwrap();
     let (three, eight) = (stand_off("3"), stand_off("8"));
     assert!((three.probability("winner", ATTACKER) - eight.probability("winner", ATTACKER)).abs() < 1e-12);
 }
@@ -598,4 +612,68 @@ fn a_square_is_not_pushed_back() {
     let square = SideSetup { square: true, ..side(UnitType::LineInfantry, 11) };
     let dist = exact(DuelKind::Firefight, battery, square, 1, 2);
     assert_p(&dist, "attacker_remaining", 100, 91.0 / 729.0);
+}
+
+#[test]
+fn retiring_out_of_the_battery_s_close_range_is_worth_more_than_standing() {
+    // Movement: "May pivot at the start and end of their move only,
+    // otherwise move forward": a unit may turn about, move, and face the
+    // enemy again (rule `retire = pivot`). One-hit line infantry 4 boxes
+    // from a battery, one turn, the manoeuvring fight: it cannot shoot at 4
+    // (its range is 2), so it holds, closes to 3 (its 1.5-box move is one
+    // box) or retires to 5. The battery then fires 2D6 at 2-4 boxes and 1D6
+    // at 5-8, hitting on 3+: standing or closing, the infantry is routed
+    // with 1 - (1/3)^2 = 8/9; retired to 5, with 2/3. Best play retires.
+    let pairs = [("range", "4"), ("turns", "1"), ("attacker.hits", "1")];
+    let dist = build("grand_battery", &pairs).exact_distribution().unwrap();
+    assert_p(&dist, "winner", DEFENDER, 2.0 / 3.0);
+    let explained = build("grand_battery", &pairs).explain().unwrap();
+    let first = explained.iter().find(|e| e.side == "attacker").unwrap();
+    let value = |option: &str| first.options.iter().find(|o| o.option == option).expect(option).defender_wins;
+    assert!((value("retire to 5 boxes") - 2.0 / 3.0).abs() < 1e-12);
+    assert!((value("halt at 4 boxes") - 8.0 / 9.0).abs() < 1e-12);
+    assert!(first.options.iter().any(|o| o.chosen && o.option == "retire to 5 boxes"), "{first:?}");
+    // Without retiring (`retire = never`), the old play: 8/9.
+    let mut rules = volley_kernel::rulesets::one_hour::Rules::default();
+    rules.retire = volley_kernel::rulesets::one_hour::Retire::Never;
+    let one_hour = ruleset("one_hour").unwrap();
+    let entry = one_hour.scenario("grand_battery").unwrap();
+    let never = entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter()).unwrap();
+    assert_p(&never.exact_distribution().unwrap(), "winner", DEFENDER, 8.0 / 9.0);
+}
+
+#[test]
+fn retiring_from_a_volley_that_may_rout_the_enemy_is_worth_less_than_firing() {
+    // Two lines 1 box apart, one turn, the attacker first against a one-hit
+    // defender: its 3D6 at 3+ routs the defender with 1 - (1/3)^3 = 26/27,
+    // and the defender's answer cannot rout a six-hit attacker; retiring
+    // (to 2 boxes, out of nobody's reach that matters in one turn) wins
+    // nothing. Best play fires.
+    let pairs = [("range", "1"), ("turns", "1"), ("defender.hits", "1")];
+    let dist = build("firefight", &pairs).exact_distribution().unwrap();
+    assert_p(&dist, "winner", ATTACKER, 26.0 / 27.0);
+    let explained = build("firefight", &pairs).explain().unwrap();
+    let first = explained.iter().find(|e| e.side == "attacker").unwrap();
+    let retire = first.options.iter().find(|o| o.option == "retire to 2 boxes").expect("retiring is offered");
+    assert_eq!(retire.attacker_wins, 0.0);
+    assert!(first.options.iter().any(|o| o.chosen && o.option == "fire"), "{first:?}");
+}
+
+#[test]
+fn retiring_gives_up_the_ground_a_stand_up_fight_asks_both_sides_to_hold() {
+    // Under `stand` (the firefight's default) a unit that retires has left
+    // the fight and lost it; under `manoeuvre` it is a move like any other.
+    // So with retiring offered the default firefight is the fight it was,
+    // while the manoeuvring fight is all stand-offs: whoever steps into
+    // range is fired on first, and nobody has to.
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let entry = one_hour.scenario("firefight").unwrap();
+    let law = |purpose: &str| {
+        entry.build_from_text(rules.as_ref(), [("purpose", purpose)]).unwrap().exact_distribution().unwrap()
+    };
+    let (stand, manoeuvre) = (law("stand"), law("manoeuvre"));
+    assert!((stand.probability("winner", 0) - 0.668533737642).abs() < 1e-9);
+    assert!(stand.probability("winner", 2) < 1e-12);
+    assert!((manoeuvre.probability("winner", 2) - 1.0).abs() < 1e-12);
 }

@@ -113,6 +113,14 @@
 //!   policy key names the ones it replaced in its doc, so setting one is
 //!   answered "unknown key ...; did you mean `attacker.policy`?" and `volley
 //!   list` shows why in that key's doc.
+//! - Retiring: Movement lets units "pivot at the start and end of their move
+//!   only, otherwise move forward", so a unit may turn about, move up to its
+//!   move, and turn back to face the enemy: it retires, facing the enemy at
+//!   the end (not flanked), and, having moved, does not shoot. Field
+//!   `retire`: `pivot` (default) or `never` (the play before). The duels
+//!   (`firefight`, `cavalry_charge`, `grand_battery`) offer it to both
+//!   sides; `second_line` and `brigade_fire` do not yet (their units' room
+//!   to the rear is shared with the other units of the position).
 //! - Squares: "may go into or out of square at the beginning of their
 //!   movement phase", offered to infantry facing cavalry; a square neither
 //!   moves nor shoots, cannot be charged, is doubled against by artillery,
@@ -332,6 +340,19 @@ impl Commander {
     /// who is by definition in the next box).
     pub fn stands_in_box(self) -> bool {
         !matches!(self, Commander::None | Commander::NeyAdjacent)
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: whether a unit may retire (Movement).
+    pub enum Retire {
+        /// Yes: it pivots about at the start of its move, moves up to its
+        /// move away from the enemy, and pivots to face it again at the end
+        /// ("May pivot at the start and end of their move only, otherwise
+        /// move forward").
+        Pivot = "pivot",
+        /// No: a unit only holds or closes (the play before retiring came in).
+        Never = "never",
     }
 }
 
@@ -618,6 +639,14 @@ crate::rule_book! {
         /// the unit's movement, and "Units move OR shoot") or allowed (the
         /// movement phase follows the shooting phase, so it may do both).
         pub square_after_fire: SquareAfterFire = SquareAfterFire::Forbidden;
+        /// Interpretation: retiring (Movement: "May pivot at the start and
+        /// end of their move only, otherwise move forward"): pivot (default:
+        /// a unit turns about, moves up to its move away from the enemy and
+        /// turns to face it again, ending its move facing the enemy, so it is
+        /// not flanked; it moves, so it does not shoot; the duels only,
+        /// `firefight`, `cavalry_charge` and `grand_battery`) or never (a
+        /// unit only holds or closes, the play before).
+        pub retire: Retire = Retire::Pivot;
         /// Interpretation: Leaders: a leader "adds a bonus to its morale roll";
         /// the text gives no size, so this takes 1 off a reluctant unit's D6
         /// (the only morale roll these rules have: "score less than their
