@@ -301,6 +301,25 @@ impl Measure {
         }
     }
 
+    /// The measure in a designer's words, for findings: "the attacker's
+    /// chance of winning", "the chance of passing", "the mean hits".
+    pub fn plain(&self) -> String {
+        match self {
+            Measure::Probability { metric, value } => match (metric.as_str(), value.as_str()) {
+                ("winner" | "result", "attacker") => "the attacker's chance of winning".into(),
+                ("winner" | "result", "defender") => "the defender's chance of winning".into(),
+                ("winner", "none") => "the chance that nobody wins".into(),
+                ("result", "tie") => "the chance of a tie".into(),
+                ("passed", "true") => "the chance of passing".into(),
+                ("arrived", "true") => "the chance of getting across".into(),
+                ("completed", "true") => "the chance of getting every order through".into(),
+                ("hit", "true") => "the chance of a hit".into(),
+                (metric, value) => format!("the chance that {} is {value}", metric.replace('_', " ")),
+            },
+            Measure::Mean { metric } => format!("the mean {}", metric.replace('_', " ")),
+        }
+    }
+
     /// Its estimate from a distribution, with an interval at `confidence`:
     /// Wilson for probabilities, the normal interval of the mean otherwise. An
     /// exact distribution's interval is the value itself.

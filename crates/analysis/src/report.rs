@@ -764,7 +764,7 @@ fn sweep_section(x_label: &str, sweeps: &[Sweep], all_exact: bool, chart: Chart,
 pub fn sweep_sentence(sweep: &Sweep, x_label: &str) -> Option<String> {
     let (first, last) = (sweep.points.first()?, sweep.points.last()?);
     let p = sweep.measure.is_probability();
-    let label = sweep.measure.label();
+    let label = sweep.measure.plain();
     if sweep.points.len() == 1 {
         // One value swept: nothing rises or falls, it is what it is there.
         return Some(format!(

@@ -254,7 +254,10 @@ mod written_up {
         );
         assert!(markdown.contains("| synthetic | green |"), "{markdown}");
         // The finding is a sentence in percentages, naming where it starts and ends.
-        assert!(markdown.contains("**Finding.** For synthetic, P(winner = attacker) rises from "), "{markdown}");
+        assert!(
+            markdown.contains("**Finding.** For synthetic, the attacker's chance of winning rises from "),
+            "{markdown}"
+        );
         assert!(markdown.contains("% at defender's quality veteran to "), "{markdown}");
         // A few values make a compact grid: a row per run, a column per value.
         assert!(markdown.contains("| run \\ defender's quality | veteran | trained | green |"), "{markdown}");
@@ -379,9 +382,12 @@ fn a_sweep_whose_ends_print_alike_stays_in_its_finding() {
     };
     // Differences in the ninth digit are not a rise, nor a peak.
     let flat = sweep_sentence(&sweep(&[0.4270001, 0.4270003, 0.4270002]), "policy").unwrap();
-    assert_eq!(flat, "For One Hour, P(winner = attacker) stays at 42.7% from policy best to cautious");
+    assert_eq!(flat, "For One Hour, the attacker's chance of winning stays at 42.7% from policy best to cautious");
     let moved = sweep_sentence(&sweep(&[0.138, 0.130, 0.040]), "policy").unwrap();
-    assert_eq!(moved, "For One Hour, P(winner = attacker) falls from 13.8% at policy best to 4.0% at cautious");
+    assert_eq!(
+        moved,
+        "For One Hour, the attacker's chance of winning falls from 13.8% at policy best to 4.0% at cautious"
+    );
 }
 
 #[test]
@@ -402,7 +408,7 @@ fn a_sweep_that_changes_nothing_says_so_and_why() {
     assert_eq!(
         flat,
         "For One Hour, changing attacker.shock does nothing here (shock is a cavalry's; the attacker is infantry): \
-         P(winner = attacker) is 50.0% with the same exact value at every shock from false to true"
+         the attacker's chance of winning is 50.0% with the same exact value at every shock from false to true"
     );
     // Sampled values no test can tell apart (0.501 ± 0.003 and 0.499 ±
     // 0.003), with no reason known; and ones a test can (0.51 and 0.49).

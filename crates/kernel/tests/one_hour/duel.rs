@@ -677,3 +677,21 @@ fn retiring_gives_up_the_ground_a_stand_up_fight_asks_both_sides_to_hold() {
     assert!(stand.probability("winner", 2) < 1e-12);
     assert!((manoeuvre.probability("winner", 2) - 1.0).abs() < 1e-12);
 }
+
+#[test]
+fn charge_keys_of_a_unit_that_never_charges_are_named_unread() {
+    // Infantry never charges (Cavalry Charges), so `shock` and `impetuous`
+    // set on it change nothing (an independent review found the same
+    // 0.668533737642 either way): the scenario names them, and the outputs
+    // print them as not read here.
+    let unread = build("firefight", &[]).unread_keys();
+    for key in ["attacker.shock", "attacker.impetuous", "defender.shock", "defender.impetuous"] {
+        assert!(unread.iter().any(|(k, _)| k == key), "{key}: {unread:?}");
+    }
+    let charge = build("cavalry_charge", &[]).unread_keys();
+    assert!(!charge.iter().any(|(k, _)| k.starts_with("attacker.")), "{charge:?}");
+    assert!(charge.iter().any(|(k, _)| k == "defender.shock"), "{charge:?}");
+    let with = build("firefight", &[("attacker.shock", "true"), ("attacker.impetuous", "true")]);
+    let without = build("firefight", &[]);
+    assert_eq!(with.exact_distribution(), without.exact_distribution());
+}

@@ -1122,6 +1122,20 @@ impl Duel {
 impl Game for Duel {
     type State = State;
 
+    /// A side that is not cavalry never charges, so its `shock` and
+    /// `impetuous` keys change nothing (Cavalry Charges).
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        let mut unread = Vec::new();
+        for (i, side) in ["attacker", "defender"].into_iter().enumerate() {
+            if !self.sides[i].is_cavalry() {
+                for key in ["shock", "impetuous"] {
+                    unread.push((format!("{side}.{key}"), format!("the {side} is not cavalry and never charges")));
+                }
+            }
+        }
+        unread
+    }
+
     fn purpose(&self) -> game::Purpose {
         self.purpose
     }
