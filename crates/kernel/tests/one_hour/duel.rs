@@ -231,9 +231,13 @@ fn cavalry_out_of_reach_halts_and_charges_next_turn() {
 #[test]
 fn best_play_sweeps_of_the_start_distance_are_flat() {
     let explained: &[(&str, u32)] = &[("firefight", 2), ("grand_battery", 1), ("grand_battery", 2)];
-    for (scenario, purpose) in
-        [("firefight", "stand"), ("cavalry_charge", "attack"), ("grand_battery", "attack"), ("second_line", "attack")]
-    {
+    for (scenario, purpose) in [
+        ("firefight", "stand"),
+        ("cavalry_charge", "attack"),
+        ("grand_battery", "attack"),
+        ("second_line", "attack"),
+        ("brigade_fire", "attack"),
+    ] {
         let values: Vec<f64> = (1..=8)
             .map(|r| {
                 let r = r.to_string();
