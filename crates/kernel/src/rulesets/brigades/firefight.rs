@@ -587,7 +587,7 @@ pub fn multi_turn_metrics(turns: u32) -> Vec<Metric> {
     vec![
         Metric::categories(
             "winner",
-            "the side left in the field when the other routed off or shattered; none at the limit or if both went",
+            "the side left in the field when the other routed off or shattered; none at the limit or if both went; under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
             WINNERS,
         ),
         Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),

@@ -527,7 +527,11 @@ impl Assault {
             (_, _) => Some(Troops::Line),
         };
         let mut metrics = vec![
-            Metric::categories("winner", "who holds the field (none: the turn limit, or both broke)", WINNERS),
+            Metric::categories(
+                "winner",
+                "who holds the field (none: the turn limit, or both broke); under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
+                WINNERS,
+            ),
             Metric::integer("turns", "turns played", 1, i64::from(setup.turns)),
             Metric::integer("attacker_remaining", "the attacker's figures left, percent of its start", 0, 100),
             Metric::integer("defender_remaining", "the defender's figures left, percent of its start", 0, 100),

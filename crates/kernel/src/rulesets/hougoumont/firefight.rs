@@ -224,7 +224,11 @@ impl Firefight {
             flanked: me.flanked,
         };
         let layout = Layout::new(vec![
-            Metric::categories("winner", "the side left on the field (none: both gone or the turn limit)", WINNERS),
+            Metric::categories(
+                "winner",
+                "the side left on the field (none: both gone or the turn limit); under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
+                WINNERS,
+            ),
             Metric::integer("turns", "turns played", 1, i64::from(turns)),
             Metric::integer("attacker_remaining", "the attacker's figures left, percent of its start", 0, 100),
             Metric::integer("defender_remaining", "the defender's figures left, percent of its start", 0, 100),

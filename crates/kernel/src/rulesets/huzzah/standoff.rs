@@ -199,7 +199,11 @@ pub struct Standoff {
 /// The metrics every multi-turn Huzzah! duel reports, in order.
 pub fn duel_metrics(turns: u32) -> Vec<Metric> {
     vec![
-        Metric::categories("winner", "whose enemy broke: attacker, defender or none by the turn limit", WINNERS),
+        Metric::categories(
+            "winner",
+            "whose enemy broke: attacker, defender or none by the turn limit; in the assaults, under `purpose = attack`, every fight the attacker does not win is the defender's (`ended` says how each ended)",
+            WINNERS,
+        ),
         Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),
         Metric::integer("attacker_staggers", "the attacker's staggers at the end", 0, 30),
         Metric::integer("attacker_kills", "the attacker's kills at the end", 0, 15),

@@ -259,7 +259,7 @@ impl BrigadeFire {
             attacker.leader != support.leader && !commander_leads(&attacker) && !commander_leads(&support);
         let mut metrics = duel::fight_metrics(
             setup.turns,
-            "attacker: the defender routed; defender: both attacking units routed; none: the turn limit",
+            "attacker: the defender routed; defender: both attacking units routed; none: the turn limit; under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
             "the defender's hits left, percent of its starting hits (rounded down)",
         );
         metrics[2] = Metric::integer(

@@ -470,7 +470,7 @@ impl Duel {
         };
         let mut metrics = fight_metrics(
             turns,
-            "the side whose enemy routed (none: the turn limit, or cavalry broke off)",
+            "the side whose enemy routed (none: the turn limit, or cavalry broke off); under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
             "the defender's hits left, percent of its starting hits (rounded down)",
         );
         // A leader-lost metric only where there is a leader to lose: a metric

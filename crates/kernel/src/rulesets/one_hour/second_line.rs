@@ -218,7 +218,7 @@ impl SecondLine {
         let second_duels = [against_second(false)?, against_second(true)?];
         let mut metrics = duel::fight_metrics(
             setup.turns,
-            "attacker: both lines routed; defender: the attacker routed; none: the turn limit, or cavalry broke off",
+            "attacker: both lines routed; defender: the attacker routed; none: the turn limit, or cavalry broke off; under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
             "both lines' hits left, percent of both lines' starting hits (the first line's leader's counted once, \
              with whichever line has him; rounded down)",
         );

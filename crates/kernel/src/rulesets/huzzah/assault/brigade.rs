@@ -451,7 +451,11 @@ impl BrigadeGame {
         let turns = base.turns;
         let most = units as i64;
         let layout = Layout::new(vec![
-            Metric::categories("winner", "whose enemy broke: attacker, defender or none by the turn limit", WINNERS),
+            Metric::categories(
+                "winner",
+                "whose enemy broke: attacker, defender or none by the turn limit; under `purpose = attack` every fight the attacker does not win is the defender's (`ended` says how each ended)",
+                WINNERS,
+            ),
             Metric::integer("turns", "the turn it ended (the limit if undecided)", 1, i64::from(turns)),
             Metric::integer("attacker_staggers", "the attacking units' staggers at the end, in all", 0, 30 * most),
             Metric::integer("attacker_kills", "the attacking units' kills at the end, in all", 0, 15 * most),
