@@ -1,7 +1,9 @@
 //! Every game scenario at its defaults under each purpose it offers: the
 //! winner and why the fight ended (exact where quick, else 20,000 sampled
 //! fights, seed 1):
-//! `cargo run --release -p volley-kernel --example purposes [RULESET [SCENARIO [KEY=VALUE]...]]`.
+//! `cargo run --release -p volley-kernel --example purposes [RULESET [SCENARIO [KEY=VALUE]...]]`
+//! (with `EXPLAIN=1` in the environment it also prints each side's first
+//! decision, every option valued).
 use volley_kernel::catalogue::catalogue;
 use volley_kernel::params::ParamKind;
 use volley_kernel::runner::RunOptions;

@@ -3208,7 +3208,7 @@ impl FirePlayed {
 
     /// The dense solution, where the table applies and fits.
     fn dense(&self) -> Option<&DenseSolver> {
-        if std::env::var_os("NODENSE").is_some() || !DenseSolver::fits(self.played.game()) {
+        if !DenseSolver::fits(self.played.game()) {
             return None;
         }
         self.dense.get_or_init(|| DenseSolver::solve(self.played.game(), self.plan)).as_ref()
@@ -3236,8 +3236,7 @@ impl Scenario for FirePlayed {
     }
 
     fn has_exact(&self) -> bool {
-        (std::env::var_os("NODENSE").is_none() && DenseSolver::fits(self.played.game()))
-            || Scenario::has_exact(&self.played)
+        DenseSolver::fits(self.played.game()) || Scenario::has_exact(&self.played)
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
