@@ -280,7 +280,7 @@ pub const PURPOSES: &[&str] = &["attack", "stand", "manoeuvre"];
 
 /// The `purpose` key of a game scenario that offers all three purposes,
 /// `default` first; `aim` says what beating the enemy is here (for example
-/// "rout or break the defender"), `scenario` why the default answers the
+/// "rout or break the defender"), `why` why the default answers the
 /// scenario's question.
 pub fn purpose_key(default: Purpose, aim: &str, why: &str) -> Param {
     use crate::params::Choice;

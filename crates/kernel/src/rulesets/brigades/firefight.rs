@@ -2450,15 +2450,19 @@ impl DenseSolver {
             }
         }
         let span = self.span();
+        // What each ending is worth under the purpose, once a call rather
+        // than once an outcome.
         let purpose = self.game.purpose;
+        let (beaten, both, beat) =
+            (W::ending(purpose, End::Defender), W::ending(purpose, End::BothBroke), W::ending(purpose, End::Attacker));
         let mut worth = W::default();
         for ta in la {
             match DenseSolver::lands(ia, ta) {
                 // The attacker is out: the defender beat it if it stays,
                 // both broke if it is out too.
                 None => {
-                    worth.add(ta.p * cache.d_in, W::ending(purpose, End::Defender));
-                    worth.add(ta.p * cache.d_out, W::ending(purpose, End::BothBroke));
+                    worth.add(ta.p * cache.d_in, beaten);
+                    worth.add(ta.p * cache.d_out, both);
                 }
                 Some(i) => {
                     let row = &next[(ta.core as usize * self.sides[0].rooms + i) * span..][..span];
@@ -2469,7 +2473,7 @@ impl DenseSolver {
                     // Both still in: a turn more to play.
                     sum.add_turn(cache.d_in);
                     // The defender is out: the attacker beat it.
-                    sum.add(cache.d_out, W::ending(purpose, End::Attacker));
+                    sum.add(cache.d_out, beat);
                     worth.add(ta.p, sum);
                 }
             }
