@@ -480,7 +480,7 @@ fn start_distance_sweep_of_a_single_charger_under_best_play() {
     let wins: Vec<f64> = (1..=24)
         .map(|d| {
             let text = d.to_string();
-            let pairs = [("turns", "6"), ("distance", text.as_str())];
+            let pairs = [("turns", "6"), ("distance", text.as_str()), ("purpose", "attack")];
             exact(build("assault", &rules(), &pairs).as_ref()).probability("winner", 0)
         })
         .collect();

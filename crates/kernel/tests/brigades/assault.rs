@@ -1,7 +1,7 @@
 //! `assault` and `cavalry_charge`: a hand-worked charge on a square, the exact
 //! solver against Monte Carlo, and the catalogue's keys.
 
-use super::{binomial, build, close, exact, rules};
+use super::{binomial, build, charging, close, exact, rules};
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
 use volley_kernel::rulesets::brigades::assault::SquareInitiative;
@@ -23,7 +23,7 @@ fn cavalry_on_a_square_by_hand() {
     // tests at -3, -1 per 2 hits, -2 per quarter lost (6 of 24).
     // This working is the `tests` reading (the default before issue 15).
     let testing = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Tests, ..rules() };
-    let dist = exact(build("cavalry_charge", &testing, &[("defender.formation", "square"), ("turns", "1")]).as_ref());
+    let dist = exact(build("cavalry_charge", &testing, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
     let mut square_loses_and_routs = 0.0;
     for a in 0..=6 {
         for d in (a + 1)..=6 {
@@ -37,10 +37,10 @@ fn cavalry_on_a_square_by_hand() {
     // contacting a steady square, so it is no steady enemy for 5.4 (3)),
     // only combat can rout it.
     let default =
-        exact(build("cavalry_charge", &rules(), &[("defender.formation", "square"), ("turns", "1")]).as_ref());
+        exact(build("cavalry_charge", &rules(), &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
     close(default.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
     let exempt = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Exempt, ..rules() };
-    let dist = exact(build("cavalry_charge", &exempt, &[("defender.formation", "square"), ("turns", "1")]).as_ref());
+    let dist = exact(build("cavalry_charge", &exempt, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
 }
 
@@ -364,7 +364,7 @@ fn the_chargers_state_on_contact_decides_the_defenders_test() {
     let routed = |rules: &Rules, extra: &[(&str, &str)]| {
         let mut pairs = vec![("attacker.modifier", "-10"), ("turns", "1")];
         pairs.extend_from_slice(extra);
-        exact(build("cavalry_charge", rules, &pairs).as_ref()).probability("defender_routed", 1)
+        exact(build("cavalry_charge", rules, &charging(&pairs)).as_ref()).probability("defender_routed", 1)
     };
     // Steady cavalry: the line tests at -4 (5.6): D10 7-10 passes, 0.6 fails.
     close(routed(&base, &[]), home * 0.6);
@@ -382,7 +382,7 @@ fn the_chargers_state_on_contact_decides_the_defenders_test() {
     // only after 2 hits, no charge made.
     let contact = Rules { charge_move_steady: ChargeMoveSteady::Contact, ..base.clone() };
     let pairs = [("attacker.obstacle", "true"), ("turns", "1"), ("attacker.policy", "bold")];
-    let held = exact(build("cavalry_charge", &contact, &pairs).as_ref());
+    let held = exact(build("cavalry_charge", &contact, &charging(&pairs)).as_ref());
     let fails: f64 = (2..=6).map(|k| binomial(6, 0.4, k) * (1.0 - pass(k))).sum();
     close(held.probability("attacker_routed", 1), fails);
     close(held.probability("winner", 2), 1.0 - fails);
@@ -397,7 +397,7 @@ fn the_chargers_state_on_contact_decides_the_defenders_test() {
     // of the time (0.2^3 for steady cavalry).
     let pairs = [("attacker.figures", "3"), ("defender.figures", "16"), ("distance", "0"), ("turns", "1")];
     let broken: Vec<_> = pairs.iter().copied().chain([("attacker.terrain", "disordering")]).collect();
-    close(exact(build("cavalry_charge", &rules(), &broken).as_ref()).probability("defender_remaining", 100), 0.343);
+    close(exact(build("cavalry_charge", &rules(), &charging(&broken)).as_ref()).probability("defender_remaining", 100), 0.343);
     assert!(
         ruleset("brigades")
             .unwrap()
@@ -576,18 +576,18 @@ fn the_cavalry_bounce_ends_an_unwon_round() {
     // Against a square the cavalry rarely wins a round: with the bounce, the
     // charge seldom lasts past the first round of combat.
     let pairs = [("defender.formation", "square"), ("defender.figures", "16"), ("attacker.figures", "12")];
-    let with = exact(build("cavalry_charge", &bounce, &pairs).as_ref());
-    let without = exact(build("cavalry_charge", &rules(), &pairs).as_ref());
+    let with = exact(build("cavalry_charge", &bounce, &charging(&pairs)).as_ref());
+    let without = exact(build("cavalry_charge", &rules(), &charging(&pairs)).as_ref());
     assert!(with.mean("turns") < without.mean("turns"));
     assert!(with.probability("winner", 2) > without.probability("winner", 2));
     // First-turn routs are the same: the bounce comes after the round's tests.
     let one = |r: &volley_kernel::rulesets::brigades::Rules| {
         let mut p = pairs.to_vec();
         p.push(("turns", "1"));
-        exact(build("cavalry_charge", r, &p).as_ref()).probability("attacker_routed", 1)
+        exact(build("cavalry_charge", r, &charging(&p)).as_ref()).probability("attacker_routed", 1)
     };
     close(one(&bounce), one(&rules()));
-    assert_agrees(build("cavalry_charge", &bounce, &pairs).as_ref(), 1_000_000, 57);
+    assert_agrees(build("cavalry_charge", &bounce, &charging(&pairs)).as_ref(), 1_000_000, 57);
 }
 
 /// The chance a grade D unit of 12 fails its test after losing a round in
@@ -718,19 +718,19 @@ fn cavalry_melees_agree_with_monte_carlo() {
         volley_kernel::rulesets::brigades::Rules { optional_cavalry_bounce: true, optional_pursuit: true, ..rules() };
     let mut pairs = CAVALRY_DUEL.to_vec();
     pairs.extend([("attacker.heaviness", "light"), ("attacker.quality", "c"), ("attacker.lancers", "true")]);
-    assert_agrees(build("cavalry_charge", &both, &pairs).as_ref(), 1_000_000, 58);
+    assert_agrees(build("cavalry_charge", &both, &charging(&pairs)).as_ref(), 1_000_000, 58);
     // Without the switches the melee goes on until a rout or shattering.
     let mut plain = CAVALRY_DUEL.to_vec();
     plain.extend([("defender.heaviness", "cuirassier"), ("defender.quality", "e"), ("distance", "30")]);
     // From 30" the heavies move 10" twice and charge from 10" in turn 3 (2.11:
     // 10", 16" charging). (Before the approach was fixed, a charger out of
     // reach of cavalry never moved: no winner, every time.)
-    let dist = exact(build("cavalry_charge", &rules(), &plain).as_ref());
+    let dist = exact(build("cavalry_charge", &rules(), &charging(&plain)).as_ref());
     close(dist.probability("turns", 1) + dist.probability("turns", 2), 0.0);
     // Nobody wins only at the limit or when both shatter in one round:
     // under 0.1% (0.097%) of melees.
     assert!(dist.probability("winner", 2) < 0.001, "{}", dist.probability("winner", 2));
-    assert_agrees(build("cavalry_charge", &rules(), &plain).as_ref(), 1_000_000, 59);
+    assert_agrees(build("cavalry_charge", &rules(), &charging(&plain)).as_ref(), 1_000_000, 59);
 }
 
 #[test]
@@ -788,7 +788,7 @@ fn a_square_formed_within_four_inches_is_pinned() {
     // decision, forced in the first turn before the decision model).
     let pairs =
         [("defender.formation", "forms_square"), ("defender.policy", "cautious"), ("distance", "4"), ("turns", "1")];
-    let dist = exact(build("cavalry_charge", &pinning, &pairs).as_ref());
+    let dist = exact(build("cavalry_charge", &pinning, &charging(&pairs)).as_ref());
     // Fire: one face, 6 figures, 1 die at 7 with -1 (square), -2 (moving:
     // it formed square this turn), -2 (shaken): only the natural 10, 0.1.
     // One hit makes no test, and against an unsteady square the cavalry need
@@ -823,28 +823,28 @@ fn a_square_formed_within_four_inches_is_pinned() {
     }
     let far =
         [("defender.formation", "forms_square"), ("defender.policy", "cautious"), ("distance", "5"), ("turns", "1")];
-    let dist = exact(build("cavalry_charge", &pinning, &far).as_ref());
+    let dist = exact(build("cavalry_charge", &pinning, &charging(&far)).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
     // Without the optional rule, no pinning at 4" either.
-    let dist = exact(build("cavalry_charge", &testing, &pairs).as_ref());
+    let dist = exact(build("cavalry_charge", &testing, &charging(&pairs)).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * 0.6 + 0.4 * 0.4 * steady);
     // By default the steady square does not test: only combat routs it.
-    let dist = exact(build("cavalry_charge", &first, &pairs).as_ref());
+    let dist = exact(build("cavalry_charge", &first, &charging(&pairs)).as_ref());
     close(dist.probability("defender_routed", 1), 0.4 * steady);
     // Fire as moving: at 12" the square formed the same turn fires at -3
     // (10 only) instead of -1 (8-10): the cavalry loses a figure less often.
     let formed = exact(
-        build("cavalry_charge", &first, &[("defender.formation", "forms_square"), ("defender.policy", "cautious")])
+        build("cavalry_charge", &first, &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]))
             .as_ref(),
     );
-    let standing = exact(build("cavalry_charge", &rules(), &[("defender.formation", "square")]).as_ref());
+    let standing = exact(build("cavalry_charge", &rules(), &charging(&[("defender.formation", "square")])).as_ref());
     assert!(formed.mean("attacker_remaining") > standing.mean("attacker_remaining"));
     let free = volley_kernel::rulesets::brigades::Rules {
         formation_change_fire: volley_kernel::rulesets::brigades::assault::FormationChangeFire::Free,
         ..first.clone()
     };
     let formed_free = exact(
-        build("cavalry_charge", &free, &[("defender.formation", "forms_square"), ("defender.policy", "cautious")])
+        build("cavalry_charge", &free, &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]))
             .as_ref(),
     );
     for (a, b) in formed_free.joint.iter().zip(&standing.joint) {
@@ -858,7 +858,7 @@ fn a_square_formed_within_four_inches_is_pinned() {
         ("distance", "3"),
         ("defender.figures", "16"),
     ];
-    assert_agrees(build("cavalry_charge", &pinning, &pinned).as_ref(), 1_000_000, 60);
+    assert_agrees(build("cavalry_charge", &pinning, &charging(&pinned)).as_ref(), 1_000_000, 60);
 }
 
 #[test]
@@ -889,7 +889,7 @@ fn infantry_charges_a_square_by_hand() {
     // disordered by the charge, or exempt from the test, gives other values.
     let pairs =
         [("attacker.figures", "16"), ("defender.figures", "26"), ("defender.formation", "square"), ("turns", "1")];
-    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    let dist = exact(build("assault", &rules(), &charging(&pairs)).as_ref());
     close(dist.probability("defender_routed", 1), 0.3975);
     close(dist.probability("attacker_routed", 1), 0.41125);
     let passes = |modifier: i32| (1..=10).filter(|&r| r + modifier >= 3).count() as f64 / 10.0;
@@ -922,7 +922,7 @@ fn infantry_charges_a_square_by_hand() {
         square_face: volley_kernel::rulesets::brigades::assault::SquareFace::Up,
         ..rules()
     };
-    let dist = exact(build("assault", &up, &pairs).as_ref());
+    let dist = exact(build("assault", &up, &charging(&pairs)).as_ref());
     let (square, column) = by_hand(2);
     close(square, 0.3720345);
     close(column, 0.43678525);
@@ -999,7 +999,7 @@ fn infantry_charges_cavalry_by_hand() {
     let (cavalry_routs, column_routs) = by_hand((2, 0.1), (6, 0.6));
     close(cavalry_routs, 0.00069632);
     close(column_routs, 0.75748608);
-    let dist = exact(build("assault", &rules(), &pairs).as_ref());
+    let dist = exact(build("assault", &rules(), &charging(&pairs)).as_ref());
     close(dist.probability("defender_routed", 1), cavalry_routs);
     close(dist.probability("attacker_routed", 1), column_routs);
     close(dist.probability("winner", DEFENDER), column_routs);
@@ -1010,7 +1010,7 @@ fn infantry_charges_cavalry_by_hand() {
     let (cavalry_routs, column_routs) = by_hand((2, 0.3), (2, 0.3));
     close(cavalry_routs, 0.16842);
     close(column_routs, 0.15204);
-    let dist = exact(build("assault", &no_shock, &pairs).as_ref());
+    let dist = exact(build("assault", &no_shock, &charging(&pairs)).as_ref());
     close(dist.probability("defender_routed", 1), cavalry_routs);
     close(dist.probability("attacker_routed", 1), column_routs);
     // Cavalry that advanced 2" in its last move is not caught stationary:
@@ -1018,7 +1018,7 @@ fn infantry_charges_cavalry_by_hand() {
     let mut moving = pairs.to_vec();
     moving.push(("defender.advanced", "2"));
     let (cavalry_routs, column_routs) = by_hand((2, 0.1), (6, 0.8));
-    let dist = exact(build("assault", &rules(), &moving).as_ref());
+    let dist = exact(build("assault", &rules(), &charging(&moving)).as_ref());
     close(dist.probability("defender_routed", 1), cavalry_routs);
     close(dist.probability("attacker_routed", 1), column_routs);
 }
@@ -1213,14 +1213,14 @@ fn a_column_assaults_a_town_block_by_hand() {
     // the garrison fires 4 (1 die) and fights with 8 (2 dice): 0.190125 and
     // 0.20335.
     let block = [("attacker.figures", "16"), ("defender.figures", "12"), ("defender.block", "12"), ("turns", "1")];
-    let dist = exact(build("assault", &rules(), &block).as_ref());
+    let dist = exact(build("assault", &rules(), &charging(&block)).as_ref());
     let (garrison, column) = block_by_hand(1, 4, 3, 12);
     close(garrison, 0.165315);
     close(column, 0.26953675);
     close(dist.probability("defender_routed", 1), garrison);
     close(dist.probability("attacker_routed", 1), column);
     let small = [("attacker.figures", "16"), ("defender.figures", "8"), ("defender.block", "8"), ("turns", "1")];
-    let dist = exact(build("assault", &rules(), &small).as_ref());
+    let dist = exact(build("assault", &rules(), &charging(&small)).as_ref());
     let (garrison, column) = block_by_hand(1, 3, 2, 8);
     close(garrison, 0.190125);
     close(column, 0.20335);
@@ -1235,7 +1235,7 @@ fn a_column_assaults_a_town_block_by_hand() {
         ("defender.block_cover", "hard"),
         ("distance", "12"),
     ];
-    assert_agrees(build("assault", &rules(), &hard).as_ref(), 400_000, 63);
+    assert_agrees(build("assault", &rules(), &charging(&hard)).as_ref(), 400_000, 63);
     // Only infantry attacks a block; the garrison fits it; its cover is the block's.
     let brigades = ruleset("brigades").unwrap();
     let assault = brigades.scenario("assault").unwrap();
@@ -1244,4 +1244,38 @@ fn a_column_assaults_a_town_block_by_hand() {
     assert!(refused(&[("defender.block", "12"), ("defender.figures", "13")]));
     assert!(refused(&[("defender.block", "12"), ("defender.figures", "12"), ("defender.cover", "soft")]));
     assert!(refused(&[("defender.block", "12"), ("defender.figures", "12"), ("defender.block_cover", "none")]));
+}
+
+#[test]
+fn cavalry_may_hold_rather_than_charge_a_square() {
+    // The square of `cavalry_on_a_square_by_hand` (the default reading,
+    // squares exempt from the test on being charged), one turn, the cavalry
+    // 12" off. Charging, it tests to charge home at -4 (0.4 passes) and
+    // routs the square only by combat; failing the test, it routs.
+    let mut square_loses_and_routs = 0.0;
+    for a in 0..=6 {
+        for d in (a + 1)..=6 {
+            let modifier = -3 - (d / 2) as i32 - 2 * (d * 4 / 24) as i32;
+            let fail = (1..=10).filter(|&r| r + modifier < 3).count() as f64 / 10.0;
+            square_loses_and_routs += binomial(6, 0.8, a) * binomial(6, 0.1, d) * fail;
+        }
+    }
+    let play = |purpose: &str| {
+        let pairs = [("defender.formation", "square"), ("turns", "1"), ("purpose", purpose)];
+        exact(build("cavalry_charge", &rules(), &pairs).as_ref())
+    };
+    // 2.6: a charge is voluntary. Playing for the margin (or standing its
+    // ground), the cavalry holds at 12", beyond the square's musketry: no
+    // one is shot, no one routs, the turn limit ends it.
+    for purpose in ["manoeuvre", "stand"] {
+        let held = play(purpose);
+        close(held.probability("winner", 2), 1.0);
+        close(held.probability("attacker_routed", 1), 0.0);
+        close(held.probability("ended", 4), 1.0);
+    }
+    // Made to take the square, it charges: the hand-worked charge.
+    let charged = play("attack");
+    close(charged.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
+    // It routs at least whenever it fails to charge home (0.6).
+    assert!(charged.probability("attacker_routed", 1) >= 0.6 - 1e-12);
 }

@@ -30,6 +30,15 @@ pub fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Bo
     .unwrap()
 }
 
+/// `pairs` with the charger set to charge whenever it is within reach
+/// (`bold`): the hand-worked charges, whose best play under `manoeuvre` may
+/// hold (2.6: a charge is voluntary) where a charge's margin is negative.
+pub fn charging<'a>(pairs: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
+    let mut all = pairs.to_vec();
+    all.push(("attacker.policy", "bold"));
+    all
+}
+
 /// The chance of exactly `k` successes in `n` trials of chance `p`.
 pub fn binomial(n: u32, p: f64, k: u32) -> f64 {
     let choose = (0..k).fold(1.0, |c, i| c * f64::from(n - i) / f64::from(i + 1));

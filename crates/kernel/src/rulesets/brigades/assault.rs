@@ -148,9 +148,19 @@
 //!   `defender.evades`): within charge reach but farther than 2" (infantry)
 //!   or 4" (cavalry), charge now, when they may evade, or close to that
 //!   distance first, under their fire, so that the next charge catches them
-//!   (2.8). Bold charges; cautious closes. Elsewhere within reach the
-//!   charger has no choice: it charges. It is never offered to stand still,
-//!   so no fight can be stalled to the turn limit.
+//!   (2.8). Bold charges; cautious closes.
+//! - `hold` (attacker, one charger within its charge reach, asked before
+//!   `charge`): charge, or hold where it stands this turn (2.6: "a charge
+//!   is simply a normal move that is made to contact the enemy", and no
+//!   rule obliges a unit to make one), shot at where it stands (3.8).
+//!   Both heuristics charge (the play before the decision; a charger that
+//!   never charged would stall every fight to the limit). Under the
+//!   default purpose, `attack`, holding never takes the position, so best
+//!   play charges wherever a charge has any chance, and holds only where
+//!   none has: cavalry before a formed square charges (it wins a little),
+//!   while playing for the margin (`purpose = manoeuvre`) or standing its
+//!   ground it holds, as a player would (test
+//!   `cavalry_may_hold_rather_than_charge_a_square`).
 //! - `evade` (defender, skirmishers or gunners charged from beyond those
 //!   distances): stand, or shoot at the evading penalty and get away. Bold
 //!   stands; cautious evades.
@@ -164,8 +174,11 @@
 //!   full move, or halt at the edge (2.11), from where next turn's charge
 //!   lands just the same, to be shot at from farther (3.2's bands). Bold
 //!   closes (the single charger's only play before the decision, so its
-//!   bold values are those of old); cautious halts. Never to stand still,
-//!   so no fight can be stalled to the turn limit. Not offered when the
+//!   bold values are those of old); cautious halts. The full move of a
+//!   charger that does not charge stops 2" short (2.2: "A unit may not
+//!   approach within 2\" of an enemy unit unless charging at that unit";
+//!   a column 9" off once stood 1" from the line; no result changes, the
+//!   bands at 1" and 2" being the same). Not offered when the
 //!   charger closes under `charge` (to where skirmishers cannot evade). A
 //!   French or Spanish column that halts short is not "advancing full
 //!   speed" (7.11) and goes without its bonus vs. that volley. The default
@@ -783,6 +796,16 @@ pub static APPROACH_DECISION: Decision = Decision {
     options: "close a full move; halt at the edge of charge reach",
 };
 
+/// 2.6 A charger's choice to charge or hold within its charge reach.
+pub static HOLD_DECISION: Decision = Decision {
+    name: "hold",
+    who: "attacker",
+    doc: "A single charger within its charge reach (2.6: \"a charge is simply a normal move that is made to \
+          contact the enemy\", so a voluntary one): charge (or, against evaders, close first under `charge`), or \
+          hold where it stands this turn, shot at where it stands (3.8), and charge later or never.",
+    options: "charge; hold",
+};
+
 /// 3.10 The defender's target among two approaching chargers.
 pub static TARGET_DECISION: Decision = Decision {
     name: "target",
@@ -794,7 +817,7 @@ pub static TARGET_DECISION: Decision = Decision {
 };
 
 static DECISIONS: &[&Decision] =
-    &[&CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION, &APPROACH_DECISION, &TARGET_DECISION];
+    &[&HOLD_DECISION, &CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION, &APPROACH_DECISION, &TARGET_DECISION];
 
 /// One pairing's combat dice and modifiers (4.1, 4.2).
 #[derive(Clone, Copy, Debug)]
@@ -1546,6 +1569,16 @@ impl Assault {
             let distance = u32::from(state.distance);
             let mut charging = distance <= reach;
             let mut close_to = None;
+            // 2.6: a charge is a voluntary move; within reach the charger
+            // may hold where it stands instead (its `hold` decision). Both
+            // heuristics charge (the play before the decision): a charger
+            // that never charged would stall every fight to the limit.
+            if charging
+                && roller.decide(ATTACKER, &HOLD_DECISION, &[0, 1], &|_| 0) == 1
+            {
+                charging = false;
+                close_to = Some(distance);
+            }
             if charging && self.may_evade(distance) {
                 // 2.7, 2.8: charge now, where they may evade, or close to
                 // where the next turn's charge catches them.
@@ -1570,7 +1603,11 @@ impl Assault {
                 // The charger advances, a full move or to the edge of its
                 // charge reach (2.11), and is shot where it stands (3.8).
                 let left = match close_to {
-                    Some(left) => left,
+                    Some(left) => {
+                        // Holding is not "advancing full speed" (7.11).
+                        halted = left == distance;
+                        left
+                    }
                     None => {
                         let (left, short) = self.approach_move(distance, roller);
                         halted = short;
@@ -1903,11 +1940,15 @@ impl Assault {
     /// end nearer than the edge of its charge reach, the attacker's
     /// `approach` decision: close the full move, or halt at the edge, from
     /// where next turn's charge lands just the same, to be shot at from
-    /// farther meanwhile (3.2's bands). It is never offered to stand still,
-    /// so no fight can be stalled to the turn limit.
+    /// farther meanwhile (3.2's bands). A full move stops 2" short (2.2).
     fn approach_move<R: Roller>(&self, distance: u32, roller: &mut R) -> (u32, bool) {
         let (step, reach) = self.moves();
-        let full = distance - step.min(distance);
+        // 2.2: "A unit may not approach within 2\" of an enemy unit unless
+        // charging at that unit": a full move that is not a charge stops at
+        // `no_closer_than` (an infantry charger 1" beyond its reach, whose
+        // full move would end 1" away, once stood there uncharged).
+        let nearest = self.rules.no_closer_than.min(distance);
+        let full = distance.saturating_sub(step).max(nearest);
         if full < reach
             && roller.decide(ATTACKER, &APPROACH_DECISION, &[0, 1], &|policy| {
                 // Bold closes the full move (the play before the decision);
@@ -2501,7 +2542,9 @@ impl Game for Assault {
             "target" => ["fire at the first charger", "fire at the second charger"],
             "evade" => ["stand", "evade"],
             "pursue" => ["hold", "pursue"],
-            _ => ["stay in line", "form square"],
+            "hold" => ["charge", "hold where it stands"],
+            "square" => ["stay in line", "form square"],
+            other => unreachable!("assault has no decision {other}"),
         };
         words[usize::from(option.min(1))].to_string()
     }
