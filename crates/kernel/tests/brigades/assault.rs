@@ -23,7 +23,9 @@ fn cavalry_on_a_square_by_hand() {
     // tests at -3, -1 per 2 hits, -2 per quarter lost (6 of 24).
     // This working is the `tests` reading (the default before issue 15).
     let testing = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Tests, ..rules() };
-    let dist = exact(build("cavalry_charge", &testing, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
+    let dist = exact(
+        build("cavalry_charge", &testing, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref(),
+    );
     let mut square_loses_and_routs = 0.0;
     for a in 0..=6 {
         for d in (a + 1)..=6 {
@@ -36,11 +38,14 @@ fn cavalry_on_a_square_by_hand() {
     // With squares exempt from the test (the default: 2.3 disorders cavalry
     // contacting a steady square, so it is no steady enemy for 5.4 (3)),
     // only combat can rout it.
-    let default =
-        exact(build("cavalry_charge", &rules(), &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
+    let default = exact(
+        build("cavalry_charge", &rules(), &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref(),
+    );
     close(default.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
     let exempt = volley_kernel::rulesets::brigades::Rules { square_charged_test: SquareChargedTest::Exempt, ..rules() };
-    let dist = exact(build("cavalry_charge", &exempt, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref());
+    let dist = exact(
+        build("cavalry_charge", &exempt, &charging(&[("defender.formation", "square"), ("turns", "1")])).as_ref(),
+    );
     close(dist.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
 }
 
@@ -397,7 +402,10 @@ fn the_chargers_state_on_contact_decides_the_defenders_test() {
     // of the time (0.2^3 for steady cavalry).
     let pairs = [("attacker.figures", "3"), ("defender.figures", "16"), ("distance", "0"), ("turns", "1")];
     let broken: Vec<_> = pairs.iter().copied().chain([("attacker.terrain", "disordering")]).collect();
-    close(exact(build("cavalry_charge", &rules(), &charging(&broken)).as_ref()).probability("defender_remaining", 100), 0.343);
+    close(
+        exact(build("cavalry_charge", &rules(), &charging(&broken)).as_ref()).probability("defender_remaining", 100),
+        0.343,
+    );
     assert!(
         ruleset("brigades")
             .unwrap()
@@ -834,8 +842,12 @@ fn a_square_formed_within_four_inches_is_pinned() {
     // Fire as moving: at 12" the square formed the same turn fires at -3
     // (10 only) instead of -1 (8-10): the cavalry loses a figure less often.
     let formed = exact(
-        build("cavalry_charge", &first, &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]))
-            .as_ref(),
+        build(
+            "cavalry_charge",
+            &first,
+            &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]),
+        )
+        .as_ref(),
     );
     let standing = exact(build("cavalry_charge", &rules(), &charging(&[("defender.formation", "square")])).as_ref());
     assert!(formed.mean("attacker_remaining") > standing.mean("attacker_remaining"));
@@ -844,8 +856,12 @@ fn a_square_formed_within_four_inches_is_pinned() {
         ..first.clone()
     };
     let formed_free = exact(
-        build("cavalry_charge", &free, &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]))
-            .as_ref(),
+        build(
+            "cavalry_charge",
+            &free,
+            &charging(&[("defender.formation", "forms_square"), ("defender.policy", "cautious")]),
+        )
+        .as_ref(),
     );
     for (a, b) in formed_free.joint.iter().zip(&standing.joint) {
         assert_eq!(a.values, b.values);
@@ -1278,4 +1294,38 @@ fn cavalry_may_hold_rather_than_charge_a_square() {
     close(charged.probability("defender_routed", 1), 0.4 * square_loses_and_routs);
     // It routs at least whenever it fails to charge home (0.6).
     assert!(charged.probability("attacker_routed", 1) >= 0.6 - 1e-12);
+}
+
+#[test]
+fn keys_not_read_at_their_settings_are_named() {
+    let unread = |scenario: &str, pairs: &[(&str, &str)]| -> Vec<String> {
+        build(scenario, &rules(), pairs).unread_keys().into_iter().map(|(key, _)| key).collect()
+    };
+    // The default column against a line: cavalry's keys, a charisma with no
+    // general attached, a battery's guns, a block's cover.
+    let column = unread("assault", &[]);
+    for key in [
+        "attacker.heaviness",
+        "attacker.lancers",
+        "attacker.fresh",
+        "attacker.charisma",
+        "defender.charisma",
+        "defender.guns",
+        "defender.block_cover",
+        "defender.fresh",
+        "defender.advanced",
+    ] {
+        assert!(column.iter().any(|k| k == key), "{key} in {column:?}");
+    }
+    assert!(!column.iter().any(|k| k == "attacker.formation"), "{column:?}");
+    // Each is read once its setting makes it matter.
+    let read = unread(
+        "assault",
+        &[("attacker.general", "attached"), ("defender.weapon", "field_gun"), ("defender.figures", "12")],
+    );
+    assert!(!read.iter().any(|k| k == "attacker.charisma" || k == "defender.guns"), "{read:?}");
+    let cavalry = unread("cavalry_charge", &[]);
+    assert!(!cavalry.iter().any(|k| k == "attacker.lancers" || k == "attacker.fresh"), "{cavalry:?}");
+    let block = unread("assault", &[("defender.block", "12"), ("defender.figures", "12")]);
+    assert!(!block.iter().any(|k| k == "defender.block_cover"), "{block:?}");
 }

@@ -816,8 +816,15 @@ pub static TARGET_DECISION: Decision = Decision {
     options: "the first charger; the second charger",
 };
 
-static DECISIONS: &[&Decision] =
-    &[&HOLD_DECISION, &CHARGE_DECISION, &EVADE_DECISION, &SQUARE_DECISION, &PURSUE_DECISION, &APPROACH_DECISION, &TARGET_DECISION];
+static DECISIONS: &[&Decision] = &[
+    &HOLD_DECISION,
+    &CHARGE_DECISION,
+    &EVADE_DECISION,
+    &SQUARE_DECISION,
+    &PURSUE_DECISION,
+    &APPROACH_DECISION,
+    &TARGET_DECISION,
+];
 
 /// One pairing's combat dice and modifiers (4.1, 4.2).
 #[derive(Clone, Copy, Debug)]
@@ -1573,9 +1580,7 @@ impl Assault {
             // may hold where it stands instead (its `hold` decision). Both
             // heuristics charge (the play before the decision): a charger
             // that never charged would stall every fight to the limit.
-            if charging
-                && roller.decide(ATTACKER, &HOLD_DECISION, &[0, 1], &|_| 0) == 1
-            {
+            if charging && roller.decide(ATTACKER, &HOLD_DECISION, &[0, 1], &|_| 0) == 1 {
                 charging = false;
                 close_to = Some(distance);
             }
@@ -2491,6 +2496,39 @@ impl Game for Assault {
 
     fn decisions(&self) -> &'static [&'static Decision] {
         DECISIONS
+    }
+
+    /// Keys that change nothing at these settings: cavalry's keys on an
+    /// infantry unit (and an infantry charger's formation on cavalry), an
+    /// attached general's charisma with no general attached, a battery's
+    /// guns with no battery, a block's cover with no block.
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        let mut unread = Vec::new();
+        let mut push = |key: &str, why: &str| unread.push((key.to_string(), why.to_string()));
+        if self.cavalry() {
+            push("attacker.formation", "the charger is cavalry: the formation is an infantry charger's");
+        } else {
+            for key in ["attacker.heaviness", "attacker.lancers", "attacker.fresh"] {
+                push(key, "the charger is infantry: the key is cavalry's");
+            }
+        }
+        if !self.holder_cavalry() {
+            for key in ["defender.heaviness", "defender.lancers", "defender.advanced", "defender.fresh"] {
+                push(key, "the defender is not cavalry: the key is cavalry's");
+            }
+        }
+        for (s, side) in ["attacker", "defender"].into_iter().enumerate() {
+            if self.general(s).0 != GeneralPlace::Attached {
+                push(&format!("{side}.charisma"), "no general is attached (1.11: charisma counts only when attached)");
+            }
+        }
+        if !self.battery() {
+            push("defender.guns", "the defender is not a battery (its weapon is not a gun)");
+        }
+        if self.holder.block == 0 {
+            push("defender.block_cover", "the defender holds no town block (defender.block = 0)");
+        }
+        unread
     }
 
     fn fallback(&self) -> Policy {
