@@ -3,12 +3,12 @@
 //! line leaving column of route), and Monte Carlo against the Markov solver.
 
 use volley_kernel::check::assert_agrees;
-use volley_kernel::game::{Objective, Plan, Played, Policy};
+use volley_kernel::game::{Objective, Plan, Played, Policy, Purpose};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::second_line::{LinesSetup, SecondLine};
 use volley_kernel::rulesets::one_hour::{
-    ColumnExit, Commander, CommanderLeads, LeaderLeaves, LeaderLoss, Quality, Rules, SurvivingLeader, UnitType,
+    ColumnExit, Commander, CommanderLeads, LeaderLeaves, LeaderLoss, Quality, Retire, Rules, SurvivingLeader, UnitType,
 };
 use volley_kernel::scenario::DynScenario;
 
@@ -136,7 +136,7 @@ fn the_first_lines_leader_is_lost_on_a_one_or_retires_to_the_second_line() {
     // The other readings: he always joins, or never does.
     let always = Rules { surviving_leader: SurvivingLeader::AlwaysJoins, ..Rules::default() };
     assert_p(&exact(&always, sides, setup(2, 2, 1)), "defender_leader", WITH_SECOND_LINE, routs * 5.0 / 6.0);
-    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..Rules::default() };
+    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..rules.clone() };
     assert_p(&exact(&never, sides, setup(2, 1, 1)), "defender_leader", DETACHED, routs * 5.0 / 6.0);
     // Line infantry's 3D6 at one box has the same law; its bayonet advance
     // overruns him as the cavalry did, and without it he is not overrun and
@@ -287,22 +287,25 @@ fn where_the_first_lines_leader_goes_is_the_defenders_decision() {
     // (5/6: 25/81). 26/27 * 1/36 * 20/27 + 20/27 * 35/36 * (1/6 * 20/27 +
     // 5/6 * 25/81) = 34715/118098 = 0.2939: he does better staying, since he
     // reaches the second line anyway when his line is overrun.
+    // Nobody retires here (`retire = never`): with retiring, the second line
+    // of two hits would pivot away from an eleven-hit attacker and draw
+    // (`the_second_line_retires_only_where_its_purpose_lets_it`).
     let ride = 650.0 / 2187.0;
     let stay = 34715.0 / 118098.0;
-    let rules = Rules::default();
+    let rules = Rules { retire: Retire::Never, ..Rules::default() };
     let policies = |defender| Plan { policy: [Policy::Best, defender], objective: [Objective::Margin; 2] };
     assert_p(&leader_game(&rules, Plan::BEST), "winner", ATTACKER, stay);
     assert_p(&leader_game(&rules, policies(Policy::Bold)), "winner", ATTACKER, stay);
     assert_p(&leader_game(&rules, policies(Policy::Cautious)), "winner", ATTACKER, ride);
     // Under never_joins the overrun leader is out of the fight: staying gives
     // 121/162 * 20/27 = 1210/2187, and best play rides.
-    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..Rules::default() };
+    let never = Rules { surviving_leader: SurvivingLeader::NeverJoins, ..rules.clone() };
     assert_p(&leader_game(&never, Plan::BEST), "winner", ATTACKER, ride);
     assert_p(&leader_game(&never, policies(Policy::Bold)), "winner", ATTACKER, 1210.0 / 2187.0);
     // Under keep_hits the first line keeps its two hits when he rides (20/27),
     // so riding is worth 20/27 * 25/81 = 500/2187 to the attacker, and best
     // play rides.
-    let keep = Rules { leader_leaves: LeaderLeaves::KeepHits, ..Rules::default() };
+    let keep = Rules { leader_leaves: LeaderLeaves::KeepHits, ..rules.clone() };
     assert_p(&leader_game(&keep, Plan::BEST), "winner", ATTACKER, 500.0 / 2187.0);
     // Cautious, he is with the second line from turn 1 on and is lost only
     // there, after the first line's rout (26/27): on the 2D6 when the 3D6
@@ -362,4 +365,33 @@ fn monte_carlo_agrees_with_the_solver_under_each_leader_policy() {
             assert_agrees(&Played::new(scenario, plan), 400_000, 900 + 10 * seed as u64 + offset as u64);
         }
     }
+}
+
+#[test]
+fn the_second_line_retires_only_where_its_purpose_lets_it() {
+    // The leader game of `where_the_first_lines_leader_goes_is_the_defenders_decision`
+    // (an eleven-hit attacker, a first line of one hit and a leader, a second
+    // line of two), under best play. Playing for the margin, the second line
+    // may pivot about and retire out of the attacker's reach (Movement: "May
+    // pivot at the start and end of their move only"; rule `retire`, the
+    // first line has no room behind it), and the attacker wins less often
+    // than the hand-worked 34715/118098 where nobody retires. Under `attack`
+    // a second line that retires has given up the position: it stands, and
+    // retiring changes nothing.
+    let never = Rules { retire: Retire::Never, ..Rules::default() };
+    let pivot = Rules::default();
+    let stay = 34715.0 / 118098.0;
+    assert_p(&leader_game(&never, Plan::BEST), "winner", ATTACKER, stay);
+    let margin = leader_game(&pivot, Plan::BEST).probability("winner", ATTACKER);
+    assert!(margin < stay - 0.01, "{margin}");
+    let attack = |rules: &Rules| {
+        let attacker = SideSetup { steadfast: true, ..side(UnitType::LineInfantry, 11) };
+        let first = SideSetup { leader: true, ..side(UnitType::LineInfantry, 1) };
+        let lines = LinesSetup { first: FirstSide::Defender, ..setup(1, 1, 2) };
+        let scenario = SecondLine::new(rules, attacker, first, side(UnitType::LineInfantry, 2), lines)
+            .unwrap()
+            .with_purpose(Purpose::Attack);
+        Played::new(scenario, Plan::BEST).exact_distribution().unwrap().probability("winner", ATTACKER)
+    };
+    assert!((attack(&pivot) - attack(&never)).abs() < TOLERANCE);
 }

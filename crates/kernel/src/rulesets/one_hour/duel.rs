@@ -1104,8 +1104,9 @@ impl Law for Attack {
 
 impl Duel {
     /// This duel with retiring as the rules' `retire` field reads it (the
-    /// duel scenarios; the positions of `second_line` and `brigade_fire` do
-    /// not retire).
+    /// duel scenarios and `second_line`'s two fights; `brigade_fire` does
+    /// not retire yet). A side whose room behind is limited (the first line,
+    /// with the second behind it) never retires.
     pub fn with_retiring(mut self) -> Self {
         self.retiring = self.rules.retire == super::Retire::Pivot;
         self

@@ -643,9 +643,12 @@ crate::rule_book! {
         /// end of their move only, otherwise move forward"): pivot (default:
         /// a unit turns about, moves up to its move away from the enemy and
         /// turns to face it again, ending its move facing the enemy, so it is
-        /// not flanked; it moves, so it does not shoot; the duels only,
-        /// `firefight`, `cavalry_charge` and `grand_battery`) or never (a
-        /// unit only holds or closes, the play before).
+        /// not flanked; it moves, so it does not shoot; in the duels,
+        /// `firefight`, `cavalry_charge` and `grand_battery`, and in
+        /// `second_line`, where the first line has the second behind it and
+        /// no room to retire into; not yet in `brigade_fire`, whose two
+        /// attackers share one defender's moves) or never (a unit only holds
+        /// or closes, the play before).
         pub retire: Retire = Retire::Pivot;
         /// Interpretation: Leaders: a leader "adds a bonus to its morale roll";
         /// the text gives no size, so this takes 1 off a reluctant unit's D6
