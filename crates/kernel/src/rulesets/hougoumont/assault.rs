@@ -125,7 +125,12 @@
 //! the attackers ([`ADVANCE`]) and, once they have lost the position and
 //! rallied, the defenders ([`RETAKE`]). The options are listed least movement
 //! first (hold or stay off, move 1 inch, ..., the full move, charge), so that
-//! among equal options the solver keeps the side back. Its policies: `bold`
+//! among equal options the solver keeps the side back, and then the
+//! fall-backs (issue 34): 2 gives a move no direction, so the side outside
+//! may also move away from the position, 1 inch up to its full move, never
+//! past its own table edge (leaving the field is no move); listed last, a
+//! fall-back is taken only where it is worth strictly more than every
+//! forward option, out of a gun's canister range, say. Its policies: `bold`
 //! charges when it can and otherwise moves its full move (the fixed play
 //! before the game model); `cautious` never ends a move nearer than its charge
 //! reach (move plus charge bonus) unless it charges from there. The holders
@@ -149,20 +154,23 @@
 //! attackers, 6 Veteran light infantry, 10 turns) from 10 to 11 inches,
 //! 99.9% to 78%: from 11 to 22 inches the attackers start within the light
 //! infantry's musket range (11 - 2 = 9 needed) but beyond their charge reach,
-//! and the side outside the position only holds or advances, so they take
-//! volleys they cannot return behind the walls, where from 23 inches they wait
-//! out of range while the howitzers work. A fall-back option (tried: any inch
-//! up to the move, away from the position) would let them step out of range,
-//! but it also lets the default `assault` attacker withdraw and wait for the
-//! undecided limit (it then wins 0.0%), so it waits on the turn-limit reading.
+//! and the side outside the position only held or advanced, so they took
+//! volleys they could not return behind the walls, where from 23 inches they
+//! waited out of range while the howitzers worked. With the fall-back they
+//! step out of range (measured: 10 inches 100.0%, 11 98.8%, 15, 22, 23, 30
+//! and 40 100.0%). Under purpose `manoeuvre` the fall-back also lets the
+//! default `assault` attacker withdraw and wait for the undecided limit (it
+//! then wins 0.0%: 0.0 / 32.3 / 67.7); under the default purpose, `attack`,
+//! where the limit is the defenders' win, it attacks (16.26%, 16.24% without
+//! the fall-back).
 //!
 //! The turn limit matters to best play: a fight still going at the limit is
 //! undecided under purpose `manoeuvre` (and `assault_limit = undecided`),
 //! and an attacker that expects to lose more than it wins may hold out of
-//! musket range and wait for it: the default assault attacks at 30 turns
-//! (16.4% won) but waits at 20 (0.0% won, 77% undecided). Under the
-//! default purpose, `attack`, the limit is the defenders' and the attacker
-//! attacks either way (16.2% at 30 turns and at 20).
+//! musket range and wait for it: the default assault, now that the attacker
+//! may fall back out of the gun's reach, waits at 30 turns and at 20 (0.0%
+//! won). Under the default purpose, `attack`, the limit is the defenders'
+//! and the attacker attacks either way (16.26% at 30 turns and at 20).
 
 use super::artillery::{Gun, Shot};
 use super::melee::{MeleeSide, resolve};
@@ -235,8 +243,10 @@ pub static ADVANCE: Decision = Decision {
     who: "attacker",
     doc: "In Movement (2), how far the attackers move: movement rates are maximums, so they may hold or stop \
           short; within their move plus charge bonus they may charge into contact (also to retake a position \
-          they took and lost).",
-    options: "hold; advance 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
+          they took and lost); movement has no direction, so they may also fall back up to their move, short \
+          of their table edge.",
+    options: "hold; advance 1 inch, 2 inches, ... up to the full move; charge; fall back 1 inch, ... up to the \
+              full move (least movement first, fall-backs last)",
 };
 
 /// The decision of defenders who lost the position and rallied.
@@ -245,8 +255,10 @@ pub static RETAKE: Decision = Decision {
     who: "defender",
     doc: "Defenders who failed morale, retreated and rallied \"can act normally\" (5): they stay off, leaving the \
           position to the attackers, or come back any whole number of inches up to their move (2), and within \
-          their move plus charge bonus charge to retake it.",
-    options: "stay off; come back 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
+          their move plus charge bonus charge to retake it; or fall back up to their move, short of their table \
+          edge.",
+    options: "stay off; come back 1 inch, 2 inches, ... up to the full move; charge; fall back 1 inch, ... up to \
+              the full move (least movement first, fall-backs last)",
 };
 
 static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE];
@@ -713,9 +725,10 @@ impl Assault {
         (21 - self.morale_need[side as usize]).clamp(0, 20) as u32
     }
 
-    /// Side `side`'s options at `distance`: `moved << 8 | target`, least movement first.
-    fn options(&self, side: u8, distance: u8) -> ([u16; 64], usize) {
-        let mut options = [0u16; 64];
+    /// Side `side`'s options at `distance`: `moved << 8 | target`, least
+    /// movement first, then the fall-backs ([`BACK`]), shortest first.
+    fn options(&self, side: u8, distance: u8) -> ([u16; 128], usize) {
+        let mut options = [0u16; 128];
         let mut count = 0;
         let distance = u32::from(distance);
         let nearest = distance.saturating_sub(self.move_inches[side as usize]).max(1);
@@ -725,6 +738,15 @@ impl Assault {
         }
         if distance <= self.reach(side) {
             options[count] = option(distance, 0);
+            count += 1;
+        }
+        // 2: movement has no direction; a side may fall back away from the
+        // position up to its move, never past its own table edge (leaving
+        // the field is not a move). Listed last, so that a fall-back is
+        // chosen only where it is worth strictly more.
+        let farthest = (distance + self.move_inches[side as usize]).min(self.farthest[side as usize]);
+        for target in distance + 1..=farthest {
+            options[count] = BACK | option(target - distance, target);
             count += 1;
         }
         (options, count)
@@ -1105,6 +1127,9 @@ fn option(moved: u32, target: u32) -> u16 {
     (moved << 8 | target) as u16
 }
 
+/// The mark of an option that falls back, away from the position.
+const BACK: u16 = 0x8000;
+
 impl Assault {
     /// This fight under `purpose`: what each side must achieve by the turn
     /// limit ([`crate::game::Purpose`]).
@@ -1228,11 +1253,14 @@ impl Game for Assault {
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
-        let (moved, target) = (u32::from(option >> 8), u32::from(option & 0xff));
+        let (moved, target) = (u32::from((option & !BACK) >> 8), u32::from(option & 0xff));
         let (moved_words, target_words) = (inches(moved), inches(target));
         let retake = std::ptr::eq(decision, &RETAKE);
         let side = if retake { DEFENDER } else { ATTACKER };
         let verb = if retake { "come back" } else { "advance" };
+        if option & BACK != 0 {
+            return format!("fall back {moved_words} to {target_words}");
+        }
         match (moved, target) {
             (_, 0) if retake => format!("charge {moved_words} to retake the position"),
             (_, 0) => format!("charge {moved_words} into contact"),

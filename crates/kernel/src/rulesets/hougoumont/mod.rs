@@ -9,8 +9,8 @@
 //! `firefight` (two units trading volleys, each deciding where to stand: hold,
 //! come back towards its place once rallied, or fall back; see
 //! [`Firefight`]), `assault` and `farm_assault` (the side outside the position
-//! decides each turn how far to move and when to charge, and defenders who
-//! lost it may rally and retake it; see [`Assault`]).
+//! decides each turn how far to move, when to charge and whether to fall
+//! back, and defenders who lost it may rally and retake it; see [`Assault`]).
 //!
 //! # Ruleset note
 //!
@@ -95,8 +95,10 @@
 //!   still going at the scenario's limit is undecided, as every other
 //!   multi-turn scenario here. Under best play this lets an attacker facing
 //!   likely defeat hold out of reach and wait for the limit (its margin
-//!   counts a draw as 0): the default assault attacks at 30 turns but waits
-//!   at 20. `holder` gives such a fight to the side holding the position
+//!   counts a draw as 0; under purpose `manoeuvre` the default assault's
+//!   attacker, who may fall back out of the gun's reach, waits); under the
+//!   scenario's default purpose, `attack`, the limit is the defenders' win
+//!   anyway. `holder` gives such a fight to the side holding the position
 //!   then (the defenders, unless the attackers took it), so that waiting
 //!   outside is a loss.
 //! - `defender_failure` = `retreat_and_rally` (5): a defender that fails
