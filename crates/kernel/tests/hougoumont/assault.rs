@@ -5,7 +5,7 @@
 use super::{build, build_with, close, exact};
 use volley_kernel::check::assert_agrees;
 use volley_kernel::rulesets::hougoumont::{
-    AssaultLimit, AttackerFire, BurningBuilding, ClosingVolley, DefenderFailure, FlankedTest, Rules,
+    AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, DefenderFailure, FlankedTest, Rules,
 };
 
 /// The attacker's exact win chance.
@@ -375,6 +375,95 @@ fn defenders_who_fail_morale_rally_and_charge_back_to_retake_the_position() {
 }
 
 #[test]
+fn both_sides_break_and_the_holders_walk_back_in() {
+    // Issue 34, item 2. Four Experienced attackers who only close
+    // (`attacker_fire = never`, so only the defenders shoot) against one
+    // flanked Veteran defender, no guns, 12 inches, two turns, the attackers
+    // cautious: they stop at their charge reach, 10 inches. The defender's
+    // musket hits at 10 with 11/20 and takes one of the four (25%): the
+    // attackers test and fail with 9/20 (need 10); the flanked Veteran tests
+    // at the first Morale Check and fails with 7/20 (need 8). Both break with
+    // q = 11/20 * 9/20 * 7/20. Under `both_break = no_one` that ends the
+    // fight (none); played on, the attackers retreat to 18 inches and the
+    // defenders 8 inches behind the position. Turn 2, Give Orders: the
+    // attackers rally with 11/20 or retreat to 26, past their edge (12 + 8);
+    // the defenders rally with 13/20 or retreat to 16, past theirs (8). One
+    // side left: the other wins; both left: none. Both rallied: the
+    // defenders, 8 inches behind, walk back in with their 8-inch move, while
+    // the attackers, 18 inches out, cannot reach it (cautious, they come to
+    // 10): at the limit the defenders hold the position (a win under
+    // `assault_limit = holder`, undecided by default). Every other branch is
+    // the same under both readings, so the differences are q times these.
+    let pairs = [
+        ("attacker.figures", "4"),
+        ("defender.figures", "1"),
+        ("defender.quality", "veteran"),
+        ("defender.flanked", "true"),
+        ("defender.guns", "0"),
+        ("distance", "12"),
+        ("turns", "2"),
+        ("attacker.policy", "cautious"),
+    ];
+    let q = 11.0 / 20.0 * 9.0 / 20.0 * 7.0 / 20.0;
+    let (rally_a, rally_d) = (11.0 / 20.0, 13.0 / 20.0);
+    let never = Rules { attacker_fire: AttackerFire::Never, ..Rules::default() };
+    for (limit, walked_in) in [(AssaultLimit::Undecided, 0.0), (AssaultLimit::Holder, rally_a * rally_d)] {
+        let on = Rules { assault_limit: limit, ..never.clone() };
+        let off = Rules { both_break: BothBreak::NoOne, ..on.clone() };
+        let on = exact(build_with(&on, "assault", &pairs).as_ref());
+        let off = exact(build_with(&off, "assault", &pairs).as_ref());
+        let gain = |winner: i64| on.probability("winner", winner) - off.probability("winner", winner);
+        close(gain(0), q * rally_a * (1.0 - rally_d));
+        close(gain(1), q * ((1.0 - rally_a) * rally_d + walked_in));
+        close(gain(2), q * ((1.0 - rally_a) * (1.0 - rally_d) - 1.0) + q * (rally_a * rally_d - walked_in));
+    }
+    // The defenders walk in and the attackers, rallied, come on: Monte Carlo agrees.
+    let holder = Rules { assault_limit: AssaultLimit::Holder, ..never };
+    let mut longer = pairs.to_vec();
+    longer.retain(|&(key, _)| key != "turns" && key != "attacker.policy");
+    longer.push(("turns", "6"));
+    assert_agrees(build_with(&holder, "assault", &longer).as_ref(), 400_000, 71);
+}
+
+#[test]
+fn an_attacker_falls_back_out_of_canister_range() {
+    // Issue 34, item 3. One attacker figure 20 inches from one defender
+    // figure and its gun, one turn. Within 20 inches the gun fires canister,
+    // a D8 of casualties, at least 1: certain death for a lone figure before
+    // it can fire (artillery comes off before small arms, 3.2 note). Beyond
+    // 20 it fires flat shot, here one D20 against the distance
+    // (`flat_dice = 1`), which never reaches 21; nor does a musket. Holding
+    // or advancing, the attacker dies (the defender's win, 1); falling back
+    // one inch to 21, nothing can hit it and the turn limit comes (none).
+    let rules = Rules { flat_dice: 1, ..Rules::default() };
+    let pairs = [
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("defender.guns", "1"),
+        ("distance", "20"),
+        ("turns", "1"),
+    ];
+    let best = build_with(&rules, "assault", &pairs);
+    let dist = exact(best.as_ref());
+    close(dist.probability("winner", 1), 0.0);
+    close(dist.probability("winner", 2), 1.0);
+    let explained = best.explain().expect("solved");
+    let first = &explained[0];
+    let chosen: Vec<&str> = first.options.iter().filter(|o| o.chosen).map(|o| o.option.as_str()).collect();
+    assert_eq!(chosen, ["fall back 1 inch to 21 inches"]);
+    let hold = first.options.iter().find(|o| o.option == "hold at 20 inches").unwrap();
+    close(hold.defender_wins, 1.0);
+    // The fall-back goes no farther than the move (8 inches, to 28) and
+    // stays on the table (the edge, 8 inches behind the start, is at 28).
+    assert!(first.options.iter().any(|o| o.option == "fall back 8 inches to 28 inches"));
+    assert!(!first.options.iter().any(|o| o.option.contains("to 29 inches")));
+    // The bold heuristic marches in and dies.
+    let mut bold = pairs.to_vec();
+    bold.push(("attacker.policy", "bold"));
+    close(exact(build_with(&rules, "assault", &bold).as_ref()).probability("winner", 1), 1.0);
+}
+
+#[test]
 fn thrown_out_attackers_and_returning_defenders_agree_with_monte_carlo() {
     // Both sides may lose and retake the position several times: Monte Carlo
     // under best play and under each heuristic follows the solver.
@@ -455,15 +544,26 @@ fn the_defaults_solve_and_are_a_fight() {
     // (0.0%) because it marched its full 8 inches into canister and musketry
     // (16 inches, then 8) without firing back. Under best play, firing back,
     // it won about a fifth of the time (19.2%) when the defenders' first
-    // failed test ended the fight; now that they may rally and retake the
-    // position (rule 5), it wins 9.2% (measured).
-    let assault = exact(build("assault", &[]).as_ref());
+    // failed test ended the fight; once they might rally and retake the
+    // position (rule 5) it won 9.0%, 15.9% of fights ending with both sides
+    // broken; played on (issue 34, `both_break`), it wins 16.3% and 0.4%
+    // end with both sides leaving the field at once (measured, purpose
+    // `attack`, the scenario's default).
+    let defaults = [("purpose", "attack")];
+    let assault = exact(build("assault", &defaults).as_ref());
     let win = assault.probability("winner", 0);
     assert!((0.05..0.3).contains(&win), "{win}");
+    assert!(assault.probability("ended", 3) < 0.01, "{}", assault.probability("ended", 3));
     let ends = Rules { defender_failure: DefenderFailure::AttackerWins, ..Rules::default() };
-    let old = exact(build_with(&ends, "assault", &[]).as_ref()).probability("winner", 0);
-    assert!(old > win + 0.05, "the old reading {old}, the new {win}");
-    let bold = exact(build("assault", &[("attacker.policy", "bold")]).as_ref()).probability("winner", 0);
+    let old = exact(build_with(&ends, "assault", &defaults).as_ref()).probability("winner", 0);
+    assert!(old > win + 0.02, "the old reading {old}, the new {win}");
+    let no_one = Rules { both_break: BothBreak::NoOne, ..Rules::default() };
+    let ended = exact(build_with(&no_one, "assault", &defaults).as_ref());
+    assert!(ended.probability("ended", 3) > 0.1, "{}", ended.probability("ended", 3));
+    assert!(ended.probability("winner", 0) < win - 0.05, "no_one {}, play_on {win}", ended.probability("winner", 0));
+    let mut bold = defaults.to_vec();
+    bold.push(("attacker.policy", "bold"));
+    let bold = exact(build("assault", &bold).as_ref()).probability("winner", 0);
     assert!(bold < win, "best {win} must beat bold {bold}");
 }
 

@@ -29,6 +29,56 @@
 //! failure ends the assault as the attackers' win (the reading before issue
 //! 16; see the ruleset note).
 //!
+//! # Both sides broken
+//!
+//! When the holders fail morale while the side outside also fails or is
+//! already retreating, 5 gives each failed unit the same course: it "must
+//! immediately move 8 inches away from the enemy", tries to rally "in the
+//! next Give Orders phase" and, rallied, "can act normally"; nothing there
+//! ends the fight. Under `both_break = play_on` (default) the assault plays
+//! it (issue 34):
+//!
+//! - **Distances.** Each side retreats away from the other, so on its own
+//!   side of the position: the holders 8 inches behind it, towards their
+//!   table edge; the side outside 8 inches farther out if it broke now (in
+//!   contact, 8 inches from the position), or where its retreat already took
+//!   it. The position is empty. A retreat past a side's table edge leaves
+//!   the field (the holders' edge is `edge` inches behind the position for
+//!   the defenders, the attackers' own edge for attackers who held it): one
+//!   side gone, the other wins; both in the same phase, no one does.
+//! - **Rally order.** Both roll in the same Give Orders phase, before any
+//!   movement (1 puts Give Orders first; 5 gives each its roll there), each
+//!   against its own need; one that fails retreats 8 inches more.
+//! - **Walking back.** In Movement a rallied side walks back towards the
+//!   position its full move (2); the first to reach it holds it: the side
+//!   that needs the smaller part of its move, and on equal parts the side
+//!   that held it last (its guns are there; the other arrives with it and,
+//!   acting normally, may charge it). The side left outside then acts as the
+//!   side outside always does: rallied, it takes its decision (`advance` or
+//!   `retake`) in the same Movement phase, from where it stands; still
+//!   retreating, it goes on retreating or rallying. A rallied side that
+//!   cannot reach the position this turn comes its full move nearer.
+//! - **Nothing fires** while the position is empty: the guns stand
+//!   unmanned in it, the battery has no one in the buildings to shell, and a
+//!   retreating or re-forming unit has no target in reach (the two sides are
+//!   the position's width and both retreats apart, 16 inches and more).
+//!
+//! The defaults: the holders, 8 inches behind, reach the position again with
+//! one 8-inch move, and their table edge is 8 inches behind it, so they get
+//! their rally roll (11/20 for Experienced troops) before a failure takes
+//! them off; attackers who broke in contact are 8 inches out and, rallied on
+//! the same turn, tie, and the holders walk in first. `both_break = no_one`
+//! is the reading before issue 34: the fight ends, no one holding the
+//! position (`none`). Measured at the defaults (purpose `manoeuvre`, best
+//! play): 16.42% / 83.58% / 0.0035% (attacker / defender / none) against
+//! 9.20% / 75.21% / 15.59% under `no_one` (`cargo run --release -p
+//! volley-kernel --example solve_time -- hougoumont assault purpose=manoeuvre
+//! rules.both_break=no_one`). The issue's independent solver found 16.4 /
+//! 83.6 / 0.04; the `none` left here is both sides leaving the field in the
+//! same Give Orders phase (both fail to rally with the attackers' retreat
+//! past their edge), the only way a played-on fight ends in no one's win
+//! before the limit.
+//!
 //! # A turn
 //!
 //! Each turn follows 1, as three steps of the game (orders, movement and
@@ -62,11 +112,12 @@
 //!    holders test under `burning_building = morale_test`.
 //!
 //! The fight ends when a side leaves the field (a retreat, or a failed
-//! rally's retreat, past its table edge) or is destroyed; when the holders
-//! fail morale while the side outside also fails or is itself retreating (no
-//! one holds the position: none); when the defenders' buildings burn under
-//! `burning_building = evacuate` (the attackers win); or at the turn limit
-//! (`assault_limit`: undecided, or the side holding the position wins).
+//! rally's retreat, past its table edge; both at once: none) or is
+//! destroyed; when the defenders' buildings burn under `burning_building =
+//! evacuate` (the attackers win); under `both_break = no_one`, when the
+//! holders fail morale while the side outside also fails or is itself
+//! retreating (none); or at the turn limit (`assault_limit`: undecided, or
+//! the side holding the position wins; an empty position, no one).
 //!
 //! # Decisions
 //!
@@ -74,7 +125,12 @@
 //! the attackers ([`ADVANCE`]) and, once they have lost the position and
 //! rallied, the defenders ([`RETAKE`]). The options are listed least movement
 //! first (hold or stay off, move 1 inch, ..., the full move, charge), so that
-//! among equal options the solver keeps the side back. Its policies: `bold`
+//! among equal options the solver keeps the side back, and then the
+//! fall-backs (issue 34): 2 gives a move no direction, so the side outside
+//! may also move away from the position, 1 inch up to its full move, never
+//! past its own table edge (leaving the field is no move); listed last, a
+//! fall-back is taken only where it is worth strictly more than every
+//! forward option, out of a gun's canister range, say. Its policies: `bold`
 //! charges when it can and otherwise moves its full move (the fixed play
 //! before the game model); `cautious` never ends a move nearer than its charge
 //! reach (move plus charge bonus) unless it charges from there. The holders
@@ -85,10 +141,10 @@
 //! Every state of a default fight is solved exactly; the solver's tables are
 //! built once per scenario. Settings whose graph would outgrow the solver
 //! ([`Assault::size_estimate`] above [`SOLVER_LIMIT`]) play the `cautious`
-//! fallback; measured on the default assault (both sides' defaults, the
-//! defenders playing best), cautious wins 6.5% and loses 84.6% where best
-//! play wins 9.2% and loses 75.2% (bold: 6.1%, 85.5%), a gap of 12.0 points
-//! of margin.
+//! fallback; measured on the default assault (both sides' defaults, purpose
+//! `manoeuvre`, the defenders playing best), cautious wins 10.7% and loses
+//! 89.3% where best play wins 16.4% and loses 83.6% (bold: 10.1%, 89.9%), a
+//! gap of 11.5 points of margin.
 //!
 //! The start distance, swept under best play (tests `the_start_distance_sweep_*`
 //! and `the_farm_assault_start_distance_sweep_*`), jumps where no choice
@@ -98,25 +154,30 @@
 //! attackers, 6 Veteran light infantry, 10 turns) from 10 to 11 inches,
 //! 99.9% to 78%: from 11 to 22 inches the attackers start within the light
 //! infantry's musket range (11 - 2 = 9 needed) but beyond their charge reach,
-//! and the side outside the position only holds or advances, so they take
-//! volleys they cannot return behind the walls, where from 23 inches they wait
-//! out of range while the howitzers work. A fall-back option (tried: any inch
-//! up to the move, away from the position) would let them step out of range,
-//! but it also lets the default `assault` attacker withdraw and wait for the
-//! undecided limit (it then wins 0.0%), so it waits on the turn-limit reading.
+//! and the side outside the position only held or advanced, so they took
+//! volleys they could not return behind the walls, where from 23 inches they
+//! waited out of range while the howitzers worked. With the fall-back they
+//! step out of range (measured: 10 inches 100.0%, 11 98.8%, 15, 22, 23, 30
+//! and 40 100.0%). Under purpose `manoeuvre` the fall-back also lets the
+//! default `assault` attacker withdraw and wait for the undecided limit (it
+//! then wins 0.0%: 0.0 / 32.3 / 67.7); under the default purpose, `attack`,
+//! where the limit is the defenders' win, it attacks (16.26%, 16.24% without
+//! the fall-back).
 //!
 //! The turn limit matters to best play: a fight still going at the limit is
-//! undecided (`assault_limit`), and an attacker that expects to lose more
-//! than it wins may hold out of musket range and wait for it. The default
-//! assault attacks at 30 turns (9.2% won) but waits at 20 (0.0% won, 77%
-//! undecided).
+//! undecided under purpose `manoeuvre` (and `assault_limit = undecided`),
+//! and an attacker that expects to lose more than it wins may hold out of
+//! musket range and wait for it: the default assault, now that the attacker
+//! may fall back out of the gun's reach, waits at 30 turns and at 20 (0.0%
+//! won). Under the default purpose, `attack`, the limit is the defenders'
+//! and the attacker attacks either way (16.26% at 30 turns and at 20).
 
 use super::artillery::{Gun, Shot};
 use super::melee::{MeleeSide, resolve};
 use super::{
-    Arm, ArtilleryKind, AssaultLimit, AttackerFire, BurningBuilding, ClosingVolley, Cover, Crew, DefenderFailure,
-    FlankedTest, Ground, HalfStrengthTest, LossTestBase, MeleeCasualties, Quality, Rules, Target, Troops, d20_at_least,
-    percent,
+    Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
+    DefenderFailure, FlankedTest, Ground, HalfStrengthTest, LossTestBase, MeleeCasualties, Quality, Rules, Target,
+    Troops, d20_at_least, percent,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Policy};
@@ -182,8 +243,10 @@ pub static ADVANCE: Decision = Decision {
     who: "attacker",
     doc: "In Movement (2), how far the attackers move: movement rates are maximums, so they may hold or stop \
           short; within their move plus charge bonus they may charge into contact (also to retake a position \
-          they took and lost).",
-    options: "hold; advance 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
+          they took and lost); movement has no direction, so they may also fall back up to their move, short \
+          of their table edge.",
+    options: "hold; advance 1 inch, 2 inches, ... up to the full move; charge; fall back 1 inch, ... up to the \
+              full move (least movement first, fall-backs last)",
 };
 
 /// The decision of defenders who lost the position and rallied.
@@ -192,8 +255,10 @@ pub static RETAKE: Decision = Decision {
     who: "defender",
     doc: "Defenders who failed morale, retreated and rallied \"can act normally\" (5): they stay off, leaving the \
           position to the attackers, or come back any whole number of inches up to their move (2), and within \
-          their move plus charge bonus charge to retake it.",
-    options: "stay off; come back 1 inch, 2 inches, ... up to the full move; charge (least movement first)",
+          their move plus charge bonus charge to retake it; or fall back up to their move, short of their table \
+          edge.",
+    options: "stay off; come back 1 inch, 2 inches, ... up to the full move; charge; fall back 1 inch, ... up to \
+              the full move (least movement first, fall-backs last)",
 };
 
 static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE];
@@ -207,21 +272,24 @@ const CLOSE: u8 = 2;
 pub const PHASES: u32 = 3;
 
 /// The side outside the position is retreating (failed morale, not yet rallied).
-const ROUTED: u8 = 1;
+const ROUTED: u16 = 1;
 /// A howitzer has blown the roof off.
-const ROOF_OFF: u8 = 2;
+const ROOF_OFF: u16 = 2;
 /// The buildings burn.
-const BURNING: u8 = 4;
+const BURNING: u16 = 4;
 /// The battery's howitzers fired at the buildings last turn.
-const BATTERY_RANGED: u8 = 8;
+const BATTERY_RANGED: u16 = 8;
 /// The defenders' howitzers fired at the attackers last turn, and the attackers have not moved since.
-const GUNS_RANGED: u8 = 16;
+const GUNS_RANGED: u16 = 16;
 /// The side outside must test morale at this turn's Morale Check.
-const OUTSIDE_TESTS: u8 = 32;
+const OUTSIDE_TESTS: u16 = 32;
 /// The holders must test morale at this turn's Morale Check.
-const HOLDER_TESTS: u8 = 64;
+const HOLDER_TESTS: u16 = 64;
 /// The attackers hold the position; the defenders are outside it.
-const HELD: u8 = 128;
+const HELD: u16 = 128;
+/// The position is empty and the side that held it last is retreating
+/// (failed morale, not yet rallied); see [`Position::behind`].
+const HOLDER_ROUTED: u16 = 256;
 
 /// An assault between steps. Fields that cannot matter at a step are kept
 /// at zero, so that equal situations are one state.
@@ -240,8 +308,12 @@ pub struct Position {
     fire_at: u8,
     /// The next step of the turn.
     phase: u8,
+    /// Inches behind the position of the side that held it last, on its own
+    /// side (0: it holds the position; more: both sides broke and the
+    /// position is empty, interpretation `both_break = play_on`).
+    behind: u8,
     /// [`ROUTED`], [`ROOF_OFF`], ...
-    flags: u8,
+    flags: u16,
 }
 
 impl Position {
@@ -250,9 +322,14 @@ impl Position {
         if self.flags & HELD != 0 { DEFENDER } else { ATTACKER }
     }
 
-    /// The side holding the position.
+    /// The side holding the position (or, while it is empty, that held it last).
     fn holder(&self) -> u8 {
         1 - self.outside()
+    }
+
+    /// Whether the position is empty: both sides broke (`both_break = play_on`).
+    fn empty(&self) -> bool {
+        self.behind > 0
     }
 }
 
@@ -648,9 +725,10 @@ impl Assault {
         (21 - self.morale_need[side as usize]).clamp(0, 20) as u32
     }
 
-    /// Side `side`'s options at `distance`: `moved << 8 | target`, least movement first.
-    fn options(&self, side: u8, distance: u8) -> ([u16; 64], usize) {
-        let mut options = [0u16; 64];
+    /// Side `side`'s options at `distance`: `moved << 8 | target`, least
+    /// movement first, then the fall-backs ([`BACK`]), shortest first.
+    fn options(&self, side: u8, distance: u8) -> ([u16; 128], usize) {
+        let mut options = [0u16; 128];
         let mut count = 0;
         let distance = u32::from(distance);
         let nearest = distance.saturating_sub(self.move_inches[side as usize]).max(1);
@@ -660,6 +738,15 @@ impl Assault {
         }
         if distance <= self.reach(side) {
             options[count] = option(distance, 0);
+            count += 1;
+        }
+        // 2: movement has no direction; a side may fall back away from the
+        // position up to its move, never past its own table edge (leaving
+        // the field is not a move). Listed last, so that a fall-back is
+        // chosen only where it is worth strictly more.
+        let farthest = (distance + self.move_inches[side as usize]).min(self.farthest[side as usize]);
+        for target in distance + 1..=farthest {
+            options[count] = BACK | option(target - distance, target);
             count += 1;
         }
         (options, count)
@@ -693,9 +780,25 @@ impl Assault {
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decision).
     fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         s.phase = HOLDER_VOLLEY;
-        let outside = s.outside();
         let mut moved = false;
-        if s.flags & ROUTED != 0 {
+        if s.empty() {
+            if let Some(end) = self.regroup(s, fate) {
+                return Some(end);
+            }
+            if s.empty() {
+                // No one in the position fires, no one outside has a target
+                // nearer than the position: the turn passes.
+                s.fire_at = 0;
+                s.outside_mark = 0;
+                s.holder_mark = 0;
+                return None;
+            }
+            // A side walked in; the other, if rallied, acts normally from
+            // where it stands (its rally was settled above).
+            moved = true;
+        }
+        let outside = s.outside();
+        if s.flags & ROUTED != 0 && !moved {
             // 5: "In the next Give Orders phase, the unit may attempt to rally."
             if fate.ways(self.pass_ways(outside), 20) {
                 s.flags &= !ROUTED;
@@ -738,6 +841,80 @@ impl Assault {
         s.holder_mark = s.figures[s.holder() as usize];
         self.artillery(s, fate);
         None
+    }
+
+    /// 5 with the position empty (`both_break = play_on`): in Give Orders each
+    /// retreating side tries to rally or retreats 8 inches more, leaving the
+    /// field past its table edge; in Movement each rallied side walks back
+    /// its full move towards the position, and the first to reach it holds
+    /// it (the side needing the smaller part of its move; on equal parts the
+    /// side that held it last, whose ground it is, the other arriving with
+    /// it in contact if it charges). The side left outside then acts as the
+    /// side outside always does (the caller gives it its decision).
+    fn regroup<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
+        let (outside, holder) = (s.outside(), s.holder());
+        let retreat = self.rules.retreat_distance as u8;
+        // 5: "In the next Give Orders phase, the unit may attempt to rally";
+        // both sides roll, in the same phase.
+        if s.flags & ROUTED != 0 {
+            if fate.ways(self.pass_ways(outside), 20) {
+                s.flags &= !ROUTED;
+            } else {
+                s.distance += retreat;
+            }
+        }
+        if s.flags & HOLDER_ROUTED != 0 {
+            if fate.ways(self.pass_ways(holder), 20) {
+                s.flags &= !HOLDER_ROUTED;
+            } else {
+                s.behind += retreat;
+            }
+        }
+        if let Some(end) = self.left_field(s) {
+            return Some(end);
+        }
+        let (walk_out, walk_in) = (self.move_inches[outside as usize], self.move_inches[holder as usize]);
+        let (outside_far, holder_far) = (u32::from(s.distance), u32::from(s.behind));
+        let outside_reaches = s.flags & ROUTED == 0 && outside_far <= walk_out;
+        let holder_reaches = s.flags & HOLDER_ROUTED == 0 && holder_far <= walk_in;
+        // Arrival as a part of the move: d / m, compared across.
+        let holder_first = holder_reaches && (!outside_reaches || holder_far * walk_out <= outside_far * walk_in);
+        if holder_first {
+            s.behind = 0;
+        } else if outside_reaches {
+            // The side outside walks in: the two exchange places.
+            let holder_routed = s.flags & HOLDER_ROUTED != 0;
+            s.flags ^= HELD;
+            s.flags &= !(ROUTED | HOLDER_ROUTED);
+            if holder_routed {
+                s.flags |= ROUTED;
+            }
+            s.distance = s.behind;
+            s.behind = 0;
+        } else {
+            // Neither reaches it: a rallied side comes its full move nearer.
+            if s.flags & ROUTED == 0 {
+                s.distance -= walk_out as u8;
+            }
+            if s.flags & HOLDER_ROUTED == 0 {
+                s.behind -= walk_in as u8;
+            }
+        }
+        None
+    }
+
+    /// 5: a side retreated past its table edge has left the field; the other
+    /// wins, and if both left in the same phase no one does.
+    fn left_field(&self, s: &Position) -> Option<End> {
+        let (outside, holder) = (s.outside(), s.holder());
+        let outside_left = u32::from(s.distance) > self.farthest[outside as usize];
+        let holder_left = s.empty() && u32::from(s.behind) > self.farthest[holder as usize];
+        match (outside_left, holder_left) {
+            (true, true) => Some(End::BothBroke),
+            (true, false) => Some(End::won_by(holder)),
+            (false, true) => Some(End::won_by(outside)),
+            (false, false) => None,
+        }
     }
 
     /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the
@@ -841,7 +1018,7 @@ impl Assault {
         }
         // 6 (interpretation `burning_building`): the holders leave a burning
         // building and lose it (only the defenders' buildings are fired).
-        if s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::Evacuate {
+        if s.flags & BURNING != 0 && !s.empty() && self.rules.burning_building == BurningBuilding::Evacuate {
             return Some(End::won_by(outside));
         }
         None
@@ -849,6 +1026,10 @@ impl Assault {
 
     /// 4, 5: a round of melee in contact, then the Morale Check.
     fn melee_and_morale<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
+        // An empty position: both sides retreat or walk back, no one tests.
+        if s.empty() {
+            return None;
+        }
         let (outside, holder) = (s.outside(), s.holder());
         if s.distance == 0 {
             let [a, d] = s.figures;
@@ -881,9 +1062,26 @@ impl Assault {
         let outside_broke = outside_tests && !fate.ways(self.pass_ways(outside), 20);
         let holder_broke = holder_tests && !fate.ways(self.pass_ways(holder), 20);
         if holder_broke {
-            // Both sides in retreat: no one holds the position.
             if outside_broke || routed {
-                return Some(End::BothBroke);
+                // Interpretation `both_break = no_one` (and the defenders'
+                // first failure under `defender_failure = attacker_wins`):
+                // both sides in retreat, no one holds the position.
+                if self.rules.both_break == BothBreak::NoOne
+                    || self.rules.defender_failure == DefenderFailure::AttackerWins
+                {
+                    return Some(End::BothBroke);
+                }
+                // 5: both "immediately move 8 inches away from the enemy",
+                // the holders behind the position and the side outside (if
+                // it broke now; one already retreating stays where its
+                // retreat took it) farther out, and the position is empty.
+                s.flags |= ROUTED | HOLDER_ROUTED;
+                s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
+                s.behind = self.rules.retreat_distance as u8;
+                if outside_broke {
+                    s.distance += self.rules.retreat_distance as u8;
+                }
+                return self.left_field(s);
             }
             // Interpretation `defender_failure = attacker_wins`: the first
             // failure of the defenders gives the attackers the fight.
@@ -929,6 +1127,9 @@ fn option(moved: u32, target: u32) -> u16 {
     (moved << 8 | target) as u16
 }
 
+/// The mark of an option that falls back, away from the position.
+const BACK: u16 = 0x8000;
+
 impl Assault {
     /// This fight under `purpose`: what each side must achieve by the turn
     /// limit ([`crate::game::Purpose`]).
@@ -957,6 +1158,7 @@ impl Game for Assault {
             distance: self.setup.distance as u8,
             fire_at: 0,
             phase: MOVEMENT,
+            behind: 0,
             // 5: flanked defenders test at the first Morale Check.
             flags: if self.setup.defender_flanked { HOLDER_TESTS } else { 0 },
         }
@@ -1002,6 +1204,7 @@ impl Game for Assault {
     fn at_limit(&self, state: &Position) -> End {
         match self.rules.assault_limit {
             AssaultLimit::Undecided => End::Limit,
+            AssaultLimit::Holder if state.empty() => End::Limit,
             AssaultLimit::Holder => End::won_by(state.holder()),
         }
     }
@@ -1050,11 +1253,14 @@ impl Game for Assault {
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
-        let (moved, target) = (u32::from(option >> 8), u32::from(option & 0xff));
+        let (moved, target) = (u32::from((option & !BACK) >> 8), u32::from(option & 0xff));
         let (moved_words, target_words) = (inches(moved), inches(target));
         let retake = std::ptr::eq(decision, &RETAKE);
         let side = if retake { DEFENDER } else { ATTACKER };
         let verb = if retake { "come back" } else { "advance" };
+        if option & BACK != 0 {
+            return format!("fall back {moved_words} to {target_words}");
+        }
         match (moved, target) {
             (_, 0) if retake => format!("charge {moved_words} to retake the position"),
             (_, 0) => format!("charge {moved_words} into contact"),
@@ -1120,6 +1326,7 @@ impl Game for Assault {
             | "burning_building" => battery,
             // 5
             "flanked_test" => s.defender_flanked,
+            "both_break" => self.rules.defender_failure == DefenderFailure::RetreatAndRally,
             // 4.1, 5
             _ => quality("melee_").or_else(|| quality("morale_")).unwrap_or(true),
         }

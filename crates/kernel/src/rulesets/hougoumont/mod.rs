@@ -9,8 +9,8 @@
 //! `firefight` (two units trading volleys, each deciding where to stand: hold,
 //! come back towards its place once rallied, or fall back; see
 //! [`Firefight`]), `assault` and `farm_assault` (the side outside the position
-//! decides each turn how far to move and when to charge, and defenders who
-//! lost it may rally and retake it; see [`Assault`]).
+//! decides each turn how far to move, when to charge and whether to fall
+//! back, and defenders who lost it may rally and retake it; see [`Assault`]).
 //!
 //! # Ruleset note
 //!
@@ -95,8 +95,10 @@
 //!   still going at the scenario's limit is undecided, as every other
 //!   multi-turn scenario here. Under best play this lets an attacker facing
 //!   likely defeat hold out of reach and wait for the limit (its margin
-//!   counts a draw as 0): the default assault attacks at 30 turns but waits
-//!   at 20. `holder` gives such a fight to the side holding the position
+//!   counts a draw as 0; under purpose `manoeuvre` the default assault's
+//!   attacker, who may fall back out of the gun's reach, waits); under the
+//!   scenario's default purpose, `attack`, the limit is the defenders' win
+//!   anyway. `holder` gives such a fight to the side holding the position
 //!   then (the defenders, unless the attackers took it), so that waiting
 //!   outside is a loss.
 //! - `defender_failure` = `retreat_and_rally` (5): a defender that fails
@@ -114,6 +116,17 @@
 //!   (the position is what the attackers came for, and retaking it a new
 //!   assault); a fair reading of a scenario that ends at the position's
 //!   fall, kept to compare (the default assault: 9.2% against 19.2%).
+//! - `both_break` = `play_on` (5): when the holders of an assault's position
+//!   fail morale while the side outside also fails or is already
+//!   retreating, each does what 5 tells a failed unit: retreats 8 inches
+//!   away from the enemy, tries to rally in the next Give Orders phase, and
+//!   rallied "can act normally"; nothing in 5 ends the fight, and the
+//!   firefight plays on in the same case. Both roll in the same Give Orders
+//!   phase; rallied sides walk back to the empty position, and the first in
+//!   holds it (see [`Assault`]). `no_one` is the reading before issue 34:
+//!   the fight ends with no one holding the position (the default assault
+//!   under purpose `manoeuvre`: 16.4% / 83.6% / 0.0% played on, against
+//!   9.2% / 75.2% / 15.6%).
 //!
 //! Also by default and not switchable, because the rules are explicit or a
 //! scenario fixes it: no natural-roll specials (none are printed); fire at a
@@ -406,6 +419,18 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation of an assault in which the holders break while the side
+    /// outside also breaks or is already retreating (5).
+    pub enum BothBreak {
+        /// Both retreat and try to rally; the first rallied side to walk back
+        /// into the empty position holds it (default).
+        PlayOn = "play_on",
+        /// The fight ends there with no one holding the position (the reading before issue 34).
+        NoOne = "no_one",
+    }
+}
+
 crate::rule_book! {
     /// Every number of the Hougoumont 1815 rules, and each interpretation.
     pub struct Rules {
@@ -544,6 +569,12 @@ crate::rule_book! {
         /// position, and the defenders may rally and come back to retake it)
         /// or `attacker_wins` (their first failure ends the assault).
         pub defender_failure: DefenderFailure = DefenderFailure::RetreatAndRally;
+        /// Interpretation of 5 in an assault whose holders break while the side
+        /// outside also breaks or is retreating: `play_on` (default: both
+        /// retreat and try to rally, and the first rallied side to walk back
+        /// into the empty position holds it) or `no_one` (the fight ends,
+        /// no one holding the position).
+        pub both_break: BothBreak = BothBreak::PlayOn;
     }
 }
 
