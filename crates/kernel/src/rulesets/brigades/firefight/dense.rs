@@ -7,16 +7,19 @@ use super::*;
 // Best play of two infantry units on a dense table (issue 13, issue 15).
 
 /// The largest dense table [`DenseSolver`] builds: states (both sides' core
-/// states and places) at most this, and states times turns at most
-/// [`DENSE_MAX_STATE_TURNS`]. 24 against 24 from 4" with 24" of room each
-/// is 746,496 states (864 a side: 18 strengths short of shattered, shaken
-/// or not, at 24 places), 22.4 M over 30 turns; at 2 M states the table
-/// takes at most about 700 MB.
-pub const DENSE_MAX_STATES: usize = 2_000_000;
+/// states and the places where the gap is at least 2") at most this, and
+/// states times turns at most [`DENSE_MAX_STATE_TURNS`]. 24 against 24
+/// with 24" of room each is 1,587,600 states from 4" (36 cores a side, 18
+/// strengths short of shattered, shaken or not, at 1,225 places) and
+/// 2,779,920 from 20" (2,145 places). The backward pass keeps two worths a
+/// state (24 bytes each) and each block's worths after moves; the forward
+/// walk two buffers of 32 bytes a state a thread (two threads here), so at
+/// 3 M states the table takes at most about 900 MB with its choices.
+pub const DENSE_MAX_STATES: usize = 3_000_000;
 
-/// The same bound on states times turns (the table of choices keeps two
-/// bytes a state a turn).
-pub const DENSE_MAX_STATE_TURNS: usize = 60_000_000;
+/// The same bound on states times turns (the table of choices keeps four
+/// bytes a state a turn: 360 MB at the bound).
+pub const DENSE_MAX_STATE_TURNS: usize = 90_000_000;
 
 /// A room no rout in a law built for the table reaches past: the table
 /// applies the real room afterwards.
@@ -77,9 +80,17 @@ pub struct DenseSolver {
     pub(super) step: i32,
     /// The closest the units may come (the start distance if closer).
     pub(super) nearest: i32,
-    /// `choices[t][state]`: the attacker's option in bits 0-1, the
-    /// defender's answer to attacker option `a` in bits `2 + 2a`.
-    pub(super) choices: Vec<Vec<u16>>,
+    /// `choices[t][state]`: the index of the attacker's option in its
+    /// list in bits 0-2, the index of the defender's answer to the
+    /// attacker's `i`th option in bits `3 + 3i`.
+    pub(super) choices: Vec<Vec<u32>>,
+    /// The places (both sides' room steps) where the gap is at least
+    /// `nearest`, attacker's room step first: the places of attacker room
+    /// step `ia` are `offsets[ia]..offsets[ia + 1]`, the defender's room
+    /// step being the place less `offsets[ia]`.
+    pub(super) offsets: Vec<usize>,
+    /// Each place's room steps.
+    pub(super) place_of: Vec<(u32, u32)>,
     /// The number of laws of the fire side `s` may take (the enemy's volleys, no fire first).
     pub(super) incoming: [usize; 2],
     /// Side `s`'s move options and its bold pick, by `(shaken * rooms of the
@@ -95,13 +106,15 @@ pub struct DenseSolver {
     pub(super) calm: [Vec<Option<u32>>; 2],
 }
 
-/// An attacker's option, with the defender's answers and the offset of the worth after each.
-pub(super) type Pair = (u16, Vec<(u16, isize)>);
+/// An attacker's option and its index in its list, with the defender's
+/// answers (each with its index in its list) and the offset of the worth
+/// after each.
+pub(super) type Pair = (u16, u8, Vec<(u16, u8, isize)>);
 
 /// A side's move options where it stands (at most four), and its bold pick.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Options {
-    pub(super) list: [u16; 4],
+    pub(super) list: [u16; MAX_MOVE_OPTIONS],
     pub(super) len: u8,
     pub(super) bold: u16,
 }
@@ -137,23 +150,18 @@ pub(super) fn gcd(a: i32, b: i32) -> i32 {
     if b == 0 { a.abs() } else { gcd(b, a % b) }
 }
 
-/// The movement class of an option: 0 held, 1 moved half (fires at the
-/// penalty), 2 moved a whole move (no fire).
-pub(super) fn moved_class(option: u16) -> usize {
-    match option {
-        HOLD => 0,
-        CLOSE_FULL => 2,
-        _ => 1,
-    }
-}
-
 impl DenseSolver {
     /// Whether the dense table applies to `game` at all.
     pub fn applies(game: &FireGame) -> bool {
         let rules = game.rules();
         (0..2).all(|s| {
             let side = &game.base.sides[s];
-            !side.battery_side() && !side.surrounded && game.base.charisma_law(s).len() == 1
+            // The choices keep an option's index in 3 bits.
+            let options = 1 + game.moves(s).1.max(0) + game.retire_most(s).max(0);
+            !side.battery_side()
+                && !side.surrounded
+                && game.base.charisma_law(s).len() == 1
+                && options as usize <= MAX_MOVE_OPTIONS
         }) && !rules.optional_first_rout_off_table
     }
 
@@ -167,10 +175,28 @@ impl DenseSolver {
             // As `build` lists its cores: every strength short of shattered, shaken or not.
             let strengths =
                 (1..=side.figures).filter(|&f| !game.rules().is_shattered(side.figures, side.figures - f)).count();
-            let (low, high) = Self::room_range(game, s, step, nearest);
-            states *= strengths * 2 * generals * (high - low + 1).max(0) as usize;
+            states *= strengths * 2 * generals;
         }
+        states *= Self::places(game, step, nearest).0.last().copied().unwrap_or(0);
         (states, states * game.base.turns as usize)
+    }
+
+    /// The places where the gap is at least `nearest`, as `offsets` and
+    /// `place_of` keep them.
+    pub(super) fn places(game: &FireGame, step: i32, nearest: i32) -> (Vec<usize>, Vec<(u32, u32)>) {
+        let ranges: [(i32, i32); 2] = std::array::from_fn(|s| Self::room_range(game, s, step, nearest));
+        let rooms = |s: usize| (ranges[s].1 - ranges[s].0 + 1).max(0);
+        // gap(ia, id) >= nearest: ia + id <= most.
+        let most = (game.distance as i32 - nearest).div_euclid(step) - ranges[0].0 - ranges[1].0;
+        let mut offsets = vec![0];
+        let mut place_of = Vec::new();
+        for ia in 0..rooms(0) {
+            for id in 0..rooms(1).min(most - ia + 1).max(0) {
+                place_of.push((ia as u32, id as u32));
+            }
+            offsets.push(place_of.len());
+        }
+        (offsets, place_of)
     }
 
     /// Whether the dense table applies and fits.
@@ -183,8 +209,10 @@ impl DenseSolver {
         let rules = game.rules();
         let mut step = 0;
         for s in 0..2 {
-            let (half, full) = game.moves(s);
-            step = gcd(gcd(step, half), full);
+            // Every whole inch up to the move, and up to the retreat.
+            for n in 1..=game.moves(s).1.max(game.retire_most(s)) {
+                step = gcd(step, n);
+            }
         }
         for row in [RoutRow::Rout18, RoutRow::Rout12, RoutRow::Rout8, RoutRow::Rout6, RoutRow::Rout4] {
             step = gcd(step, rules.rout_distance(row) as i32);
@@ -347,6 +375,7 @@ impl DenseSolver {
             sides[s].laws = laws;
         }
         let [a, d] = <[DenseSide; 2]>::try_from(sides).ok().expect("two sides");
+        let (offsets, place_of) = Self::places(game, step, nearest);
         let mut solver = DenseSolver {
             game: game.clone(),
             plan,
@@ -355,6 +384,8 @@ impl DenseSolver {
             step,
             nearest,
             choices: Vec::new(),
+            offsets,
+            place_of,
             incoming: [volleys[1].len(), volleys[0].len()],
             options: [Vec::new(), Vec::new()],
             pairs: Vec::new(),
@@ -409,23 +440,35 @@ impl DenseSolver {
             - (self.sides[1].low + id as i32) * self.step
     }
 
-    /// States on the defender's side of the table (its cores times rooms).
+    /// The number of places (see `offsets`): the states of a pair of cores.
     pub(super) fn span(&self) -> usize {
-        self.sides[1].cores.len() * self.sides[1].rooms
+        self.place_of.len()
     }
 
     /// The number of states.
     pub(super) fn states(&self) -> usize {
-        self.sides[0].cores.len() * self.sides[0].rooms * self.span()
+        self.sides[0].cores.len() * self.sides[1].cores.len() * self.span()
     }
 
+    /// The place of room steps `ia`, `id` (the gap at least `nearest`).
+    #[inline]
+    pub(super) fn place_at(&self, ia: usize, id: usize) -> usize {
+        self.offsets[ia] + id
+    }
+
+    /// A state's index: both cores, then the place. Every place of a
+    /// state's next states lies in the same pair of cores' block or
+    /// another's at the same offset (a rout only widens the gap, and the
+    /// places of a narrower attacker room step run at least as far).
     pub(super) fn index(&self, ca: usize, ia: usize, cd: usize, id: usize) -> usize {
-        (ca * self.sides[0].rooms + ia) * self.span() + cd * self.sides[1].rooms + id
+        (ca * self.sides[1].cores.len() + cd) * self.span() + self.place_at(ia, id)
     }
 
     pub(super) fn unindex(&self, index: usize) -> (usize, usize, usize, usize) {
-        let (a, d) = (index / self.span(), index % self.span());
-        (a / self.sides[0].rooms, a % self.sides[0].rooms, d / self.sides[1].rooms, d % self.sides[1].rooms)
+        let (c, p) = (index / self.span(), index % self.span());
+        let (ia, id) = self.place_of[p];
+        let cores = self.sides[1].cores.len();
+        (c / cores, ia as usize, c % cores, id as usize)
     }
 
     /// Side `s`'s options at a state.
@@ -480,6 +523,7 @@ impl DenseSolver {
     ) -> W {
         let [la, ld] = self.laws(ca, ia, cd, id, moved);
         let key = (ld.as_ptr() as usize, id);
+        let span = self.span();
         if cache.key != key {
             cache.key = key;
             cache.stays.clear();
@@ -487,14 +531,13 @@ impl DenseSolver {
             for td in ld {
                 match DenseSolver::lands(id, td) {
                     Some(j) => {
-                        cache.stays.push((td.core as usize * self.sides[1].rooms + j, td.p));
+                        cache.stays.push((td.core as usize * span + j, td.p));
                         cache.d_in += td.p;
                     }
                     None => cache.d_out += td.p,
                 }
             }
         }
-        let span = self.span();
         // What each ending is worth under the purpose, once a call rather
         // than once an outcome.
         let purpose = self.game.purpose;
@@ -510,7 +553,7 @@ impl DenseSolver {
                     worth.add(ta.p * cache.d_out, both);
                 }
                 Some(i) => {
-                    let row = &next[(ta.core as usize * self.sides[0].rooms + i) * span..][..span];
+                    let row = &next[ta.core as usize * self.sides[1].cores.len() * span + self.offsets[i]..];
                     let mut sum = W::default();
                     for &(offset, p) in &cache.stays {
                         sum.add(p, row[offset]);
@@ -639,36 +682,40 @@ impl DenseSolver {
         self.choices = if zero_sum { self.backward_with::<Margins>() } else { self.backward_with::<Full>() };
     }
 
-    pub(super) fn backward_with<W: Worth>(&self) -> Vec<Vec<u16>> {
+    pub(super) fn backward_with<W: Worth>(&self) -> Vec<Vec<u32>> {
         let n = self.states();
         let turns = self.game.base.turns as usize;
         let span = self.span();
-        let (rooms_a, rooms_d) = (self.sides[0].rooms, self.sides[1].rooms);
+        let cores_d = self.sides[1].cores.len();
         // At the limit every fight still going ends as the purpose says.
         let mut next = vec![W::ending(self.game.purpose, End::Limit); n];
-        let mut after = vec![W::default(); n * 9];
+        let mut current = vec![W::default(); n];
         let mut choices = vec![Vec::new(); turns];
-        // A row of the table is one place and core of the attacker: the
-        // states of a row are walked in order, their indices counted
-        // rather than divided out.
-        let row_of = |row: usize| (row / rooms_a, row % rooms_a);
+        // A block of the table is one pair of cores: the states of a
+        // block are walked in order, their places read off `place_of`.
+        // Moves change places, never cores, so a state's choice reads only
+        // the worths after moves of its own block: each block's are worked
+        // out in a buffer of its own, never for the whole table.
+        let cores_of = |block: usize| (block / cores_d, block % cores_d);
+        let fresh = || (Resolved::default(), vec![W::default(); 9 * span]);
         for t in (0..turns).rev() {
-            after.par_chunks_mut(9 * span).enumerate().for_each_init(Resolved::default, |cache, (row, outs)| {
-                let (ca, ia) = row_of(row);
-                for (d, out) in outs.chunks_mut(9).enumerate() {
-                    self.after_moves((ca, ia, d / rooms_d, d % rooms_d), out, &next, cache);
-                }
-            });
-            let mut table = vec![0u16; n];
-            next.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each(
-                |(row, (worths, packed))| {
-                    let (ca, ia) = row_of(row);
-                    for (d, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
-                        let at = (ca, ia, d / rooms_d, d % rooms_d);
-                        (*worth, *packed) = self.decide(row * span + d, at, &after);
+            let mut table = vec![0u32; n];
+            current.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each_init(
+                fresh,
+                |(cache, after), (block, (worths, packed))| {
+                    let (ca, cd) = cores_of(block);
+                    for (p, out) in after.chunks_mut(9).enumerate() {
+                        let (ia, id) = self.place_of[p];
+                        self.after_moves((ca, ia as usize, cd, id as usize), out, &next, cache);
+                    }
+                    for (p, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
+                        let (ia, id) = self.place_of[p];
+                        let at = (ca, ia as usize, cd, id as usize);
+                        (*worth, *packed) = self.decide(p, at, after);
                     }
                 },
             );
+            std::mem::swap(&mut next, &mut current);
             choices[t] = table;
         }
         choices
@@ -718,28 +765,29 @@ impl DenseSolver {
 
     /// The moves at a state: the attacker's option and the defender's
     /// answer to each attacker option (packed as in `choices`), and the
-    /// state's worth, given the worths after moves.
+    /// state's worth, given the worths after moves of its block (`place`:
+    /// the state's place in it).
     pub(super) fn decide<W: Worth>(
         &self,
-        index: usize,
+        place: usize,
         (ca, ia, cd, id): (usize, usize, usize, usize),
         after: &[W],
-    ) -> (W, u16) {
+    ) -> (W, u32) {
         if self.gap(ia, id) < self.nearest {
             return (W::default(), 0);
         }
         let plan = self.plan;
         let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
         let pairs = &self.pairs[self.place(shaken, ia, id)];
-        let base = (index * 9) as isize;
-        let mut packed = 0u16;
-        let mut best: Option<([f64; 3], u16, W)> = None;
-        for (a, answers) in pairs {
+        let base = (place * 9) as isize;
+        let mut packed = 0u32;
+        let mut best: Option<([f64; 3], u8, W)> = None;
+        for (_, a, answers) in pairs {
             let (d, worth) = match answers[..] {
-                [(d, offset)] => (d, after[(base + offset) as usize]),
+                [(_, d, offset)] => (d, after[(base + offset) as usize]),
                 _ => {
-                    let mut answer: Option<([f64; 3], u16, W)> = None;
-                    for &(d, offset) in answers {
+                    let mut answer: Option<([f64; 3], u8, W)> = None;
+                    for &(_, d, offset) in answers {
                         let w = after[(base + offset) as usize];
                         let key = w.key(1, plan.objective[1]);
                         if answer.is_none_or(|(b, _, _)| game::prefers(key, b)) {
@@ -750,14 +798,14 @@ impl DenseSolver {
                     (d, w)
                 }
             };
-            packed |= d << (2 + 2 * a);
+            packed |= u32::from(d) << (3 + 3 * a);
             let key = worth.key(0, plan.objective[0]);
             if best.is_none_or(|(b, _, _)| game::prefers(key, b)) {
                 best = Some((key, *a, worth));
             }
         }
         let (_, a, worth) = best.expect("a side has an option");
-        (worth, packed | a)
+        (worth, packed | u32::from(a))
     }
 
     /// The index in `pairs` of a place (both rooms) with the sides shaken or not.
@@ -774,7 +822,6 @@ impl DenseSolver {
     /// Every place's move pairs under the plan (see `pairs`).
     pub(super) fn build_pairs(&mut self) {
         let plan = self.plan;
-        let span = self.span() as isize;
         let mut table = Vec::new();
         for shaken in [[false, false], [false, true], [true, false], [true, true]] {
             for ia in 0..self.sides[0].rooms {
@@ -783,7 +830,7 @@ impl DenseSolver {
                     if self.gap(ia, id) >= self.nearest {
                         let mine = self.options_at(0, shaken[0], ia, id);
                         let fixed = mine.settled(plan.policy[0]);
-                        for &a in mine.list() {
+                        for (ai, &a) in mine.list().iter().enumerate() {
                             if fixed.is_some_and(|f| f != a) {
                                 continue;
                             }
@@ -791,17 +838,21 @@ impl DenseSolver {
                             let theirs = self.options_at(1, shaken[1], ia2, id);
                             let settled = theirs.settled(plan.policy[1]);
                             let mut answers = Vec::new();
-                            for &d in theirs.list() {
+                            for (di, &d) in theirs.list().iter().enumerate() {
                                 if settled.is_some_and(|f| f != d) {
                                     continue;
                                 }
                                 let id2 = (id as i32 + self.steps_of(1, d)) as usize;
-                                let class = if self.quiet(ia2, id2) { 0 } else { moved_class(a) * 3 + moved_class(d) };
-                                let offset = ((ia2 as isize - ia as isize) * span + (id2 as isize - id as isize)) * 9
+                                let class = if self.quiet(ia2, id2) {
+                                    0
+                                } else {
+                                    self.game.class(0, a) * 3 + self.game.class(1, d)
+                                };
+                                let offset = (self.place_at(ia2, id2) as isize - self.place_at(ia, id) as isize) * 9
                                     + class as isize;
-                                answers.push((d, offset));
+                                answers.push((d, di as u8, offset));
                             }
-                            pairs.push((a, answers));
+                            pairs.push((a, ai as u8, answers));
                         }
                     }
                     table.push(pairs);
@@ -935,12 +986,10 @@ impl DenseSolver {
         key: &impl Fn(u8, bool, Out) -> usize,
     ) {
         let (ca, ia, cd, id) = self.unindex(index);
-        let packed = self.choices[t][index];
-        let a = packed & 3;
-        let d = (packed >> (2 + 2 * a)) & 3;
+        let (a, d) = self.chosen(t, index);
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         let id2 = (id as i32 + self.steps_of(1, d)) as usize;
-        let [la, ld] = self.laws(ca, ia2, cd, id2, [moved_class(a), moved_class(d)]);
+        let [la, ld] = self.laws(ca, ia2, cd, id2, [self.game.class(0, a), self.game.class(1, d)]);
         // A side out of the fight: how it ended (a rout past its room routs it off).
         let out = |land: Option<usize>, t: &Turned| match (land, t.out) {
             (Some(_), _) => Out::In,
@@ -1010,16 +1059,28 @@ impl DenseSolver {
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         let id2 = (id as i32 + self.steps_of(1, d)) as usize;
         // Out of both units' reach, the pairs read the first worth (see `build_pairs`).
-        let moved = if self.quiet(ia2, id2) { [0, 0] } else { [moved_class(a), moved_class(d)] };
+        let moved = if self.quiet(ia2, id2) { [0, 0] } else { [self.game.class(0, a), self.game.class(1, d)] };
         self.worth((ca, ia2, cd, id2), moved, next, cache)
     }
 
     /// The moves the table takes at state `index` in turn `t`: the
     /// attacker's, and the defender's answer to it.
     pub(super) fn chosen(&self, t: usize, index: usize) -> (u16, u16) {
-        let packed = self.choices[t][index];
-        let a = packed & 3;
-        (a, (packed >> (2 + 2 * a)) & 3)
+        let (ca, ia, _, id) = self.unindex(index);
+        let mine = self.options_at(0, self.sides[0].cores[ca].shaken, ia, id).list();
+        let a = mine[(self.choices[t][index] & 7) as usize];
+        (a, self.answer(t, index, a))
+    }
+
+    /// The defender's answer the table gives at state `index` in turn `t`
+    /// to the attacker's option `a`.
+    pub(super) fn answer(&self, t: usize, index: usize, a: u16) -> u16 {
+        let (ca, ia, cd, id) = self.unindex(index);
+        let mine = self.options_at(0, self.sides[0].cores[ca].shaken, ia, id).list();
+        let ai = mine.iter().position(|&o| o == a).expect("an attacker's option");
+        let di = (self.choices[t][index] >> (3 + 3 * ai)) & 7;
+        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+        self.options_at(1, self.sides[1].cores[cd].shaken, ia2, id).list()[di as usize]
     }
 
     /// Both sides' chances of winning from every state at the start of
@@ -1138,8 +1199,7 @@ impl DenseSolver {
                 .iter()
                 .map(|&option| {
                     // The attacker's option is met by the defender's answer to it.
-                    let pair =
-                        if s == 0 { (option, (self.choices[t][index] >> (2 + 2 * option)) & 3) } else { (a, option) };
+                    let pair = if s == 0 { (option, self.answer(t, index, option)) } else { (a, option) };
                     self.pair_worth(index, pair, &after, &mut cache)
                 })
                 .collect();
@@ -1227,8 +1287,12 @@ impl Fate for TableFate<'_> {
         } else if policy != Policy::Best {
             heuristic(policy)
         } else {
-            let packed = self.solver.choices[self.turn][self.solver.index_of(&self.sides)];
-            if side == ATTACKER { packed & 3 } else { (packed >> (2 + 2 * self.attacker)) & 3 }
+            let index = self.solver.index_of(&self.sides);
+            if side == ATTACKER {
+                options[(self.solver.choices[self.turn][index] & 7) as usize]
+            } else {
+                self.solver.answer(self.turn, index, self.attacker)
+            }
         };
         if side == ATTACKER {
             self.attacker = chosen;

@@ -9,11 +9,12 @@ use super::*;
 pub static MOVE_DECISION: Decision = Decision {
     name: "move",
     who: "either side",
-    doc: "Infantry not shaken, in the movement phase (2.1, attacker first): hold and fire, close half a move and \
-          fire at the moving penalty (3.1, 3.3 -2), close a whole move and not fire, or fall back half a move and \
-          fire at the penalty; never closer than 2\" (2.2), never back off its own edge. Batteries never move \
-          (3.1: artillery may not move and fire).",
-    options: "hold; close half; close full; fall back half",
+    doc: "Infantry not shaken, in the movement phase (2.1, attacker first), by the whole inch (2.11's rates are \
+          maximums): hold and fire; close up to half a move and fire at the moving penalty (3.1, 3.3 -2), or more, \
+          up to a whole move, and not fire; or retire, same facing, at half speed (2.12: an inch back costs two of \
+          the move; `retire_speed`), firing while the cost is at most half a move; never closer than 2\" (2.2), \
+          never back off its own edge. Batteries never move (3.1: artillery may not move and fire).",
+    options: "hold; close N inches; retire N inches",
 };
 
 /// 3.2, 3.6 A battery's ammunition where both reach.
@@ -28,11 +29,15 @@ pub static AMMUNITION_DECISION: Decision = Decision {
 
 pub(super) static FIRE_DECISIONS: &[&Decision] = &[&MOVE_DECISION, &AMMUNITION_DECISION];
 
-/// The move options, in the order ties are broken (the least movement first).
+/// The move options, in the order ties are broken (holding first, then
+/// closing the fewest inches, then retiring the fewest): hold is 0, closing
+/// `n` inches is `n`, retiring `n` inches is [`RETIRE`] + `n`.
 pub(super) const HOLD: u16 = 0;
-pub(super) const CLOSE_HALF: u16 = 1;
-pub(super) const CLOSE_FULL: u16 = 2;
-pub(super) const FALL_BACK: u16 = 3;
+/// Retiring `n` inches is the option `RETIRE + n`.
+pub(super) const RETIRE: u16 = 100;
+
+/// The most move options a side has ([`super::DenseSolver`] packs its choices in 3 bits).
+pub(super) const MAX_MOVE_OPTIONS: usize = 8;
 
 /// A firefight's state between turns: both sides (each side's `room` also
 /// gives its place: it has advanced `room - start room` inches), the
@@ -166,7 +171,8 @@ impl FireGame {
         &self.base.rules
     }
 
-    /// The half and the whole move of side `s` (2.11, infantry in line).
+    /// The half and the whole move of side `s` (2.11, infantry in line),
+    /// the half rounded down to the whole inch.
     pub(super) fn moves(&self, s: usize) -> (i32, i32) {
         let rules = self.rules();
         let full = if self.base.sides[s].figures > rules.line_max_width {
@@ -177,6 +183,43 @@ impl FireGame {
         (full / 2, full)
     }
 
+    /// The most inches side `s` may retire in a turn (2.12 "Retire, same
+    /// facing: 1/2 speed"): half its move under either reading of
+    /// `retire_speed` (printed: an inch back costs two; half_move: half a
+    /// move back, as the old reading had it).
+    pub(super) fn retire_most(&self, s: usize) -> i32 {
+        self.moves(s).1 / 2
+    }
+
+    /// Whether side `s` fires after `option` (3.1: half a move and fire):
+    /// holding, closing at most half a move, and retiring while the
+    /// retreat costs at most half a move (`retire_speed`: printed, an
+    /// inch back costs two inches of the move, so 1" of a 4" move; the
+    /// old half_move reading fires after any retreat it allows).
+    pub(super) fn fires_after(&self, s: usize, option: u16) -> bool {
+        let full = self.moves(s).1;
+        match option {
+            HOLD => true,
+            o if o > RETIRE => match self.rules().retire_speed {
+                RetireSpeed::Printed => 4 * i32::from(o - RETIRE) <= full,
+                RetireSpeed::HalfMove => true,
+            },
+            o => 2 * i32::from(o) <= full,
+        }
+    }
+
+    /// The movement class of side `s`'s `option`: 0 held, 1 moved and
+    /// fires (at the moving penalty, 3.3), 2 moved and does not fire.
+    pub(super) fn class(&self, s: usize, option: u16) -> usize {
+        if option == HOLD {
+            0
+        } else if self.fires_after(s, option) {
+            1
+        } else {
+            2
+        }
+    }
+
     /// Side `s`'s legal moves with `sides` as they stand.
     pub(super) fn move_options(&self, s: usize, sides: &[SideState; 2]) -> Vec<u16> {
         let me = sides[s];
@@ -185,31 +228,26 @@ impl FireGame {
             // enemy; 2.4 a shaken unit stands to recover (or, firing, stays put).
             return vec![HOLD];
         }
-        let (half, full) = self.moves(s);
+        let (_, full) = self.moves(s);
         let gap = self.gap(sides);
         let nearest = (self.rules().no_closer_than as i32).min(gap);
         let mut options = vec![HOLD];
-        if half > 0 && gap - half >= nearest {
-            options.push(CLOSE_HALF);
+        // 2.11 any whole number of inches up to the move, 2.2 never nearer than 2".
+        for n in 1..=full.min(gap - nearest) {
+            options.push(n as u16);
         }
-        if full > half && gap - full >= nearest {
-            options.push(CLOSE_FULL);
-        }
-        if half > 0 && i32::from(me.room) - half > 0 && !self.base.sides[s].surrounded {
-            options.push(FALL_BACK);
+        // 2.12 retire at half speed, never off its own edge, nor through a ring (5.8).
+        if !self.base.sides[s].surrounded {
+            for n in 1..=self.retire_most(s).min(i32::from(me.room) - 1) {
+                options.push(RETIRE + n as u16);
+            }
         }
         options
     }
 
     /// The inches an option moves side `s` forward.
-    pub(super) fn delta(&self, s: usize, option: u16) -> i32 {
-        let (half, full) = self.moves(s);
-        match option {
-            CLOSE_HALF => half,
-            CLOSE_FULL => full,
-            FALL_BACK => -half,
-            _ => 0,
-        }
+    pub(super) fn delta(&self, _s: usize, option: u16) -> i32 {
+        if option > RETIRE { -i32::from(option - RETIRE) } else { i32::from(option) }
     }
 
     /// The firefight at the units' distance, moving or not, ball or not.
@@ -224,11 +262,12 @@ impl FireGame {
         // while the gap is wider than at the start.
         let gap = self.gap(sides);
         let reaches = self.at(gap, false, false).in_range[s];
-        let (half, _) = self.moves(s);
-        if !reaches && options.contains(&CLOSE_FULL) {
-            CLOSE_FULL
-        } else if (gap - half >= self.distance as i32 || !reaches) && options.contains(&CLOSE_HALF) {
-            CLOSE_HALF
+        let (half, full) = self.moves(s);
+        let (half, full) = (half as u16, full as u16);
+        if !reaches && half < full && options.contains(&full) {
+            full
+        } else if half > 0 && (gap - i32::from(half) >= self.distance as i32 || !reaches) && options.contains(&half) {
+            half
         } else {
             HOLD
         }
@@ -315,7 +354,7 @@ impl Game for FireGame {
         }
         // 3.1 a whole move leaves no time to fire; half a move fires at the penalty.
         let fired: [bool; 2] = std::array::from_fn(|s| {
-            moved[s] != CLOSE_FULL && self.at(gap, moved[s] != HOLD, ball[s]).fires(s, state.sides)
+            self.fires_after(s, moved[s]) && self.at(gap, moved[s] != HOLD, ball[s]).fires(s, state.sides)
         });
         let mut volleys = [Volley::default(); 2];
         for s in 0..2 {
@@ -378,8 +417,11 @@ impl Game for FireGame {
         if decision.name == "ammunition" {
             return if option == 0 { "canister" } else { "ballshot" }.to_string();
         }
-        ["hold", "close half a move", "close a whole move", "fall back half a move"][usize::from(option.min(3))]
-            .to_string()
+        match option {
+            HOLD => "hold".to_string(),
+            o if o > RETIRE => format!("retire {}\"", o - RETIRE),
+            o => format!("close {o}\""),
+        }
     }
 
     /// The numbers of weapons, grades, covers, generals and rules this
@@ -470,7 +512,7 @@ impl Game for FireGame {
             "general_danger_hits" | "general_danger_max" => danger,
             "command_radius" | "command_radius_attached" => false,
             // 2.2, 2.11 infantry moves in line or extended line; batteries never move.
-            "line_max_width" | "no_closer_than" => infantry,
+            "line_max_width" | "no_closer_than" | "retire_speed" => infantry,
             "move_infantry_line" => any(&|side| !side.battery_side() && side.figures <= rules.line_max_width),
             "move_infantry_extended_line" => any(&|side| !side.battery_side() && side.figures > rules.line_max_width),
             // 1.8, 2.x columns, cavalry, evading, charges, squares, pinning;
@@ -573,7 +615,7 @@ impl FireGame {
                         let gap = self.gap(&moved);
                         let options = [a, d];
                         let fired: [bool; 2] = std::array::from_fn(|s| {
-                            options[s] != CLOSE_FULL && self.at(gap, options[s] != HOLD, false).fires(s, moved)
+                            self.fires_after(s, options[s]) && self.at(gap, options[s] != HOLD, false).fires(s, moved)
                         });
                         let volleys = |s: usize| -> Vec<Volley> {
                             if fired[1 - s] {

@@ -17,12 +17,24 @@
 //! less both advances), so the distance after every rout stays open. Each
 //! movement phase, the attacker first and then the defender (2.1; the
 //! defender sees the attacker's move, a sequential reading of simultaneous
-//! movement), each infantry unit not shaken decides ([`MOVE_DECISION`]):
-//! hold and fire; close half a move (2" in line, 2.11) and fire at the
-//! moving penalty (3.1, 3.3 -2); close a whole move and not fire; or fall
-//! back half a move and fire at the penalty. Never closer than
-//! `no_closer_than` (2.2, 2"), never back off its own edge by choice (a
-//! surrounded unit has nowhere to fall back to). Batteries never move (3.1:
+//! movement), each infantry unit not shaken decides ([`MOVE_DECISION`]),
+//! by the whole inch (issue 32 item 1: 2.11's rates are maximums, and 3.1
+//! lets a unit "make half a move and fire"): hold and fire; close any
+//! whole number of inches up to half a move (2" in line, 2.11) and fire at
+//! the moving penalty (3.1, 3.3 -2), or more, up to a whole move (4"), and
+//! not fire; or retire, same facing (2.12), at half speed. Never closer
+//! than `no_closer_than` (2.2, 2"), never back off its own edge by choice
+//! (a surrounded unit has nowhere to fall back to).
+//!
+//! Retiring (issue 32 item 2) is the interpretation `retire_speed`. The
+//! default, `printed`, reads 2.12's "Retire, same facing: 1/2 speed" as its
+//! table reads every other entry, a cost: each inch back spends two of the
+//! move, so a unit in line retires at most 2" (its whole move, and no
+//! fire) or 1" (half its move, and fire at -2, 3.1). The other reading,
+//! `half_move`, is the old one: up to half a move back (2") and fire. The
+//! default is argued from the table's own column ("Cost (X2 if unsteady or
+//! grade E-F)"): the half speed is what the retreat costs, and 3.1's half
+//! a move is half the move spent, whatever it was spent on. Batteries never move (3.1:
 //! "Artillery may not move and fire"); a battery whose target is within its
 //! canister range, which ballshot also reaches, decides its ammunition
 //! ([`AMMUNITION_DECISION`]) wherever the two land differently: at a
@@ -32,9 +44,7 @@
 //! (The choice was once offered only against a battery, so a battery
 //! always fired canister at infantry in cover.) Aims are precomputed for
 //! every distance up to one past the longest reach (beyond it nobody fires,
-//! so farther distances share one law). Positions move in whole inches: with the printed moves
-//! (4", half 2") and rout distances (4-18") every place is an even number of
-//! inches, the 2" steps in which the range bands (4", 8") and moves change.
+//! so farther distances share one law). Positions move in whole inches.
 //!
 //! Policies: `cautious` holds (it fires where it stands and never closes,
 //! the old `stand`); `bold` closes back to the start distance as the old
@@ -46,10 +56,12 @@
 //! # Solving best play (issues 13 and 15, "Speed")
 //!
 //! Two infantry units (no battery, neither surrounded, 7.13 returns off,
-//! any attached general's charisma known rather than rolled) are solved on
+//! any attached general's charisma known rather than rolled, at most 8
+//! move options a side: a move of at most 5") are solved on
 //! a dense table, [`DenseSolver`]: every state of a turn (each side's
 //! strength, shaken or not, its general, and its place, in steps of the
-//! greatest common divisor of the moves and rout distances) has an index,
+//! greatest common divisor of the moves and rout distances, 1" now that
+//! moves go by the whole inch) has an index,
 //! so a state's next states are found by arithmetic rather than by
 //! enumerating its step, and the turn's chance law, the product of the two
 //! sides' laws (simultaneous fire: each side's losses, test and rout
@@ -57,35 +69,56 @@
 //! from the enemy's state at the start of the phase), is never built: each
 //! side's law is tabulated once by (state, fired, incoming fire) and the
 //! product is summed straight against the next turn's worths, once for
-//! each pair of move classes (held, moved half, moved whole) after the
-//! moves, and only once where neither unit reaches the other (read
+//! each pair of move classes (held, moved and fired, moved and not fired)
+//! after the moves, whatever the inches, and only once where neither unit
+//! reaches the other (read
 //! straight off the next turn where neither side's turn then holds a
 //! chance). Where every side playing `best` maximises its margin the game
 //! is zero-sum and the table keeps the attacker's margin alone. The
 //! `routed` metric, which no decision depends on, is carried only by the
-//! forward walk that gives the law of outcomes. The default, 24 against 24
-//! from 4" over 30 turns, is 746,496 states a turn (about 22.4 M
-//! state-turns); it solves, best play and the exact law included, in about
-//! 1.9 s of CPU and 1.2 s wall (two threads, the machine lightly loaded;
-//! 2.4 s and 1.5 s before the forward walk stopped adding its buffers up
-//! and the backward pass stopped dividing out every index) and 146 MB
-//! (`examples/solve_time`, release, under `/usr/bin/time -v`). `--explain`
+//! forward walk that gives the law of outcomes.
+//!
+//! With 1" places a side has twice the places, so a square table of both
+//! sides' places would hold four times the states (3.1 M at the default,
+//! past [`DENSE_MAX_STATES`], and 670 MB for the worths after moves
+//! alone). Half of that square is places nobody reaches: the gap is never
+//! less than `no_closer_than` (2.2; a rout and a retreat only widen it), so
+//! the table keeps only the places where it is at least that (`offsets`,
+//! a triangle: a side's room runs from 1" to the most it can advance
+//! with the enemy at its edge, and the two rooms together to the start
+//! distance less 2" above the two starting rooms). Its states are laid out
+//! by both sides' cores first and then the place, so that a rout (which
+//! only narrows a side's room) lands at the same offset within another
+//! pair of cores' block. The default, 24 against 24 from 4" over 30
+//! turns, is 1,587,600 states a turn (36 cores a side, 1,225 places; 47.6
+//! M state-turns); it solves, best play and the exact law included, in
+//! 12.7 s wall (11.8 s of CPU, the machine loaded by other builds; the
+//! 2" table of the half-or-whole moves took 1.6 s) and 567 MB
+//! (`examples/solve_time`, release, under `/usr/bin/time -v`): about a
+//! third of the time goes to the turn's laws summed after each pair of
+//! move classes (the places in reach grow 3.5 times: seven gaps of 2" to
+//! 8" where there were four, each along twice as many places), and a
+//! little more to each state's choice among up to 7 by 7 move pairs
+//! (there were at most 4 by 4). The choices keep each option's index in
+//! its list in 3 bits (four bytes a state a turn). `--explain`
 //! ([`DenseSolver::explain`]) reads each side's first decision off the
 //! table and, since a zero-sum table keeps the margin alone, walks the
-//! table's choices backwards once more for both sides' chances (about
-//! 1.3 s wall with the solve at the default). A
+//! table's choices backwards once more for both sides' chances. A
 //! test (`dense_solver_matches_the_generic_solver`) checks the table
 //! against the generic solver code by code, under six plans (both
-//! objectives, best against each heuristic) and six set-ups (distances 2"
+//! objectives, best against each heuristic) and eight set-ups (distances 2"
 //! to 10", rifles, an attached general with 7.5 danger, shaken units that
-//! fire, the first rout ending the fight). The table is bounded by
+//! fire, the first rout ending the fight, the old `half_move` retreat, an
+//! odd 3" move). The table is bounded by
 //! [`DENSE_MAX_STATES`] and [`DENSE_MAX_STATE_TURNS`].
 //!
 //! Everything else (batteries, the `ammunition` decision, 7.13, 5.8, a
 //! rolled charisma) goes to the generic solver of [`crate::game`] within
 //! [`GAME_MAX_SIZES`] (8 figures against 8 in about a second); beyond it a
 //! side asked for `best` plays `bold` and the output says so. The measured
-//! cost of that fallback: 8 against 8 from 8" over 30 turns, under best
+//! cost of that fallback (these two paragraphs' 8 against 8 and 24 against
+//! 24 figures were measured with the old half-or-whole moves and the old
+//! retreat, before issue 32, and not measured again since): 8 against 8 from 8" over 30 turns, under best
 //! play by both the attacker wins 44.2% and loses 47.9%; an attacker
 //! playing bold against a defender at its best wins 19.0% and loses 71.9%
 //! (49 points of margin lost); both sides bold, 47.5% and 47.7%. At the
@@ -103,74 +136,78 @@
 //! `the_fallback_s_gap_to_best_play_where_the_generic_solver_answers`):
 //!
 //! - A surrounded defender (5.8, `defender.surrounded=true`), from 4": 6
-//!   against 6, best play by both 47.6/45.5; a bold attacker against the
-//!   best defender 45.9/45.9 (2.2 points of margin lost); a bold defender
-//!   against the best attacker 47.9/44.1 (1.7 lost); both bold 45.9/45.9.
-//!   8 against 8: 49.1/47.3; 47.5/48.7 (3.0 lost); 50.5/45.6 (3.1 lost);
-//!   both bold 47.8/48.4.
+//!   against 6, best play by both 46.2/45.4; a bold attacker against the
+//!   best defender 45.9/45.9 (0.8 points of margin lost); a bold defender
+//!   against the best attacker 46.3/39.2 (6.3 lost); both bold 45.9/45.9.
+//!   (With the half-or-whole moves: 47.6/45.5, 45.9/45.9, 47.9/44.1; and 8
+//!   against 8, 49.1/47.3; 47.5/48.7; 50.5/45.6; both bold 47.8/48.4.)
 //! - First routs off the table (7.13,
 //!   `rules.optional_first_rout_off_table=true`), from 4": 6 against 6,
-//!   best play by both 46.3/46.8; a bold attacker 34.9/60.5 (25.1 points
-//!   lost); a bold defender 47.9/44.1 (4.4 lost); both bold 45.9/45.9. 8
-//!   against 8: 47.7/48.1; 34.9/62.7 (27.3 lost); 50.5/45.6 (5.3 lost);
-//!   both bold 47.8/48.4. From 8": 44.2/47.9; 18.8/73.0 (50.5 lost);
-//!   51.8/40.8 (14.7 lost); both bold 47.5/47.7.
+//!   best play by both 44.8/46.2; a bold attacker 38.3/47.7 (8.0 points
+//!   lost); a bold defender 46.3/39.2 (8.6 lost); both bold 45.9/45.9.
+//!   (With the half-or-whole moves: 46.3/46.8, 34.9/60.5, 47.9/44.1; 8
+//!   against 8, 47.7/48.1; 34.9/62.7; 50.5/45.6; from 8", 44.2/47.9;
+//!   18.8/73.0; 51.8/40.8; both bold 47.5/47.7.)
 //! - 7 muskets against a field battery of 2 guns and 3 gunners
 //!   (`attacker.figures=7 defender.weapon=field_gun defender.guns=2
 //!   defender.figures=3`, 96 of the 100 size states): from 8", best play by
-//!   both 28.1/67.9, a bold attacker 20.0/76.7 (16.8 points lost); from
-//!   12", 0.0/64.0 against 10.2/87.4 (13.1 lost); from 4" within 0.1 point.
+//!   both 28.1/67.9, a bold attacker 20.0/76.7 (16.8 points lost), the same
+//!   with the whole-inch moves; from 12" (half-or-whole moves), 0.0/64.0
+//!   against 10.2/87.4 (13.1 lost); from 4" within 0.1 point.
 //!   The battery's bold (canister) is its best play at all three: the
 //!   `ammunition` decision's cost shows against cover, as in
 //!   `a_heavy_battery_fires_ballshot_at_hard_cover_under_best_play` (3.19%
 //!   a win with ballshot, 0.80% with canister).
 //!
-//! So beyond [`GAME_MAX_SIZES`] a bold side gives up from 2 to 3 points of
-//! margin against a surrounded enemy, and from 13 to 50 points as the
-//! attacker under 7.13 or against a battery: read such a sampled answer as
-//! bold play's, not as best play's.
+//! So beyond [`GAME_MAX_SIZES`] a bold side gives up from 1 to 6 points of
+//! margin against or as a surrounded side, and from 8 to 17 points (50 with
+//! the old moves from 8") as the attacker under 7.13 or against a battery:
+//! read such a sampled answer as bold play's, not as best play's.
 //!
 //! # Start distance under best play
 //!
-//! 24 against 24 (grade D muskets, 24" of room each) over 30 turns, the
-//! attacker's win, loss and margin by start distance: 2" 43.2/46.6 (-3.3),
-//! 4" 42.4/46.3 (-3.9), 6" 42.2/45.7 (-3.5), 7" 34.5/42.6 (-8.1), 8"
-//! 34.7/42.7 (-8.0), 9" 11.3/11.5 (-0.1), 10" 0.04/0.06, 11" 9.7/11.4,
-//! 12" 5.0/5.6, 13" 24.4/25.1, 14" 24.9/25.5, 15" 10.4/12.0, 16" 6.0/6.3.
-//! The margin never moves by more than 8 points between neighbouring
-//! distances, but the share of fights decided does, by more than 10
-//! points at 8" to 9" (77% decided to 23%), 9" to 10" (to 0.1%), 10" to
-//! 11" (to 21%), 12" to 13" (11% to 49%) and 14" to 15" (50% to 22%).
-//! The cause is the range edge: musket fire reaches 8" (3.2), a move is 2"
-//! or 4", and a unit that steps into range fires at -2 (half a move) or
-//! not at all (a whole move) while the enemy, holding, fires at full
-//! effect. Within 8" both are in range from the first turn and the fight
-//! is on. Beyond it, whether a side can close without handing the enemy
-//! the first full volley depends on the distance in 2" steps and on the
-//! move order (the attacker moves first, the defender answers), so from
-//! some distances a side closes and from others, 10" above all, both stand
-//! off and the fight is drawn at the limit (see "The turn limit" below).
-//! `start_distance_sweep_at_twelve_figures` checks the margin's steps at 12
-//! against 12 over 12 turns, and the stand-off from 10".
+//! The default purpose is an attack (`purpose = attack`): the attacker must
+//! drive the defender off (rout, shatter or make it surrender) by the turn
+//! limit, and a defender still in the field then has held. Best play is
+//! zero-sum on the attacker's success and nothing is undecided. 24 against
+//! 24 (grade D muskets, 24" of room each) over 30 turns, moves by the whole
+//! inch, the printed retreat, the attacker's chance to win (the rest is
+//! the defender's) by start distance (`cargo run --release -p
+//! volley-kernel --example solve_time -- brigades firefight distance=D`;
+//! every distance on the dense table):
 //!
-//! The figures above are the stand-up fight's (`purpose = stand`, the same
-//! here as `manoeuvre`: no unit leaves the fight of its own accord): a fight
-//! still going at the limit is won by nobody, so a side that falls behind
-//! may stand off out of range and play for the draw, and the share of draws
-//! jumps with the start distance.
+//! | start | 4" | 5" | 6" | 7" | 8" | 9" | 10" | 11" | 12" |
+//! | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | attacker wins | 42.19% | 41.82% | 41.57% | 35.74% | 35.50% | 30.67% | 30.44% | 30.08% | 30.08% |
 //!
-//! # Purpose
+//! | start | 13" | 14" | 15" | 16" | 17" | 18" | 19" | 20" |
+//! | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+//! | attacker wins | 30.08% | 29.57% | 28.88% | 29.46% | 28.02% | 28.75% | 27.06% | 27.93% |
 //!
-//! The default is an attack (`purpose = attack`): the attacker must drive
-//! the defender off (rout, shatter or make it surrender) by the turn limit,
-//! and a defender still in the field then has held. Best play is zero-sum on
-//! the attacker's success, nothing is undecided, and the start distance no
-//! longer decides whether the fight happens: 24 against 24 over 30 turns,
-//! the attacker wins 43.4% from 2", 42.3% from 4" (the default), 41.6% from
-//! 6", 35.3% from 7", 35.6% from 8", 30.3% from 9", 30.6% from 10", 29.6%
-//! from 11", 30.1% from 12" (`cargo run --release -p volley-kernel --example
-//! purposes -- brigades firefight distance=D`), at most 6.3 points between
-//! neighbouring distances (7": the range edge, as above).
+//! No step between neighbouring distances reaches 6 points. The two
+//! largest are rules edges: 6" to 7" (5.8 points), where the attacker can
+//! no longer reach close range (4", 3.2) with the half move that still
+//! fires (2", 3.1), and 8" to 9" (4.8 points), beyond musket range (8"),
+//! where neither side fires at the start and the attacker must close into
+//! the defender's full volley. Farther out the chance falls slowly, with
+//! the turns the approach costs, by less than a point an inch; it rises
+//! by less than a point from 15" to 16", 17" to 18" and 19" to 20" (the
+//! odd distances' last inch of approach falls differently against the 4"
+//! move and 2" half move; not worked out further). Before the whole-inch
+//! moves (half or a whole move, nothing between) the stand-up fight's
+//! table had a sawtooth (from 10" both sides stood off and 99.9% of fights
+//! were drawn), and the attack 42.3% from 4", 35.6% from 8", 30.6% from
+//! 10", 30.1% from 12".
+//! `start_distance_sweep_under_attack` checks the steps at 8 against 8
+//! from 4" to 20" over 10, 20 and 30 turns, and
+//! `start_distance_sweep_at_twelve_figures` the stand-up fight at 12
+//! against 12 from 2" to 16", which no longer stands off.
+//!
+//! In the stand-up fight (`purpose = stand`, the same here as `manoeuvre`:
+//! no unit leaves the fight of its own accord) a fight still going at the
+//! limit is won by nobody, so a side that falls behind may stand off out
+//! of range and play for the draw, and the share of draws grows with the
+//! start distance.
 //!
 //! Either side may be infantry (musket or rifle) or a battery (a gun type):
 //! its `figures` are then its gunners and `guns` its actual guns. A battery
@@ -233,9 +270,9 @@ use super::UNROLLED;
 use super::fire::{Counterbattery, Fire};
 use super::roll::Roller;
 use super::{
-    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightRout, GeneralPlace, Grade, Nation, RangeBand, RoutRow,
-    Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures, grade_param, invalid,
-    roll_test, test_distribution,
+    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightRout, GeneralPlace, Grade, Nation, RangeBand,
+    RetireSpeed, RoutRow, Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures,
+    grade_param, invalid, roll_test, test_distribution,
 };
 use crate::dice::Dice;
 use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Law, Policy};
