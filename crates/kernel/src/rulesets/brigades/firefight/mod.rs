@@ -92,9 +92,13 @@
 //! pair of cores' block. The default, 24 against 24 from 4" over 30
 //! turns, is 1,587,600 states a turn (36 cores a side, 1,225 places; 47.6
 //! M state-turns); it solves, best play and the exact law included, in
-//! 12.7 s wall (11.8 s of CPU, the machine loaded by other builds; the
-//! 2" table of the half-or-whole moves took 1.6 s) and 567 MB
-//! (`examples/solve_time`, release, under `/usr/bin/time -v`): about a
+//! 7.8 s wall and 8.8 s of CPU (two threads, the machine loaded by other
+//! builds; the 2" table of the half-or-whole moves took 1.6 s) and 399 MB
+//! (`examples/solve_time`, release, under `/usr/bin/time -v`). Each pair
+//! of cores' worths after moves are worked out in a buffer of their own
+//! just before the block's choices read them (moves change places, never
+//! cores), not for the whole table at once: 567 MB and 11.8 s of CPU
+//! before. Short of issue 32's 2 s: about a
 //! third of the time goes to the turn's laws summed after each pair of
 //! move classes (the places in reach grow 3.5 times: seven gaps of 2" to
 //! 8" where there were four, each along twice as many places), and a
