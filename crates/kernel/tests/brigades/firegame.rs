@@ -8,10 +8,12 @@ use super::{close, exact};
 use std::collections::BTreeMap;
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
-use volley_kernel::game::{Explained, Objective, Plan, Played, Policy};
+use volley_kernel::game::{Explained, Objective, Plan, Played, Policy, Purpose};
 use volley_kernel::params::RuleBook;
 use volley_kernel::rulesets::brigades::firefight::{FireGame, FirePlayed, FireSide, Firefight};
-use volley_kernel::rulesets::brigades::{Charisma, FirefightRout, GeneralPlace, Grade, Rules, ShakenPolicy, Weapon};
+use volley_kernel::rulesets::brigades::{
+    Charisma, FirefightRout, GeneralPlace, Grade, RetireSpeed, Rules, ShakenPolicy, Weapon,
+};
 use volley_kernel::scenario::{DynScenario, Scenario};
 
 fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
@@ -127,6 +129,55 @@ fn a_whole_move_leaves_no_fire() {
     close(dist.probability("defender_remaining", 87), 0.32);
 }
 
+/// The defender's options at its first decision, with its chance of
+/// winning after each, in a one-turn stand-up fight from 4": a holding
+/// attacker of 2 figures (no dice: 3.1 rounds up only a remainder of 3)
+/// against 8 figures (2 dice), which win only by two hits (the attacker's
+/// 3/4 loss, 5.3; one hit is no test). Solved by the dense table and the
+/// generic solver alike.
+fn one_turn_options(rules: &Rules) -> Vec<(String, f64)> {
+    let game = FireGame::new(rules, FireSide::new(Grade::D, 2), FireSide::new(Grade::D, 8), 4, 1)
+        .unwrap()
+        .with_purpose(Purpose::Stand);
+    let plan = Plan { policy: [Policy::Cautious, Policy::Best], objective: [Objective::Margin; 2] };
+    let dense = Scenario::explain(&FirePlayed::new(game.clone(), plan)).unwrap();
+    let generic = Played::new(game, plan).explain().unwrap();
+    same_explanation(&dense, &generic, "one turn from 4\"");
+    assert_eq!(dense.len(), 1, "{dense:?}");
+    dense[0].options.iter().map(|o| (o.option.clone(), o.defender_wins)).collect()
+}
+
+#[test]
+fn a_one_inch_retire_fires_and_a_two_inch_retire_does_not() {
+    // 2.12 "Retire, same facing: 1/2 speed": an inch back costs two of the
+    // 4" move, so 2" back is a whole move and leaves no fire (3.1), 1" back
+    // is half a move and fires at -2 (3.3). Each of the defender's two dice
+    // hits on 7 at close range (4"), 9 at far (5" to 8"), -2 after moving,
+    // and a natural 10 always (1.12): 0.4, 0.2 after closing to 3" or 2"
+    // (close range at -2), 0.1 after retiring to 5" (far at -2); the
+    // attacker falls only to both dice, so the defender wins 0.16 holding,
+    // 0.04 closing 1" or 2", 0.01 retiring 1", and 0 retiring 2" (no fire).
+    let want = |retire_two: f64| {
+        vec![
+            ("hold".to_string(), 0.16),
+            ("close 1\"".to_string(), 0.04),
+            ("close 2\"".to_string(), 0.04),
+            ("retire 1\"".to_string(), 0.01),
+            ("retire 2\"".to_string(), retire_two),
+        ]
+    };
+    let check = |got: Vec<(String, f64)>, want: Vec<(String, f64)>| {
+        assert_eq!(got.len(), want.len(), "{got:?}");
+        for ((option, p), (want_option, want_p)) in got.iter().zip(&want) {
+            assert_eq!(option, want_option, "{got:?}");
+            assert!((p - want_p).abs() < 1e-12, "{option}: {p} against {want_p}");
+        }
+    };
+    check(one_turn_options(&Rules::default()), want(0.0));
+    // The old reading: half a move back (2") and fire, at far range at -2.
+    check(one_turn_options(&Rules { retire_speed: RetireSpeed::HalfMove, ..Rules::default() }), want(0.01));
+}
+
 #[test]
 fn monte_carlo_agrees_with_the_solver_under_each_policy() {
     let rules = Rules::default();
@@ -168,14 +219,59 @@ fn start_distance_sweep_under_best_play() {
 }
 
 #[test]
+fn start_distance_sweep_under_attack() {
+    // The catalogue's default purpose, an attack, best play by both (the
+    // dense table), 8 against 8 from 4" to 20" over 10, 20 and 30 turns:
+    // the attacker's chance to win moves by at most 10 points between
+    // neighbouring distances (issue 32; the module docs give the default
+    // size's table, whose largest steps are at the range edges), and a
+    // longer limit never costs the attacker.
+    let rules = Rules::default();
+    let mut before: Option<Vec<f64>> = None;
+    for turns in [10, 20, 30] {
+        let turns_text = turns.to_string();
+        let wins: Vec<f64> = (4..=20)
+            .map(|d| {
+                let text = d.to_string();
+                let pairs = [
+                    ("attacker.figures", "8"),
+                    ("defender.figures", "8"),
+                    ("distance", text.as_str()),
+                    ("turns", turns_text.as_str()),
+                    ("purpose", "attack"),
+                ];
+                let scenario = build(&rules, &pairs);
+                let policies = scenario.policies().unwrap();
+                assert!(policies.iter().all(|p| p.played == Policy::Best), "{d}\": {policies:?}");
+                exact(scenario.as_ref()).probability("winner", 0)
+            })
+            .collect();
+        eprintln!("8 v 8 under attack, {turns} turns, 4\" to 20\": {wins:.4?}");
+        for (i, pair) in wins.windows(2).enumerate() {
+            assert!((pair[1] - pair[0]).abs() <= 0.10, "{turns} turns, {}\" to {}\": {pair:?}", i + 4, i + 5);
+        }
+        if let Some(before) = &before {
+            for (d, (now, then)) in wins.iter().zip(before).enumerate() {
+                assert!(now >= &(then - 1e-12), "{turns} turns, {}\": {now} against {then}", d + 4);
+            }
+        }
+        before = Some(wins);
+    }
+}
+
+#[test]
 fn start_distance_sweep_at_twelve_figures() {
     // Best play by both, 12 against 12 over 12 turns (the dense table),
-    // from 2" to 16": the attacker's margin moves by at most 10 points
-    // between neighbouring distances, while the share of fights decided
-    // jumps at the range edge (the `firefight` module docs): from 10" a
-    // unit that closes into musket range (8") fires at -2 or not at all
-    // while the enemy, holding, fires at full effect, so neither closes and
-    // every fight is drawn at the limit.
+    // from 2" to 16", a stand-up fight: the attacker's margin moves by at
+    // most 10 points between neighbouring distances, and the share of
+    // fights decided by at most 15. It steps most at the close range's
+    // edge (4" to 5", 14 points: from 4" both fire at close range from the
+    // first turn) and from 2" to 3" (11 points: from 2" neither may close,
+    // 2.2, nor needs to). Moves by the whole inch (2.11's rates are
+    // maximums) leave no stand-off: before them, from 10" a unit could
+    // only step into musket range (8") with a half move (firing at -2) or
+    // a whole move (not firing), so neither closed and every fight was
+    // drawn; now a side closes an inch at a time.
     let rules = Rules::default();
     let laws: Vec<(f64, f64, f64)> = (2..=16)
         .map(|d| {
@@ -194,12 +290,12 @@ fn start_distance_sweep_at_twelve_figures() {
         let margin = |law: &(f64, f64, f64)| law.0 - law.1;
         eprintln!("firefight 12 v 12, {}\" -> {}\": {:?} -> {:?}", i + 2, i + 3, pair[0], pair[1]);
         assert!((margin(&pair[1]) - margin(&pair[0])).abs() <= 0.10, "{} to {}", i + 2, i + 3);
+        assert!((pair[1].2 - pair[0].2).abs() <= 0.15, "{} to {}", i + 2, i + 3);
     }
-    // Within musket range the fight is on; from 10" neither side closes
-    // while it has anything to lose, so all but a few branches (where a
-    // side has nothing left to lose and ends the fight sooner) are drawn.
+    // Within musket range the fight is on; from 10" most are drawn, but
+    // not all (19% are decided: 0.0847 / 0.1080 / 0.8073).
     assert!(laws[4 - 2].2 < 0.6, "{:?}", laws[4 - 2]);
-    assert!(laws[10 - 2].2 > 0.9999, "{:?}", laws[10 - 2]);
+    assert!((0.1..0.9).contains(&laws[10 - 2].2), "{:?}", laws[10 - 2]);
 }
 
 #[test]
@@ -299,6 +395,10 @@ fn dense_solver_matches_the_generic_solver() {
     let side = |grade: Grade, figures: u32| FireSide::new(grade, figures);
     let danger = Rules { optional_danger_to_generals: true, ..Rules::default() };
     let firing = Rules { shaken_policy: ShakenPolicy::Fire, firefight_rout: FirefightRout::Ends, ..Rules::default() };
+    // The old retreat (half a move, firing), and an odd move: close 1" and
+    // fire, 2" or 3" and not; retire 1" without fire (it costs 2 of 3).
+    let half_move = Rules { retire_speed: RetireSpeed::HalfMove, ..Rules::default() };
+    let three_inch = Rules { move_infantry_line: 3, ..Rules::default() };
     let mut general = side(Grade::C, 7);
     general.general = GeneralPlace::Attached;
     general.charisma = Charisma::One;
@@ -315,6 +415,8 @@ fn dense_solver_matches_the_generic_solver() {
         ("8 v 8 at 2\"", Rules::default(), side(Grade::D, 8), side(Grade::C, 8), 2, 8),
         ("general v 9 at 6\", danger", danger, general, far, 6, 10),
         ("6 v 8 at 6\", shaken fire, rout ends", firing, side(Grade::D, 6), side(Grade::E, 8), 6, 10),
+        ("6 v 6 at 9\", retire half a move", half_move, side(Grade::D, 6), side(Grade::C, 6), 9, 10),
+        ("6 v 6 at 5\", a 3\" move", three_inch, side(Grade::D, 6), side(Grade::D, 6), 5, 10),
     ];
     for (name, rules, attacker, defender, distance, turns) in cases {
         let game = FireGame::new(&rules, attacker, defender, distance, turns).unwrap();
@@ -431,8 +533,8 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
     // measured with `solve_time brigades firefight` at the same keys (30
     // turns, grade D) and are in the module docs: they show what the
     // fallback costs the side it stands in for. Under 7.13 a bold attacker
-    // gives up 25 points of margin, against a battery 17; a surrounded
-    // enemy costs a bold side about 2. Each side at its best must do at
+    // gives up 8 points of margin, against a battery 17; a bold surrounded
+    // defender gives up 6, a bold attacker against it 1. Each side at its best must do at
     // least as well as bold against the same enemy.
     let returns = Rules { optional_first_rout_off_table: true, ..Rules::default() };
     let six = [("attacker.figures", "6"), ("defender.figures", "6")];
@@ -451,17 +553,16 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
             "surrounded defender, 6 v 6 from 4\"",
             &Rules::default(),
             [&six[..], &[("defender.surrounded", "true")]].concat(),
-            [(0.476430, 0.454932), (0.459352, 0.459352), (0.479434, 0.440627), (0.459352, 0.459352)],
+            [(0.462187, 0.454145), (0.459352, 0.459352), (0.463010, 0.391769), (0.459352, 0.459352)],
         ),
         (
             "7.13, 6 v 6 from 4\"",
             &returns,
             six.to_vec(),
-            // Best against best: the margin (-0.004981) is the game's value;
-            // its split into wins and losses follows the secondary aims
-            // that settle options of equal margin (outright wins, then the
-            // turns to play), 2e-6 from the split the listed order gave.
-            [(0.462970, 0.467951), (0.348637, 0.604937), (0.479434, 0.440627), (0.459352, 0.459352)],
+            // Best against best: the margin is the game's value; its split
+            // into wins and losses follows the secondary aims that settle
+            // options of equal margin (outright wins, then the turns to play).
+            [(0.447602, 0.462115), (0.382535, 0.477186), (0.463010, 0.391769), (0.459352, 0.459352)],
         ),
         (
             "7 v a field battery from 8\"",
@@ -471,6 +572,7 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
         ),
     ];
     let plans = [["best", "best"], ["bold", "best"], ["best", "bold"], ["bold", "bold"]];
+    let mut wrong = Vec::new();
     for (name, rules, keys, expected) in cases {
         let mut measured = [(0.0, 0.0); 4];
         for (slot, [attacker, defender]) in plans.into_iter().enumerate() {
@@ -484,11 +586,9 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
             measured[slot] = (law.probability("winner", 0), law.probability("winner", 1));
         }
         for (slot, (&(win, loss), &(want_win, want_loss))) in measured.iter().zip(&expected).enumerate() {
-            assert!(
-                (win - want_win).abs() < 5e-7 && (loss - want_loss).abs() < 5e-7,
-                "{name}, {:?}: {win:.6} / {loss:.6}",
-                plans[slot]
-            );
+            if (win - want_win).abs() >= 5e-7 || (loss - want_loss).abs() >= 5e-7 {
+                wrong.push(format!("{name}, {:?}: {win:.6} / {loss:.6}", plans[slot]));
+            }
         }
         let margin = |(win, loss): (f64, f64)| win - loss;
         assert!(margin(measured[0]) >= margin(measured[1]) - 1e-12, "{name}: the attacker gains by bold play");
@@ -506,4 +606,5 @@ fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
         let policies = build(rules, &bigger).policies().unwrap();
         assert!(policies.iter().all(|p| p.played == Policy::Bold), "{name}: {policies:?}");
     }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }

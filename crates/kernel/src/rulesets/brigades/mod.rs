@@ -62,8 +62,11 @@
 //!   off or shattered, so the percentages show what the fight cost.
 //! - Firefights on the decision model (see [`firefight`], issue 15 item 1):
 //!   a rout opens the gap and only moves close it (2.11, 3.1); each side
-//!   decides to hold, close half a move and fire at -2, close a whole move
-//!   and not fire, or fall back half a move; batteries never move and pick
+//!   decides to hold, or to move by the whole inch (issue 32): close up to
+//!   half a move and fire at -2, or up to a whole move and not fire, or
+//!   retire at half speed (2.12, `retire_speed`: printed, 2" back without
+//!   fire or 1" with it; half_move, the old half a move back with fire);
+//!   batteries never move and pick
 //!   canister or ballshot where both reach. The paragraph below describes the
 //!   Markov chain `firefight::Firefight`, the old fixed reading kept for
 //!   comparison.
@@ -502,6 +505,20 @@ crate::choice_enum! {
         Reengage = "reengage",
         /// The first rout ends the firefight: the router has left it.
         Ends = "ends",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: 2.12 "Retire, same facing: 1/2 speed" in a firefight.
+    pub enum RetireSpeed {
+        /// As printed: a retreat costs twice its inches of the move, so a
+        /// unit in line (4") retires at most 2", and fires only after a
+        /// retreat costing at most half a move (3.1), 1". Default: the
+        /// table's cost column is a speed, and 3.1's half a move is a half
+        /// of the move spent, whatever it is spent on.
+        Printed = "printed",
+        /// The old reading: up to half a move back (2"), and fire after it.
+        HalfMove = "half_move",
     }
 }
 
@@ -1043,6 +1060,8 @@ crate::rule_book! {
 
         /// Interpretation: what a failed morale test does to a firefight (reengage: the firefight goes on at the same range; ends: the first rout ends it).
         pub firefight_rout: FirefightRout = FirefightRout::Reengage;
+        /// Interpretation: 2.12 a firefight's retreat at half speed (printed: an inch back costs two of the move, so 2" of a 4" move, firing after 1"; half_move: up to half a move back, firing).
+        pub retire_speed: RetireSpeed = RetireSpeed::Printed;
         /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
         pub shaken_policy: ShakenPolicy = ShakenPolicy::Recover;
         /// Interpretation: a battery's gunners spread over its models for the crew limits of 3.1 (even: as evenly as possible; best: however fires the most dice).
