@@ -153,7 +153,7 @@
 //! - Defending cavalry stands: the rules give it no countercharge or other
 //!   reaction in the attacker's turn ("An advance order is the only order
 //!   that can be used to make contact with the enemy", and orders are the
-//!   phasing player's), and in its own turn it stands as any defender does.
+//!   phasing player's), and in its own turn it gives orders as any defender does (the game's `defend`; the chain's stands).
 //!   Engaged, it is blown unless it routs ("Cavalry that does not rout after
 //!   an engagement is blown": no threat zone, disadvantaged if engaged
 //!   again); it tries to rally in its own Rally phase that turn ("Cavalry
@@ -177,8 +177,8 @@ mod solver;
 mod state;
 mod step;
 pub use game::{
-    ADVANCE, AssaultGame, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BOMBARD_DECISION, PURSUE,
-    SQUARE, Standing,
+    ADVANCE, AssaultGame, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BOMBARD_DECISION, DEFEND,
+    DEFENDER_ORDERS_TURN_LIMIT, PURSUE, Standing,
 };
 pub use solver::EXACT_TURN_LIMIT;
 pub use state::State;
@@ -489,7 +489,9 @@ fn assault_params() -> Vec<Param> {
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
     let assault = assault_from_settings(rules, settings)?;
     Ok(Box::new(Played::new(
-        AssaultGame::new(assault).with_purpose(crate::game::Purpose::from_settings(settings)),
+        AssaultGame::new(assault)
+            .with_purpose(crate::game::Purpose::from_settings(settings))
+            .with_defender_orders(settings.bool("defender.orders")),
         Plan::from_settings(settings),
     )))
 }
@@ -504,6 +506,11 @@ pub fn entry() -> ScenarioEntry {
         "; it replaces the retired `defender.fire`: when a battery bombards is now its `bombard` decision (bold \
          fires at every chance, as `now` did; cautious only at short range, as `short` did)",
     );
+    params.push(Param::boolean(
+        "defender.orders",
+        "the defender gives its own orders in its turn (retire out of the attacker's threat zone, re-form line, advance to engage) as well as forming square; off by default: the default assault's exact solution would pass its time and memory budget",
+        false,
+    ));
     ScenarioEntry {
         name: "assault",
         summary: "One unit advances on another through threat tests, orders and bombardment to an engagement, with rally and reform.",

@@ -576,6 +576,64 @@ impl Assault {
         Node::Live(s)
     }
 
+    /// The defender's effective command rating for an order of its own in
+    /// its Orders phase (an advance if `advance`, else a retire or a change
+    /// of formation), or `None` when no order can be given ("Orders and
+    /// movement", Procedure): its first order's rating (officer, in
+    /// command, attached officer, enemy threat zone, isolated), with "Down 1
+    /// if failed last command integrity check and ordered to advance",
+    /// "Down 2 if infantry ordered to advance on cavalry" and "Up 1 if both
+    /// the officer is inspirational and the order is to advance".
+    pub(super) fn defender_order_rating(&self, s: &State, advance: bool) -> Option<i32> {
+        let r = &self.rules;
+        let unit = &self.units[1];
+        let mut rating = self.first_order_rating(s, 1);
+        if advance {
+            if unit.arm == Arm::Infantry && self.units[0].arm == Arm::Cavalry {
+                let distance = i32::from(s.distance);
+                if distance <= self.zone(s, 0) || distance <= self.zone(s, 1) + self.move_of(s, 1) {
+                    rating -= r.order_infantry_advancing_on_cavalry_down;
+                }
+            }
+            if s.rare.last_check(1) == LastCheck::Failed {
+                rating -= r.order_failed_check_advance_down;
+            }
+            if self.officer_of(s, 1) == Officer::Inspirational {
+                rating += r.order_inspirational_advance_up;
+            }
+        }
+        (rating > r.order_impossible_at).then_some(rating)
+    }
+
+    /// How far the defender retires on a retire order: "A unit that receives
+    /// an individual retire order can move backwards up to half its full
+    /// movement allowance" ("Orders", Retire), in whole bands (half a line's
+    /// 3 bands is 1, a column's 4 is 2; a square's 1 is none), and never off
+    /// the table (a retire order is a choice; a unit it would take off the
+    /// table retires only as far as its edge). Straight back, away from the
+    /// only enemy, it meets no threat zone to stop at.
+    pub(super) fn defender_retire(&self, s: &State) -> i32 {
+        (self.move_of(s, 1) / 2).min(i32::from(s.behind[1])).max(0)
+    }
+
+    /// The defender moves one advance towards the attacker: the new distance
+    /// (0 is contact). As the attacker's ([`Assault::advance`]): "Units must
+    /// stop moving the instant they enter or touch the threat zone of an
+    /// enemy unit", and "A unit cannot advance to engage an enemy that is
+    /// outside its threat zone unless that enemy is within 5cm (1 band)".
+    pub(super) fn defender_advance(&self, s: &State) -> i32 {
+        let distance = i32::from(s.distance);
+        let zone = self.zone(s, 0);
+        let step = self.move_of(s, 1);
+        let target = if distance > zone && zone > 0 { (distance - step).max(zone) } else { distance - step };
+        if target <= 0 {
+            let may_engage = distance <= self.zone(s, 1) || distance <= self.rules.engage_outside_threat_zone_bands;
+            if may_engage { 0 } else { 1 }
+        } else {
+            target
+        }
+    }
+
     /// The attacker moves one advance: the new distance (0 is contact).
     pub(super) fn advance(&self, s: &State) -> i32 {
         let distance = i32::from(s.distance);

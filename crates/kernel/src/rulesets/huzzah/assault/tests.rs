@@ -407,3 +407,38 @@ fn cavalry_out_of_control_advances_as_a_mob_at_march_column_rate() {
     let rallied = live(assault.step(reform, Some(pair_of(5))));
     assert!(!rallied.blown[0] && !rallied.out_of_control[0] && !rallied.rare.recall(0));
 }
+
+#[test]
+fn a_defender_retires_out_of_the_attackers_threat_zone_in_its_own_turn() {
+    use super::game::{RETIRE, STAND};
+    // A trained line defends against a trained column 3 bands off: inside
+    // the column's 3-band threat zone (playsheet, Threat zones). In its own
+    // Orders phase (no forced order pending) the defender may retire: half
+    // its line move of 3 bands is 1 band in whole bands ("Retire": "up to
+    // half its full movement allowance"), which takes it to 4 bands, out of
+    // the zone. Its rating: 8, Up 1 in command, Down 1 in the enemy's
+    // threat zone = 8, so the order passes on 2D6 <= 8, 26 in 36.
+    let rules = Rules::default();
+    let attacker = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let defender = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, attacker, defender, Guns::Medium, 0, 3, 30).unwrap();
+    let mut s = assault.start();
+    s.phase = DEFENDER_FORCED;
+    let game = AssaultGame::new(assault.clone());
+    // Without the `defender.orders` key the line, facing no cavalry, stands.
+    assert_eq!(game.defender_orders(&s), None);
+    let game = game.with_defender_orders(true);
+    let orders = game.defender_orders(&s).expect("the defender may order");
+    // Stand, retire, and the advance to engage (the column is within the
+    // line's 3-band zone); a line does not re-form line.
+    assert_eq!(&orders.options[..orders.count], &[STAND, RETIRE, 4]);
+    assert_eq!(orders.ratings[usize::from(RETIRE)], 8);
+    assert_eq!((2..=12).filter(|&t| rules.passes(t, 8)).count(), 7, "totals 2 to 8 pass");
+    let after = live(game.defender_ordered(s, RETIRE));
+    assert_eq!((after.distance, after.behind[1]), (4, DEFAULT_EDGE as i8 - 1));
+    assert!(!assault.in_zone_of(&after, 0), "out of the column's zone");
+    // Once out of the zone, no retire is offered (nothing to retire from).
+    let mut out = after;
+    out.phase = DEFENDER_FORCED;
+    assert_eq!(game.defender_orders(&out), None);
+}
