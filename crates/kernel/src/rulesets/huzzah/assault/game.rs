@@ -42,11 +42,31 @@
 //!   (keeping the bombardment; it may fire at a later chance the same
 //!   phase, having not yet bombarded). Bold fires at every chance (the old
 //!   `defender.fire = now`); cautious only at short range (the old `short`).
-//! - `square` (defender, infantry facing cavalry and not in square), in its
-//!   own turn when no forced order is pending: stay, or order it to form
-//!   square (rolled at its officer's rating like a forced order, without a
-//!   forced order's stagger on failure; a threat test on completing it in
-//!   the cavalry's threat zone). Bold stays, cautious forms square.
+//! - `defend` (defender), its own order in its own turn ("Sequence of
+//!   play": the phasing player issues orders, "Advance, Retire, Manoeuvre,
+//!   Deploy") when no forced order is pending and it is neither a mob,
+//!   blown, out of control, in contact nor a battery: stand, or (infantry
+//!   facing cavalry and not in square) form square. With the scenario's
+//!   `defender.orders` key also: retire half its move in whole bands
+//!   ("Retire": "up to half its full movement allowance"; a line 1 band, a
+//!   column 2), offered when that takes it out of the attacker's threat
+//!   zone; re-form line ("Units can change from any allowable formation
+//!   into another"); and advance to engage ("An advance order is the only
+//!   order that can be used to make contact"), offered when the move makes
+//!   contact (from within its own zone or 1 band), engaged with the
+//!   defender as the phasing unit. Each is rolled at its officer's rating
+//!   as printed ([`Assault::defender_order_rating`]: in its first order's
+//!   modifiers, and on an advance the Down 2 for infantry advancing on
+//!   cavalry, the failed check's Down 1 and the inspirational Up 1); a
+//!   failed order does nothing (no forced order's stagger); a change of
+//!   formation in the attacker's zone is followed by its threat test. One
+//!   order a turn: successive orders and the Huzzah!'s free order are not
+//!   offered to the defender. Bold stands (the chain's defender), cautious
+//!   forms square against cavalry and else stands. The key is off by
+//!   default: the defender's retires and advances move its table edge, so
+//!   the turn starts stop levelling off, and the default 30 turns pass the
+//!   solver's budget (see [`DEFENDER_ORDERS_TURN_LIMIT`]); with it on, up
+//!   to 3 turns are solved and longer assaults sampled.
 //!
 //! The start distance: over the default 30 turns under best play the
 //! attacker wins 39.6% and the defender 27.7% from 1 to 3 bands (inside the
@@ -101,24 +121,30 @@ pub static BOMBARD_DECISION: Decision = Decision {
     options: "fire; hold",
 };
 
-/// Infantry facing cavalry forming square of its own accord.
-pub static SQUARE: Decision = Decision {
-    name: "square",
+/// The defender's own order in its Orders phase.
+pub static DEFEND: Decision = Decision {
+    name: "defend",
     who: "defender",
-    doc: "Infantry not in square facing cavalry, in its own turn with no forced order pending: stay in its \
-          formation, or order it to form square (rolled like a forced order, no stagger if it fails).",
-    options: "stay; form square",
+    doc: "The defender's order in its own Orders phase (Sequence of play; Orders and movement), with no forced \
+          order pending and neither routing, blown nor in contact: stand (no order), retire half a move out of the \
+          attacker's threat zone, form square (infantry facing cavalry), re-form line, or advance to engage (from \
+          within its own threat zone or 1 band). Each is rolled at its officer's rating as printed; a failed order \
+          does nothing.",
+    options: "stand; retire (in the attacker's zone); form square (facing cavalry); form line; advance to engage",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &SQUARE];
+static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &DEFEND];
 
 const HALT: u16 = 0;
 const MOVE: u16 = 1;
 const DEPLOY: u16 = 2;
 const FIRE: u16 = 0;
 const HOLD: u16 = 1;
-const STAY: u16 = 0;
-const FORM: u16 = 1;
+pub(super) const STAND: u16 = 0;
+pub(super) const RETIRE: u16 = 1;
+const FORM_SQUARE: u16 = 2;
+const FORM_LINE: u16 = 3;
+const ADVANCE_ON: u16 = 4;
 
 /// The longest assault the solver takes, in turns, best play and the
 /// heuristics alike. Best play multiplies the states (the attacker may halt
@@ -169,6 +195,16 @@ pub const CAVALRY_TURN_LIMIT: u32 = 4;
 /// command checks (`attacker.brigade` 1 or more): 5 turns 3.6 s and 1.3 GB,
 /// 10 past the budget (measured as above with `attacker.brigade=1`).
 pub const BRIGADE_TURN_LIMIT: u32 = 5;
+
+/// The longest assault the solver takes where the defender gives its own
+/// orders (`defender.orders`): each retire and advance of the defender
+/// moves where its table edge lies, and the turn starts no longer level
+/// off. Measured 2026-11-27 with `solve_time huzzah assault
+/// defender.orders=true turns=T` (release, this two-core machine, loaded):
+/// 2 turns 0.28 s and 76 MB, 3 turns 2.0 s and 315 MB, 5 turns 8.0 s; the
+/// default 30 turns pass the state budget (1.2 GB). Without the advance to
+/// engage, 5 turns take 3.0 s and 620 MB and 30 turns 8.7 s and 1.3 GB.
+pub const DEFENDER_ORDERS_TURN_LIMIT: u32 = 3;
 
 /// No ending yet.
 const GOING: u64 = u64::MAX;
@@ -258,6 +294,9 @@ fn in_chain(s: &State) -> bool {
 pub struct AssaultGame {
     /// What each side must achieve (the scenario's `purpose` key).
     purpose: crate::game::Purpose,
+    /// The defender gives its own orders in its turn beyond forming square
+    /// (the scenario's `defender.orders` key; see [`DEFEND`]).
+    defender_orders: bool,
     assault: Assault,
     /// The code stride of one turn.
     stride: u64,
@@ -274,6 +313,15 @@ struct Orders {
     deploy: Option<i32>,
 }
 
+/// The defender's orders open in its own Orders phase: `options[..count]`
+/// (stand first), each with its rating (`ratings`, by option code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct DefenderOrders {
+    pub(super) options: [u16; 5],
+    pub(super) count: usize,
+    pub(super) ratings: [i32; 5],
+}
+
 /// What a state asks before its next roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Asks {
@@ -282,8 +330,9 @@ enum Asks {
     Order(&'static Decision, Orders),
     /// The battery's fire.
     Bombard,
-    /// The defender's square.
-    Square,
+    /// The defender's own order, with its options
+    /// ([`AssaultGame::defender_orders`]).
+    Defend(DefenderOrders),
     /// Nothing: a roll, or no roll at all.
     Nothing,
 }
@@ -293,7 +342,7 @@ impl AssaultGame {
     pub fn new(assault: Assault) -> AssaultGame {
         let assault = assault.with_fire(Fire::Now);
         let stride = assault.turn_stride();
-        AssaultGame { purpose: crate::game::Purpose::Manoeuvre, assault, stride }
+        AssaultGame { purpose: crate::game::Purpose::Manoeuvre, defender_orders: false, assault, stride }
     }
 
     /// The chain this game plays.
@@ -466,16 +515,59 @@ impl AssaultGame {
         !s.routing[1] && self.assault.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
     }
 
-    /// The defender's chance to order square of its own accord.
-    fn may_square(&self, s: &State) -> bool {
+    /// The defender's orders in its own Orders phase ("Sequence of play":
+    /// the phasing player issues orders), where it may give one: no forced
+    /// order pending (the forced order is its first), not a mob, not blown
+    /// (blown cavalry takes only its recall order) nor out of control, not
+    /// in contact, and not a battery (unlimbered artillery "cannot retire",
+    /// "cannot advance to engage", and limbering is outside the assault).
+    /// Each order is offered when it can be rolled: forming square
+    /// (infantry facing cavalry, "Deploying"), and with the scenario's
+    /// `defender.orders` key a retire that takes it out of the attacker's
+    /// threat zone ([`Assault::defender_retire`]), re-forming line, and an
+    /// advance that makes contact ([`Assault::defender_advance`]). `None`
+    /// when only standing is open.
+    pub(super) fn defender_orders(&self, s: &State) -> Option<DefenderOrders> {
         let a = &self.assault;
-        s.phase == DEFENDER_FORCED
-            && !s.forced[1]
-            && !s.routing[1]
-            && a.units[1].arm == Arm::Infantry
-            && a.units[0].arm == Arm::Cavalry
-            && s.formation[1] != Formation::Square
-            && a.first_order_rating(s, 1) > a.rules.order_impossible_at
+        let unit = &a.units[1];
+        if s.phase != DEFENDER_FORCED
+            || s.forced[1]
+            || s.routing[1]
+            || s.blown[1]
+            || s.out_of_control[1]
+            || s.rare.recall(1)
+            || s.distance <= 0
+            || unit.arm == Arm::Artillery
+        {
+            return None;
+        }
+        let mut orders = DefenderOrders { options: [STAND; 5], count: 1, ratings: [0; 5] };
+        let mut offer = |option: u16, rating: Option<i32>| {
+            if let Some(rating) = rating {
+                orders.options[orders.count] = option;
+                orders.ratings[usize::from(option)] = rating;
+                orders.count += 1;
+            }
+        };
+        let other = a.defender_order_rating(s, false);
+        let facing_cavalry = unit.arm == Arm::Infantry && a.units[0].arm == Arm::Cavalry;
+        if facing_cavalry && s.formation[1] != Formation::Square {
+            offer(FORM_SQUARE, other);
+        }
+        if !self.defender_orders {
+            return (orders.count > 1).then_some(orders);
+        }
+        let retire = a.defender_retire(s);
+        if a.in_zone_of(s, 0) && retire > 0 && i32::from(s.distance) + retire > a.zone(s, 0) {
+            offer(RETIRE, other);
+        }
+        if s.formation[1] != Formation::Line {
+            offer(FORM_LINE, other);
+        }
+        if a.defender_advance(s) == 0 {
+            offer(ADVANCE_ON, a.defender_order_rating(s, true));
+        }
+        (orders.count > 1).then_some(orders)
     }
 
     fn asks(&self, s: &State) -> Asks {
@@ -485,8 +577,8 @@ impl AssaultGame {
         if s.huzzahs == 0 && (s.phase == BOMBARD || (s.phase == LAST_BOMBARD && self.assault.fire_now(s, false))) {
             return Asks::Bombard;
         }
-        if self.may_square(s) {
-            return Asks::Square;
+        if let Some(orders) = self.defender_orders(s) {
+            return Asks::Defend(orders);
         }
         Asks::Nothing
     }
@@ -620,26 +712,31 @@ impl AssaultGame {
                 }
                 self.rolled(fate, |pair| a.step(s, Some(pair)), in_chain)
             }
-            Asks::Square => {
-                let choice = fate.decide(DEFENDER, &SQUARE, &[STAY, FORM], &|policy| match policy {
-                    Policy::Cautious => FORM,
-                    _ => STAY,
+            Asks::Defend(orders) => {
+                let options = &orders.options[..orders.count];
+                // Bold stands, as the chain's defender does; cautious forms
+                // square against cavalry when it can, and else stands.
+                let choice = fate.decide(DEFENDER, &DEFEND, options, &|policy| match policy {
+                    Policy::Cautious if a.units[0].arm == Arm::Cavalry && options.contains(&FORM_SQUARE) => FORM_SQUARE,
+                    _ => STAND,
                 });
                 s.phase = DEFENDER_CHECK;
-                if choice == STAY {
+                if choice == STAND {
                     return self.finish(Node::Live(s));
                 }
-                let rating = a.first_order_rating(&s, 1);
+                let rating = orders.ratings[usize::from(choice)];
                 self.rolled_by_class(
                     fate,
                     |pair| u8::from(r.passes(pair_total(pair), rating)),
                     |pair| {
-                        let mut s = s;
+                        // A failed order does nothing (no stagger: that is a
+                        // forced order's); the Huzzah!'s free order is not
+                        // offered to the defender (one order a turn).
                         if r.passes(pair_total(pair), rating) {
-                            s.formation[1] = Formation::Square;
-                            s.phase = DEFENDER_DEPLOY_THREAT;
+                            self.defender_ordered(s, choice)
+                        } else {
+                            Node::Live(s)
                         }
-                        Node::Live(s)
                     },
                 )
             }
@@ -691,6 +788,38 @@ impl AssaultGame {
         self.assault.after_move(s, to)
     }
 
+    /// The defender acts on its own order `choice` (passed), from its Rally
+    /// phase's state `s`.
+    pub(super) fn defender_ordered(&self, mut s: State, choice: u16) -> Node<State> {
+        let a = &self.assault;
+        match choice {
+            RETIRE => {
+                // "Moves must be made straight backwards ... All units keep
+                // the same facing": its table edge nearer by as much.
+                let moved = a.defender_retire(&s);
+                s.behind[1] -= moved as i8;
+                s.distance += moved as i8;
+            }
+            ADVANCE_ON => {
+                let to = a.defender_advance(&s);
+                s.behind[1] += s.distance - to as i8;
+                s.distance = to as i8;
+                if to == 0 {
+                    // "An advance order is the only order that can be used to
+                    // make contact": the defender, the phasing unit, engages.
+                    s.phase = DEFENDER_ENGAGE_ROLL;
+                }
+            }
+            _ => {
+                // "Deploying": the change of formation, and a threat test on
+                // completing it within the attacker's threat zone.
+                s.formation[1] = if choice == FORM_SQUARE { Formation::Square } else { Formation::Line };
+                s.phase = DEFENDER_DEPLOY_THREAT;
+            }
+        }
+        Node::Live(s)
+    }
+
     /// How the fight whose outcome code is `code` ended: the winner is the
     /// layout's first metric, and nobody's win within a step is both
     /// sides breaking at once.
@@ -708,6 +837,14 @@ impl AssaultGame {
     /// limit ([`crate::game::Purpose`]).
     pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
         self.purpose = purpose;
+        self
+    }
+
+    /// This fight with the defender's own orders in its turn (retire out of
+    /// the attacker's zone, re-form line, advance to engage) as well as
+    /// forming square: the scenario's `defender.orders` key.
+    pub fn with_defender_orders(mut self, on: bool) -> Self {
+        self.defender_orders = on;
         self
     }
 }
@@ -773,6 +910,9 @@ impl Game for AssaultGame {
         if self.assault.units[0].brigade > 0 {
             limit = limit.min(BRIGADE_TURN_LIMIT);
         }
+        if self.defender_orders {
+            limit = limit.min(DEFENDER_ORDERS_TURN_LIMIT);
+        }
         self.assault.turns <= limit
     }
 
@@ -814,7 +954,7 @@ impl Game for AssaultGame {
             "advance" => &["halt", "advance one move", "deploy to line"],
             "pursue" => &["hold the ground", "pursue"],
             "bombard" => &["fire", "hold fire"],
-            _ => &["stay", "form square"],
+            _ => &["stand", "retire", "form square", "form line", "advance to engage"],
         };
         words[usize::from(option).min(words.len() - 1)].to_string()
     }
@@ -835,11 +975,19 @@ impl Game for AssaultGame {
         let [attacker, defender] = &a.units;
         let any = |test: &dyn Fn(&AssaultUnit) -> bool| a.units.iter().any(test);
         let arm = |arm: Arm| any(&|unit| unit.arm == arm);
-        // Formations: no unit ever forms column; infantry deploys from
-        // column to line and forms square only facing cavalry; cavalry
-        // keeps its own (forced orders, deploys and rallies).
-        let infantry_in = |formation: Formation| any(&|unit| unit.arm == Arm::Infantry && unit.formation == formation);
-        let cavalry_in = |formation: Formation| any(&|unit| unit.arm == Arm::Cavalry && unit.formation == formation);
+        // Formations: the attacker never forms column; attacking infantry
+        // deploys from column to line and forms square only facing cavalry;
+        // attacking cavalry keeps its own (forced orders, deploys and
+        // rallies); the defender may re-form line on its own order, and
+        // infantry facing cavalry form square.
+        let infantry_in = |formation: Formation| {
+            (formation == Formation::Line && defender.arm == Arm::Infantry)
+                || any(&|unit| unit.arm == Arm::Infantry && unit.formation == formation)
+        };
+        let cavalry_in = |formation: Formation| {
+            (formation == Formation::Line && defender.arm == Arm::Cavalry)
+                || any(&|unit| unit.arm == Arm::Cavalry && unit.formation == formation)
+        };
         let against_cavalry = arm(Arm::Infantry) && arm(Arm::Cavalry);
         let battery = defender.arm == Arm::Artillery;
         let guns = |weight: Guns| battery && a.guns == weight;
@@ -850,14 +998,17 @@ impl Game for AssaultGame {
         match field {
             // "Orders and movement", Procedure (the CinC, broken
             // sub-commands, dense terrain and scaled moves are not here).
-            "order_infantry_advancing_on_cavalry_down" => attacker.arm == Arm::Infantry && defender.arm == Arm::Cavalry,
+            "order_infantry_advancing_on_cavalry_down" => against_cavalry,
             "order_in_command_up" | "rally_in_command_up" => any(&|unit| unit.in_command),
             "order_officer_attached_up" | "threat_officer_up" | "engagement_officer_up" | "rally_officer_up" => officer,
-            "order_inspirational_advance_up" => attacker.officer == Officer::Inspirational,
+            "order_inspirational_advance_up" => {
+                attacker.officer == Officer::Inspirational
+                    || (defender.officer == Officer::Inspirational && defender.arm != Arm::Artillery)
+            }
             "threat_inspirational_up" | "engagement_inspirational_up" | "rally_inspirational_up" => inspirational,
             "order_isolated_down" | "threat_isolated_down" => a.isolated(0) || a.isolated(1),
             // Only a brigade's command check fails a check.
-            "order_failed_check_advance_down" => attacker.brigade > 0,
+            "order_failed_check_advance_down" => any(&|unit| unit.brigade > 0),
             "command_cinc_bonus"
             | "command_cinc_maximum"
             | "order_broken_subcommand_down"
