@@ -638,7 +638,7 @@ fn retiring_out_of_the_battery_s_close_range_is_worth_more_than_standing() {
     assert!((value("halt at 4 boxes") - 8.0 / 9.0).abs() < 1e-12);
     assert!(first.options.iter().any(|o| o.chosen && o.option == "retire to 5 boxes"), "{first:?}");
     // Without retiring (`retire = never`), the old play: 8/9.
-    let mut rules = volley_kernel::rulesets::one_hour::Rules::default();
+    let mut rules = Rules::default();
     rules.retire = volley_kernel::rulesets::one_hour::Retire::Never;
     let one_hour = ruleset("one_hour").unwrap();
     let entry = one_hour.scenario("grand_battery").unwrap();
