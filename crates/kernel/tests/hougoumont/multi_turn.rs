@@ -286,3 +286,22 @@ fn the_farm_assault_start_distance_sweep_under_best_play_jumps_at_charge_reach()
     }
     assert!(wins.iter().all(|&(_, a, _)| a > 0.7), "{wins:?}");
 }
+
+#[test]
+fn the_assaults_name_the_keys_they_do_not_read() {
+    let unread = |scenario: &str, pairs: &[(&str, &str)]| -> Vec<String> {
+        build(scenario, pairs).unread_keys().into_iter().map(|(key, _)| key).collect()
+    };
+    let has = |keys: &[String], key: &str| keys.iter().any(|k| k == key);
+    // The defenders' artillery is read only where they have guns.
+    assert!(has(&unread("assault", &[("defender.guns", "0")]), "defender.artillery"));
+    assert!(!has(&unread("assault", &[("defender.guns", "2")]), "defender.artillery"));
+    // The farm's battery: howitzers by default, whose crews adjust (3.2);
+    // flat guns' crews do not; no guns, no battery keys at all.
+    assert!(!has(&unread("farm_assault", &[]), "attacker.crew"));
+    assert!(has(&unread("farm_assault", &[("attacker.artillery", "flat")]), "attacker.crew"));
+    let none = unread("farm_assault", &[("attacker.guns", "0")]);
+    for key in ["attacker.artillery", "attacker.crew", "gun_distance"] {
+        assert!(has(&none, key), "{key} in {none:?}");
+    }
+}

@@ -1213,6 +1213,30 @@ impl Game for Assault {
         DECISIONS
     }
 
+    /// Keys that change nothing at these settings: the defenders' artillery
+    /// with no guns, the attackers' battery keys with no battery, and its
+    /// crews' quality on guns that are not howitzers (3.2: only a howitzer
+    /// crew adjusts its roll).
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        let mut unread = Vec::new();
+        let mut push = |key: &str, why: &str| unread.push((key.to_string(), why.to_string()));
+        if self.setup.defender_guns == 0 {
+            push("defender.artillery", "the defenders have no guns (defender.guns = 0)");
+        }
+        match self.setup.battery {
+            None => {
+                for key in ["attacker.artillery", "attacker.crew", "gun_distance"] {
+                    push(key, "the attackers have no battery (attacker.guns = 0)");
+                }
+            }
+            Some(battery) if battery.kind != ArtilleryKind::Howitzer => {
+                push("attacker.crew", "only a howitzer's crew adjusts its roll (3.2); these guns fire flat");
+            }
+            Some(_) => {}
+        }
+        unread
+    }
+
     fn fallback(&self) -> Policy {
         Policy::Cautious
     }
