@@ -3,20 +3,29 @@
 //! fights, seed 1):
 //! `cargo run --release -p volley-kernel --example purposes [RULESET [SCENARIO [KEY=VALUE]...]]`
 //! (with `EXPLAIN=1` in the environment it also prints each side's first
-//! decision, every option valued).
+//! decision, every option valued). A key `rules.FIELD=VALUE` sets a rule
+//! field instead (`rules.closing_volley=none`).
 use volley_kernel::catalogue::catalogue;
 use volley_kernel::params::ParamKind;
 use volley_kernel::runner::RunOptions;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let pairs: Vec<(&str, &str)> =
-        args.iter().skip(2).map(|arg| arg.split_once('=').expect("settings are KEY=VALUE")).collect();
+    let (rule_pairs, pairs): (Vec<(&str, &str)>, Vec<(&str, &str)>) = args
+        .iter()
+        .skip(2)
+        .map(|arg| arg.split_once('=').expect("settings are KEY=VALUE"))
+        .partition(|(key, _)| key.starts_with("rules."));
     for entry in catalogue() {
         if args.first().is_some_and(|name| name != entry.name) {
             continue;
         }
-        let rules = (entry.default_rules)();
+        let mut rules = (entry.default_rules)();
+        for (key, text) in &rule_pairs {
+            let name = &key["rules.".len()..];
+            let field = rules.fields().into_iter().find(|f| f.name == name).expect("a rule field of this ruleset");
+            rules.set(name, &field.parse(text).expect("a value the field accepts")).expect("a value in range");
+        }
         for scenario in &entry.scenarios {
             if args.get(1).is_some_and(|name| name != scenario.name) {
                 continue;

@@ -265,26 +265,24 @@ fn the_old_firefight_without_following_jumps_where_a_unit_escapes() {
 }
 
 #[test]
-fn the_farm_assault_start_distance_sweep_under_best_play_jumps_at_charge_reach() {
+fn the_farm_assault_start_distance_sweep_under_best_play_has_no_jump() {
     // Ten attackers, two howitzers, six Veteran light infantry in the farm,
-    // 10 turns, from 1 to 30 inches. Under `burning_building = evacuate` the
+    // 10 turns, from 1 to 40 inches. Under `burning_building = evacuate` the
     // attackers wait out of musket range while the howitzers work and win
-    // nearly always (the reading drives the result: see the ruleset note),
-    // and within charge reach (10) they charge at once. From 11 to 22 inches
-    // they start within the light infantry's musket range but out of charge
-    // reach, and take volleys (measured: 99.9% at 10, 78% at 11): the one
-    // jump of more than 10 points, explained in the assault's docs.
+    // nearly always (see the ruleset note). Under `closing_volley = none` a
+    // charge from within reach (10 inches) met no fire and 10 inches won
+    // 99.9% against 78% from 11; with the default volley at the charge's
+    // start no neighbours differ by more than 10 points. Starting within the
+    // light infantry's reach costs the attackers most (about 85% from 1 to 8
+    // inches, 93-100% beyond: the nearer they start, the longer they stand
+    // under its muskets before they are out of reach or in).
     let pairs = [("attacker.figures", "10"), ("defender.figures", "6"), ("turns", "10")];
-    let wins = sweep("farm_assault", &pairs, 1..=30);
+    let wins = sweep("farm_assault", &pairs, 1..=40);
     for pair in wins.windows(2) {
         let ((d, a0, _), (_, a1, _)) = (pair[0], pair[1]);
-        if d == 10 {
-            assert!(a0 - a1 > 0.10, "the charge-reach jump from {d} inches: {a0} to {a1}");
-        } else {
-            assert!((a0 - a1).abs() <= 0.10, "{d}: {a0} to {a1}");
-        }
+        assert!((a0 - a1).abs() <= 0.10, "{d}: {a0} to {a1}");
     }
-    assert!(wins.iter().all(|&(_, a, _)| a > 0.7), "{wins:?}");
+    assert!(wins.iter().all(|&(_, a, _)| a > 0.8), "{wins:?}");
 }
 
 #[test]
