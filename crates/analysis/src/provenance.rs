@@ -224,6 +224,20 @@ impl Provenance {
         self
     }
 
+    /// The record with the changed rule fields that the scenario does not
+    /// read at these settings (`reads`: [`DynScenario::reads_rule`](volley_kernel::scenario::DynScenario::reads_rule)),
+    /// named `rules.FIELD` under "not read here", so that a changed field
+    /// listed under the rules is never taken for one that mattered.
+    pub fn with_unread_rules(mut self, reads: impl Fn(&str) -> bool) -> Provenance {
+        for change in &self.rules_changed {
+            let key = format!("rules.{}", change.field);
+            if !reads(&change.field) && !self.unread.iter().any(|(k, _)| *k == key) {
+                self.unread.push((key, "a rule field this scenario does not read at these settings".to_string()));
+            }
+        }
+        self
+    }
+
     /// The record as (label, value) lines, the same in every format.
     pub fn lines(&self) -> Vec<(&'static str, String)> {
         let pairs = |pairs: &[(String, String)]| {

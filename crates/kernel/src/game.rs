@@ -538,15 +538,22 @@ impl Plan {
 }
 
 /// The keys every game scenario takes: `attacker.policy`, `defender.policy`,
-/// `attacker.objective`, `defender.objective`.
+/// `attacker.objective`, `defender.objective`, the heuristics described in
+/// general terms.
 pub fn plan_params() -> Vec<Param> {
+    plan_params_worded("closes and attacks as soon as it may", "keeps out of reach until it can attack in one move")
+}
+
+/// [`plan_params`] with the heuristics described for what they do in one
+/// scenario: `bold` and `cautious` complete "bold (...)" and "cautious (...)".
+pub fn plan_params_worded(bold: &str, cautious: &str) -> Vec<Param> {
     let mut params = Vec::new();
     for side in ["attacker", "defender"] {
         params.push(Param::choice(
             format!("{side}.policy"),
             format!(
-                "how the {side} decides: best (backward induction, both sides playing their best), bold (closes and \
-                 attacks as soon as it may) or cautious (keeps out of reach until it can attack in one move)"
+                "how the {side} decides: best (backward induction, both sides playing their best), bold ({bold}) or \
+                 cautious ({cautious})"
             ),
             Policy::Best,
         ));

@@ -204,7 +204,8 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
     let policies = scenario.policies();
     let provenance = Provenance::new(ruleset.name, entry, rules.as_ref(), &keys, computation, request.confidence)
         .with_played(&[policies])
-        .with_unread(&scenario.unread_keys());
+        .with_unread(&scenario.unread_keys())
+        .with_unread_rules(|field| scenario.reads_rule(field));
     let settings: Vec<(String, String)> = {
         let mut all: Vec<(String, String)> =
             entry.params.iter().map(|p| (p.name.clone(), p.default.to_string())).collect();

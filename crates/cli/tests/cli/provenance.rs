@@ -203,3 +203,38 @@ fn dist_csv_names_the_policy_played_where_best_play_is_beyond_the_solver() {
         "{table}"
     );
 }
+
+#[test]
+fn a_changed_rule_the_scenario_does_not_read_is_named() {
+    // Issue 34, item 7: Hougoumont's guns never move in its assaults, so a
+    // changed `move_artillery` is named under "not read here" (and in JSON
+    // under `not_read`), while a rule field the assault reads is not.
+    let dir = TempDir::new("dist-unread-rule");
+    let rules = dir.write("r.toml", "[hougoumont]\nmove_artillery = 6\nmorale_threshold = 11\n");
+    let args = |format: &'static str| {
+        vec![
+            "dist",
+            "hougoumont",
+            "assault",
+            "--set",
+            "attacker.figures=4",
+            "--set",
+            "defender.figures=4",
+            "--set",
+            "turns=3",
+            "--rules",
+            path(&rules),
+            "--exact",
+            "--format",
+            format,
+        ]
+    };
+    let table = volley_ok(&args("table"));
+    let line = table.lines().find(|l| l.starts_with("not read here")).unwrap_or_else(|| panic!("{table}"));
+    assert!(line.contains("rules.move_artillery (a rule field this scenario does not read"), "{line}");
+    assert!(!line.contains("morale_threshold"), "{line}");
+    let json: serde_json::Value = serde_json::from_str(&volley_ok(&args("json"))).unwrap();
+    let not_read = &json["provenance"]["not_read"];
+    assert!(not_read.get("rules.move_artillery").is_some(), "{not_read}");
+    assert!(not_read.get("rules.morale_threshold").is_none(), "{not_read}");
+}

@@ -5,7 +5,8 @@
 use super::{build, build_with, close, exact};
 use volley_kernel::check::assert_agrees;
 use volley_kernel::rulesets::hougoumont::{
-    AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, DefenderFailure, FlankedTest, Rules,
+    AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, DefenderFailure, FlankedTest, FlankedWhen,
+    Rules,
 };
 
 /// The attacker's exact win chance.
@@ -207,15 +208,17 @@ fn sweep(rules: &Rules, pairs: &[(&str, &str)], distances: std::ops::RangeInclus
 
 #[test]
 fn the_start_distance_sweep_under_best_play_has_no_jump() {
-    // Ten attackers against ten defenders and their gun, 12 turns, 1 to 30
-    // inches. Under `closing_volley = none` a charge from within reach (10
+    // The default assault under its default purpose (attack), 12 turns, 6 to
+    // 30 inches. Under `closing_volley = none` a charge from within reach (10
     // inches) met no fire, so 10 inches was about even and 11 far worse (one
     // approach turn under canister): the jump issue 34 found. With the
     // default volley at the charge's start the charge from 10 takes the fire
     // it would have taken one turn nearer, and neighbours differ by at most
     // 10 points; under `none` the jump is still there.
-    let pairs = [("attacker.figures", "10"), ("defender.figures", "10"), ("turns", "12")];
-    let wins = sweep(&Rules::default(), &pairs, 1..=30);
+    // Measured: 11.0% at 6 inches, 12.8 at 8, 15.4 at 10, 15.9 at 11, 16.0
+    // to 17.9 from 12 to 17, 19.8 at 19, 16.2 from 22 to 29, 14.8 at 30.
+    let pairs = [("purpose", "attack"), ("turns", "12")];
+    let wins = sweep(&Rules::default(), &pairs, 6..=30);
     for pair in wins.windows(2) {
         let ((d, a), (_, b)) = (pair[0], pair[1]);
         assert!((a - b).abs() <= 0.10, "{d} to {} inches: {a} to {b}", d + 1);
@@ -223,6 +226,31 @@ fn the_start_distance_sweep_under_best_play_has_no_jump() {
     let none = Rules { closing_volley: ClosingVolley::None, ..Rules::default() };
     let old = sweep(&none, &pairs, 10..=11);
     assert!(old[0].1 - old[1].1 > 0.25, "the old charge-reach jump: {old:?}");
+}
+
+#[test]
+fn a_better_attacker_never_lowers_its_chance_nor_a_better_defender_raises_it() {
+    // Issue 34's quality sweep, under the default purpose (attack) at the
+    // assault's defaults: each grade up the
+    // ladder (inexperienced, experienced, veteran, elite: melee +0, +2, +3,
+    // +5; morale -2, 0, +2, +4) helps the side that has it, and no step
+    // moves the result by more than the grades' worth explains (every step
+    // is checked to stay within 25 points). Measured: the attacker wins
+    // 16.0, 16.2, 16.3 and 16.5% from inexperienced to elite: the defenders'
+    // gun and the closing volley decide the default assault, not the grade,
+    // but every grade still helps.
+    let grades = ["inexperienced", "experienced", "veteran", "elite"];
+    let at = |side: &'static str, grade: &'static str| {
+        attacker_wins(&Rules::default(), "assault", &[("purpose", "attack"), (side, grade)])
+    };
+    let attackers: Vec<f64> = grades.iter().map(|g| at("attacker.quality", g)).collect();
+    let defenders: Vec<f64> = grades.iter().map(|g| at("defender.quality", g)).collect();
+    for pair in attackers.windows(2) {
+        assert!(pair[1] > pair[0] && pair[1] - pair[0] < 0.25, "attacker grades: {attackers:?}");
+    }
+    for pair in defenders.windows(2) {
+        assert!(pair[1] <= pair[0] + 1e-12 && pair[0] - pair[1] < 0.25, "defender grades: {defenders:?}");
+    }
 }
 
 #[test]
@@ -338,6 +366,33 @@ fn a_flanked_defender_tests_at_the_first_morale_check() {
     let mut farm = flanked_pairs("1", "best").to_vec();
     farm.push(("attacker.guns", "0"));
     close(attacker_wins(&ends, "farm_assault", &farm), 7.0 / 20.0);
+}
+
+#[test]
+fn flanked_defenders_test_when_the_charge_reaches_them_under_contact() {
+    // Issue 34, item 6: `flanked_when = contact`. From 60 inches nothing
+    // reaches the flanked Veterans in two turns, so they never test (0, where
+    // `start` gives 7/20). One turn from 10 inches (no closing volley, the
+    // first turn's failure the attackers' win): the charge goes in, a melee
+    // round kills the defender's figure with 64/400, the attacker's with
+    // 90/400 (see `defenders_who_fail_morale_rally_and_charge_back_to_retake_the_position`);
+    // in the other 246/400 no one fell, and the defenders test for the
+    // flank: 7/20 fail. Under `start` the same (the first check is this turn's).
+    let contact = Rules {
+        defender_failure: DefenderFailure::AttackerWins,
+        flanked_when: FlankedWhen::Contact,
+        closing_volley: ClosingVolley::None,
+        ..Rules::default()
+    };
+    close(attacker_wins(&contact, "assault", &flanked_pairs("2", "best")), 0.0);
+    let mut near = flanked_pairs("1", "bold").to_vec();
+    near.retain(|&(key, _)| key != "distance");
+    near.extend([("distance", "10"), ("attacker.policy", "bold")]);
+    let expected = 64.0 / 400.0 + 246.0 / 400.0 * 7.0 / 20.0;
+    close(attacker_wins(&contact, "assault", &near), expected);
+    let start = Rules { flanked_when: FlankedWhen::Start, ..contact.clone() };
+    close(attacker_wins(&start, "assault", &near), expected);
+    assert_agrees(build_with(&contact, "assault", &near).as_ref(), 400_000, 68);
 }
 
 #[test]

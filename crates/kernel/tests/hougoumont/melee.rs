@@ -3,7 +3,7 @@
 
 use super::{build, build_with, close, exact};
 use volley_kernel::check::assert_agrees;
-use volley_kernel::rulesets::hougoumont::{MeleeCasualties, Rules, melee_casualties};
+use volley_kernel::rulesets::hougoumont::{CasualtyRule, MeleeCasualties, MeleeRounding, Rules, melee_casualties};
 
 #[test]
 fn casualties_are_the_difference_over_the_losers_average() {
@@ -47,6 +47,37 @@ fn one_figure_against_one() {
     close(elite.probability("winner", 0), 280.0 / 400.0);
     close(elite.probability("winner", 2), 15.0 / 400.0);
     close(elite.probability("winner", 1), 105.0 / 400.0);
+}
+
+#[test]
+fn casualties_rounded_to_the_nearest_figure() {
+    // Issue 34, item 6: `melee_rounding = nearest`. 55 against 40 from 4
+    // figures: 15 / 10 = 1.5, a half, one figure up: 2 (down: 1); 54: 1.4,
+    // 1 either way; 59 against 40 from 4: 1.9, 2 (down: 1).
+    let nearest = CasualtyRule { divisor: MeleeCasualties::LoserAverage, rounding: MeleeRounding::Nearest };
+    assert_eq!(melee_casualties(nearest, 55, 5, 40, 4, 2), 2);
+    assert_eq!(melee_casualties(MeleeCasualties::LoserAverage, 55, 5, 40, 4, 2), 1);
+    assert_eq!(melee_casualties(nearest, 54, 5, 40, 4, 2), 1);
+    assert_eq!(melee_casualties(nearest, 59, 5, 40, 4, 2), 2);
+    // One Experienced figure against one: the loser's figure goes when the
+    // difference is at least half its total, (x + 2) - (y + 2) >= (y + 2)/2,
+    // 2x >= 3y + 2: y = 1..12 leave 18, 17, 15, 14, 12, 11, 9, 8, 6, 5, 3, 2
+    // values of x, 120 of 400 (rounded down: 81).
+    let rules = Rules { melee_rounding: MeleeRounding::Nearest, ..Rules::default() };
+    let one = exact(build_with(&rules, "melee", &[("attacker.figures", "1"), ("defender.figures", "1")]).as_ref());
+    close(one.probability("defender_casualties", 1), 120.0 / 400.0);
+    close(one.probability("attacker_casualties", 1), 120.0 / 400.0);
+    // At 20 figures a side (the melee's defaults) a round costs more.
+    let down = exact(build("melee", &[]).as_ref());
+    let up = exact(build_with(&rules, "melee", &[]).as_ref());
+    let (down, up) = (down.mean("defender_casualties"), up.mean("defender_casualties"));
+    eprintln!("mean defender casualties: down {down}, nearest {up}");
+    assert!(up > down * 1.1, "down {down}, nearest {up}");
+    assert_agrees(
+        build_with(&rules, "melee", &[("attacker.figures", "6"), ("defender.figures", "4")]).as_ref(),
+        1_000_000,
+        34,
+    );
 }
 
 #[test]

@@ -276,7 +276,7 @@ fn the_farm_assault_start_distance_sweep_under_best_play_has_no_jump() {
     // light infantry's reach costs the attackers most (about 85% from 1 to 8
     // inches, 93-100% beyond: the nearer they start, the longer they stand
     // under its muskets before they are out of reach or in).
-    let pairs = [("attacker.figures", "10"), ("defender.figures", "6"), ("turns", "10")];
+    let pairs = [("purpose", "attack"), ("attacker.figures", "10"), ("defender.figures", "6"), ("turns", "10")];
     let wins = sweep("farm_assault", &pairs, 1..=40);
     for pair in wins.windows(2) {
         let ((d, a0, _), (_, a1, _)) = (pair[0], pair[1]);

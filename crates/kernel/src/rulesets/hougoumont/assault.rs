@@ -173,11 +173,11 @@
 //! and the attacker attacks either way (16.26% at 30 turns and at 20).
 
 use super::artillery::{Gun, Shot};
-use super::melee::{MeleeSide, resolve};
+use super::melee::{CasualtyRule, MeleeSide, resolve};
 use super::{
     Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
-    DefenderFailure, FlankedTest, Ground, HalfStrengthTest, LossTestBase, MeleeCasualties, Quality, Rules, Target,
-    Troops, d20_at_least, percent,
+    DefenderFailure, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase, Quality, Rules,
+    Target, Troops, d20_at_least, percent,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Policy};
@@ -441,12 +441,12 @@ impl Law for Salvo {
 struct MeleeRound {
     attacker: MeleeSide,
     defender: MeleeSide,
-    rule: MeleeCasualties,
+    rule: CasualtyRule,
     outcomes: Vec<(u32, f64)>,
 }
 
 impl MeleeRound {
-    fn new(attacker: MeleeSide, defender: MeleeSide, rule: MeleeCasualties) -> MeleeRound {
+    fn new(attacker: MeleeSide, defender: MeleeSide, rule: CasualtyRule) -> MeleeRound {
         let shift = |side: MeleeSide| i64::from(side.figures) * i64::from(side.modifier);
         let (totals_a, totals_b) = (Pmf::dice(attacker.figures, 20), Pmf::dice(defender.figures, 20));
         // Dense by (attacker losses, defender losses): the totals are many, the losses few.
@@ -698,7 +698,7 @@ impl Assault {
             MeleeRound::new(
                 MeleeSide { figures: u32::from(attacker), modifier: self.melee_modifier[0] },
                 MeleeSide { figures: u32::from(defender), modifier: self.melee_modifier[1] },
-                self.rules.melee_casualties,
+                self.rules.casualty_rule(),
             )
         })
     }
@@ -822,6 +822,11 @@ impl Assault {
             moved = target != s.distance;
             if target == 0 {
                 charged_from = s.distance;
+                // 5, `flanked_when = contact`: a charge on the flanked
+                // defenders makes them test at this turn's Morale Check.
+                if outside == ATTACKER && self.flanked_at_contact() {
+                    s.flags |= HOLDER_TESTS;
+                }
             }
             s.distance = target;
         }
@@ -1052,11 +1057,15 @@ impl Assault {
         let outside_tests = s.flags & OUTSIDE_TESTS != 0 && !routed;
         let burning_test = s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::MoraleTest;
         // 5: "Unit is flanked": defenders attacked in the flank test at the
-        // first Morale Check (the start state asks it); under `flanked_test
-        // = every_check` at every one while they hold the position, for an
-        // attack thrown back comes again the same way.
-        let flanked_test =
-            self.setup.defender_flanked && holder == DEFENDER && self.rules.flanked_test == FlankedTest::EveryCheck;
+        // first Morale Check (the start state asks it; under `flanked_when =
+        // contact` a charge reaching them does); under `flanked_test =
+        // every_check` at every one while they hold the position (in
+        // contact, under `contact`), for an attack thrown back comes again
+        // the same way.
+        let flanked_test = self.setup.defender_flanked
+            && holder == DEFENDER
+            && self.rules.flanked_test == FlankedTest::EveryCheck
+            && (self.rules.flanked_when == FlankedWhen::Start || s.distance == 0);
         let holder_tests = s.flags & HOLDER_TESTS != 0 || burning_test || flanked_test;
         s.flags &= !(OUTSIDE_TESTS | HOLDER_TESTS);
         let outside_broke = outside_tests && !fate.ways(self.pass_ways(outside), 20);
@@ -1087,6 +1096,15 @@ impl Assault {
             // failure of the defenders gives the attackers the fight.
             if self.rules.defender_failure == DefenderFailure::AttackerWins {
                 return Some(End::won_by(outside));
+            }
+            // `handover = walk_in`: holders broken with the side outside
+            // some way off leave the position empty; the side outside walks
+            // in at its move (`regroup`), unless they rally and get back first.
+            if self.rules.handover == Handover::WalkIn && s.distance > 0 {
+                s.flags |= HOLDER_ROUTED;
+                s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
+                s.behind = self.rules.retreat_distance as u8;
+                return self.left_field(s);
             }
             // 5: the holders "immediately move 8 inches away from the enemy"
             // and the side outside takes the position they left.
@@ -1160,7 +1178,7 @@ impl Game for Assault {
             phase: MOVEMENT,
             behind: 0,
             // 5: flanked defenders test at the first Morale Check.
-            flags: if self.setup.defender_flanked { HOLDER_TESTS } else { 0 },
+            flags: if self.setup.defender_flanked && !self.flanked_at_contact() { HOLDER_TESTS } else { 0 },
         }
     }
 
@@ -1349,8 +1367,8 @@ impl Game for Assault {
             | "roof_hit"
             | "burning_building" => battery,
             // 5
-            "flanked_test" => s.defender_flanked,
-            "both_break" => self.rules.defender_failure == DefenderFailure::RetreatAndRally,
+            "flanked_test" | "flanked_when" => s.defender_flanked,
+            "both_break" | "handover" => self.rules.defender_failure == DefenderFailure::RetreatAndRally,
             // 4.1, 5
             _ => quality("melee_").or_else(|| quality("morale_")).unwrap_or(true),
         }
@@ -1362,6 +1380,12 @@ impl Game for Assault {
 pub const SOLVER_LIMIT: u64 = 5_000_000;
 
 impl Assault {
+    /// The defenders are flanked and test only when a charge reaches them
+    /// (`flanked_when = contact`).
+    fn flanked_at_contact(&self) -> bool {
+        self.setup.defender_flanked && self.rules.flanked_when == FlankedWhen::Contact
+    }
+
     /// A rough count of the states of the largest step: the outside side's
     /// firing and remaining figures, the holders' figures (and, under a
     /// bombardment, their figures before it), and the distances of either

@@ -2,21 +2,47 @@
 //! the side with the lower total loses figures in proportion to the
 //! difference. The exact solver convolves each side's D20s.
 
-use super::{MeleeCasualties, Quality, Rules};
+use super::{MeleeCasualties, MeleeRounding, Quality, Rules};
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric, SIDES};
 use crate::params::ParamError;
 use crate::pmf::Pmf;
 use crate::scenario::Scenario;
 
+/// How 4.2's casualties are read: the "effective score per figure" the
+/// difference is divided by (`melee_casualties`) and how a fraction of a
+/// figure is rounded (`melee_rounding`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CasualtyRule {
+    /// The divisor.
+    pub divisor: MeleeCasualties,
+    /// The rounding.
+    pub rounding: MeleeRounding,
+}
+
+impl From<MeleeCasualties> for CasualtyRule {
+    /// `divisor`, rounded down (the default rounding).
+    fn from(divisor: MeleeCasualties) -> CasualtyRule {
+        CasualtyRule { divisor, rounding: MeleeRounding::Down }
+    }
+}
+
+impl Rules {
+    /// The rules' reading of 4.2.
+    pub fn casualty_rule(&self) -> CasualtyRule {
+        CasualtyRule { divisor: self.melee_casualties, rounding: self.melee_rounding }
+    }
+}
+
 /// 4.2: the loser's casualties when the winner totals `winner_total` with
 /// `winner_figures` and the loser `loser_total` with `loser_figures` and melee
 /// modifier `loser_modifier`. The difference is divided by an "effective score
-/// per figure" as `rule` reads it, rounded down, and capped at the loser's
-/// figures. A divisor of zero or less (only possible with negative modifiers)
-/// takes every figure.
+/// per figure" as `rule` reads it, rounded as it says (down, or to the
+/// nearest figure with halves up), and capped at the loser's figures. A
+/// divisor of zero or less (only possible with negative modifiers) takes
+/// every figure.
 pub fn melee_casualties(
-    rule: MeleeCasualties,
+    rule: impl Into<CasualtyRule>,
     winner_total: i64,
     winner_figures: u32,
     loser_total: i64,
@@ -28,7 +54,8 @@ pub fn melee_casualties(
         return 0;
     }
     // difference / (numerator / denominator) = difference * denominator / numerator.
-    let (numerator, denominator) = match rule {
+    let rule = rule.into();
+    let (numerator, denominator) = match rule.divisor {
         MeleeCasualties::LoserAverage => (loser_total, i64::from(loser_figures)),
         MeleeCasualties::WinnerAverage => (winner_total, i64::from(winner_figures)),
         // 10.5 + modifier = (21 + 2 modifier) / 2.
@@ -37,7 +64,12 @@ pub fn melee_casualties(
     if numerator <= 0 {
         return loser_figures;
     }
-    (difference * denominator / numerator).min(i64::from(loser_figures)) as u32
+    let figures = match rule.rounding {
+        MeleeRounding::Down => difference * denominator / numerator,
+        // q = d * den / num, rounded half up: floor((2 d den + num) / (2 num)).
+        MeleeRounding::Nearest => (2 * difference * denominator + numerator) / (2 * numerator),
+    };
+    figures.min(i64::from(loser_figures)) as u32
 }
 
 /// One side in melee.
@@ -73,7 +105,7 @@ pub struct MeleeResult {
 }
 
 /// 4.2: the result of totals `a` (attacker) and `b` (defender).
-pub fn resolve(rule: MeleeCasualties, attacker: MeleeSide, a: i64, defender: MeleeSide, b: i64) -> MeleeResult {
+pub fn resolve(rule: CasualtyRule, attacker: MeleeSide, a: i64, defender: MeleeSide, b: i64) -> MeleeResult {
     use std::cmp::Ordering;
     match a.cmp(&b) {
         Ordering::Greater => MeleeResult {
@@ -96,7 +128,7 @@ pub fn resolve(rule: MeleeCasualties, attacker: MeleeSide, a: i64, defender: Mel
 pub struct Melee {
     attacker: MeleeSide,
     defender: MeleeSide,
-    rule: MeleeCasualties,
+    rule: CasualtyRule,
     layout: Layout,
 }
 
@@ -125,7 +157,7 @@ impl Melee {
         Ok(Melee {
             attacker: MeleeSide { figures: attacker_figures, modifier: rules.melee_modifier(attacker_quality) },
             defender: MeleeSide { figures: defender_figures, modifier: rules.melee_modifier(defender_quality) },
-            rule: rules.melee_casualties,
+            rule: rules.casualty_rule(),
             layout,
         })
     }

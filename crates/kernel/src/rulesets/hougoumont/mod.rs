@@ -29,6 +29,12 @@
 //!   its figures), rounded down, never more than its figures. Equal totals are
 //!   a draw with no casualties. The formula names the losing side's "effective
 //!   score per figure", so the loser's own figures are the natural divisor.
+//! - `melee_rounding` = `down` (4.2): casualties are "proportional to the
+//!   score difference" and figures are whole, so a fraction must go one way;
+//!   a figure is lost only when the difference pays for all of it, the
+//!   usual convention of figure games and the reading before issue 34.
+//!   `nearest` counts a half or more as a figure: more casualties in every
+//!   melee (about a fifth more at 20 figures a side).
 //! - `howitzer_adjustment` = `towards_seven` (3.2): a veteran crew may move
 //!   its 2D6 result up to 1 towards 7, an elite crew up to 2, and a second
 //!   consecutive turn at a stationary target adds 1 more. A crew always
@@ -65,6 +71,22 @@
 //!   tests at the first Morale Check it is flanked, and if it holds it has
 //!   faced the threat. `every_check` tests it at every Morale Check while it
 //!   stays flanked.
+//! - `flanked_when` = `start` (5): in an assault on the defenders' flank
+//!   (`defender.flanked`) the attackers stand off their flank from the
+//!   start, so the defenders are "flanked" at the first Morale Check,
+//!   however far away the attackers are (the firefight's flanked unit has
+//!   the enemy on its flank at any range, too). `contact` reads "flanked" as
+//!   an attack arriving on the flank: the defenders test when a charge
+//!   reaches them (each charge a new flank attack). Measured with the
+//!   default assault flanked, both under `attack`: see the guide.
+//! - `handover` = `at_once` (5): holders broken by fire at a distance
+//!   "immediately move 8 inches away", and the position is the side
+//!   outside's the moment they go: nothing else is near enough to contest
+//!   it, and the assault's state keeps one distance (the reading before
+//!   issue 34). `walk_in` leaves the position empty until the side outside
+//!   walks in at its move, as the `both_break = play_on` fight does; the
+//!   holders roll to rally meanwhile and, rallied, walk back if they can get
+//!   there first. A small difference (the guide gives it measured).
 //! - `half_strength_test` = `on_falling` (5): "falls below half strength"
 //!   triggers a test in the turn the unit drops below half, not every turn
 //!   after.
@@ -158,8 +180,7 @@
 //! defenders' guns are left in the position when they retreat from it
 //! (artillery moves 4 inches, a retreat 8), and the attackers' battery does
 //! not fire on buildings its own men hold. A holder broken by fire at a
-//! distance leaves the position to the side outside at once (the state keeps
-//! one distance; the walk into an empty position is unopposed).
+//! distance leaves the position to the side outside at once (`handover`).
 //! The "flanked" trigger of 5 is the `SIDE.flanked` key of the firefight and
 //! `defender.flanked` of the assaults (an attack that comes on the defenders'
 //! flank): a flanked unit tests at the first Morale Check, whatever its
@@ -175,12 +196,12 @@ mod small_arms;
 pub use artillery::Artillery;
 pub use assault::{ADVANCE, Assault, AssaultSetup, Battery, RETAKE};
 pub use firefight::{Firefight, FirefightSide, MOVE};
-pub use melee::{Melee, melee_casualties};
+pub use melee::{CasualtyRule, Melee, melee_casualties};
 pub use morale::Morale;
 pub use small_arms::SmallArms;
 
 use crate::catalogue::{RulesetEntry, ScenarioEntry};
-use crate::game::{Plan, Played, plan_params};
+use crate::game::{Plan, Played, plan_params_worded};
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
 
@@ -290,6 +311,16 @@ crate::choice_enum! {
         /// The expected score of one of the loser's figures, 10.5 plus its
         /// modifier, whatever was rolled.
         ExpectedAverage = "expected_average",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of how 4.2's casualties are rounded to whole figures.
+    pub enum MeleeRounding {
+        /// Down: a fraction of a figure is no casualty (default).
+        Down = "down",
+        /// To the nearest figure, a half up.
+        Nearest = "nearest",
     }
 }
 
@@ -405,6 +436,29 @@ crate::choice_enum! {
         FirstCheck = "first_check",
         /// It tests at every Morale Check while it stays flanked.
         EveryCheck = "every_check",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of how an assault's position changes hands when its
+    /// holders break while the other side is still some way off (5).
+    pub enum Handover {
+        /// At once: the side outside takes it as the holders leave (default).
+        AtOnce = "at_once",
+        /// The position stays empty until the side outside walks in (or the
+        /// holders rally and walk back first).
+        WalkIn = "walk_in",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation of when an assault's flanked defenders are flanked (5).
+    pub enum FlankedWhen {
+        /// From the start: the attack comes on their flank from wherever it
+        /// begins (default).
+        Start = "start",
+        /// When a charge reaches them: the attack is on their flank only when it arrives.
+        Contact = "contact",
     }
 }
 
@@ -528,6 +582,10 @@ crate::rule_book! {
         /// loser's own total over its figures, as the formula names the losing
         /// side), `winner_average`, or `expected_average` (10.5 plus the loser's modifier).
         pub melee_casualties: MeleeCasualties = MeleeCasualties::LoserAverage;
+        /// Interpretation of 4.2's "proportional" casualties in whole figures:
+        /// `down` (default: a fraction of a figure is not a casualty) or
+        /// `nearest` (a half or more is one).
+        pub melee_rounding: MeleeRounding = MeleeRounding::Down;
         /// Interpretation of 3.2's crew adjustment: `towards_seven` (default: a
         /// crew moves the 2D6 up to its adjustment towards 7, as any crew would
         /// use it in its favour) or `ignored`.
@@ -571,6 +629,19 @@ crate::rule_book! {
         /// flanked unit tests at the first Morale Check) or `every_check` (at
         /// every Morale Check while it stays flanked).
         pub flanked_test: FlankedTest = FlankedTest::FirstCheck;
+        /// Interpretation of when an assault's `defender.flanked` defenders are
+        /// flanked (5): `start` (default: from the first Morale Check, the
+        /// attackers coming on from their flank wherever they begin) or
+        /// `contact` (when a charge reaches them: they test at the Morale Check
+        /// of each turn a charge comes in, or of every turn in contact under
+        /// `flanked_test = every_check`).
+        pub flanked_when: FlankedWhen = FlankedWhen::Start;
+        /// Interpretation of an assault's position when its holders break with
+        /// the side outside still some way off (5): `at_once` (default: the
+        /// side outside takes it as they leave) or `walk_in` (it stays empty
+        /// until the side outside walks in, and the holders, if they rally
+        /// first, may walk back to it).
+        pub handover: Handover = Handover::AtOnce;
         /// Interpretation of an assault's turn limit, which the rules do not
         /// have: `undecided` (default: no one wins) or `holder` (the side
         /// holding the position then wins).
@@ -835,7 +906,11 @@ fn assault_params(own: Vec<Param>, guns: i64) -> Vec<Param> {
         100,
     ));
     params.push(turns_param());
-    params.extend(plan_params());
+    params.extend(plan_params_worded(
+        "moves its full move and charges as soon as the position is within its charge reach; defenders thrown \
+         out come back the same way",
+        "halts at its charge reach, then charges",
+    ));
     params.push(crate::game::purpose_key(
         crate::game::Purpose::Attack,
         "break the defenders or take the position",
@@ -886,7 +961,10 @@ pub fn entry() -> RulesetEntry {
     ));
     firefight_params.push(edge_param(16));
     firefight_params.push(turns_param());
-    firefight_params.extend(plan_params());
+    firefight_params.extend(plan_params_worded(
+        "a unit that fell back comes back towards its place as soon as it has rallied",
+        "holds where it stands, never moving of its own accord",
+    ));
     firefight_params.push(crate::game::purpose_key(
         crate::game::Purpose::Stand,
         "drive the defender from the field",
