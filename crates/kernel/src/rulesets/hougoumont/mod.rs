@@ -117,10 +117,13 @@
 //!   cavalry fire as line troops.
 //! - `burning_building` = `evacuate` (6): the rules say nothing of what fire
 //!   does; defenders cannot stay in a burning building, so they leave it and
-//!   lose the position. This reading drives `farm_assault`: under best play
-//!   the attackers wait out of musket range while their howitzers fire the
-//!   farm, and win nearly always; `morale_test` and `no_effect` are the
-//!   readings to compare before trusting a farm result.
+//!   lose the position. It does not decide `farm_assault`: under best play
+//!   the attackers wait out of musket range while their howitzers, 20 inches
+//!   off (`gun_distance`) where the garrison's muskets cannot answer, fire
+//!   the farm; they win 100.0% under `evacuate`, 99.8% under `morale_test`
+//!   and 100.0% under `no_effect`, and 77.7% with no battery
+//!   (`attacker.guns = 0`). The garrison never fires at the gunners: the
+//!   rules give a battery no crew to lose, so the scenario assumes none.
 //!
 //! - `assault_limit` = `undecided`: the rules have no turn limit; an assault
 //!   still going at the scenario's limit is undecided, as every other
