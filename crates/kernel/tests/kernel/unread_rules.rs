@@ -296,6 +296,14 @@ fn huzzah_assaults_change_nothing_for_a_rule_they_do_not_read() {
             ("defender.brigade", "2"),
             ("defender.last_check", "failed"),
         ],
+        // Without `defender.orders` the defender never orders an advance
+        // (its inspirational officer's Up) nor re-forms line from square.
+        &[
+            ("attacker.arm", "cavalry"),
+            ("attacker.formation", "column"),
+            ("defender.formation", "square"),
+            ("defender.officer", "inspirational"),
+        ],
     ] {
         let settings: Vec<_> = bold.iter().chain(extra).copied().collect();
         checked += hold_promises("huzzah", "assault", &settings, 2_000, false);

@@ -978,14 +978,15 @@ impl Game for AssaultGame {
         // Formations: the attacker never forms column; attacking infantry
         // deploys from column to line and forms square only facing cavalry;
         // attacking cavalry keeps its own (forced orders, deploys and
-        // rallies); the defender may re-form line on its own order, and
-        // infantry facing cavalry form square.
+        // rallies); the defender may re-form line on its own order (only
+        // with `defender.orders`), and infantry facing cavalry form square.
+        let reforms = self.defender_orders;
         let infantry_in = |formation: Formation| {
-            (formation == Formation::Line && defender.arm == Arm::Infantry)
+            (formation == Formation::Line && defender.arm == Arm::Infantry && reforms)
                 || any(&|unit| unit.arm == Arm::Infantry && unit.formation == formation)
         };
         let cavalry_in = |formation: Formation| {
-            (formation == Formation::Line && defender.arm == Arm::Cavalry)
+            (formation == Formation::Line && defender.arm == Arm::Cavalry && reforms)
                 || any(&|unit| unit.arm == Arm::Cavalry && unit.formation == formation)
         };
         let against_cavalry = arm(Arm::Infantry) && arm(Arm::Cavalry);
@@ -1001,9 +1002,12 @@ impl Game for AssaultGame {
             "order_infantry_advancing_on_cavalry_down" => against_cavalry,
             "order_in_command_up" | "rally_in_command_up" => any(&|unit| unit.in_command),
             "order_officer_attached_up" | "threat_officer_up" | "engagement_officer_up" | "rally_officer_up" => officer,
+            // The defender gives an advance order only with `defender.orders`.
             "order_inspirational_advance_up" => {
                 attacker.officer == Officer::Inspirational
-                    || (defender.officer == Officer::Inspirational && defender.arm != Arm::Artillery)
+                    || (defender.officer == Officer::Inspirational
+                        && defender.arm != Arm::Artillery
+                        && self.defender_orders)
             }
             "threat_inspirational_up" | "engagement_inspirational_up" | "rally_inspirational_up" => inspirational,
             "order_isolated_down" | "threat_isolated_down" => a.isolated(0) || a.isolated(1),
