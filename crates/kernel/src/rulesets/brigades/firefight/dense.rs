@@ -1142,7 +1142,13 @@ impl DenseSolver {
     /// The worth of the state `index` (turn start) when the attacker takes
     /// `a` and the defender `d`, given the next turn's worths: the worth
     /// after both moves, as `backward_with` tabulates it.
-    pub(super) fn pair_worth<W: Worth>(&self, index: usize, (a, d): (u16, u16), next: &[W], cache: &mut Resolved<W>) -> W {
+    pub(super) fn pair_worth<W: Worth>(
+        &self,
+        index: usize,
+        (a, d): (u16, u16),
+        next: &[W],
+        cache: &mut Resolved<W>,
+    ) -> W {
         let (ca, ia, cd, id) = self.unindex(index);
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         let id2 = (id as i32 + self.steps_of(1, d)) as usize;
