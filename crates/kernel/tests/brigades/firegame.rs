@@ -527,6 +527,34 @@ fn dense_explain_matches_the_generic_explain() {
 }
 
 #[test]
+fn the_dense_law_is_the_same_to_the_bit_on_any_thread_count() {
+    // The dense table's backward pass works block by block and its forward
+    // walk in a fixed number of runs, each into buffers of its own, so the
+    // law of outcome codes is the same to the last bit on one thread or
+    // three (a walk cut into one run a thread summed each state's mass
+    // over as many buffers, and one thread and two differed by 2e-18).
+    let side = |grade: Grade, figures: u32| FireSide::new(grade, figures);
+    let cases = [(side(Grade::D, 8), side(Grade::C, 8), 6, 10), (side(Grade::C, 10), side(Grade::D, 9), 9, 8)];
+    for (attacker, defender, distance, turns) in cases {
+        let game = FireGame::new(&Rules::default(), attacker, defender, distance, turns).unwrap();
+        for plan in [Plan::BEST, Plan { policy: [Policy::Best; 2], objective: [Objective::Win; 2] }] {
+            let solve = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                pool.install(|| FirePlayed::new(game.clone(), plan).exact().expect("the dense table solves"))
+            };
+            let one = solve(1);
+            let total: f64 = one.iter().map(|&(_, p)| p).sum();
+            assert!((total - 1.0).abs() < 1e-12, "{distance}\", {plan:?}: the law sums to {total}");
+            let three = solve(3);
+            assert_eq!(one.len(), three.len(), "{distance}\", {plan:?}");
+            for (x, y) in one.iter().zip(&three) {
+                assert_eq!((x.0, x.1.to_bits()), (y.0, y.1.to_bits()), "{distance}\", {plan:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_fallback_s_gap_to_best_play_where_the_generic_solver_answers() {
     // Where the dense table does not apply (5.8, 7.13, a battery), best
     // play beyond `GAME_MAX_SIZES` falls back to bold. The values were

@@ -21,6 +21,15 @@ pub const DENSE_MAX_STATES: usize = 3_000_000;
 /// bytes a state a turn: 360 MB at the bound).
 pub const DENSE_MAX_STATE_TURNS: usize = 90_000_000;
 
+/// The runs the forward walk ([`DenseSolver::distribution`]) cuts each
+/// turn's states into, each spreading into buffers of its own (two of 32
+/// bytes a state): a fixed number, not one a thread, since a state's mass
+/// is summed over the runs' buffers and a sum's last bits depend on how
+/// it is cut (1 thread and 2 differed by 2e-18 when the runs followed the
+/// threads). Two, as many as this 2-core machine runs at once: more runs
+/// would cost two more buffers each for no speed here.
+pub(super) const FORWARD_RUNS: usize = 2;
+
 /// A room no rout in a law built for the table reaches past: the table
 /// applies the real room afterwards.
 pub(super) const FAR_ROOM: i16 = 10_000;
@@ -97,19 +106,27 @@ pub struct DenseSolver {
     /// attacker + attacker's room) * rooms of the defender + defender's room`.
     pub(super) options: [Vec<Options>; 2],
     /// At each place ([`DenseSolver::place`]): the attacker's options under
-    /// the plan, each with the defender's answers under the plan and the
-    /// offset, from a state's first worth after moves, of the worth after
-    /// the pair.
+    /// the plan, each with the index of the defender's reply to it in
+    /// `replies`.
     pub(super) pairs: Vec<Vec<Pair>>,
+    /// By the sides' shaken flags (`shaken[0] * 2 + shaken[1]`): the
+    /// defender's replies, one for each place after the attacker's move
+    /// and that move's class (the defender's options and the worths after
+    /// them depend on nothing else, so every attacker option landing there
+    /// shares one), each the defender's answers under the plan with the
+    /// index in a block's worths after moves of the worth after the pair.
+    pub(super) replies: [Vec<Vec<(u16, u8, usize)>>; 4],
+    /// By the same flags and each place: the move classes (bit `ma * 3 +
+    /// md`) whose worth after moves some pair reads there.
+    pub(super) read: [Vec<u16>; 4],
     /// Side `s`'s next core when neither side fires, where its law then
     /// holds no chance (one outcome, staying, probability 1), by core.
     pub(super) calm: [Vec<Option<u32>>; 2],
 }
 
-/// An attacker's option and its index in its list, with the defender's
-/// answers (each with its index in its list) and the offset of the worth
-/// after each.
-pub(super) type Pair = (u16, u8, Vec<(u16, u8, isize)>);
+/// An attacker's option and its index in its list, with the index of the
+/// defender's reply to it (see `replies`).
+pub(super) type Pair = (u16, u8, u32);
 
 /// A side's move options where it stands (at most four), and its bold pick.
 #[derive(Clone, Copy, Debug, Default)]
@@ -389,6 +406,8 @@ impl DenseSolver {
             incoming: [volleys[1].len(), volleys[0].len()],
             options: [Vec::new(), Vec::new()],
             pairs: Vec::new(),
+            replies: Default::default(),
+            read: Default::default(),
             calm: [Vec::new(), Vec::new()],
         };
         for s in 0..2 {
@@ -513,17 +532,23 @@ impl DenseSolver {
 
     /// The worth after both moves, given the next turn's worths. `cache`
     /// keeps the defender's law resolved to table offsets (with the chance
-    /// it stays and the chance it is out), which the next call often shares.
+    /// it stays and the chance it is out), which the next call often
+    /// shares, and, for that law, the sum over it from each attacker's
+    /// landing (its next core and room step): the attacker's laws after
+    /// the defender's move classes land mostly alike, so a state's worths
+    /// after moves sum each landing once (the same sum, in the same
+    /// order, so the worths are the same to the bit).
     pub(super) fn worth<W: Worth>(
         &self,
         (ca, ia, cd, id): (usize, usize, usize, usize),
         moved: [usize; 2],
         next: &[W],
-        cache: &mut Resolved,
+        cache: &mut Resolved<W>,
     ) -> W {
         let [la, ld] = self.laws(ca, ia, cd, id, moved);
-        let key = (ld.as_ptr() as usize, id);
+        let key = (ld.as_ptr() as usize, id, next.as_ptr() as usize);
         let span = self.span();
+        let rooms = self.sides[0].rooms;
         if cache.key != key {
             cache.key = key;
             cache.stays.clear();
@@ -536,6 +561,13 @@ impl DenseSolver {
                     }
                     None => cache.d_out += td.p,
                 }
+            }
+            // A new law: every landing's sum is stale.
+            cache.stamp = cache.stamp.wrapping_add(1);
+            if cache.stamp == 0 || cache.sums.len() != self.sides[0].cores.len() * rooms {
+                cache.sums.clear();
+                cache.sums.resize(self.sides[0].cores.len() * rooms, (0, W::default()));
+                cache.stamp = 1;
             }
         }
         // What each ending is worth under the purpose, once a call rather
@@ -553,15 +585,23 @@ impl DenseSolver {
                     worth.add(ta.p * cache.d_out, both);
                 }
                 Some(i) => {
-                    let row = &next[ta.core as usize * self.sides[1].cores.len() * span + self.offsets[i]..];
-                    let mut sum = W::default();
-                    for &(offset, p) in &cache.stays {
-                        sum.add(p, row[offset]);
-                    }
-                    // Both still in: a turn more to play.
-                    sum.add_turn(cache.d_in);
-                    // The defender is out: the attacker beat it.
-                    sum.add(cache.d_out, beat);
+                    let landing = ta.core as usize * rooms + i;
+                    let (stamp, known) = cache.sums[landing];
+                    let sum = if stamp == cache.stamp {
+                        known
+                    } else {
+                        let row = &next[ta.core as usize * self.sides[1].cores.len() * span + self.offsets[i]..];
+                        let mut sum = W::default();
+                        for &(offset, p) in &cache.stays {
+                            sum.add(p, row[offset]);
+                        }
+                        // Both still in: a turn more to play.
+                        sum.add_turn(cache.d_in);
+                        // The defender is out: the attacker beat it.
+                        sum.add(cache.d_out, beat);
+                        cache.sums[landing] = (cache.stamp, sum);
+                        sum
+                    };
                     worth.add(ta.p, sum);
                 }
             }
@@ -664,12 +704,23 @@ impl Worth for Margins {
 }
 
 /// A defender's law resolved to offsets in the table, for [`DenseSolver::worth`].
-#[derive(Default)]
-pub(super) struct Resolved {
-    pub(super) key: (usize, usize),
+pub(super) struct Resolved<W> {
+    /// The law (its first outcome's address), the defender's room step,
+    /// and the next turn's worths (their address).
+    pub(super) key: (usize, usize, usize),
     pub(super) stays: Vec<(usize, f64)>,
     pub(super) d_in: f64,
     pub(super) d_out: f64,
+    /// The sum over the law from each attacker landing (`core * rooms +
+    /// room step`), valid where its stamp is `stamp`.
+    pub(super) sums: Vec<(u32, W)>,
+    pub(super) stamp: u32,
+}
+
+impl<W> Default for Resolved<W> {
+    fn default() -> Self {
+        Resolved { key: (0, 0, 0), stays: Vec::new(), d_in: 0.0, d_out: 0.0, sums: Vec::new(), stamp: 0 }
+    }
 }
 
 impl DenseSolver {
@@ -697,21 +748,29 @@ impl DenseSolver {
         // the worths after moves of its own block: each block's are worked
         // out in a buffer of its own, never for the whole table.
         let cores_of = |block: usize| (block / cores_d, block % cores_d);
-        let fresh = || (Resolved::default(), vec![W::default(); 9 * span]);
+        let most = self.replies.iter().map(Vec::len).max().unwrap_or(0);
+        let fresh = || (Resolved::default(), vec![W::default(); 9 * span], vec![(0u8, W::default()); most]);
         for t in (0..turns).rev() {
             let mut table = vec![0u32; n];
             current.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each_init(
                 fresh,
-                |(cache, after), (block, (worths, packed))| {
+                |(cache, after, replies), (block, (worths, packed))| {
                     let (ca, cd) = cores_of(block);
+                    let flags = self.flags([self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken]);
+                    let read = &self.read[flags];
                     for (p, out) in after.chunks_mut(9).enumerate() {
                         let (ia, id) = self.place_of[p];
-                        self.after_moves((ca, ia as usize, cd, id as usize), out, &next, cache);
+                        self.after_moves((ca, ia as usize, cd, id as usize), read[p], out, &next, cache);
+                    }
+                    // The defender's reply to each attacker move, once for
+                    // every state whose attacker lands there.
+                    for (reply, answers) in replies.iter_mut().zip(&self.replies[flags]) {
+                        *reply = self.reply(answers, after);
                     }
                     for (p, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
                         let (ia, id) = self.place_of[p];
                         let at = (ca, ia as usize, cd, id as usize);
-                        (*worth, *packed) = self.decide(p, at, after);
+                        (*worth, *packed) = self.decide(at, replies);
                     }
                 },
             );
@@ -724,15 +783,18 @@ impl DenseSolver {
     /// The worths of state `at` after each pair of move classes (by
     /// `ma * 3 + md`, the places being those after the moves), given the
     /// next turn's worths.
+    /// Only the classes in `read` (bit `ma * 3 + md`), those some pair
+    /// reads at this place, are worked out.
     pub(super) fn after_moves<W: Worth>(
         &self,
         at: (usize, usize, usize, usize),
+        read: u16,
         out: &mut [W],
         next: &[W],
-        cache: &mut Resolved,
+        cache: &mut Resolved<W>,
     ) {
         let (ca, ia, cd, id) = at;
-        if self.gap(ia, id) < self.nearest {
+        if self.gap(ia, id) < self.nearest || read == 0 {
             return;
         }
         // Out of both units' reach, how they moved changes nothing
@@ -752,60 +814,69 @@ impl DenseSolver {
             };
             return;
         }
-        out[0] = self.worth(at, [0, 0], next, cache);
         let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
         for ma in 0..if still[0] { 1 } else { 3 } {
             for md in 0..if still[1] { 1 } else { 3 } {
-                if ma + md > 0 {
+                if read & (1 << (ma * 3 + md)) != 0 {
                     out[ma * 3 + md] = self.worth(at, [ma, md], next, cache);
                 }
             }
         }
     }
 
+    /// The defender's best answer among `answers` (the first of the
+    /// best where they tie), its index in its list and the worth after
+    /// it, given a block's worths after moves.
+    #[inline]
+    pub(super) fn reply<W: Worth>(&self, answers: &[(u16, u8, usize)], after: &[W]) -> (u8, W) {
+        if let [(_, d, at)] = answers[..] {
+            return (d, after[at]);
+        }
+        let objective = self.plan.objective[1];
+        let mut answer: Option<([f64; 3], u8, W)> = None;
+        for &(_, d, at) in answers {
+            let w = after[at];
+            let key = w.key(1, objective);
+            if answer.is_none_or(|(b, _, _)| game::prefers(key, b)) {
+                answer = Some((key, d, w));
+            }
+        }
+        let (_, d, w) = answer.expect("a side has an option");
+        (d, w)
+    }
+
     /// The moves at a state: the attacker's option and the defender's
     /// answer to each attacker option (packed as in `choices`), and the
-    /// state's worth, given the worths after moves of its block (`place`:
-    /// the state's place in it).
+    /// state's worth, given the defender's replies in its block (by
+    /// index in `replies`).
     pub(super) fn decide<W: Worth>(
         &self,
-        place: usize,
         (ca, ia, cd, id): (usize, usize, usize, usize),
-        after: &[W],
+        replies: &[(u8, W)],
     ) -> (W, u32) {
         if self.gap(ia, id) < self.nearest {
             return (W::default(), 0);
         }
-        let plan = self.plan;
+        let objective = self.plan.objective[0];
         let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
         let pairs = &self.pairs[self.place(shaken, ia, id)];
-        let base = (place * 9) as isize;
         let mut packed = 0u32;
         let mut best: Option<([f64; 3], u8, W)> = None;
-        for (_, a, answers) in pairs {
-            let (d, worth) = match answers[..] {
-                [(_, d, offset)] => (d, after[(base + offset) as usize]),
-                _ => {
-                    let mut answer: Option<([f64; 3], u8, W)> = None;
-                    for &(_, d, offset) in answers {
-                        let w = after[(base + offset) as usize];
-                        let key = w.key(1, plan.objective[1]);
-                        if answer.is_none_or(|(b, _, _)| game::prefers(key, b)) {
-                            answer = Some((key, d, w));
-                        }
-                    }
-                    let (_, d, w) = answer.expect("a side has an option");
-                    (d, w)
-                }
-            };
+        for &(_, a, reply) in pairs {
+            let (d, worth) = replies[reply as usize];
             packed |= u32::from(d) << (3 + 3 * a);
-            let key = worth.key(0, plan.objective[0]);
+            let key = worth.key(0, objective);
             if best.is_none_or(|(b, _, _)| game::prefers(key, b)) {
-                best = Some((key, *a, worth));
+                best = Some((key, a, worth));
             }
         }
         let (_, a, worth) = best.expect("a side has an option");
         (worth, packed | u32::from(a))
+    }
+
+    /// The index in `replies` and `read` of the sides' shaken flags.
+    pub(super) fn flags(&self, shaken: [bool; 2]) -> usize {
+        usize::from(shaken[0]) * 2 + usize::from(shaken[1])
     }
 
     /// The index in `pairs` of a place (both rooms) with the sides shaken or not.
@@ -819,11 +890,17 @@ impl DenseSolver {
         self.game.at(self.gap(ia, id), false, false).in_range == [false; 2]
     }
 
-    /// Every place's move pairs under the plan (see `pairs`).
+    /// Every place's move pairs under the plan (see `pairs`, `replies`, `read`).
     pub(super) fn build_pairs(&mut self) {
         let plan = self.plan;
+        let span = self.span();
         let mut table = Vec::new();
         for shaken in [[false, false], [false, true], [true, false], [true, true]] {
+            let flags = self.flags(shaken);
+            let mut replies = Vec::new();
+            let mut read = vec![0u16; span];
+            // A reply's index by the place after the attacker's move and its class.
+            let mut known = vec![u32::MAX; span * 3];
             for ia in 0..self.sides[0].rooms {
                 for id in 0..self.sides[1].rooms {
                     let mut pairs = Vec::new();
@@ -835,29 +912,38 @@ impl DenseSolver {
                                 continue;
                             }
                             let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
-                            let theirs = self.options_at(1, shaken[1], ia2, id);
-                            let settled = theirs.settled(plan.policy[1]);
-                            let mut answers = Vec::new();
-                            for (di, &d) in theirs.list().iter().enumerate() {
-                                if settled.is_some_and(|f| f != d) {
-                                    continue;
+                            // No move brings the units nearer than `nearest`.
+                            debug_assert!(self.gap(ia2, id) >= self.nearest && ia2 < self.sides[0].rooms);
+                            let landing = self.place_at(ia2, id) * 3 + self.game.class(0, a);
+                            if known[landing] == u32::MAX {
+                                let theirs = self.options_at(1, shaken[1], ia2, id);
+                                let settled = theirs.settled(plan.policy[1]);
+                                let mut answers = Vec::new();
+                                for (di, &d) in theirs.list().iter().enumerate() {
+                                    if settled.is_some_and(|f| f != d) {
+                                        continue;
+                                    }
+                                    let id2 = (id as i32 + self.steps_of(1, d)) as usize;
+                                    debug_assert!(self.gap(ia2, id2) >= self.nearest && id2 < self.sides[1].rooms);
+                                    let class = if self.quiet(ia2, id2) {
+                                        0
+                                    } else {
+                                        self.game.class(0, a) * 3 + self.game.class(1, d)
+                                    };
+                                    read[self.place_at(ia2, id2)] |= 1 << class;
+                                    answers.push((d, di as u8, self.place_at(ia2, id2) * 9 + class));
                                 }
-                                let id2 = (id as i32 + self.steps_of(1, d)) as usize;
-                                let class = if self.quiet(ia2, id2) {
-                                    0
-                                } else {
-                                    self.game.class(0, a) * 3 + self.game.class(1, d)
-                                };
-                                let offset = (self.place_at(ia2, id2) as isize - self.place_at(ia, id) as isize) * 9
-                                    + class as isize;
-                                answers.push((d, di as u8, offset));
+                                known[landing] = replies.len() as u32;
+                                replies.push(answers);
                             }
-                            pairs.push((a, ai as u8, answers));
+                            pairs.push((a, ai as u8, known[landing]));
                         }
                     }
                     table.push(pairs);
                 }
             }
+            self.replies[flags] = replies;
+            self.read[flags] = read;
         }
         self.pairs = table;
     }
@@ -894,11 +980,13 @@ impl DenseSolver {
             let state = SideState { figures: (k / 8) as u8, routed: (k / 4) % 2 == 1, ..start[s] };
             (state, out)
         };
-        // The turn's spreading is cut into one run of states per thread,
+        // The turn's spreading is cut into `FORWARD_RUNS` runs of states,
         // each spreading into its own buffer. A state's mass is the sum of
         // the buffers the turn before filled: each run reads and clears its
         // own states in all of them, so that no pass adds the buffers up.
-        let runs = rayon::current_num_threads().clamp(1, 8);
+        // The runs are as many whatever the threads, so that the sums, and
+        // the law, are the same to the bit on any thread count.
+        let runs = FORWARD_RUNS;
         let length = n.div_ceil(runs);
         let fresh = || -> Vec<Vec<[f64; 4]>> { (0..runs).map(|_| vec![[0.0f64; 4]; n]).collect() };
         let (mut filled, mut spread) = (fresh(), fresh());
@@ -1054,7 +1142,13 @@ impl DenseSolver {
     /// The worth of the state `index` (turn start) when the attacker takes
     /// `a` and the defender `d`, given the next turn's worths: the worth
     /// after both moves, as `backward_with` tabulates it.
-    pub(super) fn pair_worth<W: Worth>(&self, index: usize, (a, d): (u16, u16), next: &[W], cache: &mut Resolved) -> W {
+    pub(super) fn pair_worth<W: Worth>(
+        &self,
+        index: usize,
+        (a, d): (u16, u16),
+        next: &[W],
+        cache: &mut Resolved<W>,
+    ) -> W {
         let (ca, ia, cd, id) = self.unindex(index);
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         let id2 = (id as i32 + self.steps_of(1, d)) as usize;

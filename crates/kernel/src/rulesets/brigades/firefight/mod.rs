@@ -103,7 +103,26 @@
 //! move classes (the places in reach grow 3.5 times: seven gaps of 2" to
 //! 8" where there were four, each along twice as many places), and a
 //! little more to each state's choice among up to 7 by 7 move pairs
-//! (there were at most 4 by 4). The choices keep each option's index in
+//! (there were at most 4 by 4). Since then (2026-11-27, late) the
+//! defender's best reply is worked out once for each place after the
+//! attacker's move and that move's class, which is all it depends on,
+//! and shared by every attacker option landing there (`replies`); a
+//! place's worths after moves are worked out only for the classes some
+//! pair reads there (`read`); and a state's sums over the defender's law
+//! are kept by the attacker's landing, so its classes sum each landing
+//! once (`Resolved`). Each keeps the same sums in the same order: the law
+//! is the same to the bit. That took the default from 11.0 s of CPU to
+//! 8.7 s (three runs each, alternated, the machine at a load of 6 to 9 on
+//! its 2 cores, so wall times of 9 to 16 s said little), the memory
+//! unchanged at 397 MB: still past the 2 s budget. What is left is memory
+//! bound: the sum over the defender's law reads the next turn's worths in
+//! up to 15 blocks of other cores a landing (the loads stall, not the
+//! arithmetic), and the forward walk (a seventh of the time) spreads each
+//! state's mass over the same product of laws. The forward walk is cut
+//! into a fixed two runs (`dense::FORWARD_RUNS`), not one a thread, so
+//! that the law is the same to the bit on any thread count
+//! (`the_dense_law_is_the_same_to_the_bit_on_any_thread_count`; one
+//! thread and two differed by 2e-18 before). The choices keep each option's index in
 //! its list in 3 bits (four bytes a state a turn). `--explain`
 //! ([`DenseSolver::explain`]) reads each side's first decision off the
 //! table and, since a zero-sum table keeps the margin alone, walks the
