@@ -185,7 +185,7 @@ pub use state::State;
 
 use super::{Arm, CavalryKind, Officer, Quality, Rules, quality_param};
 use crate::catalogue::ScenarioEntry;
-use crate::game::{Plan, Played, plan_params};
+use crate::game::{Plan, Played, plan_params_worded};
 use crate::outcome::Layout;
 use crate::params::{Param, ParamError, RuleBook, Settings, rules_of};
 use crate::scenario::DynScenario;
@@ -477,7 +477,12 @@ fn assault_params() -> Vec<Param> {
     ));
     params.push(Param::int("distance", "bands between the units at the start", 8, 1, 30));
     params.push(Param::int("turns", "the turn limit", 30, 1, 100));
-    params.extend(plan_params());
+    params.extend(plan_params_worded(
+        "an attacker orders every advance it can, on into contact; a defender stands, and its battery fires at \
+         every chance",
+        "an attacker halts at the edge of the defender's threat zone until one advance reaches contact; a \
+         defender forms square against cavalry when it can, and its battery fires only within its threat zone",
+    ));
     params.push(crate::game::purpose_key(
         crate::game::Purpose::Attack,
         "rout or break the defender",
