@@ -13,6 +13,7 @@ use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::{
     Commander, LeaderLeaves, LeaderRisk, Quality, Retire, Rules, SingleSource, SurvivingLeader, UnitType,
 };
+use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -460,4 +461,34 @@ fn an_attacking_unit_retires_out_of_the_defenders_range() {
     let stand = under(Purpose::Stand, Retire::Pivot, units, first);
     assert_p(&stand, "winner", DEFENDER, 4.0 / 9.0);
     assert_p(&stand, "ended", ATTACKER_LEFT, 0.0);
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_where_units_retire() {
+    // Sampled fights follow best play's table, retirements included, under
+    // each purpose and policy: the defender retiring out of reach playing
+    // for the margin (the brigade wins 46.8% from 3 boxes), attacking units
+    // drawing back under `attack`, and the stand-up fight.
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let battery = SideSetup::new(UnitType::Artillery);
+    let plan = |attacker, defender| Plan { policy: [attacker, defender], objective: [Objective::Margin; 2] };
+    let cases = [
+        (Purpose::Manoeuvre, Plan::BEST, setup(3, 3, 12)),
+        (Purpose::Manoeuvre, plan(Policy::Bold, Policy::Best), setup(2, 4, 12)),
+        (Purpose::Attack, Plan::BEST, setup(2, 4, 12)),
+        (Purpose::Attack, plan(Policy::Best, Policy::Cautious), setup(1, 3, 12)),
+        (Purpose::Stand, plan(Policy::Cautious, Policy::Best), setup(2, 2, 12)),
+    ];
+    for (seed, (purpose, plan, setup)) in cases.into_iter().enumerate() {
+        let fight = BrigadeFire::new(&Rules::default(), line, battery, line, setup).unwrap().with_purpose(purpose);
+        assert_agrees(&Played::new(fight, plan), 300_000, 1300 + seed as u64);
+    }
+    // The same seed gives the same counts on any thread count.
+    let scenario = build(&[("range", "3"), ("turns", "12")]);
+    let counts = |threads| scenario.simulate(&RunOptions::new(40_000, 17).with_threads(threads)).unwrap();
+    let one = counts(1);
+    assert!(one.probability("winner", 2) > 0.3, "the defender retires out of reach in many fights");
+    for threads in [2, 3] {
+        assert_eq!(one, counts(threads), "{threads} threads");
+    }
 }
