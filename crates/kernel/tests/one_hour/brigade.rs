@@ -6,13 +6,14 @@
 
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::check::assert_agrees;
-use volley_kernel::game::{Objective, Plan, Played, Policy};
+use volley_kernel::game::{Objective, Plan, Played, Policy, Purpose};
 use volley_kernel::outcome::Distribution;
 use volley_kernel::rulesets::one_hour::brigade::{BrigadeFire, BrigadeSetup};
 use volley_kernel::rulesets::one_hour::duel::{FirstSide, SideSetup};
 use volley_kernel::rulesets::one_hour::{
-    Commander, LeaderLeaves, LeaderRisk, Quality, Rules, SingleSource, SurvivingLeader, UnitType,
+    Commander, LeaderLeaves, LeaderRisk, Quality, Retire, Rules, SingleSource, SurvivingLeader, UnitType,
 };
+use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
 const TOLERANCE: f64 = 1e-12;
@@ -21,6 +22,9 @@ const DEFENDER: i64 = 1;
 /// `attackers_routed` values.
 const ROUTED_ATTACKER: i64 = 1;
 const ROUTED_BOTH: i64 = 3;
+/// `ended` values: a side left the fight of its own accord.
+const ATTACKER_LEFT: i64 = 1;
+const DEFENDER_LEFT: i64 = 2;
 
 /// Both sides bold: they fire whenever they may, the nearer unit first and at
 /// the nearer unit, and otherwise move their full move.
@@ -183,15 +187,16 @@ fn errors_name_the_supporting_units_keys() {
 }
 
 /// The start distance of both attackers (`range`, with `support.range` the
-/// same) from 1 to 8 boxes under best play, at the defaults: no jump of more
-/// than 10 points of the attacker's win probability between neighbours (the
-/// brigade module's "Start distances").
+/// same) from 1 to 8 boxes under best play, at the defaults (the purpose
+/// `attack`, retiring offered): no jump of more than 10 points of the
+/// attacker's win probability between neighbours (the brigade module's
+/// "Start distances").
 #[test]
 fn best_play_sweep_of_the_start_distance_is_flat() {
     let values: Vec<f64> = (1..=8)
         .map(|r| {
             let r = r.to_string();
-            build(&[("range", &r)]).exact_distribution().unwrap().probability("winner", ATTACKER)
+            build(&[("range", &r), ("purpose", "attack")]).exact_distribution().unwrap().probability("winner", ATTACKER)
         })
         .collect();
     for (from, pair) in (1..).zip(values.windows(2)) {
@@ -328,10 +333,15 @@ fn best_play_sweep_with_a_leader_is_flat() {
     let values: Vec<f64> = (1..=8)
         .map(|r| {
             let r = r.to_string();
-            build(&[("range", &r), ("support.leader", "true"), ("defender.quality", "excellent")])
-                .exact_distribution()
-                .unwrap()
-                .probability("winner", ATTACKER)
+            build(&[
+                ("range", &r),
+                ("support.leader", "true"),
+                ("defender.quality", "excellent"),
+                ("purpose", "attack"),
+            ])
+            .exact_distribution()
+            .unwrap()
+            .probability("winner", ATTACKER)
         })
         .collect();
     for (from, pair) in (1..).zip(values.windows(2)) {
@@ -377,4 +387,108 @@ fn a_leader_surviving_his_units_rout_joins_the_other_only_if_the_reading_says_so
     let always = Rules { surviving_leader: SurvivingLeader::AlwaysJoins, ..Rules::default() };
     let dist = exact(&always, BOLD, units, first);
     assert_p(&dist, "attacker_remaining", 66, hit_once + survives);
+}
+
+/// The brigade under a purpose and a `retire` reading, one-hit units.
+fn under(purpose: Purpose, retire: Retire, units: [SideSetup; 3], setup: BrigadeSetup) -> Distribution {
+    let rules = Rules { retire, ..Rules::default() };
+    let fight = BrigadeFire::new(&rules, units[0], units[1], units[2], setup).unwrap().with_purpose(purpose);
+    Played::new(fight, Plan::BEST).exact_distribution().unwrap()
+}
+
+#[test]
+fn the_defender_retires_from_close_range_only_where_its_purpose_lets_it() {
+    // Movement: "May pivot at the start and end of their move only,
+    // otherwise move forward" (rule `retire = pivot`). A one-hit line fires
+    // first, one turn, at a one-hit battalion and a one-hit battery, both a
+    // box off. Firing 3D6 at either routs it with 26/27; the other (or both,
+    // 1/27) then fire 3D6 each at a box, and the line routs unless every die
+    // misses: the attacker wins 26/27 * 26/27 + 1/27 * 728/729 = 18980/19683.
+    // Staying, it takes both units' 3D6: 728/729. Retiring a box (its whole
+    // move), it opens both ranges to 2 boxes (the files run straight): the
+    // battalion's 1D6 and the battery's 2D6 miss it with 1/3 * 1/9, so the
+    // attacker wins 26/27 (= 18954/19683), less than after firing. Playing
+    // for the margin (`manoeuvre`) the line retires; under `attack` or
+    // `stand` retiring gives up the ground it must hold, and it fires.
+    let units = [side(UnitType::LineInfantry, 1), side(UnitType::Artillery, 1), side(UnitType::LineInfantry, 1)];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(1, 1, 1) };
+    let fired = 18980.0 / 19683.0;
+    let retired = under(Purpose::Manoeuvre, Retire::Pivot, units, first);
+    assert_p(&retired, "winner", ATTACKER, 26.0 / 27.0);
+    assert_p(&retired, "attackers_routed", 0, 1.0);
+    let never = under(Purpose::Manoeuvre, Retire::Never, units, first);
+    assert_p(&never, "winner", ATTACKER, fired);
+    for purpose in [Purpose::Attack, Purpose::Stand] {
+        let held = under(purpose, Retire::Pivot, units, first);
+        assert_p(&held, "winner", ATTACKER, fired);
+        assert_p(&held, "ended", DEFENDER_LEFT, 0.0);
+    }
+    // The option is named in the defender's decision, and chosen.
+    let scenario = build(&[
+        ("first", "defender"),
+        ("turns", "1"),
+        ("range", "1"),
+        ("attacker.hits", "1"),
+        ("support.hits", "1"),
+        ("defender.hits", "1"),
+    ]);
+    let explained = scenario.explain().unwrap();
+    let target = explained.iter().find(|e| e.decision == "target").unwrap();
+    let chosen: Vec<&str> = target.options.iter().filter(|o| o.chosen).map(|o| o.option.as_str()).collect();
+    assert_eq!(chosen, ["retire to 2 boxes"], "{target:?}");
+}
+
+#[test]
+fn an_attacking_unit_retires_out_of_the_defenders_range() {
+    // Two turns, the defender first: a steadfast eleven-hit line (the
+    // brigade's 1D6 and 2D6 cannot rout it in two turns) 2 boxes from a
+    // one-hit battalion and a one-hit battery; it wins only by routing both,
+    // one per side turn (its 1D6 at 2 boxes routs with 2/3). Without
+    // retiring the survivor of its first volley stands within its range (or
+    // closes) and is shot again: the line wins 2/3 * 2/3 = 4/9. Retiring,
+    // the survivor pivots about, moves a box to 3, out of the line's range,
+    // and faces it again; the line's move brings it back to 2 but it may not
+    // shoot after moving: 0. Under `stand` the survivor must hold its ground
+    // (retiring is leaving, and a loss), so it stays: 4/9 again.
+    let line = SideSetup { steadfast: true, ..side(UnitType::LineInfantry, 11) };
+    let units = [side(UnitType::LineInfantry, 1), side(UnitType::Artillery, 1), line];
+    let first = BrigadeSetup { first: FirstSide::Defender, ..setup(2, 2, 2) };
+    let retired = under(Purpose::Manoeuvre, Retire::Pivot, units, first);
+    assert_p(&retired, "winner", DEFENDER, 0.0);
+    assert_p(&retired, "attackers_routed", ROUTED_BOTH, 0.0);
+    let never = under(Purpose::Manoeuvre, Retire::Never, units, first);
+    assert_p(&never, "winner", DEFENDER, 4.0 / 9.0);
+    let stand = under(Purpose::Stand, Retire::Pivot, units, first);
+    assert_p(&stand, "winner", DEFENDER, 4.0 / 9.0);
+    assert_p(&stand, "ended", ATTACKER_LEFT, 0.0);
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_solver_where_units_retire() {
+    // Sampled fights follow best play's table, retirements included, under
+    // each purpose and policy: the defender retiring out of reach playing
+    // for the margin (the brigade wins 46.8% from 3 boxes), attacking units
+    // drawing back under `attack`, and the stand-up fight.
+    let line = SideSetup::new(UnitType::LineInfantry);
+    let battery = SideSetup::new(UnitType::Artillery);
+    let plan = |attacker, defender| Plan { policy: [attacker, defender], objective: [Objective::Margin; 2] };
+    let cases = [
+        (Purpose::Manoeuvre, Plan::BEST, setup(3, 3, 12)),
+        (Purpose::Manoeuvre, plan(Policy::Bold, Policy::Best), setup(2, 4, 12)),
+        (Purpose::Attack, Plan::BEST, setup(2, 4, 12)),
+        (Purpose::Attack, plan(Policy::Best, Policy::Cautious), setup(1, 3, 12)),
+        (Purpose::Stand, plan(Policy::Cautious, Policy::Best), setup(2, 2, 12)),
+    ];
+    for (seed, (purpose, plan, setup)) in cases.into_iter().enumerate() {
+        let fight = BrigadeFire::new(&Rules::default(), line, battery, line, setup).unwrap().with_purpose(purpose);
+        assert_agrees(&Played::new(fight, plan), 300_000, 1300 + seed as u64);
+    }
+    // The same seed gives the same counts on any thread count.
+    let scenario = build(&[("range", "3"), ("turns", "12")]);
+    let counts = |threads| scenario.simulate(&RunOptions::new(40_000, 17).with_threads(threads)).unwrap();
+    let one = counts(1);
+    assert!(one.probability("winner", 2) > 0.3, "the defender retires out of reach in many fights");
+    for threads in [2, 3] {
+        assert_eq!(one, counts(threads), "{threads} threads");
+    }
 }

@@ -257,9 +257,9 @@ fn default_duels_are_pinned() {
         cavalry_charge: attacker 0.000000 defender 1.000000 none 0.000000; turns 1.0000; remaining 100.000 / 100.000
         grand_battery: attacker 0.002595 defender 0.997405 none 0.000000; turns 5.0002; remaining 0.052 / 92.302
         second_line: attacker 0.074811 defender 0.925189 none 0.000000; turns 12.9814; remaining 1.447 / 33.214
-        brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3993; remaining 94.803 / 0.000
+        brigade_fire: attacker 1.000000 defender 0.000000 none 0.000000; turns 2.3997; remaining 94.801 / 0.000
         second_line: lines_broken 0.125537 0.799652 0.074811; defender_leader 0.097231 0.202098 0.672884 0.027786
-        brigade_fire: attackers_routed 0.999943632 0.000046645 0.000009364 0.000000359"#]]
+        brigade_fire: attackers_routed 0.999966372 0.000033567 0.000000001 0.000000060"#]]
     .assert_eq(&lines.join("\n"));
 }
 
@@ -286,4 +286,113 @@ fn monte_carlo_counts_are_pinned_for_a_seed() {
         firefight winner: 0=6706 1=3294 2=0
         cavalry_charge winner: 0=0 1=10000 2=0"#]]
     .assert_eq(&lines.join("\n"));
+}
+
+/// Keys a scenario accepts but does not read at its settings are named,
+/// with why (the outputs print them as not read here), and each one named
+/// truly changes nothing: set otherwise, the exact law is the same.
+#[test]
+fn keys_not_read_at_their_settings_are_named() {
+    let one_hour = ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let build = |scenario: &str, pairs: &[(&str, &str)]| {
+        one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), pairs.iter().copied()).unwrap()
+    };
+    // (scenario, keys set, keys named as not read, keys read)
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a [&'a str], &'a [&'a str]);
+    let cases: &[Case] = &[
+        // Two lines: nobody charges, nobody is charged, infantry fire never
+        // doubles against a flank.
+        (
+            "firefight",
+            &[("turns", "3")],
+            &[
+                "attacker.shock",
+                "attacker.impetuous",
+                "attacker.in_cover",
+                "attacker.flank",
+                "defender.shock",
+                "defender.impetuous",
+                "defender.flank",
+            ],
+            &["attacker.conscript", "attacker.quality", "defender.steadfast"],
+        ),
+        // Cavalry never shoots, so the line never retreats; line infantry
+        // pivots to face a flank charge (line_infantry_pivot = always).
+        (
+            "cavalry_charge",
+            &[("turns", "3")],
+            &["defender.conscript", "defender.steadfast", "attacker.flank", "defender.shock", "defender.in_cover"],
+            &["attacker.shock", "attacker.impetuous", "attacker.conscript"],
+        ),
+        // Guns are spared by cover only against cavalry; they double against a
+        // line's flank.
+        ("grand_battery", &[("turns", "3")], &["defender.in_cover", "attacker.flank"], &["defender.flank"]),
+        (
+            "grand_battery",
+            &[("turns", "3"), ("attacker.type", "cavalry")],
+            &["attacker.in_cover", "defender.conscript"],
+            &["defender.in_cover", "attacker.flank", "defender.flank", "attacker.shock"],
+        ),
+        (
+            "second_line",
+            &[("turns", "3"), ("attacker.hits", "5")],
+            &["attacker.quality", "attacker.shock", "second.impetuous", "second.flank"],
+            &["defender.quality", "second.quality", "second.conscript"],
+        ),
+        (
+            "brigade_fire",
+            &[("turns", "3"), ("defender.steadfast", "true")],
+            &["defender.conscript", "support.shock", "support.in_cover", "attacker.flank", "defender.impetuous"],
+            &["support.flank", "attacker.conscript", "defender.steadfast"],
+        ),
+        ("shoot", &[("shooter", "artillery")], &["target_in_town"], &["target_conscript", "double"]),
+        ("shoot", &[("target_steadfast", "true")], &["target_conscript"], &["target_in_town"]),
+        (
+            "charge",
+            &[("target", "light_infantry")],
+            &["flank", "target_column", "target_in_cover", "target_shock"],
+            &["shock", "effect"],
+        ),
+        (
+            "charge",
+            &[("target", "artillery"), ("target_in_cover", "true")],
+            &["target_shock"],
+            &["flank", "target_column", "target_in_cover"],
+        ),
+        ("charge", &[("target", "line_infantry"), ("target_in_town", "true")], &["effect", "flank"], &["shock"]),
+    ];
+    for &(scenario, pairs, unread, read) in cases {
+        let base = build(scenario, pairs);
+        let named = base.unread_keys();
+        let keys: Vec<&str> = named.iter().map(|(key, _)| key.as_str()).collect();
+        for key in unread {
+            assert!(keys.contains(key), "{scenario} {pairs:?}: {key} not named in {keys:?}");
+        }
+        for key in read {
+            assert!(!keys.contains(key), "{scenario} {pairs:?}: {key} named in {keys:?}");
+        }
+        assert!(named.iter().all(|(_, why)| !why.is_empty()));
+        // Each key named, set otherwise, changes nothing.
+        let law = base.exact_distribution().unwrap();
+        for key in keys {
+            let now = pairs.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+            let other = match key.rsplit('.').next().unwrap() {
+                "quality" => "excellent",
+                "effect" => "half",
+                _ if now == Some("true") => "false",
+                _ => "true",
+            };
+            let mut changed: Vec<(&str, &str)> = pairs.iter().copied().filter(|(k, _)| *k != key).collect();
+            changed.push((key, other));
+            // A setting the rules forbid here is refused, naming the key.
+            match one_hour.scenario(scenario).unwrap().build_from_text(rules.as_ref(), changed.iter().copied()) {
+                Ok(changed) => {
+                    let changed_law = changed.exact_distribution().unwrap();
+                    assert_eq!(changed_law, law, "{scenario} {pairs:?}: {key} = {other} changed the law");
+                }
+                Err(error) => assert!(error.to_string().contains(key), "{scenario}: {key} = {other}: {error}"),
+            }
+        }
+    }
 }

@@ -83,10 +83,17 @@
 //! points between neighbouring start distances (1 to 8 boxes) except where
 //! the rules themselves make distance matter (the tests assert each jump):
 //!
-//! - `firefight` (good lines): 67% from 1 box, 57% from 2, 3.5% from 3 and
-//!   beyond. From 3 boxes on neither line will step into the other's 2-box
-//!   range, since whoever does is fired on first; both halt out of range and
-//!   the fight stands off to the turn limit.
+//! - `firefight` (good lines, its default purpose `stand`): the attacker
+//!   wins 66.9% from 1 box, 57.3% from 2, 3.5% from 3 and beyond (the
+//!   defender 33.1%, 42.7%, 6.0%; undecided 0, 0, 90.5%). From 3 boxes on
+//!   neither line will step into the other's 2-box range, since whoever
+//!   does is fired on first (a unit moves or shoots, and the enemy's volley
+//!   comes before its own); both halt out of range and the fight stands off.
+//!   Only with six game turns or fewer left does the defender step in, since
+//!   its side turn closes every game turn and the fight's last volley is its
+//!   own: that end-game is the 3.5% / 6.0% (turn limits of 4 or fewer leave
+//!   all of it undecided, 5 leave 0.5% to the defender). Retiring changes
+//!   none of this under `stand`: a line that retires has left the fight.
 //! - `grand_battery`: 45% from 1 box, 18% from 2, 7% from 3, 2% from 4: the
 //!   battery outranges the infantry (8 boxes against 2), so every box of the
 //!   approach is a volley the infantry cannot answer; from 1 box the infantry
@@ -101,7 +108,11 @@
 //!
 //! Each scenario's `purpose` key says what each side must achieve by the
 //! turn limit. `firefight` is a stand-up fight (both lines must hold, a draw
-//! at the limit); `cavalry_charge`, `grand_battery`, `second_line` and
+//! at the limit); its step from 57.3% at 2 boxes to 3.5% at 3 (90.5%
+//! undecided) is a rule's, not the purpose's: whoever steps into the other's
+//! range is fired on first, so from 3 boxes neither does until the last six
+//! game turns (see "Start distances"; the purpose key's doc says so too);
+//! `cavalry_charge`, `grand_battery`, `second_line` and
 //! `brigade_fire` are attacks: the attacker must rout its enemy by the
 //! limit, and anything else (the limit, breaking off) is the defender's.
 //! The rules force `cavalry_charge`'s answer at its defaults: infantry that
@@ -115,7 +126,8 @@
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
 use super::{
-    ColumnExit, Commander, CommanderLeads, Effect, LeaderLoss, LeaderRisk, Quality, Rules, SquareAfterFire, UnitType,
+    ColumnExit, Commander, CommanderLeads, Effect, LeaderLoss, LeaderRisk, PivotToFace, Quality, Rules,
+    SquareAfterFire, UnitType,
 };
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
@@ -158,8 +170,8 @@ pub static FIRE_DECISION: Decision = Decision {
     who: "either side",
     doc: "A unit with the enemy in range fires, or moves instead (\"Units move OR shoot\"); infantry facing cavalry \
           may form square after firing (\"at the beginning of their movement phase\").",
-    options: "fire; fire, then form square; halt at R boxes (least movement first); retire to R boxes (duels, \
-              `retire = pivot`); leave column, halt at R boxes; form square",
+    options: "fire; fire, then form square; halt at R boxes (least movement first); retire to R boxes \
+              (`retire = pivot`); leave column, halt at R boxes; form square",
 };
 /// Cavalry within reach of a target.
 pub static CHARGE_DECISION: Decision = Decision {
@@ -167,17 +179,18 @@ pub static CHARGE_DECISION: Decision = Decision {
     who: "either side",
     doc: "Cavalry that can reach a target not in square charges, moves without charging, or (not impetuous) breaks \
           off; impetuous cavalry that has charged \"MUST continue to charge\".",
-    options: "charge; halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave \
+    options: "charge; halt at R boxes (least movement first); retire to R boxes (`retire = pivot`); leave \
               column, halt at R boxes; break off",
 };
 /// A unit that cannot attack this side turn.
 pub static MOVE_DECISION: Decision = Decision {
     name: "move",
     who: "either side",
-    doc: "A unit that cannot attack moves: how far (halting out of range, at charge reach, or not at all; or, in \
-          the duels, retiring: pivoting about, moving away and facing the enemy again), whether it leaves column of route (\"To exit formation, move a normal move next turn\"), whether infantry facing \
-          cavalry forms square, whether non-impetuous cavalry breaks off.",
-    options: "halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, \
+    doc: "A unit that cannot attack moves: how far (halting out of range, at charge reach, or not at all; or \
+          retiring: pivoting about, moving away and facing the enemy again), whether it leaves column of route \
+          (\"To exit formation, move a normal move next turn\"), whether infantry facing cavalry forms square, \
+          whether non-impetuous cavalry breaks off.",
+    options: "halt at R boxes (least movement first); retire to R boxes (`retire = pivot`); leave column, \
               halt at R boxes; form square; break off",
 };
 /// A unit in square.
@@ -377,7 +390,7 @@ pub struct State {
 pub struct Duel {
     /// What each side must achieve (the scenario's `purpose` key).
     purpose: game::Purpose,
-    /// Units may retire (interpretation `retire`; the duel scenarios only).
+    /// Units may retire (interpretation `retire`).
     retiring: bool,
     rules: Rules,
     sides: [Side; 2],
@@ -520,6 +533,16 @@ impl Duel {
     /// Side `s`'s hits without a leader ("Troop quality", or its `hits` key).
     pub(super) fn base_hits(&self, s: u8) -> u32 {
         self.sides[s as usize].base_hits
+    }
+
+    /// Side `s`'s unit as the keys gave it.
+    pub(super) fn setup(&self, s: u8) -> &SideSetup {
+        &self.sides[s as usize].setup
+    }
+
+    /// The rules it is played under.
+    pub(super) fn rules(&self) -> &Rules {
+        &self.rules
     }
 
     /// Whether side `s` starts with a leader (attached, or a commander in its box).
@@ -750,6 +773,18 @@ impl Duel {
             _ if enemy.is_cavalry() => enemy.move_boxes[0],
             _ => enemy.max_range,
         }
+    }
+
+    /// Side `s`'s move in boxes as it stands (in column of route, its march).
+    pub(super) fn march(&self, s: u8, state: &State) -> u32 {
+        self.sides[s as usize].move_boxes[usize::from(state.posture[s as usize] == Posture::Column)]
+    }
+
+    /// Side `s`'s deployed move in boxes: the most it closes in a side turn
+    /// and ends deployed (a column deploys moving its normal rate at most,
+    /// rule `column_exit`).
+    pub(super) fn deployed_move(&self, s: u8) -> u32 {
+        self.sides[s as usize].move_boxes[0]
     }
 
     /// Whether from `range` side `s` could attack next side turn (after the
@@ -1103,10 +1138,10 @@ impl Law for Attack {
 }
 
 impl Duel {
-    /// This duel with retiring as the rules' `retire` field reads it (the
-    /// duel scenarios and `second_line`'s two fights; `brigade_fire` does
-    /// not retire yet). A side whose room behind is limited (the first line,
-    /// with the second behind it) never retires.
+    /// This duel with retiring as the rules' `retire` field reads it (every
+    /// fight of the ruleset: the duel scenarios, `second_line`'s two fights
+    /// and `brigade_fire`'s pairs). A side whose room behind is limited (the
+    /// first line, with the second behind it) never retires.
     pub fn with_retiring(mut self) -> Self {
         self.retiring = self.rules.retire == super::Retire::Pivot;
         self
@@ -1123,16 +1158,12 @@ impl Duel {
 impl Game for Duel {
     type State = State;
 
-    /// A side that is not cavalry never charges, so its `shock` and
-    /// `impetuous` keys change nothing (Cavalry Charges).
+    /// The unit keys that change nothing against this enemy (`unit_unread_keys`).
     fn unread_keys(&self) -> Vec<(String, String)> {
         let mut unread = Vec::new();
         for (i, side) in ["attacker", "defender"].into_iter().enumerate() {
-            if !self.sides[i].is_cavalry() {
-                for key in ["shock", "impetuous"] {
-                    unread.push((format!("{side}.{key}"), format!("the {side} is not cavalry and never charges")));
-                }
-            }
+            let enemy = self.sides[1 - i].setup.unit;
+            unread.extend(unit_unread_keys(&self.rules, side, &self.sides[i].setup, &[enemy]));
         }
         unread
     }
@@ -1324,6 +1355,71 @@ pub(super) fn side_from(settings: &Settings, prefix: &str) -> SideSetup {
     }
 }
 
+/// The keys of the unit `prefix` (`attacker`, `defender`, `support`,
+/// `second`) that change nothing when it fights only `enemies`, each with
+/// why, for the outputs to name as not read ([`Game::unread_keys`]):
+///
+/// - `shock` and `impetuous` on a unit that is not cavalry: it never charges,
+///   and a charged unit's shock counts only for cavalry (Cavalry Charges).
+/// - `conscript` and `steadfast` against cavalry alone: cavalry "do NOT
+///   shoot", and only fire makes a unit retreat (Shooting); `conscript` on a
+///   steadfast unit, which never retreats.
+/// - `in_cover` unless the unit is artillery facing cavalry: cover spares
+///   only guns charged by cavalry (Unit table: "Artillery not in cover").
+/// - `flank` on infantry (only artillery fire and cavalry charges double
+///   against a flank), on artillery facing only light infantry or guns
+///   ("vs flanks of infantry or cavalry"; light infantry has "No flanks"),
+///   on cavalry facing only light infantry or line infantry that pivots to
+///   face a charge (rule `line_infantry_pivot`).
+/// - `quality` when the `hits` key sets the unit's hits instead.
+pub(super) fn unit_unread_keys(
+    rules: &Rules,
+    prefix: &str,
+    unit: &SideSetup,
+    enemies: &[UnitType],
+) -> Vec<(String, String)> {
+    let mut unread = Vec::new();
+    let mut push = |key: &str, why: String| unread.push((format!("{prefix}.{key}"), why));
+    let kind = unit.unit;
+    if !kind.is_cavalry() {
+        for key in ["shock", "impetuous"] {
+            push(key, format!("the {prefix} unit is not cavalry and never charges"));
+        }
+    }
+    if enemies.iter().all(|enemy| enemy.is_cavalry()) {
+        for key in ["conscript", "steadfast"] {
+            push(key, "cavalry do not shoot, and only fire makes a unit retreat".into());
+        }
+    } else if unit.steadfast {
+        push("conscript", format!("the {prefix} unit is steadfast and never retreats"));
+    }
+    if !(kind == UnitType::Artillery && enemies.iter().any(|enemy| enemy.is_cavalry())) {
+        push("in_cover", "cover spares only guns charged by cavalry (\"Artillery not in cover\")".into());
+    }
+    let flanks = match kind {
+        UnitType::Artillery => enemies.iter().any(|&enemy| !enemy.is_light() && enemy != UnitType::Artillery),
+        UnitType::Cavalry | UnitType::HeavyCavalry => {
+            let pivots = rules.line_infantry_pivot == PivotToFace::Always;
+            enemies.iter().any(|&enemy| !(enemy.is_light() || pivots && enemy == UnitType::LineInfantry))
+        }
+        _ => false,
+    };
+    if !flanks {
+        let why = if kind.is_infantry() {
+            "only artillery fire and cavalry charges double against a flank"
+        } else if kind.is_cavalry() {
+            "light infantry has no flanks and line infantry pivots to face a charge (rule line_infantry_pivot)"
+        } else {
+            "artillery doubles only against flanks of infantry or cavalry, and light infantry has no flanks"
+        };
+        push("flank", why.into());
+    }
+    if unit.hits > 0 {
+        push("quality", format!("the {prefix} unit's hits are set by {prefix}.hits"));
+    }
+    unread
+}
+
 /// The keys of a duel: [`duel_params`] with each side's retired keys named in its policy doc.
 fn duel_only_params(range: i64, attacker: SideSetup, defender: SideSetup) -> Vec<Param> {
     let mut params = duel_params(range, attacker, defender);
@@ -1392,7 +1488,11 @@ pub fn firefight_entry() -> ScenarioEntry {
             params.push(game::purpose_key(
                 game::Purpose::Stand,
                 "rout the defender",
-                "two units that stand and trade fire: who gives way first",
+                "two units that stand and trade fire: who gives way first. The start range matters by a rule: \
+                 from 3 boxes or more neither line steps into the other's 2-box range, since whoever does is \
+                 fired on first (\"Units move OR shoot\"), so they stand off until the last six game turns, \
+                 when the defender, whose side turn closes each game turn, steps in: the attacker wins 66.9% \
+                 from 1 box, 57.3% from 2, 3.5% from 3 or more (90.5% undecided)",
             ));
             params
         },

@@ -117,10 +117,47 @@
 //!   only, otherwise move forward", so a unit may turn about, move up to its
 //!   move, and turn back to face the enemy: it retires, facing the enemy at
 //!   the end (not flanked), and, having moved, does not shoot. Field
-//!   `retire`: `pivot` (default) or `never` (the play before). The duels
-//!   (`firefight`, `cavalry_charge`, `grand_battery`) offer it to both
-//!   sides; `second_line` and `brigade_fire` do not yet (their units' room
-//!   to the rear is shared with the other units of the position).
+//!   `retire`: `pivot` (default) or `never` (the play before). Every unit
+//!   that may move is offered it: both sides of the duels (`firefight`,
+//!   `cavalry_charge`, `grand_battery`), the attacker and the second line of
+//!   `second_line` (the first line has the second behind it and no room to
+//!   retire into), and all three units of `brigade_fire` (the defender's
+//!   retirement runs along the files and opens both attackers' ranges
+//!   alike). The argument for `pivot`: the text restricts pivots to the
+//!   start and end of a move, not their direction, so turning about, moving
+//!   and turning to face again is a legal move, and a player who may not
+//!   retire could never break off a losing firefight, which no rule forbids
+//!   (only impetuous cavalry "MUST continue to charge"). What retiring means
+//!   for the fight is the scenario's purpose: under `stand` a unit that
+//!   retires has given up the ground its side must hold (in `brigade_fire`,
+//!   either attacking unit's), under `attack` a defender that retires has
+//!   given the attacker its aim and an attacker that retires may come back,
+//!   and under `manoeuvre` it is a move like any other.
+//! - Choices the text leaves to a player that are not decisions, because
+//!   taking them is never worse: the C-in-C's rally ("may ... attempt to
+//!   rally") is always tried, since a rally only gives hits back and no rule
+//!   makes a unit worse for having hits; a commander's re-roll of a missed
+//!   die (Hill, Lobau) and forced re-roll of an enemy's hit (Orange, Reille)
+//!   are always taken, one die per attack, since the re-roll cannot come
+//!   out worse than the die it replaces. (One more hit may push a target
+//!   back a box, which a shooter could in principle not want; the text
+//!   makes the re-roll a die's, before any retreat is known to follow, and
+//!   the re-rolls are folded into the attack's law, not chosen die by die.)
+//!   Cavalry whose charge routs its target "occupy the target box", a
+//!   retreat is "directly away from source", and a unit routed is gone:
+//!   the text gives no choice there.
+//! - Keys a scenario accepts but does not read at its settings are named in
+//!   every output as not read, with why (`unread_keys`; the combinations
+//!   the rules forbid are refused instead): in the fights
+//!   (`duel::unit_unread_keys`) `shock` and `impetuous` on a unit that is
+//!   not cavalry, `conscript` and `steadfast` against cavalry alone (cavalry
+//!   do not shoot, and only fire makes a unit retreat), `conscript` on a
+//!   steadfast unit, `in_cover` unless guns face cavalry, `flank` where
+//!   nothing it strikes doubles, `quality` under a `hits` key; in `shoot`,
+//!   `target_in_town` for a shooter other than line infantry and
+//!   `target_conscript` on a steadfast target; in `charge`, `flank`,
+//!   `target_column`, `target_in_cover`, `effect` and the shock keys where
+//!   the target's type or situation makes them change nothing.
 //! - Squares: "may go into or out of square at the beginning of their
 //!   movement phase", offered to infantry facing cavalry; a square neither
 //!   moves nor shoots, cannot be charged, is doubled against by artillery,
@@ -643,12 +680,13 @@ crate::rule_book! {
         /// end of their move only, otherwise move forward"): pivot (default:
         /// a unit turns about, moves up to its move away from the enemy and
         /// turns to face it again, ending its move facing the enemy, so it is
-        /// not flanked; it moves, so it does not shoot; in the duels,
-        /// `firefight`, `cavalry_charge` and `grand_battery`, and in
-        /// `second_line`, where the first line has the second behind it and
-        /// no room to retire into; not yet in `brigade_fire`, whose two
-        /// attackers share one defender's moves) or never (a unit only holds
-        /// or closes, the play before).
+        /// not flanked; it moves, so it does not shoot; offered to every
+        /// unit that may move: in the duels, `firefight`, `cavalry_charge`
+        /// and `grand_battery`, in `second_line` (but not to the first
+        /// line, which has the second behind it and no room to retire into)
+        /// and in `brigade_fire`, where the defender's retirement opens both
+        /// attackers' ranges alike) or never (a unit only holds or closes,
+        /// the play before).
         pub retire: Retire = Retire::Pivot;
         /// Interpretation: Leaders: a leader "adds a bonus to its morale roll";
         /// the text gives no size, so this takes 1 off a reluctant unit's D6

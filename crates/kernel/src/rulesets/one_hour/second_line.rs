@@ -463,6 +463,18 @@ impl SecondLine {
 impl Game for SecondLine {
     type State = Lines;
 
+    /// The unit keys that change nothing against these enemies
+    /// (`duel::unit_unread_keys`): the attacker fights both lines, each
+    /// line the attacker alone.
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        let rules = self.first.rules();
+        let (attacker, first, second) = (self.first.setup(0), self.first.setup(1), self.second[0].setup(1));
+        let mut unread = duel::unit_unread_keys(rules, "attacker", attacker, &[first.unit, second.unit]);
+        unread.extend(duel::unit_unread_keys(rules, "defender", first, &[attacker.unit]));
+        unread.extend(duel::unit_unread_keys(rules, "second", second, &[attacker.unit]));
+        unread
+    }
+
     fn purpose(&self) -> game::Purpose {
         self.purpose
     }

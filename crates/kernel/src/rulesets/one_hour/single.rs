@@ -2,7 +2,7 @@
 //! (`charge`), exact by the binomial of the dice then the halving or doubling.
 
 use super::attack::{self, Attack, ChargeSituation, FireTarget, Rerolls};
-use super::{Effect, Rules, UnitType};
+use super::{Effect, PivotToFace, Rules, UnitType};
 use crate::catalogue::ScenarioEntry;
 use crate::dice::Dice;
 use crate::outcome::{Layout, Metric};
@@ -77,6 +77,8 @@ pub struct Shoot {
     attack: Attack,
     /// Hits at which the target retreats (`u32::MAX` when steadfast).
     retreat_at: u32,
+    /// The keys these settings do not read, with why.
+    unread: Vec<(String, String)>,
     layout: Layout,
 }
 
@@ -137,7 +139,17 @@ impl Shoot {
             hits_metric(attack.max_hits()),
             Metric::boolean("retreats", "whether the target must retreat a box (3 or more hits; 2 for conscripts)"),
         ]);
-        Ok(Shoot { attack, retreat_at, layout })
+        let mut unread = Vec::new();
+        if setup.shooter != Shooter::LineInfantry {
+            // Towns and Strongpoints: "attacked at half effect by Line Infantry";
+            // artillery "fires at units in them as normal"; light infantry's
+            // "Attacks ignore cover".
+            unread.push(("target_in_town".into(), "only line infantry shoots a town at half effect".into()));
+        }
+        if setup.target_steadfast {
+            unread.push(("target_conscript".into(), "a steadfast target never retreats".into()));
+        }
+        Ok(Shoot { attack, retreat_at, unread, layout })
     }
 
     /// The attack this shot rolls.
@@ -167,12 +179,20 @@ impl Scenario for Shoot {
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(self.attack.law().iter().map(|&(hits, p)| (self.code(hits), p)).collect())
     }
+
+    /// `target_in_town` for a shooter other than line infantry, and
+    /// `target_conscript` on a steadfast target.
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        self.unread.clone()
+    }
 }
 
 /// One cavalry charge (Cavalry Charges): only the charger inflicts hits.
 #[derive(Clone, Debug)]
 pub struct Charge {
     attack: Attack,
+    /// The keys these settings do not read, with why.
+    unread: Vec<(String, String)>,
     layout: Layout,
 }
 
@@ -204,7 +224,8 @@ impl Charge {
         }
         let attack = attack::charge(rules, charger.unit(), target, situation, rerolls);
         let layout = Layout::new(vec![hits_metric(attack.max_hits())]);
-        Ok(Charge { attack, layout })
+        let unread = charge_unread_keys(rules, target, &situation);
+        Ok(Charge { attack, unread, layout })
     }
 
     /// The attack this charge rolls.
@@ -230,6 +251,81 @@ impl Scenario for Charge {
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
         Some(self.attack.law().iter().map(|&(hits, p)| (u64::from(hits), p)).collect())
     }
+
+    /// `flank`, `target_column`, `target_in_cover` and the shock keys where
+    /// the target's type or situation makes them change nothing.
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        self.unread.clone()
+    }
+}
+
+/// The keys of `charge` that change no die or hit at these settings, with
+/// why; each mirrors a condition of [`attack::charge`]. Unit table: "2x dice
+/// flank attack or vs Light Infantry, or Artillery not in cover" (several
+/// reasons double once); Light Infantry "No flanks"; Line Infantry "may
+/// pivot to face a charge" (rule `line_infantry_pivot`); Towns: "cannot be
+/// charged/shot in the flank/rear", charged at "quarter effect vs
+/// Infantry"; Cavalry Charges: "Units with Shock charging units without
+/// same gain an extra D6".
+fn charge_unread_keys(rules: &Rules, target: UnitType, situation: &ChargeSituation) -> Vec<(String, String)> {
+    let mut unread: Vec<(String, String)> = Vec::new();
+    let mut push = |key: &str, why: &str| unread.push((key.into(), why.into()));
+    let light = target.is_light();
+    let town = situation.target_in_town;
+    let pivots = target == UnitType::LineInfantry && rules.line_infantry_pivot == PivotToFace::Always;
+    let guns_doubled = target == UnitType::Artillery && !situation.target_in_cover && !town;
+    let flank_why = if light {
+        Some("light infantry has no flanks")
+    } else if town {
+        Some("a town cannot be charged in the flank")
+    } else if situation.target_column {
+        Some("a column of route is flanked already")
+    } else if pivots {
+        Some("line infantry pivots to face a charge (rule line_infantry_pivot)")
+    } else if guns_doubled {
+        Some("guns not in cover are doubled against already")
+    } else {
+        None
+    };
+    if let Some(why) = flank_why {
+        push("flank", why);
+    }
+    let column_why = if light {
+        Some("light infantry has no flanks, in column of route or not")
+    } else if town {
+        Some("a unit holding a town is charged as a town, never in the flank")
+    } else if situation.flank && !pivots {
+        Some("the charge strikes its flank already")
+    } else if guns_doubled {
+        Some("guns not in cover are doubled against already")
+    } else {
+        None
+    };
+    if let Some(why) = column_why {
+        push("target_column", why);
+    }
+    let cover_why = if target != UnitType::Artillery {
+        Some("cover spares only guns (\"Artillery not in cover\")")
+    } else if town {
+        Some("guns holding a town are charged at half effect, never doubled")
+    } else if situation.flank || situation.target_column {
+        Some("a charge in the flank doubles against guns in cover too")
+    } else {
+        None
+    };
+    if let Some(why) = cover_why {
+        push("target_in_cover", why);
+    }
+    if town && target.is_infantry() {
+        push("effect", "infantry holding a town is charged at quarter effect whatever the charge's own");
+    }
+    if situation.target_shock {
+        push("shock", "the target has shock too, so the charger's gains nothing");
+    }
+    if !situation.shock {
+        push("target_shock", "the charger has no shock for the target's to cancel");
+    }
+    unread
 }
 
 fn build_shoot(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
