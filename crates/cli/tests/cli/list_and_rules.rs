@@ -69,15 +69,15 @@ fn list_shows_each_decision_who_takes_it_its_options_and_the_default_play() {
     let expected = [
         (
             "fire",
-            "fire; fire, then form square; halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; form square",
+            "fire; fire, then form square; halt at R boxes (least movement first); retire to R boxes (`retire = pivot`); leave column, halt at R boxes; form square",
         ),
         (
             "charge",
-            "charge; halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; break off",
+            "charge; halt at R boxes (least movement first); retire to R boxes (`retire = pivot`); leave column, halt at R boxes; break off",
         ),
         (
             "move",
-            "halt at R boxes (least movement first); retire to R boxes (duels, `retire = pivot`); leave column, halt at R boxes; form square; break off",
+            "halt at R boxes (least movement first); retire to R boxes (`retire = pivot`); leave column, halt at R boxes; form square; break off",
         ),
         ("square", "stay in square; leave square"),
     ];
