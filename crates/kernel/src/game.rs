@@ -2780,8 +2780,22 @@ impl<G: Game> Scenario for Played<G> {
         self.game.reads_rule(field)
     }
 
+    /// The game's own, and each side's objective where that side does not
+    /// play `best` (asked for a heuristic, or falling back to one beyond the
+    /// solver): no objective steers a heuristic.
     fn unread_keys(&self) -> Vec<(String, String)> {
-        self.game.unread_keys()
+        use crate::params::Choice;
+        let mut unread = self.game.unread_keys();
+        let plan = self.effective_plan();
+        for (side, name) in ["attacker", "defender"].into_iter().enumerate() {
+            if plan.policy[side] != Policy::Best {
+                unread.push((
+                    format!("{name}.objective"),
+                    format!("the {name} plays {}, a heuristic no objective steers", plan.policy[side].name()),
+                ));
+            }
+        }
+        unread
     }
 
     fn purpose(&self) -> Option<Purpose> {

@@ -182,3 +182,37 @@ fn a_longer_turn_limit_never_costs_an_attacker_and_never_undoes_a_decision() {
         }
     }
 }
+
+#[test]
+fn a_side_playing_a_heuristic_names_its_objective_unread() {
+    // No objective steers `bold` or `cautious`: every game scenario names
+    // the objective of a side asked for a heuristic as not read, and of a
+    // side at its best not.
+    for (name, entry, rules) in game_scenarios() {
+        let has = |key: &str| entry.params.iter().any(|param| param.name == key);
+        for (side, other) in [("attacker", "defender"), ("defender", "attacker")] {
+            if !has(&format!("{side}.policy")) {
+                continue;
+            }
+            let policy = format!("{side}.policy");
+            let scenario = entry.build_from_text(rules.as_ref(), [(policy.as_str(), "bold")]).unwrap();
+            let unread: Vec<String> = scenario.unread_keys().into_iter().map(|(key, _)| key).collect();
+            assert!(unread.contains(&format!("{side}.objective")), "{name}: {unread:?}");
+            if has(&format!("{other}.policy"))
+                && scenario.policies().unwrap()[usize::from(side == "attacker")].played
+                    == volley_kernel::game::Policy::Best
+            {
+                assert!(!unread.contains(&format!("{other}.objective")), "{name}: {unread:?}");
+            }
+        }
+    }
+    // And it changes nothing: a bold attacker's objective, set either way.
+    let one_hour = volley_kernel::catalogue::ruleset("one_hour").unwrap();
+    let rules = (one_hour.default_rules)();
+    let entry = one_hour.scenario("firefight").unwrap();
+    let law = |objective: &str| {
+        let pairs = [("attacker.policy", "bold"), ("attacker.objective", objective), ("purpose", "manoeuvre")];
+        entry.build_from_text(rules.as_ref(), pairs).unwrap().exact_distribution().unwrap()
+    };
+    assert_eq!(law("win"), law("margin"));
+}

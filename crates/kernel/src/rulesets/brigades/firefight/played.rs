@@ -97,7 +97,18 @@ impl Scenario for FirePlayed {
     }
 
     fn unread_keys(&self) -> Vec<(String, String)> {
-        Scenario::unread_keys(&self.played)
+        let mut unread = Scenario::unread_keys(&self.played);
+        // The dense table plays best where the generic solver would fall
+        // back to a heuristic: a side at its best there reads its objective.
+        if DenseSolver::fits(self.played.game()) {
+            for (side, name) in ["attacker", "defender"].into_iter().enumerate() {
+                if self.plan.policy[side] == Policy::Best {
+                    let key = format!("{name}.objective");
+                    unread.retain(|(k, _)| *k != key);
+                }
+            }
+        }
+        unread
     }
 
     fn explain(&self) -> Option<Vec<game::Explained>> {
