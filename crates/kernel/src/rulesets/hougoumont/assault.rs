@@ -22,10 +22,12 @@
 //! retreat (artillery moves 4 inches, a retreat 8), and the battery does not
 //! fire on buildings its own men hold (3.3: no fire into one's own men).
 //!
-//! A holder broken by fire at a distance leaves the position empty and the
-//! side outside, the only one not in retreat, walks in unopposed; the state
-//! keeps one distance, so it is taken at once, the retreating side 8 inches
-//! beyond it. Under `defender_failure = attacker_wins` the defenders' first
+//! A holder broken by fire at a distance leaves the position to the side
+//! outside, the only one not in retreat: by default (`handover = at_once`)
+//! it is taken at once, the retreating side 8 inches beyond it; under
+//! `walk_in` the position stays empty until the side outside walks in at its
+//! move, or the holders rally and walk back first (as after both sides
+//! break, below). Under `defender_failure = attacker_wins` the defenders' first
 //! failure ends the assault as the attackers' win (the reading before issue
 //! 16; see the ruleset note).
 //!
@@ -146,23 +148,25 @@
 //! 89.3% where best play wins 16.4% and loses 83.6% (bold: 10.1%, 89.9%), a
 //! gap of 11.5 points of margin.
 //!
-//! The start distance, swept under best play (tests `the_start_distance_sweep_*`
-//! and `the_farm_assault_start_distance_sweep_*`), jumps where no choice
-//! avoids a volley: the `assault` from 10 to 11 inches (within charge reach
-//! the attackers charge at once and meet no fire; from 11 they spend a turn
-//! under the gun's canister and the muskets), and `farm_assault` (10
-//! attackers, 6 Veteran light infantry, 10 turns) from 10 to 11 inches,
-//! 99.9% to 78%: from 11 to 22 inches the attackers start within the light
-//! infantry's musket range (11 - 2 = 9 needed) but beyond their charge reach,
-//! and the side outside the position only held or advanced, so they took
-//! volleys they could not return behind the walls, where from 23 inches they
-//! waited out of range while the howitzers worked. With the fall-back they
-//! step out of range (measured: 10 inches 100.0%, 11 98.8%, 15, 22, 23, 30
-//! and 40 100.0%). Under purpose `manoeuvre` the fall-back also lets the
-//! default `assault` attacker withdraw and wait for the undecided limit (it
-//! then wins 0.0%: 0.0 / 32.3 / 67.7); under the default purpose, `attack`,
-//! where the limit is the defenders' win, it attacks (16.26%, 16.24% without
-//! the fall-back).
+//! The start distance, swept under best play and the default purpose (tests
+//! `the_start_distance_sweep_under_best_play_has_no_jump` and
+//! `the_farm_assault_start_distance_sweep_under_best_play_has_no_jump`), has
+//! no jump of more than 10 points. Under `closing_volley = none` it had one
+//! where no choice avoids a volley: the `assault` from 10 to 11 inches
+//! (within charge reach the attackers charged at once and met no fire, 49.9%;
+//! from 11 they spend a turn under the gun's canister and the muskets, 17.3%)
+//! and `farm_assault` (10 attackers, 6 Veteran light infantry, 10 turns) from
+//! 10 to 11 inches. The default closing volley meets the charge at the
+//! distance it starts from, so the default assault runs 11.0% (6 inches),
+//! 12.8 (8), 15.4 (10), 15.9 (11), 16.0 to 17.9 (12 to 17), 19.8 (19), 16.2
+//! (22 to 29), 14.8 (30) at 12 turns: the nearer the start, the heavier the
+//! volley the charge meets. The farm runs about 85.5% from 1 to 8 inches
+//! (its attackers start under the light infantry's muskets) and 90 to 100%
+//! beyond. The side outside may fall back out of range. Under purpose
+//! `manoeuvre` the fall-back also lets the default `assault` attacker
+//! withdraw and wait for the undecided limit (it then wins 0.0%: 0.0 / 32.3
+//! / 67.7); under the default purpose, `attack`, where the limit is the
+//! defenders' win, it attacks (16.2%).
 //!
 //! The turn limit matters to best play: a fight still going at the limit is
 //! undecided under purpose `manoeuvre` (and `assault_limit = undecided`),
@@ -170,7 +174,8 @@
 //! musket range and wait for it: the default assault, now that the attacker
 //! may fall back out of the gun's reach, waits at 30 turns and at 20 (0.0%
 //! won). Under the default purpose, `attack`, the limit is the defenders'
-//! and the attacker attacks either way (16.26% at 30 turns and at 20).
+//! and the attacker attacks either way (16.26% at 30 turns and at 20, under
+//! `closing_volley = none`; 16.2% at 30 with the default volley).
 
 use super::artillery::{Gun, Shot};
 use super::melee::{CasualtyRule, MeleeSide, resolve};
