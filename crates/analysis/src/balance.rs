@@ -259,6 +259,14 @@ pub enum Measure {
         /// The metric.
         metric: String,
     },
+    /// The probability that an integer metric is at least `value` (the
+    /// chance of at least 3 hits), written `metric>=value`.
+    AtLeast {
+        /// The metric.
+        metric: String,
+        /// The least value counted.
+        value: i64,
+    },
 }
 
 impl Measure {
@@ -270,6 +278,11 @@ impl Measure {
     /// The mean of `metric`.
     pub fn mean(metric: impl Into<String>) -> Measure {
         Measure::Mean { metric: metric.into() }
+    }
+
+    /// The probability that `metric` is at least `value`.
+    pub fn at_least(metric: impl Into<String>, value: i64) -> Measure {
+        Measure::AtLeast { metric: metric.into(), value }
     }
 
     /// The attacker's win: `winner = attacker` in multi-turn scenarios, or
@@ -284,13 +297,13 @@ impl Measure {
     /// The metric it reads.
     pub fn metric(&self) -> &str {
         match self {
-            Measure::Probability { metric, .. } | Measure::Mean { metric } => metric,
+            Measure::Probability { metric, .. } | Measure::Mean { metric } | Measure::AtLeast { metric, .. } => metric,
         }
     }
 
     /// Whether it is a probability (so 0 to 1, and 0.5 means even odds).
     pub fn is_probability(&self) -> bool {
-        matches!(self, Measure::Probability { .. })
+        matches!(self, Measure::Probability { .. } | Measure::AtLeast { .. })
     }
 
     /// A short label: `P(winner = attacker)` or `mean of hits`.
@@ -298,6 +311,7 @@ impl Measure {
         match self {
             Measure::Probability { metric, value } => format!("P({metric} = {value})"),
             Measure::Mean { metric } => format!("mean of {metric}"),
+            Measure::AtLeast { metric, value } => format!("P({metric} >= {value})"),
         }
     }
 
@@ -314,9 +328,17 @@ impl Measure {
                 ("arrived", "true") => "the chance of getting across".into(),
                 ("completed", "true") => "the chance of getting every order through".into(),
                 ("hit", "true") => "the chance of a hit".into(),
+                ("retreats", "true") => "the chance the target retreats".into(),
                 (metric, value) => format!("the chance that {} is {value}", metric.replace('_', " ")),
             },
             Measure::Mean { metric } => format!("the mean {}", metric.replace('_', " ")),
+            Measure::AtLeast { metric, value } => {
+                // "at least 1 hit", "at least 3 hits": a plural metric's name
+                // is singular after 1.
+                let name = metric.replace('_', " ");
+                let name = if *value == 1 { name.strip_suffix('s').map_or(name.clone(), str::to_string) } else { name };
+                format!("the chance of at least {value} {name}")
+            }
         }
     }
 
@@ -345,6 +367,20 @@ impl Measure {
                         Estimate { value: probability, ci_low, ci_high, standard_error, samples }
                     }
                     None => Estimate::exact(probability),
+                })
+            }
+            Measure::AtLeast { value, .. } => {
+                let rows = dist.marginal(index).into_iter().filter(|r| r.value >= *value);
+                let (count, probability) =
+                    rows.fold((0u64, 0.0), |(count, probability), r| (count + r.count, probability + r.probability));
+                Ok(match samples {
+                    Some(n) => {
+                        let probability = count as f64 / n.max(1) as f64;
+                        let (ci_low, ci_high) = wilson(count, n, confidence);
+                        let standard_error = (probability * (1.0 - probability) / n.max(1) as f64).sqrt();
+                        Estimate { value: probability, ci_low, ci_high, standard_error, samples }
+                    }
+                    None => Estimate::exact(probability.min(1.0)),
                 })
             }
             Measure::Mean { .. } => {
@@ -382,6 +418,20 @@ impl Measure {
                 metric.name
             ))),
             Measure::Mean { .. } => Ok((index, None)),
+            // A metric's range can grow with the settings a sweep moves
+            // (more figures, more hits), so a count past this range is
+            // allowed: where it cannot happen its chance is 0.
+            Measure::AtLeast { value, .. } => match metric.domain {
+                Domain::Integer { min, .. } if *value > min => Ok((index, None)),
+                Domain::Integer { min, .. } => Err(AnalysisError::Invalid(format!(
+                    "metric `{}` is never below {min}, so at least {value} is certain; ask for more than {min}",
+                    metric.name
+                ))),
+                _ => Err(AnalysisError::Invalid(format!(
+                    "metric `{}` is not a count; `>=` needs an integer metric such as hits",
+                    metric.name
+                ))),
+            },
         }
     }
 }
@@ -583,7 +633,7 @@ pub fn quality_equivalence(
         )));
     }
     let measure = match measure {
-        Some(m @ Measure::Probability { .. }) => m,
+        Some(m @ (Measure::Probability { .. } | Measure::AtLeast { .. })) => m,
         Some(Measure::Mean { metric }) => {
             return Err(AnalysisError::Invalid(format!(
                 "equivalence looks for even odds; measure a probability, not the mean of `{metric}`"
@@ -683,6 +733,15 @@ pub fn quality_equivalence(
     Ok(Equivalence { key: key.to_string(), measure, points, increasing, needed, crossing, interval, runs })
 }
 
+/// Text with its first letter in capitals, to open a sentence.
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// The estimate of the complementary probability.
 fn flip(e: Estimate) -> Estimate {
     Estimate { value: 1.0 - e.value, ci_low: 1.0 - e.ci_high, ci_high: 1.0 - e.ci_low, ..e }
@@ -706,24 +765,23 @@ impl Equivalence {
         frame_of(columns)
     }
 
-    /// The finding in one line.
+    /// The finding in one line, in a designer's words: what value gives
+    /// even odds, and how sure that is.
     pub fn finding(&self) -> String {
+        let measure = capitalised(&self.measure.plain());
         let (Some(needed), Some((low, high))) = (self.needed, self.interval) else {
             return match self.needed {
-                Some(needed) => {
-                    format!("{} is at even odds or better already at {} = {needed}.", self.measure.label(), self.key)
-                }
-                None => {
-                    format!("{} never reaches even odds over the range of {} probed.", self.measure.label(), self.key)
-                }
+                Some(needed) => format!("{measure} is at even odds or better already at {} = {needed}.", self.key),
+                None => format!("{measure} never reaches even odds over the range of {} tried.", self.key),
             };
         };
-        format!(
-            "{} reaches even odds at {} = {needed} (crossing {:.1}, interval {low:.1} to {high:.1}).",
-            self.measure.label(),
-            self.key,
-            self.crossing.unwrap_or(needed as f64)
-        )
+        let crossing = self.crossing.unwrap_or(needed as f64);
+        let sure = if (high - low).abs() < 0.05 {
+            format!("it crosses at {crossing:.1}")
+        } else {
+            format!("it crosses at about {crossing:.1}, somewhere from {low:.1} to {high:.1}")
+        };
+        format!("{measure} reaches even odds at {} = {needed} ({sure}).", self.key)
     }
 }
 
@@ -1141,8 +1199,8 @@ impl Sensitivity {
         };
         if top.largest_change() == 0.0 {
             return format!(
-                "No integer rule field moved {} by one step (baseline {}).",
-                self.measure.label(),
+                "No printed number moves {} by one step (it stays at {}).",
+                self.measure.plain(),
                 format_value(self.baseline.value, self.measure.is_probability())
             );
         }
@@ -1158,12 +1216,19 @@ impl Sensitivity {
             Some(next) => format!("; next is {}", next.field),
             None => String::new(),
         };
-        let mut finding = format!(
-            "{} moves {} most: up to {size} for one step from its printed {} (baseline {baseline}){runner_up}.",
+        format!(
+            "{} moves {} most: one step from its printed {} moves it up to {size} (from {baseline}){runner_up}.",
             top.field,
-            self.measure.label(),
+            self.measure.plain(),
             top.baseline
-        );
+        )
+    }
+
+    /// Whether the field that moves the measure most does so from other
+    /// starts too, in a sentence (empty where no start was checked): a
+    /// ranking led by the fixed start rather than by play says so.
+    pub fn start_sentence(&self) -> String {
+        let mut finding = String::new();
         if let Some(check) = &self.start_check
             && !check.elsewhere.is_empty()
         {
@@ -1174,7 +1239,7 @@ impl Sensitivity {
                 check.elsewhere.iter().map(|(at, c)| format!("{} from {} {at}", points(*c), check.key)).collect();
             if check.start_driven() {
                 finding.push_str(&format!(
-                    " That is mostly the fixed start, not play: the fight starts at {} {}, and the same step ({} = {}) \
+                    "That is mostly the fixed start, not play: the fight starts at {} {}, and the same step ({} = {}) \
                      moves it only {} from a start one step nearer or farther.",
                     check.key,
                     check.start,
@@ -1184,7 +1249,7 @@ impl Sensitivity {
                 ));
             } else {
                 finding.push_str(&format!(
-                    " It matters in play, not only from this fight's start ({} {}): the same step moves it {} too.",
+                    "It matters in play, not only from this fight's start ({} {}): the same step moves it {} too.",
                     check.key,
                     check.start,
                     elsewhere.join(" and ")

@@ -11,7 +11,7 @@
 //! overlapping.
 
 use crate::AnalysisError;
-use crate::balance::{Convergence, Equivalence, Ladder, Measure, Sensitivity, Sweep};
+use crate::balance::{Convergence, Equivalence, Ladder, Measure, Sensitivity, Sweep, capitalised};
 use crate::stats::wilson;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -145,6 +145,16 @@ pub enum ChartKind {
         /// Whether values are probabilities (axis in percent).
         percent: bool,
     },
+    /// Bars of several series side by side in each category (A and B, say),
+    /// with whiskers and a legend under the chart.
+    GroupedBars {
+        /// The categories, left to right.
+        categories: Vec<String>,
+        /// Each series' name and its bar in each category (`None`: none there).
+        series: Vec<(String, Vec<Option<Bar>>)>,
+        /// Whether values are probabilities (axis in percent).
+        percent: bool,
+    },
     /// A grid of coloured cells with the value printed in each.
     Heatmap {
         /// Row labels, top to bottom.
@@ -272,10 +282,40 @@ impl Chart {
 
     /// The chart as a PNG file's bytes.
     pub fn png(&self) -> Result<Vec<u8>, AnalysisError> {
+        self.encode_png(&self.rgb()?, self.width, self.height)
+    }
+
+    /// The chart drawn at its own size and shrunk `factor` times each way
+    /// (each pixel the mean of a `factor` by `factor` block), as PNG bytes: a
+    /// thumbnail with every label the full chart has, none cut by a smaller
+    /// canvas.
+    pub fn png_shrunk(&self, factor: u32) -> Result<Vec<u8>, AnalysisError> {
+        let factor = factor.max(1);
         let pixels = self.rgb()?;
+        let (width, height) = (self.width / factor, self.height / factor);
+        let mut small = Vec::with_capacity(width as usize * height as usize * 3);
+        let area = u32::pow(factor, 2);
+        for y in 0..height {
+            for x in 0..width {
+                for channel in 0..3 {
+                    let mut sum = 0u32;
+                    for dy in 0..factor {
+                        for dx in 0..factor {
+                            let at = ((y * factor + dy) * self.width + x * factor + dx) as usize * 3 + channel;
+                            sum += u32::from(pixels[at]);
+                        }
+                    }
+                    small.push(((sum + area / 2) / area) as u8);
+                }
+            }
+        }
+        self.encode_png(&small, width, height)
+    }
+
+    fn encode_png(&self, pixels: &[u8], width: u32, height: u32) -> Result<Vec<u8>, AnalysisError> {
         let mut bytes = Vec::new();
         {
-            let mut encoder = png::Encoder::new(&mut bytes, self.width, self.height);
+            let mut encoder = png::Encoder::new(&mut bytes, width, height);
             encoder.set_color(png::ColorType::Rgb);
             encoder.set_depth(png::BitDepth::Eight);
             // The committed reports carry every chart as PNG: the smallest
@@ -284,7 +324,7 @@ impl Chart {
             encoder.set_adaptive_filter(png::AdaptiveFilterType::Adaptive);
             let png_error = |e: png::EncodingError| AnalysisError::Chart(format!("{}: PNG: {e}", self.name));
             let mut writer = encoder.write_header().map_err(png_error)?;
-            writer.write_image_data(&pixels).map_err(png_error)?;
+            writer.write_image_data(pixels).map_err(png_error)?;
             writer.finish().map_err(png_error)?;
         }
         Ok(bytes)
@@ -304,6 +344,9 @@ impl Chart {
         root.fill(&WHITE)?;
         match &self.kind {
             ChartKind::Bars { bars, percent } => self.draw_bars(root, bars, *percent),
+            ChartKind::GroupedBars { categories, series, percent } => {
+                self.draw_grouped_bars(root, categories, series, *percent)
+            }
             ChartKind::Heatmap { rows, columns, cells, percent } => {
                 self.draw_heatmap(root, rows, columns, cells, *percent)
             }
@@ -365,6 +408,68 @@ impl Chart {
         drop(chart);
         draw_labels_below(root, &labels, &positions, y_pixels.end + 6)?;
         Ok(())
+    }
+
+    fn draw_grouped_bars<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        categories: &[String],
+        series: &[(String, Vec<Option<Bar>>)],
+        percent: bool,
+    ) -> DrawResult<DB> {
+        let n = categories.len().max(1);
+        let k = series.len().max(1);
+        let top = series
+            .iter()
+            .flat_map(|(_, bars)| bars.iter().flatten())
+            .map(|b| b.ci_high.max(b.value))
+            .fold(0.0, f64::max);
+        let y_max = if percent { (top * 1.15).clamp(0.05, 1.0) } else { (top * 1.15).max(1.0) };
+        let entries: Vec<LegendEntry> = series
+            .iter()
+            .enumerate()
+            .map(|(s, (name, _))| LegendEntry { text: name.clone(), swatch: Swatch::Block(PALETTE[s % PALETTE.len()]) })
+            .collect();
+        let (plot, legend) = split_for_legend(root, &entries);
+        let mut chart = ChartBuilder::on(&plot)
+            .caption(&self.title, font(TITLE_SIZE))
+            .margin(20)
+            .x_label_area_size(80)
+            .y_label_area_size(90)
+            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..y_max)?;
+        let formatter = axis_formatter(percent, y_max);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_labels(8)
+            .y_label_formatter(&formatter)
+            .label_style(font(LABEL_SIZE))
+            .axis_desc_style(font(AXIS_TITLE_SIZE))
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .draw()?;
+        // Each category's slot holds the series' bars side by side.
+        let width = 0.8 / k as f64;
+        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1);
+        let cap = (CAP_PIXELS / f64::from(slot)).min(width * 0.3);
+        for (s, (_, bars)) in series.iter().enumerate() {
+            let colour = PALETTE[s % PALETTE.len()];
+            for (i, bar) in bars.iter().enumerate() {
+                let Some(b) = bar else { continue };
+                let centre = i as f64 - 0.4 + (s as f64 + 0.5) * width;
+                chart.draw_series(std::iter::once(Rectangle::new(
+                    [(centre - width * 0.45, 0.0), (centre + width * 0.45, b.value)],
+                    colour.filled(),
+                )))?;
+                draw_whisker_vertical(&chart, centre, b.ci_low, b.ci_high, cap)?;
+            }
+        }
+        let positions: Vec<i32> = (0..categories.len()).map(|i| chart.backend_coord(&(i as f64, 0.0)).0).collect();
+        let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
+        drop(chart);
+        draw_labels_below(root, categories, &positions, y_pixels.end + 6)?;
+        draw_legend(&legend, &entries, x_pixels.start)
     }
 
     fn draw_heatmap<DB: DrawingBackend>(
@@ -507,7 +612,21 @@ impl Chart {
                 (true, false) => (lo - pad, hi + pad),
             }
         };
-        let mut chart = ChartBuilder::on(root)
+        // The legend sits under the chart, outside the data: every series,
+        // then the crossing's span and the reference line.
+        let mut entries: Vec<LegendEntry> = Vec::new();
+        if let Some((_, _, text)) = span {
+            entries.push(LegendEntry { text: text.clone(), swatch: Swatch::Shade(SPAN_GREY) });
+        }
+        // A lone line needs no name: the title says what it is.
+        for (index, s) in series.iter().enumerate().filter(|_| series.len() > 1) {
+            entries.push(LegendEntry { text: s.name.clone(), swatch: Swatch::Line(PALETTE[index % PALETTE.len()]) });
+        }
+        if let Some((_, text)) = reference {
+            entries.push(LegendEntry { text: text.clone(), swatch: Swatch::Dashed });
+        }
+        let (plot, legend) = split_for_legend(root, &entries);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, font(TITLE_SIZE))
             .margin(20)
             .x_label_area_size(80)
@@ -544,14 +663,11 @@ impl Chart {
 
         if let Some((from, to, text)) = span {
             // Behind the lines, so they stay readable across it.
-            let shade = RGBColor(0x99, 0x99, 0x99).mix(0.3);
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(to_x(*from).max(x_min), y_min), (to_x(*to).min(x_max), y_max)],
-                    shade.filled(),
-                )))?
-                .label(text.clone())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 24, y + 7)], shade.filled()));
+            let _ = text;
+            chart.draw_series(std::iter::once(Rectangle::new(
+                [(to_x(*from).max(x_min), y_min), (to_x(*to).min(x_max), y_max)],
+                SPAN_GREY.mix(0.3).filled(),
+            )))?;
         }
         for (index, s) in series.iter().enumerate() {
             let colour = PALETTE[index % PALETTE.len()];
@@ -562,33 +678,21 @@ impl Chart {
             let mut band: Vec<(f64, f64)> = points.iter().map(|p| (p.x, p.ci_low)).collect();
             band.extend(points.iter().rev().map(|p| (p.x, p.ci_high)));
             chart.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled())))?;
-            chart
-                .draw_series(LineSeries::new(points.iter().map(|p| (p.x, p.y)), colour.stroke_width(3)))?
-                .label(s.name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(4)));
+            chart.draw_series(LineSeries::new(points.iter().map(|p| (p.x, p.y)), colour.stroke_width(3)))?;
             if !step {
                 chart.draw_series(points.iter().map(|p| Circle::new((p.x, p.y), 4, colour.filled())))?;
             }
         }
-        if let Some((value, text)) = reference {
-            chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(x_min, *value), (x_max, *value)],
-                    10,
-                    6,
-                    BLACK.stroke_width(2),
-                ))?
-                .label(text.clone())
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], BLACK.stroke_width(2)));
+        if let Some((value, _)) = reference {
+            chart.draw_series(DashedLineSeries::new(
+                vec![(x_min, *value), (x_max, *value)],
+                10,
+                6,
+                BLACK.stroke_width(2),
+            ))?;
         }
-        let corner = emptiest_corner(series, (x_min, x_max), (y_min, y_max), &to_x);
-        chart
-            .configure_series_labels()
-            .position(corner)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(font(LABEL_SIZE))
-            .draw()?;
+        let (x_pixels, _) = chart.plotting_area().get_pixel_range();
+        draw_legend(&legend, &entries, x_pixels.start)?;
         if let Some(labels) = categories {
             let positions: Vec<i32> = (0..labels.len()).map(|i| chart.backend_coord(&(i as f64, y_min)).0).collect();
             let (_, y_pixels) = chart.plotting_area().get_pixel_range();
@@ -613,7 +717,13 @@ impl Chart {
             .fold(0.0, f64::max);
         let reach = if reach > 0.0 { reach * 1.15 } else { 1.0 };
         let widest = rows.iter().map(|r| text_width(root, &r.label, LABEL_SIZE)).max().unwrap_or(0);
-        let mut chart = ChartBuilder::on(root)
+        let halves = [(0.52, 0.88, DOWN_COLOUR, "one step down (−1)"), (0.12, 0.48, UP_COLOUR, "one step up (+1)")];
+        let entries: Vec<LegendEntry> = halves
+            .iter()
+            .map(|&(_, _, colour, text)| LegendEntry { text: text.to_string(), swatch: Swatch::Block(colour) })
+            .collect();
+        let (plot, legend) = split_for_legend(root, &entries);
+        let mut chart = ChartBuilder::on(&plot)
             .caption(&self.title, font(TITLE_SIZE))
             .margin(20)
             .x_label_area_size(80)
@@ -638,39 +748,29 @@ impl Chart {
             .draw()?;
         // The first row (the largest change) is drawn at the top; its step
         // down fills the upper half of the row, its step up the lower half.
-        let halves = [(0.52, 0.88, DOWN_COLOUR, "one step down (−1)"), (0.12, 0.48, UP_COLOUR, "one step up (+1)")];
         let row = (chart.backend_coord(&(0.0, 0.0)).1 - chart.backend_coord(&(0.0, 1.0)).1).max(1);
         let cap = (CAP_PIXELS / f64::from(row)).min(0.1);
-        for (side, (bottom, top, colour, legend)) in halves.into_iter().enumerate() {
+        for (side, (bottom, top, colour, _)) in halves.into_iter().enumerate() {
             let bars: Vec<(f64, TornadoBar)> = rows
                 .iter()
                 .enumerate()
                 .filter_map(|(i, r)| if side == 0 { r.down } else { r.up }.map(|b| ((n - 1 - i) as f64, b)))
                 .collect();
-            chart
-                .draw_series(
-                    bars.iter().map(|(y, b)| Rectangle::new([(0.0, y + bottom), (b.change, y + top)], colour.filled())),
-                )?
-                .label(legend)
-                .legend(move |(x, y)| Rectangle::new([(x, y - 7), (x + 24, y + 7)], colour.filled()));
+            chart.draw_series(
+                bars.iter().map(|(y, b)| Rectangle::new([(0.0, y + bottom), (b.change, y + top)], colour.filled())),
+            )?;
             for (y, b) in &bars {
                 draw_whisker_horizontal(&chart, y + (bottom + top) / 2.0, b.ci_low, b.ci_high, cap)?;
             }
         }
         chart
             .draw_series(std::iter::once(PathElement::new(vec![(0.0, 0.0), (0.0, n as f64)], BLACK.stroke_width(2))))?;
-        chart
-            .configure_series_labels()
-            .position(tornado_legend_corner(rows))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(font(LABEL_SIZE))
-            .draw()?;
         let labels: Vec<String> = rows.iter().map(|r| r.label.clone()).collect();
         let positions: Vec<i32> =
             (0..rows.len()).map(|i| chart.backend_coord(&(0.0, (n - 1 - i) as f64 + 0.5)).1).collect();
         let (x_pixels, _) = chart.plotting_area().get_pixel_range();
         drop(chart);
+        draw_legend(&legend, &entries, x_pixels.start)?;
         draw_labels_left(root, &labels, &positions, x_pixels.start - 8)?;
         Ok(())
     }
@@ -783,50 +883,105 @@ fn draw_whisker_horizontal<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The corner of the plot with the fewest points and band edges near it,
-/// where the legend hides the least.
-fn emptiest_corner(series: &[Series], x: (f64, f64), y: (f64, f64), to_x: &dyn Fn(f64) -> f64) -> SeriesLabelPosition {
-    let corners = [
-        (SeriesLabelPosition::LowerRight, 1.0, 0.0),
-        (SeriesLabelPosition::UpperLeft, 0.0, 1.0),
-        (SeriesLabelPosition::UpperRight, 1.0, 1.0),
-        (SeriesLabelPosition::LowerLeft, 0.0, 0.0),
-    ];
-    let width = (x.1 - x.0).max(f64::EPSILON);
-    let height = (y.1 - y.0).max(f64::EPSILON);
-    let crowding = |cx: f64, cy: f64| {
-        series
-            .iter()
-            .flat_map(|s| &s.points)
-            .flat_map(|p| [(p.x, p.y), (p.x, p.ci_low), (p.x, p.ci_high)].map(|(px, py)| (to_x(px), py)))
-            .filter(|&(px, py)| ((px - x.0) / width - cx).abs() < 0.4 && ((py - y.0) / height - cy).abs() < 0.35)
-            .count()
-    };
-    // Ties keep the first corner in the list, so most charts look alike.
-    corners
-        .into_iter()
-        .min_by_key(|&(_, cx, cy)| crowding(cx, cy))
-        .map_or(SeriesLabelPosition::LowerRight, |(corner, _, _)| corner)
+/// The grey of a crossing's shaded span.
+const SPAN_GREY: RGBColor = RGBColor(0x99, 0x99, 0x99);
+
+/// What a legend entry's swatch looks like.
+#[derive(Clone, Copy, Debug)]
+enum Swatch {
+    /// A line of a series' colour.
+    Line(RGBColor),
+    /// A dashed black line (a reference value).
+    Dashed,
+    /// A light shade (a span of x).
+    Shade(RGBColor),
+    /// A solid block (bars).
+    Block(RGBColor),
 }
 
-/// The lower corner on the side where the bottom rows (the smallest changes)
-/// reach least, so the legend covers no bar.
-fn tornado_legend_corner(rows: &[TornadoRow]) -> SeriesLabelPosition {
-    let bottom = &rows[rows.len().saturating_sub(2)..];
-    let reach = |keep: fn(f64) -> bool| {
-        bottom
-            .iter()
-            .flat_map(|r| [r.down, r.up])
-            .flatten()
-            .flat_map(|b| [b.change, b.ci_low, b.ci_high])
-            .filter(|&v| keep(v))
-            .fold(0.0, |a: f64, v| a.max(v.abs()))
-    };
-    if reach(|v| v > 0.0) <= reach(|v| v < 0.0) {
-        SeriesLabelPosition::LowerRight
-    } else {
-        SeriesLabelPosition::LowerLeft
+/// One entry of a legend: its swatch and text.
+#[derive(Clone, Debug)]
+struct LegendEntry {
+    text: String,
+    swatch: Swatch,
+}
+
+/// Height of one legend row, in pixels.
+const LEGEND_ROW: u32 = 30;
+/// Width of a swatch and the gaps around an entry, in pixels.
+const SWATCH: i32 = 30;
+const LEGEND_GAP: i32 = 28;
+
+/// The legend's rows: entries laid left to right, a new row when the next
+/// would pass `width`.
+fn legend_rows<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    width: i32,
+) -> Vec<Vec<usize>> {
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    let mut used = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        let w = SWATCH + 8 + text_width(root, &entry.text, LABEL_SIZE) as i32 + LEGEND_GAP;
+        match rows.last_mut() {
+            Some(row) if used + w <= width => {
+                row.push(i);
+                used += w;
+            }
+            _ => {
+                rows.push(vec![i]);
+                used = w;
+            }
+        }
     }
+    rows
+}
+
+/// The area for the plot and the strip under it for the legend (empty when
+/// there is nothing to explain), so no legend ever covers data.
+fn split_for_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (width, height) = root.dim_in_pixel();
+    let rows = legend_rows(root, entries, width as i32 - 140).len() as u32;
+    let strip = if rows == 0 { 0 } else { rows * LEGEND_ROW + 12 };
+    root.split_vertically(height.saturating_sub(strip))
+}
+
+/// Draws the legend's rows in `area`, starting at `left` (the plot's left edge).
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+    left: i32,
+) -> DrawResult<DB> {
+    let (width, _) = area.dim_in_pixel();
+    let style = font(LABEL_SIZE).pos(Pos::new(HPos::Left, VPos::Center));
+    for (r, row) in legend_rows(area, entries, width as i32 - 140).iter().enumerate() {
+        let y = 6 + r as i32 * LEGEND_ROW as i32 + LEGEND_ROW as i32 / 2;
+        let mut x = left;
+        for &i in row {
+            let entry = &entries[i];
+            match entry.swatch {
+                Swatch::Line(colour) => {
+                    area.draw(&PathElement::new(vec![(x, y), (x + SWATCH, y)], colour.stroke_width(4)))?
+                }
+                Swatch::Dashed => {
+                    area.draw(&PathElement::new(vec![(x, y), (x + 11, y)], BLACK.stroke_width(2)))?;
+                    area.draw(&PathElement::new(vec![(x + 19, y), (x + SWATCH, y)], BLACK.stroke_width(2)))?;
+                }
+                Swatch::Shade(colour) => {
+                    area.draw(&Rectangle::new([(x, y - 9), (x + SWATCH, y + 9)], colour.mix(0.3).filled()))?
+                }
+                Swatch::Block(colour) => {
+                    area.draw(&Rectangle::new([(x, y - 9), (x + SWATCH, y + 9)], colour.filled()))?
+                }
+            }
+            area.draw_text(&entry.text, &style, (x + SWATCH + 8, y))?;
+            x += SWATCH + 8 + text_width(area, &entry.text, LABEL_SIZE) as i32 + LEGEND_GAP;
+        }
+    }
+    Ok(())
 }
 
 /// Points of a step function: each value holds until the next x.
@@ -886,6 +1041,57 @@ pub fn distribution_bars(
         metric,
         &format!("probability ({}% interval)", percent_label(confidence)),
         ChartKind::Bars { bars, percent: true },
+    ))
+}
+
+/// One metric's law in several runs (A and B of a comparison) as bars side
+/// by side in each value, with whiskers where sampled and a legend naming
+/// each run.
+pub fn grouped_distribution_bars(
+    name: &str,
+    title: &str,
+    runs: &[(String, &Distribution)],
+    metric: &str,
+    confidence: f64,
+) -> Result<Chart, AnalysisError> {
+    let mut categories: Vec<(i64, String)> = Vec::new();
+    let mut series = Vec::with_capacity(runs.len());
+    for (label, dist) in runs {
+        let index = dist
+            .metric_index(metric)
+            .ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
+        let domain = dist.metrics[index].domain;
+        let mut bars: Vec<(i64, Bar)> = Vec::new();
+        for row in dist.marginal(index) {
+            let (ci_low, ci_high) = match dist.samples() {
+                Some(n) => wilson(row.count, n, confidence),
+                None => (row.probability, row.probability),
+            };
+            let text = domain.format(row.value);
+            if !categories.iter().any(|(v, _)| *v == row.value) {
+                categories.push((row.value, text.clone()));
+            }
+            bars.push((row.value, Bar { label: text, value: row.probability, ci_low, ci_high }));
+        }
+        series.push((label.clone(), bars));
+    }
+    categories.sort_by_key(|(v, _)| *v);
+    let series = series
+        .into_iter()
+        .map(|(label, bars)| {
+            let cells = categories
+                .iter()
+                .map(|(v, _)| bars.iter().find(|(value, _)| value == v).map(|(_, b)| b.clone()))
+                .collect();
+            (label, cells)
+        })
+        .collect();
+    Ok(Chart::new(
+        name,
+        title,
+        metric,
+        &format!("probability ({}% interval)", percent_label(confidence)),
+        ChartKind::GroupedBars { categories: categories.into_iter().map(|(_, t)| t).collect(), series, percent: true },
     ))
 }
 
@@ -996,8 +1202,8 @@ pub fn sweep_chart(name: &str, title: &str, x_label: &str, sweeps: &[Sweep]) -> 
 
 fn measure_axis(measure: &Measure) -> String {
     match measure {
-        Measure::Probability { .. } => format!("{} (%)", measure.label()),
-        Measure::Mean { metric } => format!("mean {metric} per engagement"),
+        Measure::Probability { .. } | Measure::AtLeast { .. } => format!("{} (%)", measure.plain()),
+        Measure::Mean { metric } => format!("mean {} per engagement", metric.replace('_', " ")),
     }
 }
 
@@ -1036,7 +1242,7 @@ pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> 
         &equivalence.key,
         &measure_axis(&equivalence.measure),
         ChartKind::Lines {
-            series: vec![Series { name: equivalence.measure.label(), points }],
+            series: vec![Series { name: capitalised(&equivalence.measure.plain()), points }],
             categories: None,
             log_x: false,
             step: false,

@@ -49,13 +49,12 @@ impl Grid {
     pub fn cell_text(&self, value: f64) -> String {
         if self.percent {
             let p = value * 100.0;
-            // Certain and impossible read as such; near them, one decimal,
-            // and never a rounded 0% or 100% for what can still happen.
+            // Certain and impossible read as such; near them "<1%" or
+            // ">99%", never a rounded 0% or 100% for what can still happen.
             match p {
                 _ if p <= 0.0 || p >= 100.0 => format!("{p:.0}%"),
-                _ if p < 0.05 => "<0.1%".to_string(),
-                _ if p > 99.95 => ">99.9%".to_string(),
-                _ if !(1.0..=99.0).contains(&p) => format!("{p:.1}%"),
+                _ if p < 0.5 => "<1%".to_string(),
+                _ if p >= 99.5 => ">99%".to_string(),
                 _ => format!("{p:.0}%"),
             }
         } else {
@@ -76,14 +75,24 @@ impl Grid {
 
     /// The grid as an HTML table with shaded cells.
     pub fn html(&self) -> String {
+        // Two header rows: what the columns are, over their values; the
+        // corner names what the rows are.
         let mut out = String::from("<table class=\"grid\">\n<thead><tr>");
-        let _ = write!(out, "<th class=\"corner\">{} \\ {}</th>", escape(&self.row_title), escape(&self.column_title));
+        let _ = write!(
+            out,
+            "<th class=\"corner\" rowspan=\"2\">{}</th><th class=\"across\" colspan=\"{}\">{}</th></tr>\n<tr>",
+            escape(&self.row_title),
+            self.columns.len().max(1),
+            escape(&self.column_title)
+        );
+        // Keys' values read as words (`line_infantry` as "line infantry").
+        let words = |text: &str| escape(&text.replace('_', " "));
         for column in &self.columns {
-            let _ = write!(out, "<th>{}</th>", escape(column));
+            let _ = write!(out, "<th>{}</th>", words(column));
         }
         out.push_str("</tr></thead>\n<tbody>\n");
         for (label, cells) in &self.rows {
-            let _ = write!(out, "<tr><th>{}</th>", escape(label));
+            let _ = write!(out, "<tr><th>{}</th>", words(label));
             for cell in cells {
                 match cell {
                     Some(v) => {
@@ -146,27 +155,35 @@ pub struct Sheet {
 pub const PLAYSHEET_CSS: &str = "
 @page { size: A4 portrait; margin: 9mm; }
 * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 8.5pt; line-height: 1.25; color: #111;
+body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 9pt; line-height: 1.25; color: #111;
        max-width: 192mm; margin: 0 auto; }
-h1 { font-size: 13pt; margin: 0 0 1mm; }
-p.lead { margin: 0 0 2mm; color: #444; }
-section.sheet { break-inside: avoid; page-break-inside: avoid; margin: 0 0 3mm; }
-h2 { font-size: 10pt; margin: 0 0 0.8mm; }
-p.question { margin: 0 0 1mm; color: #333; font-style: italic; }
-table.grid { border-collapse: collapse; font-size: 8pt; margin: 0 0 1mm; }
-table.grid th, table.grid td { border: 1px solid #999; padding: 0.5mm 1.4mm; text-align: center; min-width: 8mm; }
+h1 { font-size: 14pt; margin: 0 0 1mm; }
+p.lead { margin: 0 0 3mm; color: #444; }
+div.sheets { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-auto-flow: row dense;
+              column-gap: 5mm; row-gap: 5mm; align-items: start; }
+section.sheet { break-inside: avoid; page-break-inside: avoid; }
+section.sheet.wide { grid-column: 1 / -1; }
+h2 { font-size: 11pt; margin: 0 0 0.8mm; }
+p.question { margin: 0 0 1.2mm; color: #333; font-style: italic; }
+table.grid { border-collapse: collapse; font-size: 9pt; margin: 0 0 1.2mm; }
+table.grid th, table.grid td { border: 1px solid #999; padding: 1mm 0.8mm; text-align: center; min-width: 8mm; }
 table.grid thead th { background: #e8e8e8; }
+table.grid th.across { font-weight: normal; font-style: italic; }
 table.grid tbody th { text-align: left; background: #f4f4f4; font-weight: normal; white-space: nowrap; }
-table.grid th.corner { text-align: left; font-weight: normal; color: #333; }
+table.grid th.corner { text-align: left; vertical-align: bottom; font-weight: normal; font-style: italic; }
 table.grid td.none { color: #999; }
-p.rule { margin: 0; font-size: 7.5pt; color: #333; border-left: 2px solid #999; padding-left: 1.5mm; }
-p.source { font-size: 7pt; color: #666; margin: 2mm 0 0; }
+p.rule { margin: 0; font-size: 8.5pt; color: #333; border-left: 2px solid #999; padding-left: 1.5mm; }
+p.source { font-size: 8pt; color: #666; margin: 3mm 0 0; }
 @media screen { body { margin: 1em auto; padding: 0 1em; } }
 @media print { a { color: inherit; text-decoration: none; } }
 ";
 
+/// The most value columns a grid may have and still share the page's width
+/// with another; a wider one takes the whole width.
+pub const HALF_PAGE_COLUMNS: usize = 7;
+
 /// One ruleset's playsheet as a self-contained HTML page meant to print on
-/// one A4 page.
+/// one A4 page: its grids two to a row where they fit.
 pub fn playsheet_html(title: &str, sheets: &[Sheet]) -> String {
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n\
@@ -175,10 +192,12 @@ pub fn playsheet_html(title: &str, sheets: &[Sheet]) -> String {
         escape(title),
         escape(title)
     );
+    out.push_str("<div class=\"sheets\">\n");
     for sheet in sheets {
         let _ = write!(
             out,
-            "<section class=\"sheet\">\n<h2><a href=\"{}\">{}</a></h2>\n<p class=\"question\">{}</p>\n{}",
+            "<section class=\"sheet{}\">\n<h2><a href=\"{}\">{}</a></h2>\n<p class=\"question\">{}</p>\n{}",
+            if sheet.grid.columns.len() > HALF_PAGE_COLUMNS { " wide" } else { "" },
             escape(&sheet.report),
             escape(&sheet.title),
             escape(&sheet.question),
@@ -189,6 +208,7 @@ pub fn playsheet_html(title: &str, sheets: &[Sheet]) -> String {
         }
         out.push_str("</section>\n");
     }
+    out.push_str("</div>\n");
     let _ = writeln!(
         out,
         "<p class=\"source\">Made by volley {} with `volley report`; each heading links to its report, \

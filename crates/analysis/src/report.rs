@@ -11,10 +11,10 @@
 //! distribution) as a [`Report`] and its data frame, ready for [`write_report`].
 
 use crate::AnalysisError;
-use crate::balance::{Convergence, Equivalence, Estimate, Experiment, Ladder, Sensitivity, Sweep};
+use crate::balance::{Convergence, Equivalence, Estimate, Experiment, Ladder, Sensitivity, Sweep, capitalised};
 use crate::charts::{
-    Chart, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value, ladder_heatmap,
-    sensitivity_tornado, sweep_chart,
+    Chart, DEFAULT_SIZE, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value,
+    ladder_heatmap, sensitivity_tornado, sweep_chart,
 };
 use crate::frame::{
     Run, long_frame, marked_sibling, remove_stale_siblings, temporary_sibling, write_bytes_atomically, write_csv,
@@ -42,6 +42,9 @@ pub struct Report {
     pub finding: String,
     /// The evidence, in order.
     pub sections: Vec<Section>,
+    /// The most A4 pages its `report.html` may print on (written into the
+    /// page, where the print test reads it); `None` sets no limit.
+    pub pages: Option<usize>,
 }
 
 /// A part of a report: some text, an optional table and some charts.
@@ -159,8 +162,9 @@ impl IndexEntry {
 
 /// The file name of a report's thumbnail: its first chart, small.
 pub const THUMBNAIL: &str = "thumbnail.png";
-/// A thumbnail's size in pixels.
-pub const THUMBNAIL_SIZE: (u32, u32) = (480, 300);
+/// How many times smaller than its chart a thumbnail is each way (the
+/// default chart's 1000 by 620 pixels make a 500 by 310 thumbnail).
+pub const THUMBNAIL_SHRINK: u32 = 2;
 
 /// Writes a report into the folder `dir` (replacing any report there):
 /// `report.md`, `report.html`, `data.csv`, `data.parquet`, and each chart as
@@ -196,8 +200,7 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
 
 fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
     if let Some(first) = report.sections.iter().flat_map(|s| &s.charts).next() {
-        let small = first.clone().with_size(THUMBNAIL_SIZE.0, THUMBNAIL_SIZE.1);
-        fs::write(dir.join(THUMBNAIL), small.png()?)?;
+        fs::write(dir.join(THUMBNAIL), first.png_shrunk(THUMBNAIL_SHRINK)?)?;
     }
     let mut svgs = Vec::new();
     for chart in report.sections.iter().flat_map(|s| &s.charts) {
@@ -274,7 +277,15 @@ pub fn markdown(report: &Report) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}\n", report.title);
     let _ = writeln!(out, "**Question.** {}\n", report.question);
-    let _ = writeln!(out, "**Finding.** {}\n", report.finding);
+    if report.finding.contains('\n') {
+        out.push_str("**Finding.**\n\n");
+        for line in report.finding.lines() {
+            let _ = writeln!(out, "- {line}");
+        }
+        out.push('\n');
+    } else {
+        let _ = writeln!(out, "**Finding.** {}\n", report.finding);
+    }
     for section in &report.sections {
         let _ = writeln!(out, "## {}\n", section.heading);
         if !section.text.trim().is_empty() {
@@ -317,6 +328,9 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The name of the `<meta>` that carries a report's page limit.
+pub const PAGES_META: &str = "volley-print-pages";
+
 /// Print styles: A4 with margins, charts and table rows never split across
 /// pages, charts scaled to the text width.
 const CSS: &str = "
@@ -326,42 +340,82 @@ body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 11pt
 h1 { font-size: 19pt; margin: 0 0 0.4em; }
 h2 { font-size: 14pt; margin: 1.2em 0 0.4em; break-after: avoid; page-break-after: avoid; }
 p.question { font-style: italic; }
-p.finding { font-weight: bold; border-left: 4px solid #0072B2; padding: 0.2em 0 0.2em 0.6em; }
+p.finding, ul.finding { font-weight: bold; border-left: 4px solid #0072B2; padding: 0.2em 0 0.2em 0.6em; }
+ul.finding { list-style: none; margin-left: 0; }
+ul.finding li + li { margin-top: 0.4em; }
 figure { margin: 0.6em 0 1em; break-inside: avoid; page-break-inside: avoid; }
 figure svg { width: 100%; height: auto; display: block; }
 figcaption { font-size: 9pt; color: #444; }
-table { border-collapse: collapse; font-size: 9pt; margin: 0.5em 0 1em; }
-th, td { border: 1px solid #aaa; padding: 2px 6px; text-align: right; }
+div.small-charts { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); column-gap: 4mm; }
+section.whole { break-inside: avoid; page-break-inside: avoid; }
+div.small-charts figure { margin: 0.3em 0 0.6em; }
+table { border-collapse: collapse; font-size: 9pt; margin: 0.5em 0 1em; max-width: 100%; }
+th, td { border: 1px solid #aaa; padding: 2px 6px; text-align: right; overflow-wrap: anywhere; }
 th { background: #eee; }
 td:first-child, th:first-child { text-align: left; }
 tr { break-inside: avoid; page-break-inside: avoid; }
-@media print { a { color: inherit; text-decoration: none; } body { margin: 0; padding: 0; } }
+@media print {
+  a { color: inherit; text-decoration: none; }
+  body { margin: 0; padding: 0; font-size: 10pt; }
+  figure:not(.small) svg { width: 75%; margin: 0 auto; }
+  table { font-size: 8pt; }
+}
 ";
 
 fn html(report: &Report, svgs: &[String]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n",
-        escape(&report.title)
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n{}<style>{CSS}</style>\n</head>\n<body>\n",
+        escape(&report.title),
+        report.pages.map_or(String::new(), |n| format!("<meta name=\"{PAGES_META}\" content=\"{n}\">\n"))
     );
     let _ = writeln!(out, "<h1>{}</h1>", escape(&report.title));
     let _ = writeln!(out, "<p class=\"question\">{}</p>", escape(&report.question));
-    let _ = writeln!(out, "<p class=\"finding\">{}</p>", escape(&report.finding));
+    if report.finding.contains('\n') {
+        out.push_str("<ul class=\"finding\">\n");
+        for line in report.finding.lines() {
+            let _ = writeln!(out, "<li>{}</li>", escape(line));
+        }
+        out.push_str("</ul>\n");
+    } else {
+        let _ = writeln!(out, "<p class=\"finding\">{}</p>", escape(&report.finding));
+    }
     let mut svg = svgs.iter();
     for section in &report.sections {
-        let _ = writeln!(out, "<section>\n<h2>{}</h2>", escape(&section.heading));
+        // A section of a chart or two and no table prints whole, never its
+        // heading on one page and its charts on the next.
+        let whole = section.charts.len() <= 2 && section.table.is_none() && section.grid.is_none();
+        let _ = writeln!(
+            out,
+            "<section{}>\n<h2>{}</h2>",
+            if whole { " class=\"whole\"" } else { "" },
+            escape(&section.heading)
+        );
         for paragraph in section.text.split("\n\n").map(str::trim).filter(|p| !p.is_empty()) {
             let _ = writeln!(out, "<p>{}</p>", escape(paragraph));
         }
+        // Small charts go two to a row; full-size ones one to a row.
+        let mut small_open = false;
         for chart in &section.charts {
             let body = svg.next().map_or("", |s| inline_svg(s));
+            let small = chart.width < DEFAULT_SIZE.0;
+            if small && !small_open {
+                out.push_str("<div class=\"small-charts\">\n");
+            } else if !small && small_open {
+                out.push_str("</div>\n");
+            }
+            small_open = small;
             let _ = writeln!(
                 out,
-                "<figure>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
+                "<figure{}>\n{body}\n<figcaption>{} (<a href=\"{name}.svg\">SVG</a>, <a href=\"{name}.png\">PNG</a>)</figcaption>\n</figure>",
+                if small { " class=\"small\"" } else { "" },
                 escape(&chart.title),
                 name = escape(&chart.name)
             );
+        }
+        if small_open {
+            out.push_str("</div>\n");
         }
         if let Some(grid) = &section.grid {
             out.push_str(&grid.html());
@@ -447,7 +501,8 @@ pub fn write_index(reports_dir: &Path, groups: &[(String, Vec<IndexEntry>)]) -> 
             }
             let _ = write!(out, "<h3>{}</h3></a>", escape(&entry.title));
             let _ = write!(out, "<p class=\"question\">{}</p>", escape(&entry.question));
-            let _ = write!(out, "<p class=\"finding\">{}</p>", escape(&shortened(&entry.finding, CARD_FINDING_CHARS)));
+            let finding = entry.finding.replace('\n', " · ");
+            let _ = write!(out, "<p class=\"finding\">{}</p>", escape(&shortened(&finding, CARD_FINDING_CHARS)));
             if !entry.also.is_empty() {
                 let links: Vec<String> = entry
                     .also
@@ -484,7 +539,7 @@ pub fn played(runs: &[Run]) -> Vec<Option<[PolicyUse; 2]>> {
 /// every run.
 pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report, DataFrame), AnalysisError> {
     let title = format!("{} {}: quality ladder", experiment.ruleset, experiment.scenario.name);
-    let chart = ladder_heatmap("ladder", &format!("{} by quality", ladder.measure.label()), ladder);
+    let chart = ladder_heatmap("ladder", &format!("{} by quality", capitalised(&ladder.measure.plain())), ladder);
     let percent_of = |v: f64| format_value(v, ladder.measure.is_probability());
     let mut best: Option<(usize, usize, f64)> = None;
     let mut diagonal = (f64::INFINITY, f64::NEG_INFINITY);
@@ -500,10 +555,10 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
     }
     let finding = match best {
         Some((a, d, value)) => format!(
-            "{} is highest with attacker {} against defender {} ({}); between equal qualities it runs from {} to {}.",
-            ladder.measure.label(),
-            ladder.qualities[a],
-            ladder.qualities[d],
+            "{} is highest for the attacker at {} against the defender at {} ({}); between equal qualities it runs from {} to {}.",
+            capitalised(&ladder.measure.plain()),
+            ladder.qualities[a].replace('_', " "),
+            ladder.qualities[d].replace('_', " "),
             percent_of(value),
             percent_of(diagonal.0),
             percent_of(diagonal.1)
@@ -514,7 +569,7 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
         title,
         question: format!(
             "How does {} change with the attacker's and the defender's quality in {}?",
-            ladder.measure.label(),
+            ladder.measure.plain(),
             experiment.scenario.name
         ),
         finding,
@@ -528,6 +583,7 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
             .with_table(Table::from_frame(&ladder.frame()?, usize::MAX)?),
             Section::text("Method", &method_text(experiment, &played(&ladder.runs))),
         ],
+        pages: None,
     };
     Ok((report, long_frame(&ladder.runs, experiment.confidence)?))
 }
@@ -540,7 +596,7 @@ pub fn equivalence_report(
 ) -> Result<(Report, DataFrame), AnalysisError> {
     let chart = equivalence_chart(
         "equivalence",
-        &format!("{} by {}", equivalence.measure.label(), equivalence.key),
+        &format!("{} by {}", capitalised(&equivalence.measure.plain()), equivalence.key),
         equivalence,
     );
     let report = Report {
@@ -560,6 +616,7 @@ pub fn equivalence_report(
             .with_table(Table::from_frame(&equivalence.frame()?, usize::MAX)?),
             Section::text("Method", &method_text(experiment, &played(&equivalence.runs))),
         ],
+        pages: None,
     };
     Ok((report, long_frame(&equivalence.runs, experiment.confidence)?))
 }
@@ -570,11 +627,15 @@ pub fn sensitivity_report(
     experiment: &Experiment,
     sensitivity: &Sensitivity,
 ) -> Result<(Report, DataFrame), AnalysisError> {
-    let chart = sensitivity_tornado("sensitivity", &format!("What moves {}", sensitivity.measure.label()), sensitivity);
+    let chart = sensitivity_tornado("sensitivity", &format!("What moves {}", sensitivity.measure.plain()), sensitivity);
     let mut skipped = String::from(
         "Each integer rule field was moved one step down and one step up from its printed value, all else held. \
          A change's interval adds both runs' variances; the runs share their dice, so the true interval is narrower.",
     );
+    let start = sensitivity.start_sentence();
+    if !start.is_empty() {
+        let _ = write!(skipped, "\n\n{start}");
+    }
     if sensitivity.unread > 0 {
         let _ = write!(
             skipped,
@@ -585,15 +646,15 @@ pub fn sensitivity_report(
         );
     }
     if !sensitivity.skipped.is_empty() {
-        let steps: Vec<String> =
-            sensitivity.skipped.iter().map(|s| format!("{} = {} ({})", s.field, s.value, s.reason)).collect();
-        let _ = write!(skipped, "\n\nNot run: {}.", steps.join("; "));
+        let _ = write!(
+            skipped,
+            "\n\n{} steps could not be run (a value the rules refuse, such as a score past the dice); \
+             the last table lists them.",
+            sensitivity.skipped.len()
+        );
     }
-    let mut sections = vec![
-        Section::text("Ranking", &skipped)
-            .with_chart(chart)
-            .with_table(Table::from_frame(&sensitivity.frame()?, usize::MAX)?),
-    ];
+    let mut sections =
+        vec![Section::text("Ranking", &skipped).with_chart(chart).with_table(ranking_table(sensitivity))];
     if !sensitivity.alternatives.is_empty() {
         sections.push(
             Section::text(
@@ -602,7 +663,13 @@ pub fn sensitivity_report(
                  all else held, ranked by how far it moves the measure. A reading this fight never consults \
                  changes nothing.",
             )
-            .with_table(Table::from_frame(&sensitivity.alternatives_frame()?, usize::MAX)?),
+            .with_table(alternatives_table(sensitivity)),
+        );
+    }
+    if !sensitivity.skipped.is_empty() {
+        sections.push(
+            Section::text("Steps not run", "Each step the rules refuse, with why; the reason is the rules' own check.")
+                .with_table(skipped_table(sensitivity)),
         );
     }
     sections.push(Section::text(
@@ -616,12 +683,107 @@ pub fn sensitivity_report(
     ));
     let report = Report {
         title: format!("{} {}: which rules matter", experiment.ruleset, experiment.scenario.name),
-        question: format!("Which printed numbers and readings move {} most?", sensitivity.measure.label()),
+        question: format!("Which printed numbers and readings move {} most?", sensitivity.measure.plain()),
         finding: sensitivity.finding(),
         sections,
+        pages: None,
     };
     let data = long_frame(&sensitivity.runs, experiment.confidence)?;
     Ok((report, only_metric(&data, sensitivity.measure.metric())?))
+}
+
+/// A change as a designer reads it: signed percentage points for a
+/// probability (with its interval where sampled), else the signed value.
+fn change_text(change: f64, ci_low: f64, ci_high: f64, percent: bool) -> String {
+    let one = |v: f64| if percent { format!("{:+.1}", v * 100.0) } else { format!("{v:+.3}") };
+    if (ci_high - ci_low).abs() < 1e-12 {
+        one(change)
+    } else {
+        format!("{} ({} to {})", one(change), one(ci_low), one(ci_high))
+    }
+}
+
+/// The sensitivity ranking as a printed table: the fields the tornado shows
+/// (those that move the measure, largest first), each step on a row, with
+/// the measure there and the change from the printed value; data.csv holds
+/// every field.
+fn ranking_table(sensitivity: &Sensitivity) -> Table {
+    let percent = sensitivity.measure.is_probability();
+    let unit = if percent { " (points)" } else { "" };
+    let mut rows = Vec::new();
+    let moving = sensitivity.rows.iter().filter(|r| r.largest_change() > 0.0).take(crate::charts::TORNADO_MAX_ROWS);
+    for row in moving {
+        for step in [&row.down, &row.up].into_iter().flatten() {
+            rows.push(vec![
+                row.field.clone(),
+                row.baseline.to_string(),
+                step.value.to_string(),
+                format_value(step.estimate.value, percent),
+                change_text(step.change, step.ci_low, step.ci_high, percent),
+            ]);
+        }
+    }
+    Table::new(
+        vec![
+            "rule field".to_string(),
+            "printed".to_string(),
+            "tried".to_string(),
+            capitalised(&sensitivity.measure.plain()),
+            format!("change{unit}"),
+        ],
+        rows,
+    )
+}
+
+/// Each interpretation's other readings and each optional rule switched,
+/// as a printed table: the reading, its default, the one tried, the measure
+/// there and the change.
+fn alternatives_table(sensitivity: &Sensitivity) -> Table {
+    let percent = sensitivity.measure.is_probability();
+    let unit = if percent { " (points)" } else { "" };
+    let rows = sensitivity
+        .alternatives
+        .iter()
+        .map(|a| {
+            vec![
+                a.field.clone(),
+                a.baseline.clone(),
+                a.value.clone(),
+                format_value(a.estimate.value, percent),
+                change_text(a.change, a.ci_low, a.ci_high, percent),
+            ]
+        })
+        .collect();
+    Table::new(
+        vec![
+            "reading".to_string(),
+            "default".to_string(),
+            "tried".to_string(),
+            capitalised(&sensitivity.measure.plain()),
+            format!("change{unit}"),
+        ],
+        rows,
+    )
+}
+
+/// The steps not run, grouped by why: one row per reason, listing the
+/// fields and values it refused.
+fn skipped_table(sensitivity: &Sensitivity) -> Table {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for step in &sensitivity.skipped {
+        // The rules' check names the field and value first; the reason is
+        // what follows, shared by every field it refuses alike.
+        let reason = step.reason.rsplit_once(": ").map_or(step.reason.as_str(), |(_, why)| why).to_string();
+        let what = format!("{} = {}", step.field, step.value);
+        match groups.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, steps)) => steps.push(what),
+            None => groups.push((reason, vec![what])),
+        }
+    }
+    Table::new(
+        vec!["why".to_string(), "steps".to_string()],
+        groups.into_iter().map(|(reason, steps)| vec![reason, steps.join(", ")]).collect(),
+    )
 }
 
 /// The rows of a long frame about one metric.
@@ -642,8 +804,11 @@ pub fn convergence_report(
     experiment: &Experiment,
     convergence: &Convergence,
 ) -> Result<(Report, DataFrame), AnalysisError> {
-    let chart =
-        convergence_chart("convergence", &format!("{} as samples grow", convergence.measure.label()), convergence);
+    let chart = convergence_chart(
+        "convergence",
+        &format!("{} as samples grow", capitalised(&convergence.measure.plain())),
+        convergence,
+    );
     let frame = convergence.frame()?;
     let finding = match convergence.points.last() {
         Some(last) => {
@@ -651,7 +816,7 @@ pub fn convergence_report(
             let mut line = format!(
                 "After {} samples {} is {} (interval {} to {})",
                 last.samples,
-                convergence.measure.label(),
+                convergence.measure.plain(),
                 format_value(last.estimate.value, p),
                 format_value(last.estimate.ci_low, p),
                 format_value(last.estimate.ci_high, p)
@@ -666,7 +831,7 @@ pub fn convergence_report(
     };
     let report = Report {
         title: format!("{} {}: convergence", experiment.ruleset, experiment.scenario.name),
-        question: format!("How many samples does {} need?", convergence.measure.label()),
+        question: format!("How many samples does {} need?", convergence.measure.plain()),
         finding,
         sections: vec![
             Section::text("Estimate against samples", "Each point extends the same stream of samples.")
@@ -674,8 +839,37 @@ pub fn convergence_report(
                 .with_table(Table::from_frame(&frame, usize::MAX)?),
             Section::text("Method", &method_text(experiment, &[convergence.policies])),
         ],
+        pages: None,
     };
     Ok((report, frame))
+}
+
+/// The contrast worth noticing first when several runs sweep one key for a
+/// probability: where the key moves the measure most and where least,
+/// in percentage points between its highest and lowest point. `None` for
+/// one run, a mean, or runs the key moves alike (within 5 points).
+pub fn contrast_sentence(sweeps: &[Sweep], x_label: &str) -> Option<String> {
+    if sweeps.len() < 2 || !sweeps.iter().all(|s| s.measure.is_probability()) {
+        return None;
+    }
+    let spread = |s: &Sweep| {
+        let values = s.points.iter().map(|(_, e)| e.value);
+        let (low, high) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), v| (l.min(v), h.max(v)));
+        if low.is_finite() { (high - low) * 100.0 } else { 0.0 }
+    };
+    let most = sweeps.iter().max_by(|a, b| spread(a).total_cmp(&spread(b)))?;
+    let least = sweeps.iter().min_by(|a, b| spread(a).total_cmp(&spread(b)))?;
+    if spread(most) - spread(least) < 5.0 {
+        return None;
+    }
+    Some(format!(
+        "{} matters most for {} ({:.0} points between its highest and lowest) and least for {} ({:.0} points)",
+        capitalised(x_label),
+        most.ruleset,
+        spread(most),
+        least.ruleset,
+        spread(least)
+    ))
 }
 
 /// Sweeps of one key in several rulesets written up as lines with bands, one
@@ -727,14 +921,16 @@ pub fn sweep_report(
     } else {
         columns.extend(["estimate", "ci_low", "ci_high"].map(String::from));
     }
-    let finding =
-        format!("{}.", sweeps.iter().filter_map(|s| sweep_sentence(s, x_label)).collect::<Vec<_>>().join(". "));
+    let mut lines: Vec<String> = contrast_sentence(sweeps, x_label).into_iter().collect();
+    lines.extend(sweeps.iter().filter_map(|s| sweep_sentence(s, x_label)));
+    let finding = format!("{}.", lines.join(".\n"));
     let runs: Vec<Run> = sweeps.iter().flat_map(|s| s.runs.iter().cloned()).collect();
     let report = Report {
         title: title.to_string(),
         question: question.to_string(),
         finding,
         sections: vec![sweep_section(x_label, sweeps, all_exact, chart, Table::new(columns, rows))],
+        pages: None,
     };
     Ok((report, long_frame(&runs, confidence)?))
 }
@@ -859,8 +1055,36 @@ pub fn changes_nothing(sweep: &Sweep) -> bool {
     })
 }
 
-/// The most rows a distribution report prints; the data files hold the rest.
-pub const MAX_TABLE_ROWS: usize = 200;
+/// The most values of a metric [`summary`] lists before it gives a range.
+const SUMMARY_VALUES: usize = 6;
+
+/// One metric's law in a line: each value's probability for a categorical
+/// or true/false metric (or an integer one with few values), otherwise the
+/// mean and the range it takes.
+fn summary(dist: &Distribution, index: usize, confidence: f64) -> String {
+    let metric = &dist.metrics[index];
+    let marginal = dist.marginal(index);
+    let listed = || {
+        marginal
+            .iter()
+            .map(|row| format!("{} {}", metric.domain.format(row.value), format_value(row.probability, true)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match metric.domain {
+        volley_kernel::outcome::Domain::Integer { .. } if marginal.len() > SUMMARY_VALUES => {
+            let (mean, error) = mean_with_standard_error(dist, metric.name);
+            let half = z_for_confidence(confidence) * error;
+            let (low, high) = (marginal.first().map_or(0, |r| r.value), marginal.last().map_or(0, |r| r.value));
+            if half > 0.0 {
+                format!("mean {mean:.2} (± {half:.2}), from {low} to {high}")
+            } else {
+                format!("mean {mean:.2}, from {low} to {high}")
+            }
+        }
+        _ => listed(),
+    }
+}
 
 /// The first metric in a line: every value's probability for a categorical or
 /// true/false metric, the mean and its interval for an integer one.
@@ -878,6 +1102,27 @@ fn headline(dist: &Distribution, confidence: f64) -> String {
                 format!("Mean {} {mean:.2}", metric.name)
             }
         }
+        // Who won, said as a person would: "the attacker wins 58.8%, the
+        // defender 41.2%", with fights nobody won only where there are any.
+        _ if matches!(metric.name, "winner" | "result") => {
+            let share = |label: &str| {
+                dist.marginal(0)
+                    .iter()
+                    .find(|row| metric.domain.format(row.value) == label)
+                    .map_or(0.0, |row| row.probability)
+            };
+            let mut line = format!(
+                "The attacker wins {}, the defender {}",
+                format_value(share("attacker"), true),
+                format_value(share("defender"), true)
+            );
+            for (label, words) in [("none", "nobody by the turn limit"), ("tie", "a tie")] {
+                if share(label) > 0.0 {
+                    let _ = write!(line, ", {words} {}", format_value(share(label), true));
+                }
+            }
+            line
+        }
         _ => {
             let values: Vec<String> = dist
                 .marginal(0)
@@ -889,9 +1134,15 @@ fn headline(dist: &Distribution, confidence: f64) -> String {
     }
 }
 
-/// One scenario's outcome distribution written up: bars per metric (and the
-/// cumulative distribution of `turns`, where there is one), with the agreement
-/// against the exact solver when `exact` is given.
+/// The size of the small charts a distribution report shows two to a row.
+pub const SMALL_CHART: (u32, u32) = (620, 420);
+
+/// One scenario's outcome distribution written up: bars of the first metric
+/// (who won, usually) and the cumulative distribution of `turns` at full
+/// width, the other metrics as small bars two to a row, a table of what each
+/// metric counts with its values in a line, and the agreement against the
+/// exact solver when `exact` is given. Every row of the law is in the data
+/// files, not the page, so the report prints on a few pages.
 pub fn distribution_report(
     run: &Run,
     exact: Option<&Distribution>,
@@ -899,29 +1150,47 @@ pub fn distribution_report(
 ) -> Result<(Report, DataFrame), AnalysisError> {
     let dist = &run.distribution;
     let mut sections = Vec::new();
-    for metric in &dist.metrics {
-        let chart = distribution_bars(
-            metric.name,
-            &format!("{}: {}", run.scenario, metric.name),
-            dist,
-            metric.name,
-            confidence,
-        )?;
-        sections.push(Section::text(metric.name, metric.doc).with_chart(chart));
+    let has_turns = dist.metric_index("turns").is_some();
+    let bars =
+        |metric: &str| distribution_bars(metric, &format!("{}: {}", run.scenario, metric), dist, metric, confidence);
+    // The first metric and, where the fight has turns, the chance it is
+    // decided by each turn, side by side.
+    if let Some(first) = dist.metrics.first() {
+        let mut section = Section::text(first.name, first.doc);
+        let headline_size = if has_turns { SMALL_CHART } else { DEFAULT_SIZE };
+        section = section.with_chart(bars(first.name)?.with_size(headline_size.0, headline_size.1));
+        if has_turns {
+            let cdf = cdf_chart(
+                "turns-cdf",
+                "Turns to a decision",
+                &[(run.ruleset.clone(), dist)],
+                "turns",
+                "turns",
+                confidence,
+            )?;
+            section.text.push_str(" Beside it, the chance that the fight is decided by each turn.");
+            section = section.with_chart(cdf.with_size(SMALL_CHART.0, SMALL_CHART.1));
+        }
+        sections.push(section);
     }
-    if dist.metric_index("turns").is_some() {
-        let cdf = cdf_chart(
-            "turns-cdf",
-            "Turns to a decision",
-            &[(run.ruleset.clone(), dist)],
-            "turns",
-            "turns",
-            confidence,
-        )?;
-        sections.push(
-            Section::text("Turns to a decision", "The chance that the fight is decided by each turn.").with_chart(cdf),
-        );
+    let mut others = Section::text(
+        "Every measure",
+        "What each measure counts at the end, in a line; the charts show the rest, and data.csv every value's \
+         probability and interval.",
+    );
+    for metric in dist.metrics.iter().skip(1).filter(|m| !(has_turns && m.name == "turns")) {
+        others = others.with_chart(bars(metric.name)?.with_size(SMALL_CHART.0, SMALL_CHART.1));
     }
+    let rows = dist
+        .metrics
+        .iter()
+        .enumerate()
+        .map(|(index, metric)| vec![metric.name.to_string(), metric.doc.to_string(), summary(dist, index, confidence)])
+        .collect();
+    sections.push(others.with_table(Table::new(
+        vec!["measure".to_string(), "what it counts".to_string(), "at the end".to_string()],
+        rows,
+    )));
     let mut finding = headline(dist, confidence);
     match dist.samples() {
         Some(n) => {
@@ -939,12 +1208,6 @@ pub fn distribution_report(
     }
     finding.push('.');
     let frame = long_frame(std::slice::from_ref(run), confidence)?;
-    let note = if frame.height() > MAX_TABLE_ROWS {
-        format!("The first {MAX_TABLE_ROWS} of {} rows; data.csv has them all.", frame.height())
-    } else {
-        String::new()
-    };
-    sections.push(Section::text("Table", &note).with_table(Table::from_frame(&frame, MAX_TABLE_ROWS)?));
     let keys: Vec<String> = run.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let report = Report {
         title: format!("{} {}: outcomes", run.ruleset, run.scenario),
@@ -955,6 +1218,7 @@ pub fn distribution_report(
         },
         finding,
         sections,
+        pages: None,
     };
     Ok((report, frame))
 }

@@ -79,6 +79,9 @@ pub struct Spec {
     pub x_label: Option<String>,
     /// For `sweep`: the y axis's title (default: the measure).
     pub y_label: Option<String>,
+    /// For `sweep`: what its grid's rows are, one per run (`grade`,
+    /// `quality`; default `run`), printed in the grid's corner.
+    pub rows: Option<String>,
     /// The runs: one per ruleset in a comparison.
     #[serde(rename = "run")]
     pub runs: Vec<RunSpec>,
@@ -95,6 +98,28 @@ pub struct Spec {
     /// For a playsheet: the rules' section a player reads beside the table,
     /// printed under it.
     pub rule: Option<String>,
+    /// The most A4 pages its `report.html` may print on (default: by the
+    /// analysis and its number of runs, see [`Spec::page_limit`]); the print
+    /// test holds every shipped report to it.
+    pub pages: Option<Spanned<usize>>,
+}
+
+impl Spec {
+    /// The most A4 pages its report may print on: `pages` if given, else a
+    /// page for the title and finding and, per run, what its analysis
+    /// needs (a sweep draws every run on one chart).
+    pub fn page_limit(&self) -> usize {
+        if let Some(pages) = &self.pages {
+            return *pages.get_ref();
+        }
+        let runs = self.runs.len().max(1);
+        match self.analysis {
+            AnalysisKind::Sweep => 3,
+            AnalysisKind::Distribution | AnalysisKind::Ladder | AnalysisKind::Equivalence => 1 + 2 * runs,
+            AnalysisKind::Convergence => 1 + runs,
+            AnalysisKind::Sensitivity => 1 + 3 * runs,
+        }
+    }
 }
 
 /// One scenario run of a spec.
@@ -295,6 +320,11 @@ pub fn parse(text: String, origin: String, stem: String) -> anyhow::Result<Loade
         && *s.get_ref() == 0
     {
         return Err(loaded.error_at(s.span(), "samples must be at least 1"));
+    }
+    if let Some(p) = &loaded.spec.pages
+        && *p.get_ref() == 0
+    {
+        return Err(loaded.error_at(p.span(), "pages must be at least 1 (the most A4 pages the report may print on)"));
     }
     if let (Some(s), Some(_)) = (&loaded.spec.samples, &loaded.spec.precision) {
         return Err(loaded.error_at(

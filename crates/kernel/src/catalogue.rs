@@ -58,7 +58,7 @@ pub struct RulesetEntry {
     pub name: &'static str,
     /// Its title.
     pub title: &'static str,
-    /// The rules text it follows.
+    /// The rules it follows, by title and edition (volley ships no rules text).
     pub source: &'static str,
     /// Its rules at their printed values.
     pub default_rules: fn() -> Box<dyn RuleBook>,

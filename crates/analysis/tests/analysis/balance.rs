@@ -118,7 +118,8 @@ fn sensitivity_ranks_the_bonus_over_the_target_over_nothing() {
     assert!(result.skipped[0].reason.contains("at most 5"), "{}", result.skipped[0].reason);
     assert_eq!(result.frame().unwrap().height(), 7);
     assert!(
-        result.finding().starts_with("bonus moves P(hit = true) most: up to 16.7 percentage points"),
+        result.finding().starts_with("bonus moves the chance of a hit most: one step from its printed ")
+            && result.finding().contains("moves it up to 16.7 percentage points"),
         "{}",
         result.finding()
     );
@@ -217,7 +218,7 @@ fn sensitivity_says_so_when_no_rule_matters() {
     let result = sensitivity(&duel(5_000), &Measure::probability("winner", "attacker")).unwrap();
     assert!(result.rows.iter().all(|r| r.largest_change() == 0.0));
     assert!(
-        result.finding().starts_with("No integer rule field moved P(winner = attacker) by one step"),
+        result.finding().starts_with("No printed number moves the attacker's chance of winning by one step"),
         "{}",
         result.finding()
     );

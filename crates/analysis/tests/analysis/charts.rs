@@ -35,6 +35,17 @@ fn texts(svg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The `y` of the first `<text>` element whose text contains `label`.
+fn text_y(svg: &str, label: &str) -> f64 {
+    let element = svg
+        .split("<text")
+        .skip(1)
+        .find(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].contains(label))
+        .unwrap_or_else(|| panic!("no text `{label}`"));
+    let y = &element[element.find(" y=\"").unwrap() + 4..];
+    y[..y.find('"').unwrap()].parse().unwrap()
+}
+
 /// How many `<text>` elements read exactly `label`.
 fn count_text(svg: &str, label: &str) -> usize {
     texts(svg).iter().filter(|t| *t == label).count()
@@ -172,8 +183,12 @@ fn lines_draw_one_band_and_legend_entry_per_series() {
     let svg = chart.svg().unwrap();
     well_formed(&svg);
     assert_eq!(svg.matches("<polygon").count(), 3, "one band per series");
+    // The legend sits under the chart, below even the x axis's title, so it
+    // covers no line or band.
+    let below = text_y(&svg, "figures (figures)");
     for name in ["huzzah", "brigades", "one_hour", "even odds", "crossing interval"] {
         assert_eq!(count_text(&svg, name), 1, "legend {name}");
+        assert!(text_y(&svg, name) > below, "legend {name} inside the chart");
     }
     check_png(&chart);
 }

@@ -18,6 +18,7 @@ fn report() -> (Report, polars::prelude::DataFrame) {
                 .with_table(Table::from_frame(&frame, 5).unwrap())
                 .with_chart(chart),
         ],
+        pages: None,
     };
     (report, frame)
 }
@@ -206,8 +207,9 @@ mod written_up {
         let ladder = quality_ladder(&experiment, None, None).unwrap();
         let markdown = written("ladder", ladder_report(&experiment, &ladder).unwrap(), &["ladder"]);
         assert!(
-            markdown
-                .contains("**Finding.** P(winner = attacker) is highest with attacker veteran against defender green"),
+            markdown.contains(
+                "**Finding.** The attacker's chance of winning is highest for the attacker at veteran against the defender at green"
+            ),
             "{markdown}"
         );
         assert_eq!(markdown.matches("| P(winner = attacker) |").count(), 9, "{markdown}");
@@ -229,13 +231,15 @@ mod written_up {
         let hit = Measure::probability("hit", "true");
         let ranked = sensitivity(&shot, &hit).unwrap();
         let markdown = written("sensitivity", sensitivity_report(&shot, &ranked).unwrap(), &["sensitivity"]);
-        assert!(markdown.contains("Not run: limit = 6"), "{markdown}");
+        // The steps not run are a table at the end, one row per reason.
+        let not_run = markdown.split("## Steps not run").nth(1).expect("a table of the steps not run");
+        assert!(not_run.contains("| limit = 6 |") && not_run.contains("at most 5"), "{markdown}");
         assert!(markdown.contains("## Interpretations and optional rules"), "{markdown}");
         assert!(markdown.contains("| switch | false | true |"), "{markdown}");
 
         let grown = convergence(&shot, &hit, &[1_000, 10_000]).unwrap();
         let markdown = written("convergence", convergence_report(&shot, &grown).unwrap(), &["convergence"]);
-        assert!(markdown.contains("After 10000 samples P(hit = true) is"), "{markdown}");
+        assert!(markdown.contains("After 10000 samples the chance of a hit is"), "{markdown}");
 
         let values: Vec<String> = ["veteran", "trained", "green"].map(String::from).to_vec();
         let wins = Measure::probability("winner", "attacker");
@@ -351,14 +355,13 @@ fn an_exact_distribution_report_reads_as_expected() {
 
         ![sum: total](total.svg)
 
-        ## Table
+        ## Every measure
 
-        | ruleset | scenario | dice | metric | value | count | probability | ci_low | ci_high | exact |
-        | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
-        | dice | sum | 1d4 | total | 1 |  | 0.2500 | 0.2500 | 0.2500 | true |
-        | dice | sum | 1d4 | total | 2 |  | 0.2500 | 0.2500 | 0.2500 | true |
-        | dice | sum | 1d4 | total | 3 |  | 0.2500 | 0.2500 | 0.2500 | true |
-        | dice | sum | 1d4 | total | 4 |  | 0.2500 | 0.2500 | 0.2500 | true |
+        What each measure counts at the end, in a line; the charts show the rest, and data.csv every value's probability and interval.
+
+        | measure | what it counts | at the end |
+        | --- | --- | --- |
+        | total | the sum of the dice | 1 25.0%, 2 25.0%, 3 25.0%, 4 25.0% |
 
         Data: [data.csv](data.csv), [data.parquet](data.parquet).
     "#]]

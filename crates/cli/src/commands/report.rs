@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use volley_analysis::balance::capitalised;
 use volley_analysis::playsheet::{Sheet, write_playsheet};
 use volley_analysis::report::{IndexEntry, write_index, write_report};
 use volley_kernel::catalogue;
@@ -98,8 +99,10 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
         match (group, grid) {
             ("playsheet", Some(grid)) => {
                 let ruleset = loaded.spec.runs[0].ruleset.get_ref().clone();
+                // On the ruleset's own page its name need not open each heading.
+                let title = report.title.split_once(": ").map_or(report.title.as_str(), |(_, t)| t);
                 let sheet = Sheet {
-                    title: report.title.clone(),
+                    title: capitalised(title),
                     question: report.question.clone(),
                     grid,
                     rule: loaded.spec.rule.clone().unwrap_or_default(),
@@ -119,7 +122,7 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
         let path = out.join(PLAYSHEETS).join(&name);
         let tables: Vec<Sheet> = pages.iter().map(|(sheet, _)| sheet.clone()).collect();
         write_playsheet(&path, &format!("{title}: playsheet"), &tables).map_err(|e| writing(&path, e))?;
-        let titles: Vec<&str> = pages.iter().map(|(sheet, _)| sheet.title.rsplit(": ").next().unwrap_or("")).collect();
+        let titles: Vec<String> = pages.iter().map(|(sheet, _)| sheet.title.to_lowercase()).collect();
         groups.entry("playsheet").or_default().push(IndexEntry {
             link: format!("{PLAYSHEETS}/{name}"),
             title: format!("{title} playsheet"),

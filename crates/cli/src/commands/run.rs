@@ -294,14 +294,23 @@ fn quality_overrides(loaded: &LoadedSpec) -> anyhow::Result<QualityOverrides> {
     Ok(overrides)
 }
 
-/// `metric=value` (a probability) or `mean:metric`.
+/// `metric=value` (a probability), `metric>=n` (the probability of at
+/// least n) or `mean:metric`.
 fn parse_measure(text: &str) -> Result<Measure, String> {
     if let Some(metric) = text.strip_prefix("mean:") {
         return Ok(Measure::mean(metric.trim()));
     }
+    if let Some((metric, value)) = text.split_once(">=") {
+        return match value.trim().parse() {
+            Ok(n) => Ok(Measure::at_least(metric.trim(), n)),
+            Err(_) => Err(format!("measure `{text}`: after `>=` comes a whole number, such as hits>=3")),
+        };
+    }
     match text.split_once('=') {
         Some((metric, value)) => Ok(Measure::probability(metric.trim(), value.trim())),
-        None => Err(format!("measure `{text}` must be METRIC=VALUE (a probability) or mean:METRIC")),
+        None => {
+            Err(format!("measure `{text}` must be METRIC=VALUE (a probability), METRIC>=N (at least N) or mean:METRIC"))
+        }
     }
 }
 
@@ -526,8 +535,12 @@ fn analyse(
     };
     match spec.analysis {
         AnalysisKind::Distribution => {
+            // Runs of one fight under two settings (the explorer's A and B)
+            // are also drawn on one chart, side by side.
+            let mut laws: Vec<(String, volley_kernel::outcome::Distribution)> = Vec::new();
             for (_, experiment, label) in &experiments {
                 let (run, exact) = experiment.run_and_exact().map_err(internal)?;
+                laws.push((label.to_string(), run.distribution.clone()));
                 let (mut report, _) =
                     report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
                 report.sections.push(Section::text("Method", &report::method_text(experiment, &[run.policies])));
@@ -543,6 +556,9 @@ fn analyse(
                 runs.extend(exact_run);
                 tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
+            }
+            if shared && laws.len() > 1 {
+                parts.insert(0, (String::new(), side_by_side(&laws, confidence).map_err(internal)?));
             }
         }
         AnalysisKind::Ladder => {
@@ -635,6 +651,11 @@ fn analyse(
                     chart.y_label = y_label.clone();
                 }
             }
+            if let Some(rows) = &spec.rows {
+                for grid in report.sections.iter_mut().filter_map(|s| s.grid.as_mut()) {
+                    grid.row_title = rows.clone();
+                }
+            }
             // Scaled values are in the y axis's unit, not probabilities: the
             // finding speaks in that unit.
             if let (Some(y_label), true) = (&spec.y_label, experiments.iter().any(|(r, _, _)| r.y_scale.is_some())) {
@@ -648,7 +669,7 @@ fn analyse(
                         ))
                     })
                     .collect();
-                report.finding = format!("{}.", sentences.join(". "));
+                report.finding = format!("{}.", sentences.join(".\n"));
             }
             let method: Vec<String> = experiments
                 .iter()
@@ -701,7 +722,9 @@ fn analyse(
         let metrics: Vec<&str> = measured_only.iter().map(String::as_str).collect();
         report::only_metrics(&data, &metrics).map_err(|e| internal(AnalysisError::Polars(e)))?
     };
-    Ok((combine(&spec.title, &spec.question, parts), data))
+    let mut report = combine(&spec.title, &spec.question, parts);
+    report.pages = Some(spec.page_limit());
+    Ok((report, data))
 }
 
 /// A sweep over one key, which may be canonical: each value is translated into
@@ -729,8 +752,50 @@ fn sweep(
     Ok(Sweep { ruleset: label.to_string(), key: key.to_string(), measure: measure.clone(), points, runs })
 }
 
+/// Runs of one fight side by side: the first metric's bars of every run
+/// together, and, where the fight has turns, each run's chance of being
+/// decided by each turn.
+fn side_by_side(
+    laws: &[(String, volley_kernel::outcome::Distribution)],
+    confidence: f64,
+) -> Result<Report, AnalysisError> {
+    let runs: Vec<(String, &volley_kernel::outcome::Distribution)> =
+        laws.iter().map(|(label, dist)| (label.clone(), dist)).collect();
+    let first = laws[0].1.metrics.first().map(|m| m.name).unwrap_or_default();
+    let labels: Vec<&str> = laws.iter().map(|(label, _)| label.as_str()).collect();
+    let mut section = Section::text(
+        "Side by side",
+        &format!("The same fight under each run's settings ({}), on one chart.", labels.join(", ")),
+    )
+    .with_chart(volley_analysis::charts::grouped_distribution_bars(
+        "side-by-side",
+        &format!("{first}: {}", labels.join(" and ")),
+        &runs,
+        first,
+        confidence,
+    )?);
+    if laws.iter().all(|(_, dist)| dist.metric_index("turns").is_some()) {
+        section = section.with_chart(volley_analysis::charts::cdf_chart(
+            "side-by-side-turns",
+            "Turns to a decision",
+            &runs,
+            "turns",
+            "turns",
+            confidence,
+        )?);
+    }
+    Ok(Report {
+        title: String::new(),
+        question: String::new(),
+        finding: String::new(),
+        sections: vec![section],
+        pages: None,
+    })
+}
+
 /// One report from the reports of a spec's runs: the spec's title and
-/// question, every run's finding, and each run's sections under its label.
+/// question, every run's finding on a line of its own, and each run's
+/// sections under its label.
 fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report {
     if parts.len() == 1 {
         let (_, mut only) = parts.into_iter().next().expect("one part");
@@ -740,9 +805,10 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
     }
     let finding = parts
         .iter()
+        .filter(|(_, r)| !r.finding.is_empty())
         .map(|(label, r)| if label.is_empty() { r.finding.clone() } else { format!("{label}: {}", r.finding) })
         .collect::<Vec<_>>()
-        .join(" | ");
+        .join("\n");
     let mut sections: Vec<Section> = Vec::new();
     // Every run's record of how it was made goes into one Method section at
     // the end, a paragraph per run under its label.
@@ -753,11 +819,14 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
                 method.push(if label.is_empty() { section.text } else { format!("{label}: {}", section.text) });
                 continue;
             }
-            for chart in &mut section.charts {
+            for chart in section.charts.iter_mut().filter(|_| !label.is_empty()) {
                 chart.name = format!("{}-{}", slug(&label), chart.name);
             }
-            section.heading =
-                if section.heading.is_empty() { label.clone() } else { format!("{label}: {}", section.heading) };
+            section.heading = match (label.is_empty(), section.heading.is_empty()) {
+                (true, _) => section.heading,
+                (false, true) => label.clone(),
+                (false, false) => format!("{label}: {}", section.heading),
+            };
             if i == 0 && section.text.is_empty() {
                 section.text = part.finding.clone();
             }
@@ -767,7 +836,7 @@ fn combine(title: &str, question: &str, parts: Vec<(String, Report)>) -> Report 
     if !method.is_empty() {
         sections.push(Section::text("Method", &method.join("\n\n")));
     }
-    Report { title: title.to_string(), question: question.to_string(), finding, sections }
+    Report { title: title.to_string(), question: question.to_string(), finding, sections, pages: None }
 }
 
 /// A label as a file-name stem: lower-case letters and digits, one dash

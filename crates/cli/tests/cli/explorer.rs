@@ -128,7 +128,7 @@ struct Browser {
 
 impl Browser {
     fn start() -> Browser {
-        let chromium = super::playsheets::chromium();
+        let chromium = super::printing::chromium();
         let chromedriver =
             super::program("VOLLEY_CHROMEDRIVER", &["chromedriver"], "the browser test needs ChromeDriver");
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -246,6 +246,17 @@ fn a_shared_link_renders_the_answer_and_a_control_updates_it() {
     assert_ne!(updated, shown);
     let url = browser.script("return location.search");
     assert!(!url.as_str().unwrap().contains("defender.policy"), "the URL follows the form: {url}");
+
+    // A comparison draws A and B on one chart and says which is which.
+    let compare = "/?ruleset=huzzah&scenario=test&exact=true&compare=true&b.shifts=-1";
+    browser.session("POST", "/url", Some(serde_json::json!({ "url": server.url(compare) })));
+    let legend = browser.wait_for(
+        "const status = document.getElementById('status').textContent; \
+         const texts = [...document.querySelectorAll('[data-metric=passed] svg .legend-text')].map((t) => t.textContent); \
+         return status.startsWith('done') && texts.length ? texts : null;",
+        "the comparison's legend",
+    );
+    assert_eq!(legend, serde_json::json!(["A (as set)", "B (the variant)"]));
 }
 
 /// Base64 decoding for the screenshot, without a dependency.

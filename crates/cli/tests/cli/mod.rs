@@ -5,6 +5,7 @@ mod explorer;
 mod inputs;
 mod list_and_rules;
 mod playsheets;
+mod printing;
 mod provenance;
 mod run_and_report;
 
@@ -51,7 +52,9 @@ pub fn program(variable: &str, names: &[&str], why: &str) -> PathBuf {
             }
         }
     }
-    panic!("{why}: install it (Debian: apt-get install -y chromium chromium-driver; .ci/run does) or set {variable}")
+    panic!(
+        "{why}: install it (Debian: apt-get install -y chromium chromium-driver poppler-utils; .ci/run does) or set {variable}"
+    )
 }
 
 /// A scratch directory, removed when dropped.

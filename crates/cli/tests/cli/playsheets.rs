@@ -2,9 +2,9 @@
 //! compact shaded grids with the rule under each, and each page prints on
 //! one A4 sheet in a real browser (headless Chromium).
 
+use super::printing::printed;
 use super::{TempDir, path, volley_ok};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 /// The shipped playsheet specs, copied to `dir` (only these, so the test
 /// runs in seconds).
@@ -23,44 +23,6 @@ fn playsheet_specs(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Headless Chromium: `VOLLEY_CHROMIUM`, else the first of the usual names
-/// on PATH. CI (`.ci/run`) installs Debian's `chromium` when it is missing.
-pub fn chromium() -> PathBuf {
-    super::program(
-        "VOLLEY_CHROMIUM",
-        &["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"],
-        "the browser tests need headless Chromium",
-    )
-}
-
-/// Prints an HTML file to PDF as a reader would (A4 from the page's own
-/// @page rule) and returns the PDF's page count.
-fn printed_pages(html: &Path, scratch: &Path) -> usize {
-    let pdf = scratch.join(format!("{}.pdf", html.file_stem().unwrap().to_string_lossy()));
-    let profile = scratch.join("chromium-profile");
-    let output = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--no-pdf-header-footer",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--print-to-pdf={}", pdf.display()))
-        .arg(format!("file://{}", html.canonicalize().unwrap().display()))
-        .output()
-        .expect("chromium runs");
-    assert!(pdf.is_file(), "chromium wrote no PDF: {}", String::from_utf8_lossy(&output.stderr));
-    let bytes = std::fs::read(&pdf).unwrap();
-    // Each page is one `/Type /Page` object (the page tree is `/Pages`).
-    let text = String::from_utf8_lossy(&bytes);
-    text.matches("/Type /Page").count() - text.matches("/Type /Pages").count()
-}
-
 #[test]
 fn each_ruleset_gets_one_printed_a4_page_of_shaded_grids_with_their_rules() {
     let dir = TempDir::new("playsheets");
@@ -77,11 +39,24 @@ fn each_ruleset_gets_one_printed_a4_page_of_shaded_grids_with_their_rules() {
     let header: String = (-3..=3).map(|v| format!("<th>{v}</th>")).collect();
     assert!(huzzah.contains(&header), "{huzzah}");
     assert!(huzzah.contains("<tr><th>trained</th>"), "{huzzah}");
-    let passing = huzzah.split("passing a test</a></h2>").nth(1).expect("the passing grid");
+    let passing = huzzah.split("Passing a test</a></h2>").nth(1).expect("the passing grid");
     let trained = passing.split("<tr><th>trained</th>").nth(1).unwrap();
     let cells: Vec<&str> = trained.split("</tr>").next().unwrap().split("</td>").collect();
     assert!(cells[3].ends_with(">72%"), "{:?}", cells);
     assert!(huzzah.contains("hsl(205, 65%"), "cells are shaded");
+    // Plain headers: what the rows are in the corner, what the columns are
+    // over their values, never `run \ key`.
+    assert!(huzzah.contains("<th class=\"corner\" rowspan=\"2\">quality</th>"), "{huzzah}");
+    assert!(huzzah.contains(">net Ups and Downs</th>") && !huzzah.contains(" \\ "), "{huzzah}");
+    // What a player looks up besides tests: engagement odds and the order chain.
+    assert!(huzzah.contains("Winning an engagement") && huzzah.contains("Getting orders through"), "{huzzah}");
+    // A Brigades volley as the chance of at least N hits: 12 muskets at close
+    // range roll 3 D10s (one per 4 figures), each hitting a normal target on
+    // 7 or more (4 in 10), so at least one hit is 1 - 0.6^3 = 78.4%, printed 78%.
+    let brigades = std::fs::read_to_string(out.join("playsheets/brigades.html")).unwrap();
+    let close = brigades.split("Musket volley at close range</a></h2>").nth(1).expect("the close-range grid");
+    let one = close.split("<tr><th>1+</th>").nth(1).expect("a row for 1+ hits");
+    assert!(one.split("</td>").next().unwrap().ends_with(">78%"), "{one}");
     assert!(huzzah.contains("A roll of 11 or 12 always fails"), "the rule is under the table");
     assert!(huzzah.contains("size: A4"), "print CSS");
 
@@ -90,6 +65,8 @@ fn each_ruleset_gets_one_printed_a4_page_of_shaded_grids_with_their_rules() {
         let page = out.join("playsheets").join(format!("{ruleset}.html"));
         assert!(page.is_file(), "{ruleset}");
         assert!(index.contains(&format!("playsheets/{ruleset}.html")), "{ruleset} has a card");
-        assert_eq!(printed_pages(&page, &dir.0), 1, "{ruleset}'s playsheet must print on one A4 page");
+        let pages = printed(&page, &dir.0);
+        assert_eq!(pages.len(), 1, "{ruleset}'s playsheet must print on one A4 page");
+        assert!(pages[0].right_margin_is_clear(), "{ruleset}'s playsheet runs into the right margin");
     }
 }

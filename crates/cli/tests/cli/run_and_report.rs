@@ -204,3 +204,46 @@ fn an_exact_spec_prints_exact_probabilities() {
     let md = std::fs::read_to_string(out.join("exact").join("report.md")).unwrap();
     assert!(md.contains("solved exactly"), "{md}");
 }
+
+/// Two runs of one fight (the explorer's A and B, downloaded as a spec) are
+/// drawn side by side on one chart with a legend naming each, besides each
+/// run's own section.
+#[test]
+fn a_comparison_spec_draws_a_and_b_on_one_chart() {
+    let dir = TempDir::new("compare");
+    let spec = dir.write(
+        "compare.toml",
+        r#"
+title = "A Trained test and one Down 1"
+question = "What does one Down cost a Trained unit's test?"
+analysis = "distribution"
+exact = true
+
+[[run]]
+ruleset = "huzzah"
+scenario = "test"
+label = "A"
+set = { shifts = 0 }
+
+[[run]]
+ruleset = "huzzah"
+scenario = "test"
+label = "B"
+set = { shifts = -1 }
+"#,
+    );
+    let out = dir.0.join("out");
+    volley_ok(&["run", path(&spec), "--out", path(&out), "--quiet"]);
+    let folder = out.join("compare");
+    let markdown = std::fs::read_to_string(folder.join("report.md")).unwrap();
+    assert!(markdown.contains("## Side by side") && markdown.contains("(side-by-side.svg)"), "{markdown}");
+    // Passing: 26 of 36 at Trained, 21 of 36 one step down.
+    assert!(markdown.contains("A: passed: false 27.8%, true 72.2%"), "{markdown}");
+    assert!(markdown.contains("B: passed: false 41.7%, true 58.3%"), "{markdown}");
+    let svg = std::fs::read_to_string(folder.join("side-by-side.svg")).unwrap();
+    let texts: Vec<&str> =
+        svg.split("<text").skip(1).map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim()).collect();
+    assert!(texts.contains(&"A") && texts.contains(&"B"), "the legend names both runs: {texts:?}");
+    // Both runs' bars, in the first two colours of the palette.
+    assert!(svg.contains("#0072B2") && svg.contains("#E69F00"), "two colours of bars");
+}

@@ -1460,7 +1460,7 @@ pub fn entry() -> RulesetEntry {
     RulesetEntry {
         name: "brigades",
         title: "Brigades and Batteries (Wes Rogers)",
-        source: "brigades-and-batteries.txt",
+        source: "the Brigades and Batteries rules; sections cited by number",
         default_rules: || Box::new(Rules::default()),
         scenarios: vec![
             ScenarioEntry {

@@ -1,6 +1,6 @@
 //! Hougoumont 1815: a D20-per-figure ruleset with small arms, three kinds of
 //! artillery, buildings, melee by total scores, and morale with retreat and
-//! rally (the rules text `hougoumont-1815.txt`).
+//! rally (the Hougoumont 1815 rules text).
 //!
 //! Scenarios: `small_arms`, `artillery` and `morale` (single tests, exact by
 //! enumerating dice), `melee` (one round, exact by convolving the figures'
@@ -977,7 +977,7 @@ pub fn entry() -> RulesetEntry {
     RulesetEntry {
         name: "hougoumont",
         title: "Hougoumont 1815",
-        source: "hougoumont-1815.txt",
+        source: "the Hougoumont 1815 tabletop miniatures rules; sections cited by number",
         default_rules: || Box::new(Rules::default()),
         scenarios: vec![
             ScenarioEntry {

@@ -983,7 +983,7 @@ pub fn entry() -> RulesetEntry {
     RulesetEntry {
         name: "huzzah",
         title: "Huzzah! (Ian Marsh, first edition v1.11)",
-        source: "huzzah-rules.txt, huzzah-playsheet.txt",
+        source: "the Huzzah! rules and their playsheet, first edition v1.11; sections cited by heading",
         default_rules: || Box::new(Rules::default()),
         scenarios,
     }

@@ -3,7 +3,7 @@
 //! per success and rout at zero, cavalry that only charge, leaders and the
 //! Waterloo commanders.
 //!
-//! The rules text is `one-hour-napoleonic-mr.txt`; its sections have no
+//! The rules text (Martin Rapier's variant of One Hour Wargames) has no
 //! numbers, so code cites them by their headings ("Unit table", "Shooting",
 //! "Rout", "Cavalry Charges", "Leader Risk", "Rally by C-in-C", "WATERLOO
 //! Commander effects", ...).
@@ -832,7 +832,7 @@ pub fn entry() -> RulesetEntry {
     RulesetEntry {
         name: "one_hour",
         title: "One Hour Napoleonic (Martin Rapier's variant of One Hour Wargames)",
-        source: "one-hour-napoleonic-mr.txt",
+        source: "Martin Rapier's One Hour Napoleonic variant of Neil Thomas's One Hour Wargames; sections cited by name",
         default_rules: || Box::new(Rules::default()),
         scenarios: vec![
             single::shoot_entry(),

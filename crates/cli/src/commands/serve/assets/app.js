@@ -368,7 +368,9 @@ function zero(like) {
 function chart(values, series, find) {
   const ns = "http://www.w3.org/2000/svg";
   const width = Math.max(260, Math.min(900, 60 + values.length * (series.length * 18 + 10)));
-  const height = 180, left = 44, bottom = 34, top = 10;
+  // Two sides get a legend under the value labels: A as set, B the variant.
+  const legend = series.length > 1;
+  const height = legend ? 204 : 180, left = 44, bottom = legend ? 58 : 34, top = 10;
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("width", width);
   svg.setAttribute("height", height);
@@ -411,6 +413,13 @@ function chart(values, series, find) {
     if (i % labelEvery === 0) el("text", { x: left + i * slot + slot / 2, y: height - bottom + 14, "text-anchor": "middle" }, value);
   });
   el("line", { x1: left, x2: width, y1: y(0), y2: y(0), stroke: "#222" });
+  if (legend) {
+    ["A (as set)", "B (the variant)"].forEach((text, s) => {
+      const x = left + s * 150;
+      el("rect", { x, y: height - 16, width: 12, height: 12, fill: colours[s], class: "legend-swatch" });
+      el("text", { x: x + 17, y: height - 6, class: "legend-text" }, text);
+    });
+  }
   return svg;
 }
 
