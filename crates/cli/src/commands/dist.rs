@@ -99,6 +99,69 @@ pub fn planned_samples(request: &DistRequest) -> u64 {
 
 /// Checks a request and computes its distribution: exactly, or by sampling.
 pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistResult> {
+    compute_with(request, control, None)
+}
+
+/// Built scenarios kept between requests that differ only in how they are
+/// answered (seed, samples, precision, confidence, metrics, format): a game
+/// under best play keeps its solved table, so a second seed or a finer
+/// precision samples at once instead of solving again. A solved table can
+/// take hundreds of megabytes, so only the last few are kept.
+pub struct ScenarioCache {
+    capacity: usize,
+    entries: std::sync::Mutex<Vec<(String, Arc<dyn DynScenario>)>>,
+    builds: AtomicU64,
+}
+
+impl ScenarioCache {
+    /// A cache of the `capacity` scenarios built last.
+    pub fn new(capacity: usize) -> ScenarioCache {
+        ScenarioCache { capacity, entries: std::sync::Mutex::new(Vec::new()), builds: AtomicU64::new(0) }
+    }
+
+    /// How many scenarios it has built (each a solve, for a game under
+    /// best play): what the cache saves is the requests beyond these.
+    pub fn builds(&self) -> u64 {
+        self.builds.load(Ordering::Relaxed)
+    }
+
+    /// The scenario built for `key`, or `build`'s, kept as the newest.
+    fn get_or_build(
+        &self,
+        key: String,
+        build: impl FnOnce() -> anyhow::Result<Box<dyn DynScenario>>,
+    ) -> anyhow::Result<Arc<dyn DynScenario>> {
+        {
+            let mut entries = self.entries.lock().expect("the scenario cache lock");
+            if let Some(at) = entries.iter().position(|(k, _)| *k == key) {
+                let entry = entries.remove(at);
+                let scenario = entry.1.clone();
+                entries.push(entry);
+                return Ok(scenario);
+            }
+        }
+        // Built outside the lock: a build may take a while, and other
+        // settings need not wait for it.
+        let scenario: Arc<dyn DynScenario> = Arc::from(build()?);
+        self.builds.fetch_add(1, Ordering::Relaxed);
+        let mut entries = self.entries.lock().expect("the scenario cache lock");
+        entries.retain(|(k, _)| *k != key);
+        entries.push((key, scenario.clone()));
+        while entries.len() > self.capacity {
+            entries.remove(0);
+        }
+        Ok(scenario)
+    }
+}
+
+/// [`compute`], taking the built scenario from `cache` where it holds one
+/// for the same ruleset, scenario, keys and rules (never with a rules file,
+/// whose contents may change between requests).
+pub fn compute_with(
+    request: &DistRequest,
+    control: &Control,
+    cache: Option<&ScenarioCache>,
+) -> anyhow::Result<DistResult> {
     if !(request.confidence > 0.0 && request.confidence < 1.0) {
         return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
     }
@@ -132,9 +195,21 @@ pub fn compute(request: &DistRequest, control: &Control) -> anyhow::Result<DistR
             return Err(bad_input(format!("--set {key} is given twice ({first}, then {value}); give each key once")));
         }
     }
-    let scenario = entry
-        .build_from_text(rules.as_ref(), pairs.iter().copied())
-        .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))?;
+    let build = || {
+        entry
+            .build_from_text(rules.as_ref(), pairs.iter().copied())
+            .map_err(|e| bad_input(format!("{} {}: {e}", ruleset.name, entry.name)))
+    };
+    let scenario: Arc<dyn DynScenario> = match cache.filter(|_| request.rules.is_none()) {
+        Some(cache) => {
+            let rules = request.rule_overrides.iter().map(|pair| format!("rules.{pair}"));
+            let mut settings: Vec<String> = request.set.iter().cloned().chain(rules).collect();
+            settings.sort();
+            let key = format!("{} {} {}", ruleset.name, entry.name, settings.join("&"));
+            cache.get_or_build(key, build)?
+        }
+        None => Arc::from(build()?),
+    };
     // Every metric asked for exists, before any work is done.
     if !request.metrics.is_empty() {
         let metrics = scenario.metrics();
@@ -570,4 +645,55 @@ fn provenance_json(provenance: &Provenance) -> serde_json::Value {
         "confidence": provenance.confidence,
         "volley_version": volley_analysis::provenance::VERSION,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One Hour's firefight under best play on both sides, sampled.
+    fn sampled(seed: u64, range: u32) -> DistRequest {
+        DistRequest {
+            ruleset: "one_hour".into(),
+            scenario: "firefight".into(),
+            set: vec![format!("range={range}")],
+            rules: None,
+            rule_overrides: Vec::new(),
+            exact: Some(false),
+            samples: 2_000,
+            precision: None,
+            seed,
+            threads: 1,
+            confidence: 0.95,
+            format: Format::Json,
+            quiet: true,
+            explain: false,
+            metrics: Vec::new(),
+            from_api: true,
+        }
+    }
+
+    #[test]
+    fn a_second_seed_samples_the_scenario_built_and_solved_for_the_first() {
+        let cache = ScenarioCache::new(2);
+        let control = Control::default();
+        let first = compute_with(&sampled(1, 4), &control, Some(&cache)).unwrap();
+        let second = compute_with(&sampled(2, 4), &control, Some(&cache)).unwrap();
+        assert_eq!(cache.builds(), 1, "the second seed reused the first's scenario and its solved play");
+        assert_eq!(first.distribution.samples(), Some(2_000));
+        assert_ne!(
+            first.rows.iter().map(|r| r.probability).collect::<Vec<_>>(),
+            second.rows.iter().map(|r| r.probability).collect::<Vec<_>>(),
+            "two seeds, two samples"
+        );
+        // The same numbers as without the cache, to the bit.
+        let alone = compute(&sampled(2, 4), &control).unwrap();
+        assert_eq!(second.distribution, alone.distribution);
+        // Other settings build their own; the oldest of more than two goes.
+        compute_with(&sampled(1, 3), &control, Some(&cache)).unwrap();
+        compute_with(&sampled(1, 2), &control, Some(&cache)).unwrap();
+        assert_eq!(cache.builds(), 3);
+        compute_with(&sampled(3, 4), &control, Some(&cache)).unwrap();
+        assert_eq!(cache.builds(), 4, "range 4 was the oldest and went");
+    }
 }

@@ -40,12 +40,18 @@ const MAX_QUERY: usize = 8 * 1024;
 /// How many answers the cache keeps.
 const CACHE_ENTRIES: usize = 256;
 
+/// How many built scenarios (with any best play solved for them) the server
+/// keeps for requests that differ only in seed, samples or precision: a
+/// solved table can take hundreds of megabytes.
+const SCENARIO_ENTRIES: usize = 2;
+
 /// The server's shared state.
 struct Server {
     reports: PathBuf,
     limits: Limits,
     slots: Arc<tokio::sync::Semaphore>,
     cache: Mutex<Cache>,
+    scenarios: Arc<dist::ScenarioCache>,
 }
 
 /// Recent answers by their canonical query, oldest first out.
@@ -85,6 +91,7 @@ pub fn router(reports: PathBuf, limits: Limits) -> Router {
         limits,
         slots: Arc::new(tokio::sync::Semaphore::new(limits.concurrent)),
         cache: Mutex::new(Cache::default()),
+        scenarios: Arc::new(dist::ScenarioCache::new(SCENARIO_ENTRIES)),
     });
     Router::new()
         .route("/", get(|| async { files::asset("/") }))
@@ -411,12 +418,13 @@ async fn answer(server: &Arc<Server>, parsed: &Parsed, control: Control) -> Resu
     let request = parsed.request.clone();
     let cancel = control.cancel.clone().unwrap_or_default();
     let control = Control { progress: control.progress, cancel: Some(cancel.clone()) };
+    let scenarios = server.scenarios.clone();
     let job = tokio::task::spawn_blocking(move || {
         // The permit is held until the computation ends, even past a time
         // limit: an exact solve cannot be interrupted, and its slot stays
         // taken until it finishes.
         let _permit = permit;
-        dist::compute(&request, &control).map(|result| Answer {
+        dist::compute_with(&request, &control, Some(&scenarios)).map(|result| Answer {
             json: dist::render(&request, &result, Format::Json),
             csv: dist::render(&request, &result, Format::Csv),
         })
