@@ -216,6 +216,8 @@ pub struct Chart {
 /// The default size: printed across an A4 page's text (about 180 mm), a
 /// pixel is 0.18 mm.
 pub const DEFAULT_SIZE: (u32, u32) = (1000, 620);
+/// The most rows a tornado shows in a thumbnail.
+pub const THUMBNAIL_TORNADO_ROWS: usize = 6;
 /// The most rows a sensitivity tornado shows.
 pub const TORNADO_MAX_ROWS: usize = 15;
 /// The smallest size a chart is drawn at.
@@ -283,6 +285,17 @@ impl Chart {
     /// The chart as a PNG file's bytes.
     pub fn png(&self) -> Result<Vec<u8>, AnalysisError> {
         self.encode_png(&self.rgb()?, self.width, self.height)
+    }
+
+    /// The chart as its report's thumbnail shows it: a tornado keeps its
+    /// top rows only ([`THUMBNAIL_TORNADO_ROWS`]), so they stay legible
+    /// when shrunk; other charts are drawn whole.
+    pub fn for_thumbnail(&self) -> Chart {
+        let mut chart = self.clone();
+        if let ChartKind::Tornado { rows, .. } = &mut chart.kind {
+            rows.truncate(THUMBNAIL_TORNADO_ROWS);
+        }
+        chart
     }
 
     /// The chart drawn at its own size and shrunk `factor` times each way

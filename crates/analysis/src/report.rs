@@ -200,7 +200,7 @@ pub fn write_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(),
 
 fn fill_report(dir: &Path, report: &Report, data: &DataFrame) -> Result<(), AnalysisError> {
     if let Some(first) = report.sections.iter().flat_map(|s| &s.charts).next() {
-        fs::write(dir.join(THUMBNAIL), first.png_shrunk(THUMBNAIL_SHRINK)?)?;
+        fs::write(dir.join(THUMBNAIL), first.for_thumbnail().png_shrunk(THUMBNAIL_SHRINK)?)?;
     }
     let mut svgs = Vec::new();
     for chart in report.sections.iter().flat_map(|s| &s.charts) {
