@@ -181,8 +181,8 @@ use super::artillery::{Gun, Shot};
 use super::melee::{CasualtyRule, MeleeSide, resolve};
 use super::{
     Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
-    DefenderFailure, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase, Quality, Rules,
-    Target, Troops, d20_at_least, percent,
+    DefenderFailure, FireAtGunners, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase,
+    Quality, Rules, SortieCover, SortieReturn, Target, Troops, d20_at_least, percent,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Policy};
@@ -203,6 +203,10 @@ pub struct Battery {
     pub crew: Crew,
     /// Inches from the guns to the buildings.
     pub distance: u32,
+    /// Figures in each gun's crew (the rules size none; `attacker.gun_crew`):
+    /// the garrison's hits fall on one gun's crew after another, and a gun
+    /// whose crew is gone falls silent (`fire_at_gunners`).
+    pub crew_figures: u32,
 }
 
 /// Everything an assault is built from.
@@ -266,7 +270,32 @@ pub static RETAKE: Decision = Decision {
               the full move (least movement first, fall-backs last)",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE];
+/// The decision of the holders of the position in each Movement phase in
+/// which the side outside, not retreating, ends its move within their charge
+/// reach (the scenario key `counter_charge`).
+pub static COUNTER_CHARGE: Decision = Decision {
+    name: "counter_charge",
+    who: "either side (the holders of the position)",
+    doc: "In Movement (2), after the side outside has moved: with it, not retreating, within their move plus \
+          charge bonus, the holders of the position may stay in it or charge out at it (2 ties no unit to its \
+          ground), to melee in the open (4); they go back to the position when the melee is decided \
+          (`sortie_return`).",
+    options: "stay in the position; charge out (staying first)",
+};
+
+/// The decision of the farm's garrison in each Firing phase in which its
+/// small arms can hit both the side outside and the battery's gunners
+/// (interpretation `fire_at_gunners`).
+pub static TARGET: Decision = Decision {
+    name: "target",
+    who: "defender",
+    doc: "In the Firing phase (3.1), the garrison's volley at the attackers outside or at the gunners of their \
+          battery, when both are within reach of a D20 (a volley has one target; with only one in reach it fires \
+          at that one, firing never harming the firer).",
+    options: "the attackers; the gunners (the attackers first)",
+};
+
+static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE, &COUNTER_CHARGE, &TARGET];
 
 /// The steps of a turn: orders, movement and artillery; the holders'
 /// volley; the outside side's volley or the melee, and the Morale Check.
@@ -317,6 +346,13 @@ pub struct Position {
     /// side (0: it holds the position; more: both sides broke and the
     /// position is empty, interpretation `both_break = play_on`).
     behind: u8,
+    /// Inches out from the position at which holders who counter-charged
+    /// fight the side outside (0: no counter-charge; while it is more, the
+    /// units are in contact and `distance` is 0).
+    sortie: u8,
+    /// The battery's crew figures left (`farm_assault`, `fire_at_gunners =
+    /// allowed`; else its full crew, never fired at).
+    crew: u8,
     /// [`ROUTED`], [`ROOF_OFF`], ...
     flags: u16,
 }
@@ -494,6 +530,8 @@ const NEEDS: usize = 21;
 pub struct Assault {
     /// What each side must achieve (the scenario's `purpose` key).
     purpose: crate::game::Purpose,
+    /// Whether the holders may counter-charge (the scenario's `counter_charge` key).
+    counter_charge: bool,
     setup: AssaultSetup,
     rules: Rules,
     farm: bool,
@@ -508,8 +546,11 @@ pub struct Assault {
     /// The D20 each side needs to pass morale or rally.
     morale_need: [i32; 2],
     melee_modifier: [i32; 2],
-    /// The battery's salvo by `[roof intact][consecutive]`.
-    battery: Option<[[Salvo; 2]; 2]>,
+    /// The battery's salvo by guns still firing (from 1) and `[roof intact][consecutive]`.
+    battery: Option<Vec<[[Salvo; 2]; 2]>>,
+    /// The D20 the garrison needs to hit the battery's gunners, if it may
+    /// fire at them and can hit them (`fire_at_gunners`).
+    gunner_need: Option<i32>,
     /// The defenders' guns at each distance, `[consecutive]`; `None` where they cannot fire.
     defender_guns: Vec<[Option<Salvo>; 2]>,
     /// Volleys by side, firing figures and need, built when first needed.
@@ -589,14 +630,35 @@ impl Assault {
                         "the battery bombards the buildings from a distance: choose flat or howitzer",
                     ));
                 }
-                let salvo = |roof_intact: bool, consecutive: bool| -> Result<Salvo, ParamError> {
+                if battery.crew_figures == 0 || battery.guns * battery.crew_figures > 255 {
+                    return Err(invalid(
+                        "attacker.gun_crew",
+                        "a gun's crew needs 1 figure or more, all crews 255 at most",
+                    ));
+                }
+                let salvo = |guns: u32, roof_intact: bool, consecutive: bool| -> Result<Salvo, ParamError> {
                     let gun =
                         Gun::new(rules, battery.kind, battery.distance, Target::Building, battery.crew, consecutive)
                             .map_err(|e| rename(e, "gun_distance"))?;
-                    Ok(Salvo::new(gun, battery.guns, roof_intact, rules.figures_per_hit))
+                    Ok(Salvo::new(gun, guns, roof_intact, rules.figures_per_hit))
                 };
-                Some([[salvo(false, false)?, salvo(false, true)?], [salvo(true, false)?, salvo(true, true)?]])
+                let mut salvos = Vec::new();
+                for guns in 1..=battery.guns {
+                    salvos.push([
+                        [salvo(guns, false, false)?, salvo(guns, false, true)?],
+                        [salvo(guns, true, false)?, salvo(guns, true, true)?],
+                    ]);
+                }
+                Some(salvos)
             }
+        };
+        // 3.1: the gunners stand in the open at the battery's distance.
+        let gunner_need = match setup.battery {
+            Some(battery) if rules.fire_at_gunners == FireAtGunners::Allowed => {
+                let need = rules.small_arms_need(setup.defender_troops, Cover::Open, battery.distance);
+                (need <= 20).then_some(need)
+            }
+            _ => None,
         };
         // 2: the defenders move as infantry, light troops as light infantry.
         let defender_arm = if setup.defender_troops == Troops::Light { Arm::LightInfantry } else { Arm::Infantry };
@@ -625,6 +687,7 @@ impl Assault {
         let figures = [setup.attacker_figures as usize + 1, setup.defender_figures as usize + 1];
         Ok(Assault {
             purpose: crate::game::Purpose::Manoeuvre,
+            counter_charge: false,
             setup,
             rules: rules.clone(),
             farm,
@@ -638,6 +701,7 @@ impl Assault {
                 rules.melee_modifier(setup.defender_quality),
             ],
             battery,
+            gunner_need,
             defender_guns,
             volleys: [
                 (0..figures[0] * NEEDS).map(|_| OnceLock::new()).collect(),
@@ -668,11 +732,7 @@ impl Assault {
     fn need(&self, side: u8, holds: bool, distance: u8) -> Option<i32> {
         let troops = self.troops[side as usize]?;
         // The target's cover: the ground outside, or the position's.
-        let cover = if holds {
-            if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open }
-        } else {
-            self.setup.defender_cover
-        };
+        let cover = if holds { self.ground_cover() } else { self.setup.defender_cover };
         let need = self.rules.small_arms_need(troops, cover, u32::from(distance));
         (distance > 0 && need <= 20).then_some(need)
     }
@@ -688,7 +748,46 @@ impl Assault {
     /// Whether the side outside fires at `distance` with any chance to hit (a
     /// volley that cannot hit is left out, so that states stay few).
     fn outside_can_hit(&self, s: &Position) -> bool {
-        s.flags & ROUTED == 0 && self.need(s.outside(), false, s.distance).is_some()
+        self.outside_need(s).is_some()
+    }
+
+    /// 3.1: the D20 the side outside needs at the holders in their position;
+    /// `None` when it does not fire or cannot hit.
+    fn outside_need(&self, s: &Position) -> Option<i32> {
+        if s.flags & ROUTED != 0 {
+            return None;
+        }
+        self.need(s.outside(), false, s.distance)
+    }
+
+    /// 3.1: the D20 side `side` needs for its closing volley at holders who
+    /// counter-charged it from `distance` inches (their cover: `sortie_cover`).
+    fn sortie_need(&self, side: u8, distance: u8) -> Option<i32> {
+        let troops = self.troops[side as usize]?;
+        let cover = match self.rules.sortie_cover {
+            SortieCover::Open => self.ground_cover(),
+            SortieCover::Position => self.setup.defender_cover,
+        };
+        let need = self.rules.small_arms_need(troops, cover, u32::from(distance));
+        (need <= 20).then_some(need)
+    }
+
+    /// The cover of a unit out on the ground between the two (3.1).
+    fn ground_cover(&self) -> Cover {
+        if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open }
+    }
+
+    /// The battery's guns still firing: hits fall on one gun's crew after
+    /// another, and a gun whose crew is gone falls silent.
+    fn guns_firing(&self, s: &Position) -> usize {
+        self.setup.battery.map_or(0, |b| u32::from(s.crew).div_ceil(b.crew_figures) as usize)
+    }
+
+    /// Whether the garrison can fire at the battery's gunners now: it holds
+    /// the farm, is not in contact, and the gunners are within a D20's reach.
+    fn gunners_in_reach(&self, s: &Position) -> Option<i32> {
+        let need = self.gunner_need?;
+        (s.flags & HELD == 0 && !s.empty() && s.distance > 0 && s.crew > 0).then_some(need)
     }
 
     /// Whether the holders' muskets can hit at `fire_at` inches (0: they do not fire).
@@ -835,6 +934,41 @@ impl Assault {
             }
             s.distance = target;
         }
+        // The `counter_charge` key: the holders, seeing where the side
+        // outside stands, may charge out at it (2 ties no unit to its ground).
+        // Their muskets are charging and their guns would fire through their
+        // own men (3.3), so neither fires this turn.
+        let holder = s.holder();
+        if self.counter_charge
+            && s.flags & ROUTED == 0
+            && !s.empty()
+            && s.distance > 0
+            && u32::from(s.distance) <= self.reach(holder)
+        {
+            let chosen = fate.decide(holder, &COUNTER_CHARGE, &[0, 1], &|_| 0);
+            if chosen == 1 {
+                s.sortie = s.distance;
+                s.distance = 0;
+                moved = true;
+                // `closing_volley = at_charge_start`: the side outside, charged,
+                // fires once where the charge began (no artillery fires: the
+                // units are in contact, 3.3). Drawn here, the turn's only fire,
+                // so that no half-fired state is kept.
+                if self.rules.closing_volley == ClosingVolley::AtChargeStart
+                    && let Some(need) = self.sortie_need(outside, s.sortie)
+                {
+                    let before = s.figures[holder as usize];
+                    let hits = fate.draw(self.volley(outside, s.figures[outside as usize], need));
+                    s.figures[holder as usize] = before.saturating_sub(hits.min(255) as u8);
+                    if let Some(end) = Self::destroyed(s) {
+                        return Some(end);
+                    }
+                    if self.must_test(holder, before, s.figures[holder as usize]) {
+                        s.flags |= HOLDER_TESTS;
+                    }
+                }
+            }
+        }
         if moved {
             s.flags &= !GUNS_RANGED;
         }
@@ -934,10 +1068,12 @@ impl Assault {
         if let Some(battery) = &self.battery {
             // 3.3: no artillery into a melee or on its own men; a battery that
             // does not fire loses its range.
-            if s.distance > 0 && defenders_hold {
+            let firing = self.guns_firing(s);
+            if s.distance > 0 && defenders_hold && firing > 0 {
                 let roof_intact = s.flags & ROOF_OFF == 0;
                 let consecutive = s.flags & BATTERY_RANGED != 0;
-                let shot = fate.draw(&battery[usize::from(roof_intact)][usize::from(consecutive)]);
+                let salvo = &battery[firing - 1][usize::from(roof_intact)][usize::from(consecutive)];
+                let shot = fate.draw(salvo);
                 s.figures[1] = s.figures[1].saturating_sub((shot >> 2).min(255) as u8);
                 if shot & 2 != 0 {
                     s.flags |= ROOF_OFF;
@@ -945,7 +1081,7 @@ impl Assault {
                 if shot & 1 != 0 {
                     s.flags |= BURNING;
                 }
-                if battery[1][1].gun.kind() == ArtilleryKind::Howitzer {
+                if salvo.gun.kind() == ArtilleryKind::Howitzer {
                     s.flags |= BATTERY_RANGED;
                 }
             } else {
@@ -990,9 +1126,22 @@ impl Assault {
         s.phase = CLOSE;
         let (outside, holder) = (s.outside() as usize, s.holder() as usize);
         let shooters = s.figures[outside];
-        if let Some(need) = self.need(holder as u8, true, s.fire_at)
+        let at_outside = self.need(holder as u8, true, s.fire_at).filter(|_| s.figures[outside] > 0);
+        // Interpretation `fire_at_gunners`: the garrison may fire at the
+        // battery's gunners instead, and does when they alone are in reach.
+        let at_gunners = self.gunners_in_reach(s).filter(|_| s.figures[holder] > 0);
+        let target = match (at_outside, at_gunners) {
+            (Some(_), Some(_)) => fate.decide(DEFENDER, &TARGET, &[0, 1], &|_| 0),
+            (None, Some(_)) => 1,
+            _ => 0,
+        };
+        if target == 1
+            && let Some(need) = at_gunners
+        {
+            let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
+            s.crew = s.crew.saturating_sub(hits.min(255) as u8);
+        } else if let Some(need) = at_outside
             && s.figures[holder] > 0
-            && s.figures[outside] > 0
         {
             let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
             s.figures[outside] = s.figures[outside].saturating_sub(hits.min(255) as u8);
@@ -1011,7 +1160,7 @@ impl Assault {
         let (outside, holder) = (s.outside(), s.holder());
         if s.outside_mark > 0
             && s.figures[holder as usize] > 0
-            && let Some(need) = self.need(outside, false, s.distance)
+            && let Some(need) = self.outside_need(s)
         {
             let hits = fate.draw(self.volley(outside, s.outside_mark, need));
             let left = &mut s.figures[holder as usize];
@@ -1075,6 +1224,27 @@ impl Assault {
         s.flags &= !(OUTSIDE_TESTS | HOLDER_TESTS);
         let outside_broke = outside_tests && !fate.ways(self.pass_ways(outside), 20);
         let holder_broke = holder_tests && !fate.ways(self.pass_ways(holder), 20);
+        // Holders who counter-charged: a melee lost is one lost at their
+        // position (below); a melee won, or under `sortie_return =
+        // after_round` one still standing, sends them back to it, the side
+        // outside where it stood or, broken, 8 inches beyond (5: "8 inches
+        // away from the enemy").
+        let sortie = std::mem::take(&mut s.sortie);
+        if sortie > 0 && !holder_broke {
+            if outside_broke {
+                s.flags |= ROUTED;
+                s.flags &= !GUNS_RANGED;
+                s.distance = sortie + self.rules.retreat_distance as u8;
+                if u32::from(s.distance) > self.farthest[outside as usize] {
+                    return Some(End::won_by(holder));
+                }
+            } else if self.rules.sortie_return == SortieReturn::AfterRound {
+                s.distance = sortie;
+            } else {
+                s.sortie = sortie;
+            }
+            return None;
+        }
         if holder_broke {
             if outside_broke || routed {
                 // Interpretation `both_break = no_one` (and the defenders'
@@ -1154,6 +1324,13 @@ fn option(moved: u32, target: u32) -> u16 {
 const BACK: u16 = 0x8000;
 
 impl Assault {
+    /// This fight with the holders allowed to counter-charge, or not (the
+    /// scenario key `counter_charge`; [`COUNTER_CHARGE`]).
+    pub fn with_counter_charge(mut self, counter_charge: bool) -> Self {
+        self.counter_charge = counter_charge;
+        self
+    }
+
     /// This fight under `purpose`: what each side must achieve by the turn
     /// limit ([`crate::game::Purpose`]).
     pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
@@ -1182,6 +1359,8 @@ impl Game for Assault {
             fire_at: 0,
             phase: MOVEMENT,
             behind: 0,
+            sortie: 0,
+            crew: self.setup.battery.map_or(0, |b| (b.guns * b.crew_figures) as u8),
             // 5: flanked defenders test at the first Morale Check.
             flags: if self.setup.defender_flanked && !self.flanked_at_contact() { HOLDER_TESTS } else { 0 },
         }
@@ -1248,7 +1427,7 @@ impl Game for Assault {
         }
         match self.setup.battery {
             None => {
-                for key in ["attacker.artillery", "attacker.crew", "gun_distance"] {
+                for key in ["attacker.artillery", "attacker.crew", "gun_distance", "attacker.gun_crew"] {
                     push(key, "the attackers have no battery (attacker.guns = 0)");
                 }
             }
@@ -1256,6 +1435,16 @@ impl Game for Assault {
                 push("attacker.crew", "only a howitzer's crew adjusts its roll (3.2); these guns fire flat");
             }
             Some(_) => {}
+        }
+        if self.setup.battery.is_some() && self.gunner_need.is_none() {
+            push(
+                "attacker.gun_crew",
+                if self.rules.fire_at_gunners == FireAtGunners::Never {
+                    "the garrison does not fire at the gunners (fire_at_gunners = never)"
+                } else {
+                    "the garrison's small arms cannot reach the gunners at gun_distance (3.1)"
+                },
+            );
         }
         unread
     }
@@ -1283,6 +1472,21 @@ impl Game for Assault {
         let reach = inches(self.reach(side));
         match (state.distance, side) {
             (0, _) => format!("{a} attackers in contact with {d} defenders"),
+            (distance, side) if side == state.holder() => {
+                let (holders, outside) = if side == ATTACKER {
+                    (format!("{a} attackers"), format!("{d} defenders"))
+                } else {
+                    (format!("{d} defenders"), format!("{a} attackers"))
+                };
+                let crew = match self.setup.battery {
+                    Some(_) if self.gunner_need.is_some() => format!("; {} battery crew figures left", state.crew),
+                    _ => String::new(),
+                };
+                format!(
+                    "{holders} holding {place}, {outside} {} from it (charge reach {reach}{crew})",
+                    inches(u32::from(distance))
+                )
+            }
             (distance, ATTACKER) if state.flags & HELD == 0 => format!(
                 "{a} attackers {} from {} ({d} defenders; charge reach {reach})",
                 inches(u32::from(distance)),
@@ -1300,6 +1504,12 @@ impl Game for Assault {
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        if std::ptr::eq(decision, &COUNTER_CHARGE) {
+            return if option == 0 { format!("stay in {}", self.target_words()) } else { "charge out".into() };
+        }
+        if std::ptr::eq(decision, &TARGET) {
+            return if option == 0 { "fire at the attackers".into() } else { "fire at the gunners".into() };
+        }
         let (moved, target) = (u32::from((option & !BACK) >> 8), u32::from(option & 0xff));
         let (moved_words, target_words) = (inches(moved), inches(target));
         let retake = std::ptr::eq(decision, &RETAKE);
@@ -1374,6 +1584,21 @@ impl Game for Assault {
             // 5
             "flanked_test" | "flanked_when" => s.defender_flanked,
             "both_break" | "handover" => self.rules.defender_failure == DefenderFailure::RetreatAndRally,
+            // 2, 4: the holders' counter-charge; its cover matters only to a
+            // closing volley whose target's cover out of the position differs.
+            "sortie_return" => self.counter_charge,
+            "sortie_cover" => {
+                self.counter_charge
+                    && self.rules.closing_volley == ClosingVolley::AtChargeStart
+                    && self.ground_cover() != s.defender_cover
+                    && self.troops[0].is_some()
+            }
+            // 3.1: the garrison's fire at a battery it can reach.
+            "fire_at_gunners" => {
+                battery
+                    && self.rules.small_arms_need(s.defender_troops, Cover::Open, s.battery.map_or(0, |b| b.distance))
+                        <= 20
+            }
             // 4.1, 5
             _ => quality("melee_").or_else(|| quality("morale_")).unwrap_or(true),
         }
@@ -1401,10 +1626,26 @@ impl Assault {
         let retreat = self.rules.retreat_distance;
         let distances = u64::from(self.farthest[0] + retreat) + 1;
         let shooters = if self.troops[0].is_some() { a * (a + 1) / 2 } else { a };
-        // The defenders' figures before the battery fired, at most its greatest salvo more.
-        let bombarded = match &self.battery {
-            Some(battery) => d.min(1 + u64::from(battery[0][0].guns * battery[0][0].gun.max_hits())),
-            None => 1,
+        // The defenders' figures before the battery fired, at most its
+        // greatest salvo more, summed over the battery's crew figures left
+        // where the garrison may shoot them (fewer guns firing, smaller salvos).
+        let bombarded = match (&self.battery, self.setup.battery) {
+            (Some(salvos), Some(battery)) => {
+                let crews = if self.gunner_need.is_some() { battery.guns * battery.crew_figures } else { 0 };
+                let full = battery.guns * battery.crew_figures;
+                (0..=crews)
+                    .map(|crew| {
+                        let firing = (full - crews + crew).div_ceil(battery.crew_figures) as usize;
+                        let hits = if firing == 0 {
+                            0
+                        } else {
+                            salvos[firing - 1][0][0].guns * salvos[0][0][0].gun.max_hits()
+                        };
+                        d.min(1 + u64::from(hits))
+                    })
+                    .sum()
+            }
+            _ => 1,
         };
         let mut size = shooters * d * bombarded * distances;
         // Defenders outside a position the attackers took: their firing and
