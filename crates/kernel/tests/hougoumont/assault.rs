@@ -162,10 +162,13 @@ fn an_attacker_nineteen_inches_away_stops_at_its_charge_reach() {
     close(attacker_wins(&quiet, "assault", &pairs("bold")), 20.0 / 400.0 * melee);
     close(attacker_wins(&quiet, "assault", &pairs("cautious")), 90.0 / 400.0 * melee);
     // --explain: the first move is the 1 inch to 18, every option valued.
+    // The defender's only decision is whether to counter-charge an attacker
+    // that ends its move within its reach (issue 34); in this fight staying
+    // is worth as much (an even melee against its closing volley).
     let best = build_with(&never, "assault", &pairs("best"));
     let explained = best.explain().expect("solved");
-    assert_eq!(explained.len(), 1, "the defender takes no decision");
-    let first = &explained[0];
+    assert!(explained.iter().filter(|e| e.side == "defender").all(|e| e.decision == "counter_charge"));
+    let first = explained.iter().find(|e| e.side == "attacker").expect("the attacker decides");
     assert_eq!(first.situation, "1 attackers 19 inches from the defenders (1 defenders; charge reach 10 inches)");
     let chosen: Vec<&str> = first.options.iter().filter(|o| o.chosen).map(|o| o.option.as_str()).collect();
     assert_eq!(chosen, ["advance 1 inch to 18 inches"]);
@@ -435,9 +438,13 @@ fn defenders_who_fail_morale_rally_and_charge_back_to_retake_the_position() {
     // With the turn limit going to the holder of the position, a melee that
     // kills no one (246/400) leaves the attackers holding it at the limit, and
     // standing off leaves them there when both miss. Coming back to 1 inch,
-    // where every musket hits, destroys both (none): the defenders' best.
+    // where every musket hits, destroys both (none): the defenders' best,
+    // unless the attackers holding the position may counter-charge them
+    // there (issue 34), which this count leaves out.
     let holder = Rules { assault_limit: AssaultLimit::Holder, ..none.clone() };
-    let explained = build_with(&holder, "assault", &flanked_pairs("2", "best")).explain().expect("solved");
+    let mut no_counter = flanked_pairs("2", "best").to_vec();
+    no_counter.push(("counter_charge", "false"));
+    let explained = build_with(&holder, "assault", &no_counter).explain().expect("solved");
     let retake = explained.iter().find(|e| e.side == "defender").expect("the defenders decide");
     let chosen: Vec<&str> = retake.options.iter().filter(|o| o.chosen).map(|o| o.option.as_str()).collect();
     assert_eq!(chosen, ["come back 7 inches to 1 inch"]);

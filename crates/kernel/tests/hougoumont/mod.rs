@@ -6,6 +6,7 @@ mod catalogue;
 mod melee;
 mod multi_turn;
 mod single_tests;
+mod sortie;
 
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::outcome::Distribution;

@@ -81,6 +81,105 @@
 //! past their edge), the only way a played-on fight ends in no one's win
 //! before the limit.
 //!
+//! # Counter-charges
+//!
+//! 2 moves every unit and gives infantry and cavalry a charge bonus, and
+//! nothing in the text ties a holder to its position; so with the scenario
+//! key `counter_charge` (on in `assault`, off by default in `farm_assault`,
+//! below) the holders take a decision ([`COUNTER_CHARGE`]) in each
+//! Movement phase in which the side outside, not retreating, ends its move
+//! within their move plus charge bonus: stay, or charge out at it. The side
+//! outside moves first and the holders answer (a counter-charge answers a
+//! move; the model's Movement has one order, the side outside's decision
+//! first, as it always had). A counter-charge is a charge like any other:
+//!
+//! - **Fire.** The holders' muskets are charging and their guns would fire
+//!   through their own men (3.3 bars artillery from a melee "to prevent
+//!   friendly fire casualties"), so neither fires that turn, and the battery
+//!   has nothing to shell in buildings its garrison has left. Under
+//!   `closing_volley = at_charge_start` the side outside, charged, fires
+//!   once at the distance the charge began, as holders charged do; at
+//!   holders in the open by default (`sortie_cover = open`: 3.1's "+10
+//!   needed" is for "targets behind walls/buildings", and a unit that has
+//!   charged out is not behind them), or under `sortie_cover = position`
+//!   behind their position's cover, where their charge began.
+//! - **Melee.** In contact the units fight a round of 4 and test (5) as
+//!   any melee; walls give no melee bonus anyway, so the place of the melee
+//!   changes no number of it.
+//! - **Going back.** The rules do not say whether a unit that won a melee
+//!   goes back; holders left out in the open would no longer hold the
+//!   position they came to hold, so they go back to it, and the side
+//!   outside, broken, "must immediately move 8 inches away from the enemy":
+//!   it ends the counter-charge's distance plus 8 inches from the position.
+//!   When they go back is `sortie_return`: `after_break` (default: the
+//!   melee goes on, a round a turn, as every melee in contact does in this
+//!   model, until a side breaks) or `after_round` (holders still standing
+//!   after the turn's Melee and Morale Check go back whether or not the
+//!   enemy broke, leaving it where it stood; the sortie as a raid). The walk
+//!   back is counted done before the side outside can act: it is broken and
+//!   "take[s] no further action this turn", and rallies only in the next
+//!   Give Orders phase (a counter-charge of 9 or 10 inches is walked back
+//!   in one 8-inch move; the inch or two past the move is the model's).
+//! - **Lost.** Holders who break in their counter-charge are handled as
+//!   holders broken in contact at their position: the side outside takes
+//!   it (the few inches between the melee and the position are not kept).
+//!
+//! The heuristics (`bold`, `cautious`) never counter-charge, as before. At
+//! the defaults the counter-charge changes nothing: best play never takes
+//! it in the default `assault` (16.1872% for the attacker either way under
+//! purpose `attack`, 6 decimals; `counter_charge=false` to compare), for
+//! holders who charge out give up their volley and their guns' canister and
+//! meet the side outside's closing volley in the open. Nor does it in the
+//! other settings measured under `attack` (Elite defenders against
+//! Inexperienced attackers, 5.2189% with guns and 50.7571% without; the
+//! same in woods, 99.9410%; 30 defenders against 20 without guns,
+//! 14.3084%: each the same with `counter_charge=false`); it pays where the
+//! holders' fire cannot do what their melee can (the test
+//! `a_counter_charge_by_hand`), and under `fire_at_gunners = allowed` in
+//! the farm it moves the attackers' chance in the seventh decimal (both
+//! sides' holders may charge out). In `farm_assault` it is off by default: it changes nothing
+//! there either (the attackers win 100.0% with it or without it), and it
+//! costs the farm's exact solve about a quarter more time (measured: 2.80 s
+//! to 3.51 s of CPU, 563 to 711 MB, on a loaded machine), past the 2 s
+//! budget; `counter_charge=true` offers it.
+//!
+//! A sally against the attackers' battery is not offered: at the farm's
+//! `gun_distance` (20 inches by default, 7 at least for its howitzers) the
+//! battery is beyond the garrison's 10-inch charge reach unless it stands
+//! at 7 to 10 inches, and a garrison gone to the guns would leave the farm
+//! to the attackers while the model keeps one distance between the farm
+//! and the side outside (a second place would multiply the states).
+//!
+//! # The battery's gunners
+//!
+//! 3.1 lets every figure fire at a target at any distance, hitting on a D20
+//! of the distance or more, and 3.3 forbids only artillery's fire into a
+//! melee; a battery's gunners are men in the open, so the text lets the
+//! garrison fire at them (`fire_at_gunners = allowed`): light infantry (+2)
+//! reach them at the default 20 inches on 18 or more. The rules never size
+//! a crew, so the scenario assumes one: `attacker.gun_crew` figures a gun
+//! (default 1: at the scenario's scale, about a hundred men a figure, a
+//! gun's crew of 15 to 25 men is under one figure, counted as one). Hits
+//! fall on one gun's crew after another, and a gun whose crew is gone
+//! falls silent for the rest of the fight (the natural reading: a gun
+//! needs men to fire it); the battery takes no morale test (it is the
+//! attackers' fire support, never a unit that retreats). The state keeps
+//! the crew figures left, which with one figure a gun is the guns still
+//! firing. When the garrison can hit both the attackers and the gunners it
+//! decides which its volley goes at ([`TARGET`]; one target a volley);
+//! with only the gunners in reach it fires at them. Its heuristics fire at
+//! the attackers when it can, as before.
+//!
+//! The default is `never`, the reading before issue 34, for the exact
+//! solve's budget alone: the crew and the target decision take the default
+//! farm's solve from 2.8 s to 7.7 s of CPU and from 563 MB to 1.3 GB
+//! (measured on a loaded machine, with the solver's gate lifted), and the
+//! gate ([`Assault::size_estimate`], which counts the crew) sends the
+//! default farm under `allowed` to the `cautious` fallback. Measured under
+//! the default purpose, best play both sides, with the gate lifted: the
+//! attackers win 94.30% under `allowed` against 100.0% under `never`; at
+//! 20 attacker figures, which the solver takes: see the guide.
+//!
 //! # A turn
 //!
 //! Each turn follows 1, as three steps of the game (orders, movement and
@@ -92,7 +191,9 @@
 //!    past its table edge (5; `edge` inches behind its starting place). The
 //!    side outside, if not retreating, decides: hold, move any whole number of
 //!    inches up to its move (movement rates are maximums, 2), or, within its
-//!    move plus its charge bonus, charge into contact.
+//!    move plus its charge bonus, charge into contact. Then the holders, with
+//!    the side outside within their charge reach, may charge out at it
+//!    (`counter_charge`; its closing volley is drawn here, the turn's only fire).
 //! 2. **Artillery.** While the defenders hold the position and the units are
 //!    not in contact (3.3), the attackers' battery fires at the buildings and
 //!    the defenders' guns at the attackers: canister within its range,
@@ -102,7 +203,8 @@
 //! 3. **The holders' small arms**, from the figures left after artillery
 //!    (3.2 note), at the distance; in the turn of a charge only under
 //!    `closing_volley = at_charge_start`, at the distance the charge began
-//!    (the defenders' guns then fire canister at it too).
+//!    (the defenders' guns then fire canister at it too); or, under
+//!    `fire_at_gunners = allowed`, at the battery's gunners.
 //! 4. **The outside side's small arms**, from the figures it had after
 //!    artillery (both volleys are simultaneous), unless it is retreating, in
 //!    contact, or forbidden by `attacker_fire` (cavalry does not fire by
@@ -136,9 +238,11 @@
 //! charges when it can and otherwise moves its full move (the fixed play
 //! before the game model); `cautious` never ends a move nearer than its charge
 //! reach (move plus charge bonus) unless it charges from there. The holders
-//! take no decision: firing never harms the firer, so every musket and gun
-//! fires whenever the rules allow, and a holder gives up its position only by
-//! failing morale.
+//! decide whether to counter-charge ([`COUNTER_CHARGE`], above) and, under
+//! `fire_at_gunners = allowed`, what the garrison's volley goes at
+//! ([`TARGET`]); otherwise firing never harms the firer, so every musket and
+//! gun fires whenever the rules allow, and a holder gives up its position
+//! only by failing morale or charging out and losing.
 //!
 //! Every state of a default fight is solved exactly; the solver's tables are
 //! built once per scenario. Settings whose graph would outgrow the solver
@@ -177,19 +281,22 @@
 //! and the attacker attacks either way (16.26% at 30 turns and at 20, under
 //! `closing_volley = none`; 16.2% at 30 with the default volley).
 
-use super::artillery::{Gun, Shot};
-use super::melee::{CasualtyRule, MeleeSide, resolve};
+mod laws;
+mod step;
+
+pub(in crate::rulesets::hougoumont) use laws::Volley;
+use laws::{MeleeRound, Salvo};
+
+use super::artillery::Gun;
+use super::melee::MeleeSide;
 use super::{
     Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
-    DefenderFailure, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase, Quality, Rules,
-    Target, Troops, d20_at_least, percent,
+    DefenderFailure, FireAtGunners, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase,
+    Quality, Rules, SortieCover, SortieReturn, Target, Troops, percent,
 };
-use crate::dice::Dice;
-use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Policy};
+use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
 use crate::params::{Choice, ParamError};
-use crate::pmf::Pmf;
-use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// The attackers' guns bombarding the defenders' buildings (`farm_assault`).
@@ -203,6 +310,10 @@ pub struct Battery {
     pub crew: Crew,
     /// Inches from the guns to the buildings.
     pub distance: u32,
+    /// Figures in each gun's crew (the rules size none; `attacker.gun_crew`):
+    /// the garrison's hits fall on one gun's crew after another, and a gun
+    /// whose crew is gone falls silent (`fire_at_gunners`).
+    pub crew_figures: u32,
 }
 
 /// Everything an assault is built from.
@@ -266,7 +377,32 @@ pub static RETAKE: Decision = Decision {
               the full move (least movement first, fall-backs last)",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE];
+/// The decision of the holders of the position in each Movement phase in
+/// which the side outside, not retreating, ends its move within their charge
+/// reach (the scenario key `counter_charge`).
+pub static COUNTER_CHARGE: Decision = Decision {
+    name: "counter_charge",
+    who: "either side (the holders of the position)",
+    doc: "In Movement (2), after the side outside has moved: with it, not retreating, within their move plus \
+          charge bonus, the holders of the position may stay in it or charge out at it (2 ties no unit to its \
+          ground), to melee in the open (4); they go back to the position when the melee is decided \
+          (`sortie_return`).",
+    options: "stay in the position; charge out (staying first)",
+};
+
+/// The decision of the farm's garrison in each Firing phase in which its
+/// small arms can hit both the side outside and the battery's gunners
+/// (interpretation `fire_at_gunners`).
+pub static TARGET: Decision = Decision {
+    name: "target",
+    who: "defender",
+    doc: "In the Firing phase (3.1), the garrison's volley at the attackers outside or at the gunners of their \
+          battery, when both are within reach of a D20 (a volley has one target; with only one in reach it fires \
+          at that one, firing never harming the firer).",
+    options: "the attackers; the gunners (the attackers first)",
+};
+
+static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE, &COUNTER_CHARGE, &TARGET];
 
 /// The steps of a turn: orders, movement and artillery; the holders'
 /// volley; the outside side's volley or the melee, and the Morale Check.
@@ -317,6 +453,13 @@ pub struct Position {
     /// side (0: it holds the position; more: both sides broke and the
     /// position is empty, interpretation `both_break = play_on`).
     behind: u8,
+    /// Inches out from the position at which holders who counter-charged
+    /// fight the side outside (0: no counter-charge; while it is more, the
+    /// units are in contact and `distance` is 0).
+    sortie: u8,
+    /// The battery's crew figures left (`farm_assault`, `fire_at_gunners =
+    /// allowed`; else its full crew, never fired at).
+    crew: u8,
     /// [`ROUTED`], [`ROOF_OFF`], ...
     flags: u16,
 }
@@ -338,154 +481,6 @@ impl Position {
     }
 }
 
-/// Casualties of one volley of small arms (3.1): each figure's D20 against a need.
-#[derive(Debug)]
-pub(super) struct Volley {
-    figures: u32,
-    need: i32,
-    figures_per_hit: u32,
-    outcomes: Vec<(u32, f64)>,
-}
-
-impl Volley {
-    pub(super) fn new(figures: u32, need: i32, figures_per_hit: u32) -> Volley {
-        let outcomes = Pmf::binomial(figures, d20_at_least(need))
-            .iter()
-            .filter(|&(_, p)| p > 0.0)
-            .map(|(hits, p)| (hits as u32 * figures_per_hit, p))
-            .collect();
-        Volley { figures, need, figures_per_hit, outcomes }
-    }
-}
-
-impl Law for Volley {
-    fn sample(&self, dice: &mut Dice) -> u32 {
-        let mut hits = 0;
-        for _ in 0..self.figures {
-            hits += u32::from(dice.d20() as i32 >= self.need);
-        }
-        hits * self.figures_per_hit
-    }
-
-    fn outcomes(&self) -> &[(u32, f64)] {
-        &self.outcomes
-    }
-}
-
-/// One turn of several guns at one target: casualties, and for a building
-/// whether the roof came off and whether it caught fire, packed as
-/// `casualties << 2 | roof_blown << 1 | fire`. Each gun fires in turn, so a
-/// roof blown by the first is gone for the second.
-#[derive(Debug)]
-struct Salvo {
-    gun: Gun,
-    guns: u32,
-    roof_intact: bool,
-    figures_per_hit: u32,
-    outcomes: Vec<(u32, f64)>,
-}
-
-fn pack_shot(casualties: u32, roof_blown: bool, fire: bool) -> u32 {
-    casualties << 2 | u32::from(roof_blown) << 1 | u32::from(fire)
-}
-
-impl Salvo {
-    fn new(gun: Gun, guns: u32, roof_intact: bool, figures_per_hit: u32) -> Salvo {
-        let mut salvo = Salvo { gun, guns, roof_intact, figures_per_hit, outcomes: Vec::new() };
-        // (casualties, roof still intact, fire) after each gun.
-        let mut states: BTreeMap<(u32, bool, bool), f64> = BTreeMap::from([((0, roof_intact, false), 1.0)]);
-        for _ in 0..guns {
-            let mut next = BTreeMap::new();
-            for ((casualties, intact, fire), p) in states {
-                for (shot, q) in salvo.gun.exact(intact) {
-                    let key = (casualties + salvo.casualties(shot), intact && !shot.roof_blown, fire || shot.fire);
-                    *next.entry(key).or_insert(0.0) += p * q;
-                }
-            }
-            states = next;
-        }
-        let mut outcomes: Vec<(u32, f64)> = states
-            .into_iter()
-            .filter(|&(_, p)| p > 0.0)
-            .map(|((casualties, intact, fire), p)| (pack_shot(casualties, roof_intact && !intact, fire), p))
-            .collect();
-        outcomes.sort_unstable_by_key(|&(value, _)| value);
-        salvo.outcomes = outcomes;
-        salvo
-    }
-
-    /// 3.2: flat hits count `figures_per_hit` each; howitzer and canister results are casualties.
-    fn casualties(&self, shot: Shot) -> u32 {
-        match self.gun.kind() {
-            ArtilleryKind::Flat => shot.hits * self.figures_per_hit,
-            _ => shot.hits,
-        }
-    }
-}
-
-impl Law for Salvo {
-    fn sample(&self, dice: &mut Dice) -> u32 {
-        let (mut casualties, mut intact, mut fire) = (0, self.roof_intact, false);
-        for _ in 0..self.guns {
-            let shot = self.gun.fire(dice, intact);
-            casualties += self.casualties(shot);
-            intact &= !shot.roof_blown;
-            fire |= shot.fire;
-        }
-        pack_shot(casualties, self.roof_intact && !intact, fire)
-    }
-
-    fn outcomes(&self) -> &[(u32, f64)] {
-        &self.outcomes
-    }
-}
-
-/// One round of melee (4.2): the casualties of each side, packed as
-/// `attacker << 8 | defender`.
-#[derive(Debug)]
-struct MeleeRound {
-    attacker: MeleeSide,
-    defender: MeleeSide,
-    rule: CasualtyRule,
-    outcomes: Vec<(u32, f64)>,
-}
-
-impl MeleeRound {
-    fn new(attacker: MeleeSide, defender: MeleeSide, rule: CasualtyRule) -> MeleeRound {
-        let shift = |side: MeleeSide| i64::from(side.figures) * i64::from(side.modifier);
-        let (totals_a, totals_b) = (Pmf::dice(attacker.figures, 20), Pmf::dice(defender.figures, 20));
-        // Dense by (attacker losses, defender losses): the totals are many, the losses few.
-        let width = defender.figures as usize + 1;
-        let mut by_losses = vec![0.0f64; (attacker.figures as usize + 1) * width];
-        for (x, px) in totals_a.iter() {
-            for (y, py) in totals_b.iter() {
-                let result = resolve(rule, attacker, x + shift(attacker), defender, y + shift(defender));
-                by_losses[result.attacker_casualties as usize * width + result.defender_casualties as usize] += px * py;
-            }
-        }
-        let outcomes: Vec<(u32, f64)> = by_losses
-            .iter()
-            .enumerate()
-            .filter(|&(_, &p)| p > 0.0)
-            .map(|(i, &p)| (((i / width) as u32) << 8 | (i % width) as u32, p))
-            .collect();
-        MeleeRound { attacker, defender, rule, outcomes }
-    }
-}
-
-impl Law for MeleeRound {
-    fn sample(&self, dice: &mut Dice) -> u32 {
-        let a = self.attacker.roll(dice);
-        let b = self.defender.roll(dice);
-        let result = resolve(self.rule, self.attacker, a, self.defender, b);
-        result.attacker_casualties << 8 | result.defender_casualties
-    }
-
-    fn outcomes(&self) -> &[(u32, f64)] {
-        &self.outcomes
-    }
-}
-
 /// The D20 needs that differ: 1 or less (always), 2..=20, 21 or more (never).
 const NEEDS: usize = 21;
 
@@ -494,6 +489,8 @@ const NEEDS: usize = 21;
 pub struct Assault {
     /// What each side must achieve (the scenario's `purpose` key).
     purpose: crate::game::Purpose,
+    /// Whether the holders may counter-charge (the scenario's `counter_charge` key).
+    counter_charge: bool,
     setup: AssaultSetup,
     rules: Rules,
     farm: bool,
@@ -508,8 +505,11 @@ pub struct Assault {
     /// The D20 each side needs to pass morale or rally.
     morale_need: [i32; 2],
     melee_modifier: [i32; 2],
-    /// The battery's salvo by `[roof intact][consecutive]`.
-    battery: Option<[[Salvo; 2]; 2]>,
+    /// The battery's salvo by guns still firing (from 1) and `[roof intact][consecutive]`.
+    battery: Option<Vec<[[Salvo; 2]; 2]>>,
+    /// The D20 the garrison needs to hit the battery's gunners, if it may
+    /// fire at them and can hit them (`fire_at_gunners`).
+    gunner_need: Option<i32>,
     /// The defenders' guns at each distance, `[consecutive]`; `None` where they cannot fire.
     defender_guns: Vec<[Option<Salvo>; 2]>,
     /// Volleys by side, firing figures and need, built when first needed.
@@ -589,14 +589,35 @@ impl Assault {
                         "the battery bombards the buildings from a distance: choose flat or howitzer",
                     ));
                 }
-                let salvo = |roof_intact: bool, consecutive: bool| -> Result<Salvo, ParamError> {
+                if battery.crew_figures == 0 || battery.guns * battery.crew_figures > 255 {
+                    return Err(invalid(
+                        "attacker.gun_crew",
+                        "a gun's crew needs 1 figure or more, all crews 255 at most",
+                    ));
+                }
+                let salvo = |guns: u32, roof_intact: bool, consecutive: bool| -> Result<Salvo, ParamError> {
                     let gun =
                         Gun::new(rules, battery.kind, battery.distance, Target::Building, battery.crew, consecutive)
                             .map_err(|e| rename(e, "gun_distance"))?;
-                    Ok(Salvo::new(gun, battery.guns, roof_intact, rules.figures_per_hit))
+                    Ok(Salvo::new(gun, guns, roof_intact, rules.figures_per_hit))
                 };
-                Some([[salvo(false, false)?, salvo(false, true)?], [salvo(true, false)?, salvo(true, true)?]])
+                let mut salvos = Vec::new();
+                for guns in 1..=battery.guns {
+                    salvos.push([
+                        [salvo(guns, false, false)?, salvo(guns, false, true)?],
+                        [salvo(guns, true, false)?, salvo(guns, true, true)?],
+                    ]);
+                }
+                Some(salvos)
             }
+        };
+        // 3.1: the gunners stand in the open at the battery's distance.
+        let gunner_need = match setup.battery {
+            Some(battery) if rules.fire_at_gunners == FireAtGunners::Allowed => {
+                let need = rules.small_arms_need(setup.defender_troops, Cover::Open, battery.distance);
+                (need <= 20).then_some(need)
+            }
+            _ => None,
         };
         // 2: the defenders move as infantry, light troops as light infantry.
         let defender_arm = if setup.defender_troops == Troops::Light { Arm::LightInfantry } else { Arm::Infantry };
@@ -625,6 +646,7 @@ impl Assault {
         let figures = [setup.attacker_figures as usize + 1, setup.defender_figures as usize + 1];
         Ok(Assault {
             purpose: crate::game::Purpose::Manoeuvre,
+            counter_charge: false,
             setup,
             rules: rules.clone(),
             farm,
@@ -638,6 +660,7 @@ impl Assault {
                 rules.melee_modifier(setup.defender_quality),
             ],
             battery,
+            gunner_need,
             defender_guns,
             volleys: [
                 (0..figures[0] * NEEDS).map(|_| OnceLock::new()).collect(),
@@ -668,11 +691,7 @@ impl Assault {
     fn need(&self, side: u8, holds: bool, distance: u8) -> Option<i32> {
         let troops = self.troops[side as usize]?;
         // The target's cover: the ground outside, or the position's.
-        let cover = if holds {
-            if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open }
-        } else {
-            self.setup.defender_cover
-        };
+        let cover = if holds { self.ground_cover() } else { self.setup.defender_cover };
         let need = self.rules.small_arms_need(troops, cover, u32::from(distance));
         (distance > 0 && need <= 20).then_some(need)
     }
@@ -688,7 +707,46 @@ impl Assault {
     /// Whether the side outside fires at `distance` with any chance to hit (a
     /// volley that cannot hit is left out, so that states stay few).
     fn outside_can_hit(&self, s: &Position) -> bool {
-        s.flags & ROUTED == 0 && self.need(s.outside(), false, s.distance).is_some()
+        self.outside_need(s).is_some()
+    }
+
+    /// 3.1: the D20 the side outside needs at the holders in their position;
+    /// `None` when it does not fire or cannot hit.
+    fn outside_need(&self, s: &Position) -> Option<i32> {
+        if s.flags & ROUTED != 0 {
+            return None;
+        }
+        self.need(s.outside(), false, s.distance)
+    }
+
+    /// 3.1: the D20 side `side` needs for its closing volley at holders who
+    /// counter-charged it from `distance` inches (their cover: `sortie_cover`).
+    fn sortie_need(&self, side: u8, distance: u8) -> Option<i32> {
+        let troops = self.troops[side as usize]?;
+        let cover = match self.rules.sortie_cover {
+            SortieCover::Open => self.ground_cover(),
+            SortieCover::Position => self.setup.defender_cover,
+        };
+        let need = self.rules.small_arms_need(troops, cover, u32::from(distance));
+        (need <= 20).then_some(need)
+    }
+
+    /// The cover of a unit out on the ground between the two (3.1).
+    fn ground_cover(&self) -> Cover {
+        if self.setup.ground == Ground::Woods { Cover::Woods } else { Cover::Open }
+    }
+
+    /// The battery's guns still firing: hits fall on one gun's crew after
+    /// another, and a gun whose crew is gone falls silent.
+    fn guns_firing(&self, s: &Position) -> usize {
+        self.setup.battery.map_or(0, |b| u32::from(s.crew).div_ceil(b.crew_figures) as usize)
+    }
+
+    /// Whether the garrison can fire at the battery's gunners now: it holds
+    /// the farm, is not in contact, and the gunners are within a D20's reach.
+    fn gunners_in_reach(&self, s: &Position) -> Option<i32> {
+        let need = self.gunner_need?;
+        (s.flags & HELD == 0 && !s.empty() && s.distance > 0 && s.crew > 0).then_some(need)
     }
 
     /// Whether the holders' muskets can hit at `fire_at` inches (0: they do not fire).
@@ -782,358 +840,6 @@ impl Assault {
         }
     }
 
-    /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decision).
-    fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
-        s.phase = HOLDER_VOLLEY;
-        let mut moved = false;
-        if s.empty() {
-            if let Some(end) = self.regroup(s, fate) {
-                return Some(end);
-            }
-            if s.empty() {
-                // No one in the position fires, no one outside has a target
-                // nearer than the position: the turn passes.
-                s.fire_at = 0;
-                s.outside_mark = 0;
-                s.holder_mark = 0;
-                return None;
-            }
-            // A side walked in; the other, if rallied, acts normally from
-            // where it stands (its rally was settled above).
-            moved = true;
-        }
-        let outside = s.outside();
-        if s.flags & ROUTED != 0 && !moved {
-            // 5: "In the next Give Orders phase, the unit may attempt to rally."
-            if fate.ways(self.pass_ways(outside), 20) {
-                s.flags &= !ROUTED;
-            } else {
-                // 5: "it continues to retreat 8 inches per turn until it rallies or exits."
-                s.distance += self.rules.retreat_distance as u8;
-                moved = true;
-                if u32::from(s.distance) > self.farthest[outside as usize] {
-                    return Some(End::won_by(s.holder()));
-                }
-            }
-        }
-        let mut charged_from = 0;
-        if s.flags & ROUTED == 0 && s.distance > 0 {
-            let (options, count) = self.options(outside, s.distance);
-            let distance = s.distance;
-            let decision = if outside == ATTACKER { &ADVANCE } else { &RETAKE };
-            let chosen =
-                fate.decide(outside, decision, &options[..count], &|policy| self.heuristic(outside, policy, distance));
-            let target = (chosen & 0xff) as u8;
-            moved = target != s.distance;
-            if target == 0 {
-                charged_from = s.distance;
-                // 5, `flanked_when = contact`: a charge on the flanked
-                // defenders makes them test at this turn's Morale Check.
-                if outside == ATTACKER && self.flanked_at_contact() {
-                    s.flags |= HOLDER_TESTS;
-                }
-            }
-            s.distance = target;
-        }
-        if moved {
-            s.flags &= !GUNS_RANGED;
-        }
-        // 3, 4: the holders fire at the distance of the side outside; in the
-        // turn of a charge only under the closing volley reading, at its start.
-        s.fire_at = if s.distance > 0 {
-            s.distance
-        } else if charged_from > 0 && self.rules.closing_volley == ClosingVolley::AtChargeStart {
-            charged_from
-        } else {
-            0
-        };
-        s.outside_mark = s.figures[outside as usize];
-        s.holder_mark = s.figures[s.holder() as usize];
-        self.artillery(s, fate);
-        None
-    }
-
-    /// 5 with the position empty (`both_break = play_on`): in Give Orders each
-    /// retreating side tries to rally or retreats 8 inches more, leaving the
-    /// field past its table edge; in Movement each rallied side walks back
-    /// its full move towards the position, and the first to reach it holds
-    /// it (the side needing the smaller part of its move; on equal parts the
-    /// side that held it last, whose ground it is, the other arriving with
-    /// it in contact if it charges). The side left outside then acts as the
-    /// side outside always does (the caller gives it its decision).
-    fn regroup<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
-        let (outside, holder) = (s.outside(), s.holder());
-        let retreat = self.rules.retreat_distance as u8;
-        // 5: "In the next Give Orders phase, the unit may attempt to rally";
-        // both sides roll, in the same phase.
-        if s.flags & ROUTED != 0 {
-            if fate.ways(self.pass_ways(outside), 20) {
-                s.flags &= !ROUTED;
-            } else {
-                s.distance += retreat;
-            }
-        }
-        if s.flags & HOLDER_ROUTED != 0 {
-            if fate.ways(self.pass_ways(holder), 20) {
-                s.flags &= !HOLDER_ROUTED;
-            } else {
-                s.behind += retreat;
-            }
-        }
-        if let Some(end) = self.left_field(s) {
-            return Some(end);
-        }
-        let (walk_out, walk_in) = (self.move_inches[outside as usize], self.move_inches[holder as usize]);
-        let (outside_far, holder_far) = (u32::from(s.distance), u32::from(s.behind));
-        let outside_reaches = s.flags & ROUTED == 0 && outside_far <= walk_out;
-        let holder_reaches = s.flags & HOLDER_ROUTED == 0 && holder_far <= walk_in;
-        // Arrival as a part of the move: d / m, compared across.
-        let holder_first = holder_reaches && (!outside_reaches || holder_far * walk_out <= outside_far * walk_in);
-        if holder_first {
-            s.behind = 0;
-        } else if outside_reaches {
-            // The side outside walks in: the two exchange places.
-            let holder_routed = s.flags & HOLDER_ROUTED != 0;
-            s.flags ^= HELD;
-            s.flags &= !(ROUTED | HOLDER_ROUTED);
-            if holder_routed {
-                s.flags |= ROUTED;
-            }
-            s.distance = s.behind;
-            s.behind = 0;
-        } else {
-            // Neither reaches it: a rallied side comes its full move nearer.
-            if s.flags & ROUTED == 0 {
-                s.distance -= walk_out as u8;
-            }
-            if s.flags & HOLDER_ROUTED == 0 {
-                s.behind -= walk_in as u8;
-            }
-        }
-        None
-    }
-
-    /// 5: a side retreated past its table edge has left the field; the other
-    /// wins, and if both left in the same phase no one does.
-    fn left_field(&self, s: &Position) -> Option<End> {
-        let (outside, holder) = (s.outside(), s.holder());
-        let outside_left = u32::from(s.distance) > self.farthest[outside as usize];
-        let holder_left = s.empty() && u32::from(s.behind) > self.farthest[holder as usize];
-        match (outside_left, holder_left) {
-            (true, true) => Some(End::BothBroke),
-            (true, false) => Some(End::won_by(holder)),
-            (false, true) => Some(End::won_by(outside)),
-            (false, false) => None,
-        }
-    }
-
-    /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the
-    /// attackers, both only while the defenders hold the position.
-    fn artillery<F: Fate>(&self, s: &mut Position, fate: &mut F) {
-        let defenders_hold = s.flags & HELD == 0;
-        if let Some(battery) = &self.battery {
-            // 3.3: no artillery into a melee or on its own men; a battery that
-            // does not fire loses its range.
-            if s.distance > 0 && defenders_hold {
-                let roof_intact = s.flags & ROOF_OFF == 0;
-                let consecutive = s.flags & BATTERY_RANGED != 0;
-                let shot = fate.draw(&battery[usize::from(roof_intact)][usize::from(consecutive)]);
-                s.figures[1] = s.figures[1].saturating_sub((shot >> 2).min(255) as u8);
-                if shot & 2 != 0 {
-                    s.flags |= ROOF_OFF;
-                }
-                if shot & 1 != 0 {
-                    s.flags |= BURNING;
-                }
-                if battery[1][1].gun.kind() == ArtilleryKind::Howitzer {
-                    s.flags |= BATTERY_RANGED;
-                }
-            } else {
-                s.flags &= !BATTERY_RANGED;
-            }
-        }
-        let consecutive = s.flags & GUNS_RANGED != 0;
-        s.flags &= !GUNS_RANGED;
-        if s.fire_at > 0
-            && defenders_hold
-            && let Some(salvo) = &self.defender_guns[usize::from(s.fire_at)][usize::from(consecutive)]
-        {
-            let shot = fate.draw(salvo);
-            s.figures[0] = s.figures[0].saturating_sub((shot >> 2).min(255) as u8);
-            // 3.2: howitzers that fired may fire again next turn at a target
-            // that stays put (the flag is kept only where it can matter).
-            if self.setup.defender_artillery == ArtilleryKind::Howitzer {
-                s.flags |= GUNS_RANGED;
-            }
-        }
-        // A side that no volley can still hit has its Firing-phase losses
-        // complete: it learns now whether it tests, and its mark is dropped,
-        // so that equal situations are one state (a bombarded farm out of
-        // musket range, say).
-        let (outside, holder) = (s.outside(), s.holder());
-        if !self.outside_can_hit(s) {
-            if self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
-                s.flags |= HOLDER_TESTS;
-            }
-            s.holder_mark = 0;
-        }
-        if !self.holders_can_hit(s) {
-            if self.must_test(outside, s.outside_mark, s.figures[outside as usize]) {
-                s.flags |= OUTSIDE_TESTS;
-            }
-            s.outside_mark = 0;
-        }
-    }
-
-    /// 3.1: the holders' volley; the outside side's Firing-phase losses are then complete.
-    fn holder_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) {
-        s.phase = CLOSE;
-        let (outside, holder) = (s.outside() as usize, s.holder() as usize);
-        let shooters = s.figures[outside];
-        if let Some(need) = self.need(holder as u8, true, s.fire_at)
-            && s.figures[holder] > 0
-            && s.figures[outside] > 0
-        {
-            let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
-            s.figures[outside] = s.figures[outside].saturating_sub(hits.min(255) as u8);
-        }
-        // A mark of 0: the test was settled after artillery.
-        if s.outside_mark > 0 && self.must_test(outside as u8, s.outside_mark, s.figures[outside]) {
-            s.flags |= OUTSIDE_TESTS;
-        }
-        // Both volleys are simultaneous: the side outside fires with the
-        // figures it had before the holders' volley.
-        s.outside_mark = if self.outside_can_hit(s) { shooters } else { 0 };
-    }
-
-    /// 3.1: the outside side's volley; then the end of the Firing phase.
-    fn outside_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
-        let (outside, holder) = (s.outside(), s.holder());
-        if s.outside_mark > 0
-            && s.figures[holder as usize] > 0
-            && let Some(need) = self.need(outside, false, s.distance)
-        {
-            let hits = fate.draw(self.volley(outside, s.outside_mark, need));
-            let left = &mut s.figures[holder as usize];
-            *left = left.saturating_sub(hits.min(255) as u8);
-        }
-        if s.holder_mark > 0 && self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
-            s.flags |= HOLDER_TESTS;
-        }
-        s.outside_mark = 0;
-        s.holder_mark = 0;
-        s.fire_at = 0;
-        if let Some(winner) = Self::destroyed(s) {
-            return Some(winner);
-        }
-        // 6 (interpretation `burning_building`): the holders leave a burning
-        // building and lose it (only the defenders' buildings are fired).
-        if s.flags & BURNING != 0 && !s.empty() && self.rules.burning_building == BurningBuilding::Evacuate {
-            return Some(End::won_by(outside));
-        }
-        None
-    }
-
-    /// 4, 5: a round of melee in contact, then the Morale Check.
-    fn melee_and_morale<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
-        // An empty position: both sides retreat or walk back, no one tests.
-        if s.empty() {
-            return None;
-        }
-        let (outside, holder) = (s.outside(), s.holder());
-        if s.distance == 0 {
-            let [a, d] = s.figures;
-            let losses = fate.draw(self.melee(a, d));
-            s.figures[0] -= (losses >> 8) as u8;
-            s.figures[1] -= (losses & 0xff) as u8;
-            if let Some(winner) = Self::destroyed(s) {
-                return Some(winner);
-            }
-            let before = [a, d];
-            if self.must_test(outside, before[outside as usize], s.figures[outside as usize]) {
-                s.flags |= OUTSIDE_TESTS;
-            }
-            if self.must_test(holder, before[holder as usize], s.figures[holder as usize]) {
-                s.flags |= HOLDER_TESTS;
-            }
-        }
-        // 5: a retreating unit does not test again until it has rallied.
-        let routed = s.flags & ROUTED != 0;
-        let outside_tests = s.flags & OUTSIDE_TESTS != 0 && !routed;
-        let burning_test = s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::MoraleTest;
-        // 5: "Unit is flanked": defenders attacked in the flank test at the
-        // first Morale Check (the start state asks it; under `flanked_when =
-        // contact` a charge reaching them does); under `flanked_test =
-        // every_check` at every one while they hold the position (in
-        // contact, under `contact`), for an attack thrown back comes again
-        // the same way.
-        let flanked_test = self.setup.defender_flanked
-            && holder == DEFENDER
-            && self.rules.flanked_test == FlankedTest::EveryCheck
-            && (self.rules.flanked_when == FlankedWhen::Start || s.distance == 0);
-        let holder_tests = s.flags & HOLDER_TESTS != 0 || burning_test || flanked_test;
-        s.flags &= !(OUTSIDE_TESTS | HOLDER_TESTS);
-        let outside_broke = outside_tests && !fate.ways(self.pass_ways(outside), 20);
-        let holder_broke = holder_tests && !fate.ways(self.pass_ways(holder), 20);
-        if holder_broke {
-            if outside_broke || routed {
-                // Interpretation `both_break = no_one` (and the defenders'
-                // first failure under `defender_failure = attacker_wins`):
-                // both sides in retreat, no one holds the position.
-                if self.rules.both_break == BothBreak::NoOne
-                    || self.rules.defender_failure == DefenderFailure::AttackerWins
-                {
-                    return Some(End::BothBroke);
-                }
-                // 5: both "immediately move 8 inches away from the enemy",
-                // the holders behind the position and the side outside (if
-                // it broke now; one already retreating stays where its
-                // retreat took it) farther out, and the position is empty.
-                s.flags |= ROUTED | HOLDER_ROUTED;
-                s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
-                s.behind = self.rules.retreat_distance as u8;
-                if outside_broke {
-                    s.distance += self.rules.retreat_distance as u8;
-                }
-                return self.left_field(s);
-            }
-            // Interpretation `defender_failure = attacker_wins`: the first
-            // failure of the defenders gives the attackers the fight.
-            if self.rules.defender_failure == DefenderFailure::AttackerWins {
-                return Some(End::won_by(outside));
-            }
-            // `handover = walk_in`: holders broken with the side outside
-            // some way off leave the position empty; the side outside walks
-            // in at its move (`regroup`), unless they rally and get back first.
-            if self.rules.handover == Handover::WalkIn && s.distance > 0 {
-                s.flags |= HOLDER_ROUTED;
-                s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
-                s.behind = self.rules.retreat_distance as u8;
-                return self.left_field(s);
-            }
-            // 5: the holders "immediately move 8 inches away from the enemy"
-            // and the side outside takes the position they left.
-            s.flags ^= HELD;
-            s.flags |= ROUTED;
-            s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
-            s.distance = self.rules.retreat_distance as u8;
-            if u32::from(s.distance) > self.farthest[holder as usize] {
-                return Some(End::won_by(outside));
-            }
-            return None;
-        }
-        if outside_broke {
-            // 5: "The unit must immediately move 8 inches away from the enemy."
-            s.flags |= ROUTED;
-            s.flags &= !GUNS_RANGED;
-            s.distance += self.rules.retreat_distance as u8;
-            if u32::from(s.distance) > self.farthest[outside as usize] {
-                return Some(End::won_by(holder));
-            }
-        }
-        None
-    }
-
     /// The position's place, in words, from the side outside it.
     fn target_words(&self) -> &'static str {
         if self.farm { "the farm" } else { "the position" }
@@ -1154,6 +860,13 @@ fn option(moved: u32, target: u32) -> u16 {
 const BACK: u16 = 0x8000;
 
 impl Assault {
+    /// This fight with the holders allowed to counter-charge, or not (the
+    /// scenario key `counter_charge`; [`COUNTER_CHARGE`]).
+    pub fn with_counter_charge(mut self, counter_charge: bool) -> Self {
+        self.counter_charge = counter_charge;
+        self
+    }
+
     /// This fight under `purpose`: what each side must achieve by the turn
     /// limit ([`crate::game::Purpose`]).
     pub fn with_purpose(mut self, purpose: crate::game::Purpose) -> Self {
@@ -1182,6 +895,8 @@ impl Game for Assault {
             fire_at: 0,
             phase: MOVEMENT,
             behind: 0,
+            sortie: 0,
+            crew: self.setup.battery.map_or(0, |b| (b.guns * b.crew_figures) as u8),
             // 5: flanked defenders test at the first Morale Check.
             flags: if self.setup.defender_flanked && !self.flanked_at_contact() { HOLDER_TESTS } else { 0 },
         }
@@ -1248,7 +963,7 @@ impl Game for Assault {
         }
         match self.setup.battery {
             None => {
-                for key in ["attacker.artillery", "attacker.crew", "gun_distance"] {
+                for key in ["attacker.artillery", "attacker.crew", "gun_distance", "attacker.gun_crew"] {
                     push(key, "the attackers have no battery (attacker.guns = 0)");
                 }
             }
@@ -1256,6 +971,16 @@ impl Game for Assault {
                 push("attacker.crew", "only a howitzer's crew adjusts its roll (3.2); these guns fire flat");
             }
             Some(_) => {}
+        }
+        if self.setup.battery.is_some() && self.gunner_need.is_none() {
+            push(
+                "attacker.gun_crew",
+                if self.rules.fire_at_gunners == FireAtGunners::Never {
+                    "the garrison does not fire at the gunners (fire_at_gunners = never)"
+                } else {
+                    "the garrison's small arms cannot reach the gunners at gun_distance (3.1)"
+                },
+            );
         }
         unread
     }
@@ -1283,6 +1008,21 @@ impl Game for Assault {
         let reach = inches(self.reach(side));
         match (state.distance, side) {
             (0, _) => format!("{a} attackers in contact with {d} defenders"),
+            (distance, side) if side == state.holder() => {
+                let (holders, outside) = if side == ATTACKER {
+                    (format!("{a} attackers"), format!("{d} defenders"))
+                } else {
+                    (format!("{d} defenders"), format!("{a} attackers"))
+                };
+                let crew = match self.setup.battery {
+                    Some(_) if self.gunner_need.is_some() => format!("; {} battery crew figures left", state.crew),
+                    _ => String::new(),
+                };
+                format!(
+                    "{holders} holding {place}, {outside} {} from it (charge reach {reach}{crew})",
+                    inches(u32::from(distance))
+                )
+            }
             (distance, ATTACKER) if state.flags & HELD == 0 => format!(
                 "{a} attackers {} from {} ({d} defenders; charge reach {reach})",
                 inches(u32::from(distance)),
@@ -1300,6 +1040,12 @@ impl Game for Assault {
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        if std::ptr::eq(decision, &COUNTER_CHARGE) {
+            return if option == 0 { format!("stay in {}", self.target_words()) } else { "charge out".into() };
+        }
+        if std::ptr::eq(decision, &TARGET) {
+            return if option == 0 { "fire at the attackers".into() } else { "fire at the gunners".into() };
+        }
         let (moved, target) = (u32::from((option & !BACK) >> 8), u32::from(option & 0xff));
         let (moved_words, target_words) = (inches(moved), inches(target));
         let retake = std::ptr::eq(decision, &RETAKE);
@@ -1374,6 +1120,21 @@ impl Game for Assault {
             // 5
             "flanked_test" | "flanked_when" => s.defender_flanked,
             "both_break" | "handover" => self.rules.defender_failure == DefenderFailure::RetreatAndRally,
+            // 2, 4: the holders' counter-charge; its cover matters only to a
+            // closing volley whose target's cover out of the position differs.
+            "sortie_return" => self.counter_charge,
+            "sortie_cover" => {
+                self.counter_charge
+                    && self.rules.closing_volley == ClosingVolley::AtChargeStart
+                    && self.ground_cover() != s.defender_cover
+                    && self.troops[0].is_some()
+            }
+            // 3.1: the garrison's fire at a battery it can reach.
+            "fire_at_gunners" => {
+                battery
+                    && self.rules.small_arms_need(s.defender_troops, Cover::Open, s.battery.map_or(0, |b| b.distance))
+                        <= 20
+            }
             // 4.1, 5
             _ => quality("melee_").or_else(|| quality("morale_")).unwrap_or(true),
         }
@@ -1401,10 +1162,26 @@ impl Assault {
         let retreat = self.rules.retreat_distance;
         let distances = u64::from(self.farthest[0] + retreat) + 1;
         let shooters = if self.troops[0].is_some() { a * (a + 1) / 2 } else { a };
-        // The defenders' figures before the battery fired, at most its greatest salvo more.
-        let bombarded = match &self.battery {
-            Some(battery) => d.min(1 + u64::from(battery[0][0].guns * battery[0][0].gun.max_hits())),
-            None => 1,
+        // The defenders' figures before the battery fired, at most its
+        // greatest salvo more, summed over the battery's crew figures left
+        // where the garrison may shoot them (fewer guns firing, smaller salvos).
+        let bombarded = match (&self.battery, self.setup.battery) {
+            (Some(salvos), Some(battery)) => {
+                let crews = if self.gunner_need.is_some() { battery.guns * battery.crew_figures } else { 0 };
+                let full = battery.guns * battery.crew_figures;
+                (0..=crews)
+                    .map(|crew| {
+                        let firing = (full - crews + crew).div_ceil(battery.crew_figures) as usize;
+                        let hits = if firing == 0 {
+                            0
+                        } else {
+                            salvos[firing - 1][0][0].guns * salvos[0][0][0].gun.max_hits()
+                        };
+                        d.min(1 + u64::from(hits))
+                    })
+                    .sum()
+            }
+            _ => 1,
         };
         let mut size = shooters * d * bombarded * distances;
         // Defenders outside a position the attackers took: their firing and
