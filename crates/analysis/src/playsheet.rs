@@ -160,13 +160,13 @@ body { font-family: 'DejaVu Sans', Helvetica, Arial, sans-serif; font-size: 9pt;
 h1 { font-size: 14pt; margin: 0 0 1mm; }
 p.lead { margin: 0 0 3mm; color: #444; }
 div.sheets { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); grid-auto-flow: row dense;
-              column-gap: 5mm; row-gap: 5mm; align-items: start; }
+              column-gap: 5mm; row-gap: 3.5mm; align-items: start; }
 section.sheet { break-inside: avoid; page-break-inside: avoid; }
 section.sheet.wide { grid-column: 1 / -1; }
 h2 { font-size: 11pt; margin: 0 0 0.8mm; }
 p.question { margin: 0 0 1.2mm; color: #333; font-style: italic; }
 table.grid { border-collapse: collapse; font-size: 9pt; margin: 0 0 1.2mm; }
-table.grid th, table.grid td { border: 1px solid #999; padding: 1mm 0.8mm; text-align: center; min-width: 8mm; }
+table.grid th, table.grid td { border: 1px solid #999; padding: 0.7mm 0.8mm; text-align: center; min-width: 8mm; }
 table.grid thead th { background: #e8e8e8; }
 table.grid th.across { font-weight: normal; font-style: italic; }
 table.grid tbody th { text-align: left; background: #f4f4f4; font-weight: normal; white-space: nowrap; }
