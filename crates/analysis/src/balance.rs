@@ -353,35 +353,14 @@ impl Measure {
             Measure::Probability { .. } => {
                 let code = code.expect("a probability's value was checked");
                 let row = dist.marginal(index).into_iter().find(|r| r.value == code);
-                let (count, probability) = match (row, samples) {
-                    // One division of the count, free of the rounding noise a
-                    // sum of joint probabilities carries.
-                    (Some(r), Some(n)) => (r.count, r.count as f64 / n.max(1) as f64),
-                    (Some(r), None) => (0, r.probability),
-                    (None, _) => (0, 0.0),
-                };
-                Ok(match samples {
-                    Some(n) => {
-                        let (ci_low, ci_high) = wilson(count, n, confidence);
-                        let standard_error = (probability * (1.0 - probability) / n.max(1) as f64).sqrt();
-                        Estimate { value: probability, ci_low, ci_high, standard_error, samples }
-                    }
-                    None => Estimate::exact(probability),
-                })
+                let (count, probability) = row.map_or((0, 0.0), |r| (r.count, r.probability));
+                Ok(Estimate::of_share(count, probability, samples, confidence))
             }
             Measure::AtLeast { value, .. } => {
                 let rows = dist.marginal(index).into_iter().filter(|r| r.value >= *value);
                 let (count, probability) =
                     rows.fold((0u64, 0.0), |(count, probability), r| (count + r.count, probability + r.probability));
-                Ok(match samples {
-                    Some(n) => {
-                        let probability = count as f64 / n.max(1) as f64;
-                        let (ci_low, ci_high) = wilson(count, n, confidence);
-                        let standard_error = (probability * (1.0 - probability) / n.max(1) as f64).sqrt();
-                        Estimate { value: probability, ci_low, ci_high, standard_error, samples }
-                    }
-                    None => Estimate::exact(probability.min(1.0)),
-                })
+                Ok(Estimate::of_share(count, probability.min(1.0), samples, confidence))
             }
             Measure::Mean { .. } => {
                 let (mean, standard_error) = mean_with_standard_error(dist, metric.name);
@@ -476,6 +455,22 @@ impl Estimate {
     /// An exact value.
     pub fn exact(value: f64) -> Estimate {
         Estimate { value, ci_low: value, ci_high: value, standard_error: 0.0, samples: None }
+    }
+
+    /// The estimate of a share: `count` of `samples` with its Wilson
+    /// interval at `confidence` (one division of the count, free of the
+    /// rounding noise a sum of joint probabilities carries), or, where the
+    /// law is exact, `probability` itself.
+    pub fn of_share(count: u64, probability: f64, samples: Option<u64>, confidence: f64) -> Estimate {
+        match samples {
+            Some(n) => {
+                let share = count as f64 / n.max(1) as f64;
+                let (ci_low, ci_high) = wilson(count, n, confidence);
+                let standard_error = (share * (1.0 - share) / n.max(1) as f64).sqrt();
+                Estimate { value: share, ci_low, ci_high, standard_error, samples }
+            }
+            None => Estimate::exact(probability),
+        }
     }
 }
 

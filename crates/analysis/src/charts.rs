@@ -377,50 +377,16 @@ impl Chart {
         }
     }
 
+    /// Bars of one series: grouped bars with a single group and no legend.
     fn draw_bars<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
         bars: &[Bar],
         percent: bool,
     ) -> DrawResult<DB> {
-        let n = bars.len().max(1);
-        let top = bars.iter().map(|b| b.ci_high.max(b.value)).fold(0.0, f64::max);
-        let y_max = if percent { (top * 1.15).clamp(0.05, 1.0) } else { (top * 1.15).max(1.0) };
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, font(TITLE_SIZE))
-            .margin(20)
-            .x_label_area_size(80)
-            .y_label_area_size(90)
-            .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..y_max)?;
-        let formatter = axis_formatter(percent, y_max);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_labels(8)
-            .y_label_formatter(&formatter)
-            .label_style(font(LABEL_SIZE))
-            .axis_desc_style(font(AXIS_TITLE_SIZE))
-            .x_desc(&self.x_label)
-            .y_desc(&self.y_label)
-            .draw()?;
-        let half = 0.36;
-        chart.draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let x = i as f64;
-            Rectangle::new([(x - half, 0.0), (x + half, b.value)], BAR_COLOUR.filled())
-        }))?;
-        // Caps a tenth of a slot wide, but never wider than a few pixels.
-        let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1);
-        let cap = (CAP_PIXELS / f64::from(slot)).min(0.12);
-        for (i, b) in bars.iter().enumerate() {
-            draw_whisker_vertical(&chart, i as f64, b.ci_low, b.ci_high, cap)?;
-        }
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
-        let positions: Vec<i32> = (0..bars.len()).map(|i| chart.backend_coord(&(i as f64, 0.0)).0).collect();
-        let (_, y_pixels) = chart.plotting_area().get_pixel_range();
-        drop(chart);
-        draw_labels_below(root, &labels, &positions, y_pixels.end + 6)?;
-        Ok(())
+        let series = [(String::new(), bars.iter().cloned().map(Some).collect())];
+        self.draw_grouped_bars(root, &labels, &series, percent)
     }
 
     fn draw_grouped_bars<DB: DrawingBackend>(
@@ -438,9 +404,11 @@ impl Chart {
             .map(|b| b.ci_high.max(b.value))
             .fold(0.0, f64::max);
         let y_max = if percent { (top * 1.15).clamp(0.05, 1.0) } else { (top * 1.15).max(1.0) };
+        // One series needs no legend: the title says what it is.
         let entries: Vec<LegendEntry> = series
             .iter()
             .enumerate()
+            .filter(|_| series.len() > 1)
             .map(|(s, (name, _))| LegendEntry { text: name.clone(), swatch: Swatch::Block(PALETTE[s % PALETTE.len()]) })
             .collect();
         let (plot, legend) = split_for_legend(root, &entries);
@@ -462,20 +430,22 @@ impl Chart {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .draw()?;
-        // Each category's slot holds the series' bars side by side.
+        // Each category's slot holds the series' bars side by side (one
+        // series: a bar 0.72 of its slot, centred); caps an eighth of a
+        // bar wide, but never wider than a few pixels.
         let width = 0.8 / k as f64;
         let slot = (chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1);
-        let cap = (CAP_PIXELS / f64::from(slot)).min(width * 0.3);
+        let cap = (CAP_PIXELS / f64::from(slot)).min(width * 0.15);
         for (s, (_, bars)) in series.iter().enumerate() {
             let colour = PALETTE[s % PALETTE.len()];
-            for (i, bar) in bars.iter().enumerate() {
-                let Some(b) = bar else { continue };
-                let centre = i as f64 - 0.4 + (s as f64 + 0.5) * width;
-                chart.draw_series(std::iter::once(Rectangle::new(
-                    [(centre - width * 0.45, 0.0), (centre + width * 0.45, b.value)],
-                    colour.filled(),
-                )))?;
-                draw_whisker_vertical(&chart, centre, b.ci_low, b.ci_high, cap)?;
+            let centre = |i: usize| i as f64 - 0.4 + (s as f64 + 0.5) * width;
+            let drawn: Vec<(f64, &Bar)> =
+                bars.iter().enumerate().filter_map(|(i, bar)| bar.as_ref().map(|b| (centre(i), b))).collect();
+            chart.draw_series(drawn.iter().map(|(x, b)| {
+                Rectangle::new([(x - width * 0.45, 0.0), (x + width * 0.45, b.value)], colour.filled())
+            }))?;
+            for (x, b) in &drawn {
+                draw_whisker_vertical(&chart, *x, b.ci_low, b.ci_high, cap)?;
             }
         }
         let positions: Vec<i32> = (0..categories.len()).map(|i| chart.backend_coord(&(i as f64, 0.0)).0).collect();
@@ -674,9 +644,8 @@ impl Chart {
         }
         mesh.draw()?;
 
-        if let Some((from, to, text)) = span {
+        if let Some((from, to, _)) = span {
             // Behind the lines, so they stay readable across it.
-            let _ = text;
             chart.draw_series(std::iter::once(Rectangle::new(
                 [(to_x(*from).max(x_min), y_min), (to_x(*to).min(x_max), y_max)],
                 SPAN_GREY.mix(0.3).filled(),
@@ -1034,20 +1003,7 @@ pub fn distribution_bars(
     metric: &str,
     confidence: f64,
 ) -> Result<Chart, AnalysisError> {
-    let index =
-        dist.metric_index(metric).ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
-    let domain = dist.metrics[index].domain;
-    let bars = dist
-        .marginal(index)
-        .into_iter()
-        .map(|row| {
-            let (ci_low, ci_high) = match dist.samples() {
-                Some(n) => wilson(row.count, n, confidence),
-                None => (row.probability, row.probability),
-            };
-            Bar { label: domain.format(row.value), value: row.probability, ci_low, ci_high }
-        })
-        .collect();
+    let bars = metric_bars(dist, metric, confidence)?.into_iter().map(|(_, bar)| bar).collect();
     Ok(Chart::new(
         name,
         title,
@@ -1055,6 +1011,25 @@ pub fn distribution_bars(
         &format!("probability ({}% interval)", percent_label(confidence)),
         ChartKind::Bars { bars, percent: true },
     ))
+}
+
+/// Each value of `metric` in `dist` as a bar (keyed by the value's code):
+/// its probability, and its Wilson interval where sampled.
+fn metric_bars(dist: &Distribution, metric: &str, confidence: f64) -> Result<Vec<(i64, Bar)>, AnalysisError> {
+    let index =
+        dist.metric_index(metric).ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
+    let domain = dist.metrics[index].domain;
+    Ok(dist
+        .marginal(index)
+        .into_iter()
+        .map(|row| {
+            let (ci_low, ci_high) = match dist.samples() {
+                Some(n) => wilson(row.count, n, confidence),
+                None => (row.probability, row.probability),
+            };
+            (row.value, Bar { label: domain.format(row.value), value: row.probability, ci_low, ci_high })
+        })
+        .collect())
 }
 
 /// One metric's law in several runs (A and B of a comparison) as bars side
@@ -1070,21 +1045,11 @@ pub fn grouped_distribution_bars(
     let mut categories: Vec<(i64, String)> = Vec::new();
     let mut series = Vec::with_capacity(runs.len());
     for (label, dist) in runs {
-        let index = dist
-            .metric_index(metric)
-            .ok_or_else(|| AnalysisError::Invalid(format!("no metric `{metric}` to chart")))?;
-        let domain = dist.metrics[index].domain;
-        let mut bars: Vec<(i64, Bar)> = Vec::new();
-        for row in dist.marginal(index) {
-            let (ci_low, ci_high) = match dist.samples() {
-                Some(n) => wilson(row.count, n, confidence),
-                None => (row.probability, row.probability),
-            };
-            let text = domain.format(row.value);
-            if !categories.iter().any(|(v, _)| *v == row.value) {
-                categories.push((row.value, text.clone()));
+        let bars = metric_bars(dist, metric, confidence)?;
+        for (value, bar) in &bars {
+            if !categories.iter().any(|(v, _)| v == value) {
+                categories.push((*value, bar.label.clone()));
             }
-            bars.push((row.value, Bar { label: text, value: row.probability, ci_low, ci_high }));
         }
         series.push((label.clone(), bars));
     }

@@ -708,62 +708,47 @@ fn change_text(change: f64, ci_low: f64, ci_high: f64, percent: bool) -> String 
 /// the measure there and the change from the printed value; data.csv holds
 /// every field.
 fn ranking_table(sensitivity: &Sensitivity) -> Table {
-    let percent = sensitivity.measure.is_probability();
-    let unit = if percent { " (points)" } else { "" };
-    let mut rows = Vec::new();
     let moving = sensitivity.rows.iter().filter(|r| r.largest_change() > 0.0).take(crate::charts::TORNADO_MAX_ROWS);
-    for row in moving {
-        for step in [&row.down, &row.up].into_iter().flatten() {
-            rows.push(vec![
-                row.field.clone(),
-                row.baseline.to_string(),
-                step.value.to_string(),
-                format_value(step.estimate.value, percent),
-                change_text(step.change, step.ci_low, step.ci_high, percent),
-            ]);
-        }
-    }
-    Table::new(
-        vec![
-            "rule field".to_string(),
-            "printed".to_string(),
-            "tried".to_string(),
-            capitalised(&sensitivity.measure.plain()),
-            format!("change{unit}"),
-        ],
-        rows,
-    )
+    let steps = moving.flat_map(|row| {
+        [&row.down, &row.up].into_iter().flatten().map(|step| {
+            let tried = [row.field.clone(), row.baseline.to_string(), step.value.to_string()];
+            (tried, step.estimate, (step.change, step.ci_low, step.ci_high))
+        })
+    });
+    changes_table(sensitivity, ["rule field", "printed", "tried"], steps)
 }
 
 /// Each interpretation's other readings and each optional rule switched,
 /// as a printed table: the reading, its default, the one tried, the measure
 /// there and the change.
 fn alternatives_table(sensitivity: &Sensitivity) -> Table {
-    let percent = sensitivity.measure.is_probability();
-    let unit = if percent { " (points)" } else { "" };
-    let rows = sensitivity
+    let readings = sensitivity
         .alternatives
         .iter()
-        .map(|a| {
-            vec![
-                a.field.clone(),
-                a.baseline.clone(),
-                a.value.clone(),
-                format_value(a.estimate.value, percent),
-                change_text(a.change, a.ci_low, a.ci_high, percent),
-            ]
+        .map(|a| ([a.field.clone(), a.baseline.clone(), a.value.clone()], a.estimate, (a.change, a.ci_low, a.ci_high)));
+    changes_table(sensitivity, ["reading", "default", "tried"], readings)
+}
+
+/// A table of what was tried (three columns named by `tried`), the measure
+/// there and the change from the printed rules with its interval.
+fn changes_table(
+    sensitivity: &Sensitivity,
+    tried: [&str; 3],
+    rows: impl Iterator<Item = ([String; 3], Estimate, (f64, f64, f64))>,
+) -> Table {
+    let percent = sensitivity.measure.is_probability();
+    let mut columns: Vec<String> = tried.iter().map(|c| c.to_string()).collect();
+    columns.push(capitalised(&sensitivity.measure.plain()));
+    columns.push(if percent { "change (points)".to_string() } else { "change".to_string() });
+    let rows = rows
+        .map(|(what, estimate, (change, low, high))| {
+            let mut row = what.to_vec();
+            row.push(format_value(estimate.value, percent));
+            row.push(change_text(change, low, high, percent));
+            row
         })
         .collect();
-    Table::new(
-        vec![
-            "reading".to_string(),
-            "default".to_string(),
-            "tried".to_string(),
-            capitalised(&sensitivity.measure.plain()),
-            format!("change{unit}"),
-        ],
-        rows,
-    )
+    Table::new(columns, rows)
 }
 
 /// The steps not run, grouped by why: one row per reason, listing the

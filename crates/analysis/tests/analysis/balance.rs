@@ -304,3 +304,27 @@ fn sensitivity_gives_the_same_numbers_on_one_thread_and_on_two() {
     assert!(!one.0.is_empty(), "the shot has numbers to step");
     assert_eq!(one, numbers(2));
 }
+
+/// `METRIC>=N`: the chance of at least N, worked by hand on 2D6 (a total of
+/// 10 or more is 3 + 2 + 1 = 6 ways in 36), exact and sampled, in words, and
+/// refused where it means nothing.
+#[test]
+fn at_least_n_is_the_sum_of_the_values_from_n_up() {
+    use crate::frames::dice_run;
+    let measure = Measure::at_least("total", 10);
+    let exact = dice_run("sum", &[("dice", "2d6")], 0);
+    let e = measure.estimate(&exact.distribution, 0.95).unwrap();
+    assert!((e.value - 6.0 / 36.0).abs() < 1e-12 && e.samples.is_none(), "{e:?}");
+    let sampled = dice_run("sum", &[("dice", "2d6")], 40_000);
+    let s = measure.estimate(&sampled.distribution, 0.95).unwrap();
+    assert!(close(s.value, s.standard_error, 6.0 / 36.0), "{s:?}");
+    assert!(s.ci_low < 6.0 / 36.0 && 6.0 / 36.0 < s.ci_high, "{s:?}");
+    // A count past the metric's range is possible elsewhere in a sweep, and
+    // impossible here: its chance is 0, not an error.
+    assert_eq!(Measure::at_least("total", 13).estimate(&exact.distribution, 0.95).unwrap().value, 0.0);
+    assert_eq!(Measure::at_least("hits", 1).plain(), "the chance of at least 1 hit");
+    assert_eq!(Measure::at_least("hits", 3).plain(), "the chance of at least 3 hits");
+    assert!(Measure::at_least("total", 10).is_probability());
+    let metrics = &exact.distribution.metrics;
+    assert!(Measure::at_least("total", 2).check(metrics).unwrap_err().to_string().contains("never below 2"));
+}

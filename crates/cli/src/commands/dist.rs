@@ -121,6 +121,7 @@ impl ScenarioCache {
 
     /// How many scenarios it has built (each a solve, for a game under
     /// best play): what the cache saves is the requests beyond these.
+    #[cfg(test)]
     pub fn builds(&self) -> u64 {
         self.builds.load(Ordering::Relaxed)
     }

@@ -540,7 +540,9 @@ fn analyse(
             let mut laws: Vec<(String, volley_kernel::outcome::Distribution)> = Vec::new();
             for (_, experiment, label) in &experiments {
                 let (run, exact) = experiment.run_and_exact().map_err(internal)?;
-                laws.push((label.to_string(), run.distribution.clone()));
+                if shared {
+                    laws.push((label.to_string(), run.distribution.clone()));
+                }
                 let (mut report, _) =
                     report::distribution_report(&run, exact.as_ref(), confidence).map_err(internal)?;
                 report.sections.push(Section::text("Method", &report::method_text(experiment, &[run.policies])));
@@ -557,7 +559,7 @@ fn analyse(
                 tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
-            if shared && laws.len() > 1 {
+            if laws.len() > 1 {
                 parts.insert(0, (String::new(), side_by_side(&laws, confidence).map_err(internal)?));
             }
         }

@@ -82,6 +82,12 @@ fn bad_specs_are_refused_with_file_line_key_and_fix_and_write_nothing() {
         ),
         (SPEC.replace("measure = \"passed=true\"\n", ""), "has no winner or result metric to measure; set `measure`"),
         (
+            SPEC.replace("passed=true", "staggers>=some"),
+            "bad.toml:4:11: measure `staggers>=some`: after `>=` comes a whole number",
+        ),
+        (SPEC.replace("passed=true", "passed>=1"), "metric `passed` is not a count; `>=` needs an integer metric"),
+        (SPEC.replace("passed=true", "staggers>=0"), "metric `staggers` is never below 0, so at least 0 is certain"),
+        (
             format!("{SPEC}\n[quality_map.huzzah]\nelite = \"veteran\"\n"),
             "bad.toml:15:1: [quality_map.huzzah] is read by no run",
         ),
