@@ -1,4 +1,4 @@
-//! Balance analytics: the quality ladder, quality equivalence, rule
+//! Balance analytics: the quality ladder, rule
 //! sensitivity, sweeps and convergence, each a plain result with a frame.
 //!
 //! Every analysis runs an [`Experiment`]: one scenario of one ruleset, its
@@ -12,7 +12,6 @@ use crate::charts::format_value;
 use crate::frame::Run;
 use crate::stats::{DEFAULT_CONFIDENCE, mean_with_standard_error, wilson, z_for_confidence};
 use polars::prelude::*;
-use std::collections::BTreeMap;
 use volley_kernel::catalogue::{RulesetEntry, ScenarioEntry};
 use volley_kernel::game::{Policy, PolicyUse};
 use volley_kernel::outcome::{Distribution, Domain, Metric};
@@ -479,7 +478,7 @@ fn pair(key: &str, value: impl ToString) -> (String, String) {
 }
 
 /// Builds a frame from named columns of equal length.
-fn frame_of(columns: Vec<Column>) -> PolarsResult<DataFrame> {
+pub(crate) fn frame_of(columns: Vec<Column>) -> PolarsResult<DataFrame> {
     DataFrame::new_infer_height(columns)
 }
 
@@ -571,212 +570,12 @@ fn estimate_columns(measure: &Measure, estimates: &[Estimate]) -> Vec<Column> {
     ]
 }
 
-/// One probed value of a swept key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Point {
-    /// The key's value.
-    pub value: i64,
-    /// The measure there.
-    pub estimate: Estimate,
-}
-
-/// The strength at which a measured probability crosses even odds.
-#[derive(Clone, Debug)]
-pub struct Equivalence {
-    /// The integer key swept (`attacker.figures`, say).
-    pub key: String,
-    /// The probability measured (the attacker's win, by default).
-    pub measure: Measure,
-    /// Every value probed, in increasing order.
-    pub points: Vec<Point>,
-    /// Whether the probability grows with the key.
-    pub increasing: bool,
-    /// The value that reaches even odds: the least value at or over 0.5 when
-    /// the probability grows with the key, the greatest when it falls; `None`
-    /// when the whole range is on one side.
-    pub needed: Option<i64>,
-    /// Where the estimates, joined by straight lines, cross 0.5.
-    pub crossing: Option<f64>,
-    /// Where the interval band's edges cross 0.5: a confidence interval for the
-    /// crossing. An end at the range's edge means the band never left 0.5 there.
-    pub interval: Option<(f64, f64)>,
-    /// Every run, keyed by the swept value.
-    pub runs: Vec<Run>,
-}
-
-/// Probes beyond the bisection, each way, to find where the interval band
-/// leaves 0.5; enough for any range a tabletop unit has.
-const MAX_BAND_PROBES: i64 = 64;
-
-/// Finds the value of an integer key at which `measure` (a probability; the
-/// attacker's win when `None`) crosses 0.5, by bisection on Monte Carlo
-/// estimates over `range` (the key's whole range when `None`).
-///
-/// The probability must be monotone in the key, as a side's win is in its
-/// strength; whether it rises or falls is read from the range's ends.
-pub fn quality_equivalence(
-    experiment: &Experiment,
-    key: &str,
-    measure: Option<Measure>,
-    range: Option<(i64, i64)>,
-) -> Result<Equivalence, AnalysisError> {
-    let (key_min, key_max) = experiment.integer_key_range(key)?;
-    let (low, high) = range.unwrap_or((key_min, key_max));
-    if low >= high || low < key_min || high > key_max {
-        return Err(AnalysisError::Invalid(format!(
-            "equivalence range {low}..={high} for `{key}` must be increasing and within {key_min}..={key_max}"
-        )));
-    }
-    let measure = match measure {
-        Some(m @ (Measure::Probability { .. } | Measure::AtLeast { .. })) => m,
-        Some(Measure::Mean { metric }) => {
-            return Err(AnalysisError::Invalid(format!(
-                "equivalence looks for even odds; measure a probability, not the mean of `{metric}`"
-            )));
-        }
-        None => Measure::attacker_wins(&experiment.metrics()?).ok_or_else(|| {
-            AnalysisError::Invalid(format!(
-                "scenario `{}` has neither a `winner` nor a `result` metric; name the measure",
-                experiment.scenario.name
-            ))
-        })?,
-    };
-
-    let mut probed: BTreeMap<i64, (Estimate, Run)> = BTreeMap::new();
-    let mut probe = |value: i64| -> Result<Estimate, AnalysisError> {
-        if let Some((estimate, _)) = probed.get(&value) {
-            return Ok(*estimate);
-        }
-        let run = experiment.run(&[pair(key, value)])?;
-        let estimate = measure.estimate(&run.distribution, experiment.confidence)?;
-        probed.insert(value, (estimate, run));
-        Ok(estimate)
-    };
-
-    let at_low = probe(low)?;
-    let at_high = probe(high)?;
-    let increasing = at_high.value >= at_low.value;
-    // Orient the curve so it rises: then "over even odds" is one predicate
-    // whichever way the key pushes the probability.
-    let oriented = move |e: Estimate| if increasing { e } else { flip(e) };
-    let over = |e: Estimate| oriented(e).value >= 0.5;
-
-    let (mut needed, mut crossing, mut interval) = (None, None, None);
-    if over(at_low) {
-        // Already over even odds (oriented) at the bottom of the range: a rising
-        // probability needs no more than `low`; a falling one is at or under even
-        // odds everywhere.
-        if increasing {
-            needed = Some(low);
-        }
-    } else if !over(at_high) {
-        // Under even odds (oriented) everywhere: a rising probability never gets
-        // there; a falling one keeps even odds up to the top of the range.
-        if !increasing {
-            needed = Some(high);
-        }
-    } else {
-        // Invariant: not over at `below`, over at `above`.
-        let (mut below, mut above) = (low, high);
-        while above - below > 1 {
-            let mid = below + (above - below) / 2;
-            if over(probe(mid)?) {
-                above = mid;
-            } else {
-                below = mid;
-            }
-        }
-        needed = Some(if increasing { above } else { below });
-        let (b, a) = (oriented(probe(below)?), oriented(probe(above)?));
-        let middle = interpolate(below, b.value, above, a.value);
-        crossing = Some(middle);
-
-        // The band's upper edge crosses 0.5 at or before `below`: walk down
-        // until it is under 0.5, then interpolate.
-        let mut lower_end = low as f64;
-        let mut v = below;
-        while v >= low && below - v <= MAX_BAND_PROBES {
-            let e = oriented(probe(v)?);
-            if e.ci_high < 0.5 {
-                let next = oriented(probe(v + 1)?);
-                lower_end = interpolate(v, e.ci_high, v + 1, next.ci_high).max(v as f64);
-                break;
-            }
-            v -= 1;
-        }
-        // The band's lower edge crosses 0.5 at or after `above`: walk up.
-        let mut upper_end = high as f64;
-        let mut v = above;
-        while v <= high && v - above <= MAX_BAND_PROBES {
-            let e = oriented(probe(v)?);
-            if e.ci_low > 0.5 {
-                let previous = oriented(probe(v - 1)?);
-                upper_end = interpolate(v - 1, previous.ci_low, v, e.ci_low).min(v as f64);
-                break;
-            }
-            v += 1;
-        }
-        interval = Some((lower_end.min(middle), upper_end.max(middle)));
-    }
-
-    let mut points = Vec::with_capacity(probed.len());
-    let mut runs = Vec::with_capacity(probed.len());
-    for (value, (estimate, run)) in probed {
-        points.push(Point { value, estimate });
-        runs.push(run);
-    }
-    Ok(Equivalence { key: key.to_string(), measure, points, increasing, needed, crossing, interval, runs })
-}
-
 /// Text with its first letter in capitals, to open a sentence.
 pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => String::new(),
-    }
-}
-
-/// The estimate of the complementary probability.
-fn flip(e: Estimate) -> Estimate {
-    Estimate { value: 1.0 - e.value, ci_low: 1.0 - e.ci_high, ci_high: 1.0 - e.ci_low, ..e }
-}
-
-/// Where the line through (x0, y0) and (x1, y1) reaches 0.5.
-fn interpolate(x0: i64, y0: f64, x1: i64, y1: f64) -> f64 {
-    if (y1 - y0).abs() < f64::EPSILON {
-        return (x0 + x1) as f64 / 2.0;
-    }
-    x0 as f64 + (0.5 - y0) / (y1 - y0) * (x1 - x0) as f64
-}
-
-impl Equivalence {
-    /// One row per probed value: the estimate and its interval.
-    pub fn frame(&self) -> PolarsResult<DataFrame> {
-        let estimates: Vec<Estimate> = self.points.iter().map(|p| p.estimate).collect();
-        let mut columns =
-            vec![Column::new(self.key.as_str().into(), self.points.iter().map(|p| p.value).collect::<Vec<_>>())];
-        columns.extend(estimate_columns(&self.measure, &estimates));
-        frame_of(columns)
-    }
-
-    /// The finding in one line, in a designer's words: what value gives
-    /// even odds, and how sure that is.
-    pub fn finding(&self) -> String {
-        let measure = capitalised(&self.measure.plain());
-        let (Some(needed), Some((low, high))) = (self.needed, self.interval) else {
-            return match self.needed {
-                Some(needed) => format!("{measure} is at even odds or better already at {} = {needed}.", self.key),
-                None => format!("{measure} never reaches even odds over the range of {} tried.", self.key),
-            };
-        };
-        let crossing = self.crossing.unwrap_or(needed as f64);
-        let sure = if (high - low).abs() < 0.05 {
-            format!("it crosses at {crossing:.1}")
-        } else {
-            format!("it crosses at about {crossing:.1}, somewhere from {low:.1} to {high:.1}")
-        };
-        format!("{measure} reaches even odds at {} = {needed} ({sure}).", self.key)
     }
 }
 

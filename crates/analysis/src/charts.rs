@@ -11,7 +11,8 @@
 //! overlapping.
 
 use crate::AnalysisError;
-use crate::balance::{Convergence, Equivalence, Ladder, Measure, Sensitivity, Sweep, capitalised};
+use crate::balance::{Convergence, Ladder, Measure, Sensitivity, Sweep, capitalised};
+use crate::even::{Crossing, Even, say};
 use crate::stats::wilson;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -1211,22 +1212,73 @@ fn line_point(x: f64, estimate: &crate::balance::Estimate) -> LinePoint {
     LinePoint { x, y: estimate.value, ci_low: estimate.ci_low, ci_high: estimate.ci_high }
 }
 
-/// The equivalence search's probes as a line with its band and even odds marked.
-pub fn equivalence_chart(name: &str, title: &str, equivalence: &Equivalence) -> Chart {
-    let points = equivalence.points.iter().map(|p| line_point(p.value as f64, &p.estimate)).collect();
+/// A search for what makes it even: the values probed as a line with its
+/// band, the target marked, and each crossing's two neighbouring values
+/// shaded. A choice key's values are categories in the order searched.
+pub fn even_chart(name: &str, title: &str, even: &Even) -> Chart {
+    let numbers = even.axis.numbers.as_ref();
+    let x = |index: usize| numbers.map_or(index as f64, |n| n[index] as f64);
+    let points = even.points.iter().map(|p| line_point(x(p.index), &p.estimate)).collect();
+    // One crossing is shaded between its neighbours; several are listed in
+    // the finding and the table.
+    let span = match even.crossings.as_slice() {
+        [Crossing::Between { below, above, .. }] => {
+            Some((x(even.points[*below].index), x(even.points[*above].index), "crossing".to_string()))
+        }
+        _ => None,
+    };
     Chart::new(
         name,
         title,
-        &equivalence.key,
-        &measure_axis(&equivalence.measure),
+        &even.axis.key,
+        &measure_axis(&even.measure),
         ChartKind::Lines {
-            series: vec![Series { name: capitalised(&equivalence.measure.plain()), points }],
-            categories: None,
+            series: vec![Series { name: capitalised(&even.measure.plain()), points }],
+            categories: numbers.is_none().then(|| even.axis.values.clone()),
             log_x: false,
             step: false,
-            percent: true,
-            reference: Some((0.5, "even odds".to_string())),
-            span: equivalence.interval.map(|(low, high)| (low, high, "crossing interval".to_string())),
+            percent: even.measure.is_probability(),
+            reference: Some((even.target, format!("target {}", say(&even.measure, even.target)))),
+            span,
+        },
+    )
+}
+
+/// The even value of one key against each value of another: each search's
+/// crossing as a line (interpolated for an integer key, else the first
+/// value past the target), its band the two neighbouring values probed.
+pub fn even_curve_chart(name: &str, title: &str, by_key: &str, searches: &[(String, Even)]) -> Chart {
+    let categories: Vec<String> = searches.iter().map(|(v, _)| v.clone()).collect();
+    let numeric = categories.iter().all(|v| v.parse::<f64>().is_ok());
+    let mut points = Vec::new();
+    let mut y_label = String::new();
+    for (k, (value, even)) in searches.iter().enumerate() {
+        y_label = even.axis.key.clone();
+        let Some(Crossing::Between { below, above, at }) = even.crossings.first() else { continue };
+        let (Some(numbers), Some(at)) = (even.axis.numbers.as_ref(), at) else { continue };
+        let (low, high) = (numbers[even.points[*below].index] as f64, numbers[even.points[*above].index] as f64);
+        let x = if numeric { value.parse().unwrap_or(k as f64) } else { k as f64 };
+        points.push(LinePoint { x, y: *at, ci_low: low.min(high), ci_high: low.max(high) });
+    }
+    Chart::new(
+        name,
+        title,
+        by_key,
+        &format!("{y_label} where even"),
+        ChartKind::Lines {
+            series: vec![Series {
+                name: format!(
+                    "{y_label} for {}",
+                    searches.first().map_or(String::new(), |(_, e)| say(&e.measure, e.target))
+                ),
+                points,
+            }],
+            categories: (!numeric).then_some(categories),
+            log_x: false,
+            step: false,
+            percent: false,
+            reference: None,
+            span: None,
         },
     )
 }

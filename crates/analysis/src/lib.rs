@@ -9,8 +9,11 @@
 //!   CSV and Parquet on disk, each written to a temporary name and renamed.
 //! - [`balance`]: an [`Experiment`](balance::Experiment) (a scenario, its
 //!   rules, fixed keys, how to run) and what to measure of it
-//!   ([`Measure`](balance::Measure)); the quality ladder, quality equivalence,
+//!   ([`Measure`](balance::Measure)); the quality ladder,
 //!   rule sensitivity, sweeps and convergence, each a plain result with a frame.
+//! - [`even`]: what makes a fight even: the value of a key or rule field
+//!   where a measure crosses a target, exact or sampled sequentially, every
+//!   crossing listed; and that value against each value of another key.
 //! - [`charts`]: bars, heatmaps, lines with bands, CDFs and tornado charts, as
 //!   SVG and PNG with an embedded font, and the chart of each balance result.
 //! - [`playsheet`]: a sweep as a compact shaded grid, and one ruleset's
@@ -27,6 +30,7 @@
 
 pub mod balance;
 pub mod charts;
+pub mod even;
 pub mod frame;
 pub mod playsheet;
 pub mod provenance;

@@ -11,11 +11,12 @@
 //! distribution) as a [`Report`] and its data frame, ready for [`write_report`].
 
 use crate::AnalysisError;
-use crate::balance::{Convergence, Equivalence, Estimate, Experiment, Ladder, Sensitivity, Sweep, capitalised};
+use crate::balance::{Convergence, Estimate, Experiment, Ladder, Sensitivity, Sweep, capitalised};
 use crate::charts::{
-    Chart, DEFAULT_SIZE, cdf_chart, convergence_chart, distribution_bars, equivalence_chart, format_value,
+    Chart, DEFAULT_SIZE, cdf_chart, convergence_chart, distribution_bars, even_chart, even_curve_chart, format_value,
     ladder_heatmap, sensitivity_tornado, sweep_chart,
 };
+use crate::even::{Even, say};
 use crate::frame::{
     Run, long_frame, marked_sibling, remove_stale_siblings, temporary_sibling, write_bytes_atomically, write_csv,
     write_parquet,
@@ -589,36 +590,137 @@ pub fn ladder_report(experiment: &Experiment, ladder: &Ladder) -> Result<(Report
 }
 
 /// The equivalence search written up: the probed curve with even odds marked,
-/// its table, and the long frame of every probe.
-pub fn equivalence_report(
-    experiment: &Experiment,
-    equivalence: &Equivalence,
-) -> Result<(Report, DataFrame), AnalysisError> {
-    let chart = equivalence_chart(
-        "equivalence",
-        &format!("{} by {}", capitalised(&equivalence.measure.plain()), equivalence.key),
-        equivalence,
-    );
+/// A search for what makes it even written up: the finding, the values
+/// probed on a chart with the target, their table, how the search went,
+/// and the long frame of every run.
+pub fn even_report(experiment: &Experiment, even: &Even) -> Result<(Report, DataFrame), AnalysisError> {
+    let chart = even_chart("even", &format!("{} by {}", capitalised(&even.measure.plain()), even.axis.key), even);
     let report = Report {
-        title: format!(
-            "{} {}: what {} reaches even odds",
-            experiment.ruleset, experiment.scenario.name, equivalence.key
+        title: format!("{} {}: what {} makes it even", experiment.ruleset, experiment.scenario.name, even.axis.key),
+        question: format!(
+            "At what {} does {} reach {}?",
+            even.axis.key,
+            even.measure.plain(),
+            say(&even.measure, even.target)
         ),
-        question: format!("How much {} does it take to reach even odds?", equivalence.key),
-        finding: equivalence.finding(),
+        finding: even.finding(),
         sections: vec![
-            Section::text(
-                "Search",
-                "Bisection on Monte Carlo estimates; the interval for the crossing is where the band around the \
-                 estimates crosses even odds.",
-            )
-            .with_chart(chart)
-            .with_table(Table::from_frame(&equivalence.frame()?, usize::MAX)?),
-            Section::text("Method", &method_text(experiment, &played(&equivalence.runs))),
+            Section::text("Search", &search_text(even))
+                .with_chart(chart)
+                .with_table(Table::from_frame(&even.frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment, &played(&even.runs))),
         ],
         pages: None,
     };
-    Ok((report, long_frame(&equivalence.runs, experiment.confidence)?))
+    Ok((report, long_frame(&even.runs, experiment.confidence)?))
+}
+
+/// How a search went, in a paragraph: the values probed and how each was
+/// measured.
+pub fn search_text(even: &Even) -> String {
+    let n = even.axis.values.len();
+    let mut text = if even.scanned_all() {
+        format!("Every one of the {n} values of {} in the range was measured.", even.axis.key)
+    } else {
+        format!(
+            "The range holds {n} values of {}: one in every {} was measured first, then each step whose ends lie either \
+             side of {} was halved until two neighbouring values were left ({} values measured in all).",
+            even.axis.key,
+            even.grid_step,
+            say(&even.measure, even.target),
+            even.points.len()
+        )
+    };
+    if even.axis.numbers.is_none() {
+        text.push_str(" The values are taken in the order the scenario lists them; none is between two others, so no crossing is interpolated.");
+    }
+    let sampled = even.points.iter().filter(|p| p.samples > 0).count();
+    if sampled == 0 {
+        text.push_str(" Each value was solved exactly.");
+    } else {
+        let how = match even.precision {
+            Some(p) => format!(
+                "sampled in rounds from {} samples, each four times the last, stopping once the interval left {} out or \
+                 was within ±{} of the estimate",
+                crate::even::FIRST_ROUND,
+                say(&even.measure, even.target),
+                if even.measure.is_probability() { format!("{:.1} points", p * 100.0) } else { p.to_string() }
+            ),
+            None => "sampled".to_string(),
+        };
+        let _ = write!(
+            text,
+            " {sampled} of the {} values were {how}: {} samples in all; every value shares the same seed, so two values differ by the key, not by luck.",
+            even.points.len(),
+            even.samples_spent
+        );
+    }
+    text
+}
+
+/// The even value of one key against each value of another written up:
+/// the curve with each crossing's neighbouring values as its band, one
+/// row per value with the search's finding, and the long frame.
+pub fn even_curve_report(
+    experiment: &Experiment,
+    by_key: &str,
+    searches: &[(String, Even)],
+) -> Result<(Report, DataFrame), AnalysisError> {
+    let Some((_, first)) = searches.first() else {
+        return Err(AnalysisError::Invalid("a curve needs one value of its second key at least".to_string()));
+    };
+    let key = first.axis.key.clone();
+    let target = say(&first.measure, first.target);
+    let chart = even_curve_chart("even", &format!("{key} that makes it even, by {by_key}"), by_key, searches);
+    let findings: Vec<String> = searches
+        .iter()
+        .map(|(value, even)| {
+            let crossing = match even.crossings.as_slice() {
+                [] => "no crossing in the range".to_string(),
+                [one] => even.crossing_words(one),
+                many => format!(
+                    "{} crossings: {}",
+                    many.len(),
+                    many.iter().map(|c| even.crossing_words(c)).collect::<Vec<_>>().join("; ")
+                ),
+            };
+            format!("{by_key} = {value}: {crossing}")
+        })
+        .collect();
+    let table_frame = {
+        let column = |name: &str, values: Vec<String>| Column::new(name.into(), values);
+        crate::balance::frame_of(vec![
+            column(by_key, searches.iter().map(|(v, _)| v.clone()).collect()),
+            column(
+                &format!("{key} where {} is {target}", first.measure.plain()),
+                findings.iter().map(|f| f.split_once(": ").map_or(f.clone(), |(_, c)| c.to_string())).collect(),
+            ),
+        ])?
+    };
+    let mut runs = Vec::new();
+    let mut samples = 0;
+    for (_, even) in searches {
+        runs.extend(even.runs.iter().cloned());
+        samples += even.samples_spent;
+    }
+    let mut search = search_text(first);
+    if samples > 0 {
+        let _ = write!(search, " All {} searches together drew {samples} samples.", searches.len());
+    }
+    let report = Report {
+        title: format!(
+            "{} {}: what {key} makes it even against each {by_key}",
+            experiment.ruleset, experiment.scenario.name
+        ),
+        question: format!("For each {by_key}, at what {key} does {} reach {target}?", first.measure.plain()),
+        finding: findings.join("\n"),
+        sections: vec![
+            Section::text("Search", &search).with_chart(chart).with_table(Table::from_frame(&table_frame, usize::MAX)?),
+            Section::text("Method", &method_text(experiment, &played(&runs))),
+        ],
+        pages: None,
+    };
+    Ok((report, long_frame(&runs, experiment.confidence)?))
 }
 
 /// The sensitivity ranking written up: the tornado, its table, the steps not

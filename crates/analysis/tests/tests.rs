@@ -7,6 +7,8 @@ mod synthetic;
 mod balance;
 #[path = "analysis/charts.rs"]
 mod charts;
+#[path = "analysis/even.rs"]
+mod even;
 #[path = "analysis/frames.rs"]
 mod frames;
 #[path = "analysis/provenance.rs"]

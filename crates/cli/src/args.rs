@@ -160,6 +160,73 @@ pub enum Command {
         #[arg(long = "metric", value_name = "METRIC")]
         metrics: Vec<String>,
     },
+    /// What makes it even: the value of one key (or rule field) at which a
+    /// measure (the attacker's chance of winning, by default) crosses a
+    /// target (50%, by default).
+    Even {
+        /// The ruleset (huzzah, brigades, one_hour, hougoumont, dice).
+        ruleset: String,
+        /// The scenario (see `volley list RULESET`).
+        scenario: String,
+        /// The key to vary: an integer key (figures, inches), a choice
+        /// (a quality, walked in the order `volley list` gives), or a rule
+        /// field as rules.FIELD.
+        #[arg(long, value_name = "KEY")]
+        vary: String,
+        /// The first value searched (default: the key's smallest, or its
+        /// first listed).
+        #[arg(long, allow_hyphen_values = true)]
+        from: Option<String>,
+        /// The last value searched (default: the key's largest, or its last
+        /// listed).
+        #[arg(long, allow_hyphen_values = true)]
+        to: Option<String>,
+        /// The measure's value sought (default 0.5 for a probability).
+        #[arg(long, allow_hyphen_values = true)]
+        target: Option<f64>,
+        /// What to measure: METRIC=VALUE (a probability), METRIC>=N, or
+        /// mean:METRIC (default: the attacker's chance of winning).
+        #[arg(long)]
+        measure: Option<String>,
+        /// A second key: the search runs at each of its values (a curve).
+        #[arg(long, value_name = "KEY")]
+        by: Option<String>,
+        /// A scenario key (KEY=VALUE) or rule field (rules.FIELD=VALUE) held
+        /// fixed (repeatable).
+        #[arg(long = "set", value_name = "KEY=VALUE")]
+        set: Vec<String>,
+        /// A TOML file of rule overrides, as `volley rules` prints them.
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
+        /// Solve every value exactly, or fail where that cannot be done (by
+        /// default each value is solved exactly where that is quick, and
+        /// sampled elsewhere).
+        #[arg(long, conflicts_with_all = ["samples", "precision"])]
+        exact: bool,
+        /// Sample each value this many times (no exact solves, no stopping early).
+        #[arg(long, allow_hyphen_values = true, value_parser = parse_samples)]
+        samples: Option<u64>,
+        /// Sample each value in rounds until its interval leaves the target
+        /// out or is this narrow either side (default 0.005 where a value is
+        /// sampled; given, every value is sampled).
+        #[arg(long, conflicts_with = "samples", allow_hyphen_values = true)]
+        precision: Option<f64>,
+        /// The seed: the same seed gives the same numbers on any thread count.
+        #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = parse_seed)]
+        seed: u64,
+        /// Worker threads (0: one per core; at most 256).
+        #[arg(long, default_value_t = 0, allow_hyphen_values = true, value_parser = parse_threads)]
+        threads: usize,
+        /// Confidence level of the intervals.
+        #[arg(long, default_value_t = 0.95)]
+        confidence: f64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Table)]
+        format: Format,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
     /// Every rule number and interpretation with its value, as TOML that
     /// `--rules` accepts back.
     Rules {

@@ -5,7 +5,7 @@
 //! ```toml
 //! title = "Quality ladder"
 //! question = "How often does each quality beat each other?"
-//! analysis = "ladder"   # distribution, ladder, sweep, equivalence, sensitivity, convergence
+//! analysis = "ladder"   # distribution, ladder, sweep, equivalence (or even), sensitivity, convergence
 //! precision = 0.005     # or: samples = 100000 (per point)
 //! seed = 1
 //! exact = true          # solve exactly wherever the scenario can; false: sample
@@ -41,7 +41,10 @@ pub enum AnalysisKind {
     Ladder,
     /// A measure over the values of one key, one line per run.
     Sweep,
-    /// The strength at which a side reaches even odds.
+    /// What makes it even: the value of one key (or rule field) at which
+    /// the measure crosses a target, and with `by`, that value against each
+    /// value of another key (`even` is the same analysis).
+    #[serde(alias = "even")]
     Equivalence,
     /// Every integer rule number moved a step each way, ranked by effect.
     Sensitivity,
@@ -75,6 +78,9 @@ pub struct Spec {
     pub confidence: Option<Spanned<f64>>,
     /// What to measure, as `metric=value` (a probability) or `mean:metric`.
     pub measure: Option<Spanned<String>>,
+    /// For `equivalence`: the measure's value sought in every run (default:
+    /// even odds, 0.5, for a probability; a run's own `target` wins).
+    pub target: Option<Spanned<f64>>,
     /// For `sweep`: the x axis's title (default: the key).
     pub x_label: Option<String>,
     /// For `sweep`: the y axis's title (default: the measure).
@@ -139,8 +145,17 @@ pub struct RunSpec {
     pub key: Option<Spanned<String>>,
     /// For `sweep`: the values, as a list, or `{ from, to, step }`.
     pub values: Option<Spanned<Values>>,
-    /// For `equivalence`: the integer range to search.
-    pub range: Option<Spanned<[i64; 2]>>,
+    /// For `equivalence`: the range to search, `[from, to]` (integers, or a
+    /// choice's names; default: the key's whole range).
+    pub range: Option<Spanned<Vec<toml::Value>>>,
+    /// For `equivalence`: the measure's value sought (default: even odds,
+    /// 0.5, for a probability).
+    pub target: Option<Spanned<f64>>,
+    /// For `equivalence`: a second key; the search is run at each of its
+    /// values (`by_values`, default all of them) and drawn as a curve.
+    pub by: Option<Spanned<String>>,
+    /// For `equivalence` with `by`: the second key's values.
+    pub by_values: Option<Spanned<Vec<toml::Value>>>,
     /// For `ladder`: the qualities, best first (default: all of them).
     pub qualities: Option<Spanned<Vec<String>>>,
     /// This run's measure, when it differs from the spec's (a scenario with

@@ -2,7 +2,7 @@
 
 use crate::synthetic::{Duel, Shot, ShotRules, duel_entry, duel_rules, shot_entry};
 use volley_analysis::balance::{
-    Experiment, Measure, convergence, default_sample_counts, quality_equivalence, quality_ladder, sensitivity, sweep,
+    Experiment, Measure, convergence, default_sample_counts, quality_ladder, sensitivity, sweep,
 };
 use volley_analysis::frame::long_frame;
 use volley_kernel::params::{RuleBook, Value};
@@ -38,43 +38,6 @@ fn the_ladder_matches_the_exact_duel_in_every_cell() {
     let frame = ladder.frame().unwrap();
     assert_eq!(frame.height(), 9);
     assert_eq!(long_frame(&ladder.runs, 0.95).unwrap().height(), 9 * 3);
-}
-
-#[test]
-fn equivalence_finds_the_known_crossing_of_a_rising_chance() {
-    // A green attacker against four veterans (strength 12) wins 2a / (2a + 25):
-    // 48.98% with 12 figures, 50.98% with 13; even odds at 12.5.
-    let experiment = duel(200_000).with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
-    let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 40))).unwrap();
-    assert!(found.increasing);
-    assert_eq!(found.needed, Some(13));
-    let crossing = found.crossing.unwrap();
-    assert!((crossing - 12.5).abs() < 0.3, "{crossing}");
-    let (low, high) = found.interval.unwrap();
-    assert!(low <= 12.5 && 12.5 <= high && high - low < 3.0, "{low} to {high}");
-    // Bisection probes few values, not the whole range.
-    assert!(found.points.len() < 15, "{} probes", found.points.len());
-    assert!(found.finding().contains("attacker.figures = 13"), "{}", found.finding());
-}
-
-#[test]
-fn equivalence_finds_the_known_crossing_of_a_falling_chance() {
-    // Four veterans (strength 12) against green defenders win 24 / (25 + 2d):
-    // 51.06% against 11, 48.98% against 12.
-    let experiment = duel(200_000).with_fixed([("attacker.quality", "veteran"), ("defender.quality", "green")]);
-    let found = quality_equivalence(&experiment, "defender.figures", None, None).unwrap();
-    assert!(!found.increasing);
-    assert_eq!(found.needed, Some(11));
-    assert!((found.crossing.unwrap() - 11.5).abs() < 0.3, "{:?}", found.crossing);
-}
-
-#[test]
-fn equivalence_reports_a_range_that_never_reaches_even_odds() {
-    let experiment = duel(20_000).with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
-    let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 6))).unwrap();
-    assert_eq!(found.needed, None);
-    assert!(found.finding().contains("never reaches even odds"), "{}", found.finding());
-    assert!(quality_equivalence(&experiment, "attacker.quality", None, None).is_err());
 }
 
 #[test]

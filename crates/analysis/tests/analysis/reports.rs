@@ -169,11 +169,9 @@ fn the_index_shows_a_card_per_report_under_its_question() {
 mod written_up {
     use super::*;
     use crate::synthetic::{ShotRules, duel_entry, duel_rules, shot_entry};
-    use volley_analysis::balance::{
-        Experiment, Measure, convergence, quality_equivalence, quality_ladder, sensitivity, sweep,
-    };
+    use volley_analysis::balance::{Experiment, Measure, convergence, quality_ladder, sensitivity, sweep};
     use volley_analysis::report::{
-        convergence_report, distribution_report, equivalence_report, ladder_report, sensitivity_report, sweep_report,
+        convergence_report, distribution_report, even_report, ladder_report, sensitivity_report, sweep_report,
     };
     use volley_kernel::runner::RunOptions;
 
@@ -218,9 +216,12 @@ mod written_up {
     #[test]
     fn equivalence_sensitivity_convergence_and_sweep_reports_are_written() {
         let experiment = duel().with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
-        let found = quality_equivalence(&experiment, "attacker.figures", None, Some((1, 30))).unwrap();
-        let markdown = written("equivalence", equivalence_report(&experiment, &found).unwrap(), &["equivalence"]);
-        assert!(markdown.contains("reaches even odds at attacker.figures = 13"), "{markdown}");
+        let axis = volley_analysis::even::Axis::of(&experiment, "attacker.figures", Some("1"), Some("30")).unwrap();
+        let found = volley_analysis::even::search(&experiment, &axis, &Measure::probability("winner", "attacker"), 0.5)
+            .unwrap();
+        let markdown = written("equivalence", even_report(&experiment, &found).unwrap(), &["even"]);
+        assert!(markdown.contains("crosses 50.0% between 12 ("), "{markdown}");
+        assert!(markdown.contains("one in every 3 was measured first"), "{markdown}");
 
         let shot = Experiment::from_parts(
             "synthetic",

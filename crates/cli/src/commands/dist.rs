@@ -297,7 +297,7 @@ pub fn compute_with(
 
 /// Sets one rule field from `FIELD=VALUE`, naming the field and what it
 /// accepts when either is wrong.
-fn set_rule(book: &mut dyn RuleBook, ruleset: &str, pair: &str) -> anyhow::Result<()> {
+pub(super) fn set_rule(book: &mut dyn RuleBook, ruleset: &str, pair: &str) -> anyhow::Result<()> {
     let (name, text) = pair
         .split_once('=')
         .map(|(k, v)| (k.trim(), v.trim()))

@@ -2,6 +2,7 @@
 
 mod bench;
 mod dist;
+mod even;
 mod list;
 mod report;
 mod rules;
@@ -61,6 +62,51 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<()> {
             explain,
             metrics,
             from_api: false,
+        }),
+        Command::Even {
+            ruleset,
+            scenario,
+            vary,
+            from,
+            to,
+            target,
+            measure,
+            by,
+            set,
+            rules,
+            exact,
+            samples,
+            precision,
+            seed,
+            threads,
+            confidence,
+            format,
+            quiet,
+        } => even::run(even::EvenRequest {
+            ruleset,
+            scenario,
+            vary,
+            from,
+            to,
+            target,
+            measure,
+            by,
+            set,
+            rules,
+            exact: if exact {
+                Some(true)
+            } else if samples.is_some() || precision.is_some() {
+                Some(false)
+            } else {
+                None
+            },
+            samples,
+            precision,
+            seed,
+            threads,
+            confidence,
+            format,
+            quiet,
         }),
         Command::Rules { ruleset, rules } => rules::run(&ruleset, rules.as_deref()),
         Command::Serve { host, port, reports, max_samples, timeout, concurrent } => {

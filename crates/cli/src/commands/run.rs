@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use volley_analysis::AnalysisError;
 use volley_analysis::balance::{self, Estimate, Experiment, Measure, Sweep};
+use volley_analysis::even::{self, Axis};
 use volley_analysis::frame::{Run, long_frame};
 use volley_analysis::provenance::Provenance;
 use volley_analysis::report::{self, Report, Section};
@@ -145,15 +146,22 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
         if spec.analysis == AnalysisKind::Equivalence
             && let Some(key) = &run.key
         {
-            let (min, max) = experiment.integer_key_range(key.get_ref()).map_err(|e| loaded.error_at(key.span(), e))?;
-            if let Some(range) = &run.range {
-                let [from, to] = *range.get_ref();
-                if !(min <= from && from < to && to <= max) {
-                    return Err(loaded.error_at(
-                        range.span(),
-                        format!("range [{from}, {to}] must rise within {}'s {min} to {max}", key.get_ref()),
-                    ));
-                }
+            let (from, to) = even_range(loaded, run)?;
+            let at_key = |e: AnalysisError| loaded.error_at(key.span(), e);
+            let axis =
+                Axis::of(&experiment, key.get_ref(), from.as_deref(), to.as_deref()).map_err(|e| match &run.range {
+                    Some(range) => loaded.error_at(range.span(), e),
+                    None => at_key(e),
+                })?;
+            if run.set.contains_key(&axis.key) {
+                return Err(
+                    loaded.error_at(key.span(), format!("`{}` is searched, so it cannot also be in `set`", axis.key))
+                );
+            }
+            if let Some(by) = &run.by {
+                by_axis(loaded, run, &experiment, by)?;
+            } else if let Some(values) = &run.by_values {
+                return Err(loaded.error_at(values.span(), "`by_values` needs `by`, the key they are values of"));
             }
         }
         if spec.analysis == AnalysisKind::Ladder {
@@ -176,6 +184,11 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
                 parsed
                     .check(&metrics)
                     .map_err(|e| loaded.error_at(text.span(), format!("{} {}: {e}", ruleset.name, entry.name)))?;
+                if spec.analysis == AnalysisKind::Equivalence {
+                    let target = run.target.as_ref().or(spec.target.as_ref());
+                    even::target_for(&parsed, target.map(|t| *t.get_ref()))
+                        .map_err(|e| loaded.error_at(target.map_or(text.span(), |t| t.span()), e))?;
+                }
             }
             None if spec.analysis != AnalysisKind::Distribution && Measure::attacker_wins(&metrics).is_none() => {
                 return Err(loaded.error_at(
@@ -250,6 +263,20 @@ fn check_kind_fields(loaded: &LoadedSpec, run: &RunSpec, kind: AnalysisKind) -> 
         return Err(loaded
             .error_at(run.scenario.span(), format!("a {kind:?} analysis needs `key` in each [[run]]").to_lowercase()));
     }
+    if kind != AnalysisKind::Equivalence {
+        let misplaced = [
+            ("target", run.target.as_ref().map(|t| t.span())),
+            ("by", run.by.as_ref().map(|b| b.span())),
+            ("by_values", run.by_values.as_ref().map(|b| b.span())),
+            ("range", run.range.as_ref().map(|r| r.span())),
+        ];
+        if let Some((name, Some(span))) = misplaced.into_iter().find(|(_, span)| span.is_some()) {
+            return Err(loaded.error_at(
+                span,
+                format!("`{name}` belongs to an equivalence (even) analysis, not a {kind:?} one").to_lowercase(),
+            ));
+        }
+    }
     if kind == AnalysisKind::Sweep {
         let values = run
             .values
@@ -294,9 +321,56 @@ fn quality_overrides(loaded: &LoadedSpec) -> anyhow::Result<QualityOverrides> {
     Ok(overrides)
 }
 
+/// An equivalence run's range as texts (`[from, to]`), where given.
+fn even_range(loaded: &LoadedSpec, run: &RunSpec) -> anyhow::Result<(Option<String>, Option<String>)> {
+    let Some(range) = &run.range else { return Ok((None, None)) };
+    match range.get_ref().as_slice() {
+        [from, to] => {
+            let text = |v: &toml::Value| value_text(v).map_err(|why| loaded.error_at(range.span(), why));
+            Ok((Some(text(from)?), Some(text(to)?)))
+        }
+        other => {
+            Err(loaded.error_at(range.span(), format!("`range` is [from, to], two values; found {}", other.len())))
+        }
+    }
+}
+
+/// An equivalence run's second key with its values (`by_values`, or all).
+fn by_axis(
+    loaded: &LoadedSpec,
+    run: &RunSpec,
+    experiment: &Experiment,
+    by: &toml::Spanned<String>,
+) -> anyhow::Result<Axis> {
+    let mut axis = Axis::of(experiment, by.get_ref(), None, None).map_err(|e| loaded.error_at(by.span(), e))?;
+    if Some(by.get_ref()) == run.key.as_ref().map(|k| k.get_ref()) {
+        return Err(loaded.error_at(by.span(), "`by` must be another key than the one searched"));
+    }
+    if let Some(values) = &run.by_values {
+        let mut texts = Vec::new();
+        for value in values.get_ref() {
+            let text = value_text(value).map_err(|why| loaded.error_at(values.span(), why))?;
+            if !axis.values.contains(&text) {
+                return Err(loaded.error_at(
+                    values.span(),
+                    format!(
+                        "`{text}` is not a value {} takes here (it takes {} to {})",
+                        axis.key,
+                        axis.values[0],
+                        axis.values[axis.values.len() - 1]
+                    ),
+                ));
+            }
+            texts.push(text);
+        }
+        axis.values = texts;
+    }
+    Ok(axis)
+}
+
 /// `metric=value` (a probability), `metric>=n` (the probability of at
 /// least n) or `mean:metric`.
-fn parse_measure(text: &str) -> Result<Measure, String> {
+pub fn parse_measure(text: &str) -> Result<Measure, String> {
     if let Some(metric) = text.strip_prefix("mean:") {
         return Ok(Measure::mean(metric.trim()));
     }
@@ -397,7 +471,9 @@ pub fn execute_beside(
             };
             let (report, data) = analyse(loaded, prepared, &how, &progress)
                 .map_err(|e| e.context(format!("{}: {}", loaded.origin, loaded.spec.title)))?;
-            let widest = widest_half_width(&data);
+            // A search for what makes it even samples each value itself,
+            // sequentially, only as far as the target needs.
+            let widest = if loaded.spec.analysis == AnalysisKind::Equivalence { 0.0 } else { widest_half_width(&data) };
             match precision {
                 Some(p) if widest > p && round < MAX_ROUNDS => {
                     let factor = (widest / p).powi(2) * 1.05;
@@ -415,9 +491,9 @@ pub fn execute_beside(
     result
 }
 
-type Bar = (ProgressBar, Arc<AtomicBool>, std::thread::JoinHandle<()>);
+pub type Bar = (ProgressBar, Arc<AtomicBool>, std::thread::JoinHandle<()>);
 
-fn progress_bar(name: &str, quiet: bool, progress: Arc<AtomicU64>, bars: Option<&MultiProgress>) -> Option<Bar> {
+pub fn progress_bar(name: &str, quiet: bool, progress: Arc<AtomicU64>, bars: Option<&MultiProgress>) -> Option<Bar> {
     if quiet || !std::io::stderr().is_terminal() {
         return None;
     }
@@ -581,13 +657,26 @@ fn analyse(
         AnalysisKind::Equivalence => {
             for (run_spec, experiment, label) in &experiments {
                 let key = run_spec.key.as_ref().expect("checked in prepare").get_ref();
-                let range = run_spec.range.as_ref().map(|r| (r.get_ref()[0], r.get_ref()[1]));
-                let found =
-                    balance::quality_equivalence(experiment, key, measure_of(run_spec)?, range).map_err(internal)?;
-                let (report, _) = report::equivalence_report(experiment, &found).map_err(internal)?;
-                let start = runs.len();
-                runs.extend(found.runs);
-                tag(&mut runs[start..], label);
+                let (from, to) = even_range(loaded, run_spec)?;
+                let axis = Axis::of(experiment, key, from.as_deref(), to.as_deref()).map_err(internal)?;
+                let m = default_measure(run_spec, experiment)?;
+                let target = run_spec.target.as_ref().or(spec.target.as_ref()).map(|t| *t.get_ref());
+                let target = even::target_for(&m, target).map_err(|e| bad_input(format!("{}: {e}", loaded.origin)))?;
+                let (report, mut found_runs) = match &run_spec.by {
+                    None => {
+                        let found = even::search(experiment, &axis, &m, target).map_err(internal)?;
+                        (report::even_report(experiment, &found).map_err(internal)?.0, found.runs)
+                    }
+                    Some(by) => {
+                        let by = by_axis(loaded, run_spec, experiment, by)?;
+                        let searches = even::curve(experiment, &by, &axis, &m, target).map_err(internal)?;
+                        let named: Vec<(String, even::Even)> = by.values.iter().cloned().zip(searches).collect();
+                        let (report, _) = report::even_curve_report(experiment, &by.key, &named).map_err(internal)?;
+                        (report, named.into_iter().flat_map(|(_, e)| e.runs).collect())
+                    }
+                };
+                tag(&mut found_runs, label);
+                runs.extend(found_runs);
                 parts.push((label.to_string(), report));
             }
         }

@@ -257,6 +257,33 @@ fn a_shared_link_renders_the_answer_and_a_control_updates_it() {
         "the comparison's legend",
     );
     assert_eq!(legend, serde_json::json!(["A (as set)", "B (the variant)"]));
+
+    // Make it even: One Hour's firefight, the attacker's hits from 1 to 11
+    // against a Good defender (exact): even between 4 and 5 hits, the
+    // same finding /api/even gives.
+    browser.session(
+        "POST",
+        "/url",
+        Some(serde_json::json!({ "url": server.url("/?ruleset=one_hour&scenario=firefight&exact=true") })),
+    );
+    browser
+        .wait_for("return document.getElementById('status').textContent.startsWith('done') || null;", "the firefight");
+    browser.script(
+        "document.getElementById('even-key').value = 'attacker.hits'; document.getElementById('even-from').value = '1'; \
+         document.getElementById('even-to').value = '11'; document.getElementById('even-run').click();",
+    );
+    let finding = browser.wait_for(
+        "const f = document.querySelector('#even .even-finding'); return f ? f.textContent : null;",
+        "the even finding",
+    );
+    let (_, api) = http(
+        &server.address,
+        "GET",
+        "/api/even?ruleset=one_hour&scenario=firefight&vary=attacker.hits&from=1&to=11&exact=true",
+        None,
+    );
+    assert_eq!(finding, json(&api)["searches"][0]["finding"]);
+    assert!(finding.as_str().unwrap().contains("between 4 (38.4%) and 5 (54.5%)"), "{finding}");
 }
 
 /// Base64 decoding for the screenshot, without a dependency.

@@ -143,7 +143,7 @@ range = [12, 500]
 "#;
     let spec = dir.write("bad.toml", equivalence);
     let e = volley_bad_input(&["run", path(&spec), "--out", path(&out), "--quiet"]);
-    assert!(e.contains("bad.toml:10:9: range [12, 500] must rise within attacker.figures's"), "{e}");
+    assert!(e.contains("bad.toml:10:9: attacker.figures: the range's end `500` must be an integer from 1 to"), "{e}");
     assert!(!out.exists());
 }
 

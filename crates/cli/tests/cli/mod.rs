@@ -1,6 +1,7 @@
 //! Runs the real binary and checks its output and exit status.
 
 mod dist;
+mod even;
 mod explorer;
 mod inputs;
 mod list_and_rules;

@@ -3,6 +3,7 @@
 use super::files;
 use crate::args::Format;
 use crate::commands::dist::{self, Control, DistRequest};
+use crate::commands::even::{self as even_command, EvenRequest};
 use crate::commands::{find_ruleset, run};
 use crate::error::{cut, cut_long_words, exit_status};
 use crate::spec;
@@ -102,6 +103,7 @@ pub fn router(reports: PathBuf, limits: Limits) -> Router {
         .route("/api/dist", get(dist_answer))
         .route("/api/dist/stream", get(dist_stream))
         .route("/api/spec", get(spec_toml))
+        .route("/api/even", get(even_answer))
         .route("/reports", get(|| async { Redirect::permanent("/reports/") }))
         .route("/reports/", get(report_index))
         .route("/reports/{*path}", get(report_file))
@@ -135,8 +137,8 @@ async fn not_found(uri: axum::http::Uri) -> Response {
         ApiError(
             StatusCode::NOT_FOUND,
             format!(
-                "no API route {}; the routes are /api/catalogue, /api/rules/RULESET, /api/dist, /api/dist/stream \
-                 and /api/spec",
+                "no API route {}; the routes are /api/catalogue, /api/rules/RULESET, /api/dist, /api/dist/stream, \
+                 /api/even and /api/spec",
                 uri.path()
             ),
         )
@@ -464,6 +466,146 @@ async fn dist_answer(
             response
         }
         _ => json_response(answer.json.clone()),
+    })
+}
+
+/// What makes it even (`volley even`): `vary` names the key (or
+/// `rules.FIELD`), with `from`, `to`, `target`, `measure` and `by` as the
+/// command line takes them; `exact`, `samples`, `precision`, `seed` and
+/// `confidence` as `/api/dist` reads them; every other key is a scenario
+/// key (or `rules.FIELD`) held fixed. JSON as `volley even --format json`
+/// prints it, or CSV with `format=csv`.
+async fn even_answer(
+    State(server): State<Arc<Server>>,
+    query: Result<Query<Pairs>, axum::extract::rejection::QueryRejection>,
+) -> Result<Response, ApiError> {
+    let pairs = pairs_of(query)?;
+    let mut request = EvenRequest {
+        ruleset: String::new(),
+        scenario: String::new(),
+        vary: String::new(),
+        from: None,
+        to: None,
+        target: None,
+        measure: None,
+        by: None,
+        set: Vec::new(),
+        rules: None,
+        exact: None,
+        samples: None,
+        precision: None,
+        seed: 1,
+        threads: 0,
+        confidence: 0.95,
+        format: Format::Json,
+        quiet: true,
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut auto = false;
+    for (key, value) in &pairs {
+        let (key, value) = (key.as_str(), value.trim());
+        if !seen.insert(key.to_string()) {
+            return Err(bad(format!("{} is given twice; give each key once", cut(key))));
+        }
+        let number = |what: &str| -> Result<f64, ApiError> {
+            value.parse::<f64>().map_err(|_| bad(format!("{key}: expected {what}, got `{}`", cut(value))))
+        };
+        match key {
+            "ruleset" => request.ruleset = value.to_string(),
+            "scenario" => request.scenario = value.to_string(),
+            "vary" => request.vary = value.to_string(),
+            "from" => request.from = Some(value.to_string()),
+            "to" => request.to = Some(value.to_string()),
+            "by" => request.by = Some(value.to_string()),
+            "measure" => request.measure = Some(value.to_string()),
+            "target" => request.target = Some(number("a number such as 0.5")?),
+            "precision" => request.precision = Some(number("a number such as 0.005")?),
+            "confidence" => request.confidence = number("a number between 0 and 1, such as 0.95")?,
+            "samples" => {
+                request.samples = Some(crate::args::parse_samples(value).map_err(|e| bad(format!("samples: {e}")))?)
+            }
+            "seed" => request.seed = crate::args::parse_seed(value).map_err(|e| bad(format!("seed: {e}")))?,
+            "exact" => match value {
+                "auto" => auto = true,
+                _ => {
+                    request.exact = Some(boolean(key, value).map_err(|_| {
+                        bad(format!("exact: expected true, false or auto (exact where quick), got `{}`", cut(value)))
+                    })?)
+                }
+            },
+            "format" => {
+                request.format = match value {
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    _ => return Err(bad(format!("format: expected json or csv, got `{}`", cut(value)))),
+                }
+            }
+            _ if key.starts_with("b.") => {
+                return Err(bad(format!("{}: a variant's key (b.KEY) belongs to /api/spec", cut(key))));
+            }
+            _ => request.set.push(format!("{key}={value}")),
+        }
+    }
+    if request.ruleset.is_empty() || request.scenario.is_empty() || request.vary.is_empty() {
+        return Err(bad(
+            "ruleset, scenario and vary are required, such as ?ruleset=hougoumont&scenario=firefight&vary=attacker.figures",
+        ));
+    }
+    if request.exact == Some(true) && (request.samples.is_some() || request.precision.is_some()) {
+        return Err(bad("exact=true solves exactly; give samples or precision only to sample"));
+    }
+    if request.samples.is_some() && request.precision.is_some() {
+        return Err(bad("give samples or precision, not both"));
+    }
+    if request.exact.is_none() && !auto && (request.samples.is_some() || request.precision.is_some()) {
+        request.exact = Some(false);
+    }
+    let per_value = match (request.samples, request.precision) {
+        (Some(n), _) => n,
+        (None, p) => volley_analysis::stats::samples_for_half_width(
+            0.5,
+            p.filter(|p| *p > 0.0 && *p < 0.5).unwrap_or(even_command::DEFAULT_PRECISION),
+            0.95,
+        ),
+    };
+    if per_value > server.limits.max_samples {
+        return Err(bad(format!(
+            "{per_value} samples a value is over this server's limit of {} (--max-samples); ask for fewer samples or a \
+             coarser precision",
+            server.limits.max_samples
+        )));
+    }
+    let permit = server.slots.clone().acquire_owned().await.expect("the semaphore is never closed");
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _guard = CancelOnDrop(cancel.clone());
+    let control = Control { progress: None, cancel: Some(cancel.clone()) };
+    let format = request.format;
+    let job = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        even_command::compute(&request, &control).map(|result| even_command::render(&result, format))
+    });
+    let text = match tokio::time::timeout(server.limits.timeout, job).await {
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            return Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "stopped after {} s, this server's limit per request (--timeout); search a shorter range, or \
+                     sample to a coarser precision",
+                    server.limits.timeout.as_secs()
+                ),
+            ));
+        }
+        Ok(joined) => joined.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
+    }
+    .map_err(from_command)?;
+    Ok(match format {
+        Format::Csv => {
+            let mut response = text.into_response();
+            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+            response
+        }
+        _ => json_response(text),
     })
 }
 

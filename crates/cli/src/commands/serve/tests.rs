@@ -278,3 +278,32 @@ async fn reports_are_served_and_nothing_outside_them() {
         assert!(!body.contains("secret"), "{uri}");
     }
 }
+
+#[tokio::test]
+async fn even_finds_the_value_that_makes_it_even_and_refuses_bad_queries() {
+    // One d100 with t or more: a half at t = 51 exactly.
+    let (status, kind, body) =
+        get("/api/even?ruleset=dice&scenario=at_least&vary=target&from=1&to=100&measure=successes%3D1&dice=1d100")
+            .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(kind, "application/json");
+    let document = json(&body);
+    assert_eq!(document["searches"][0]["crossings"][0]["at"], "51", "{body}");
+    // The same answer as the command line's JSON, the same code.
+    let (_, kind, csv) =
+        get("/api/even?ruleset=dice&scenario=at_least&vary=target&from=60&to=70&measure=successes%3D1&dice=1d100&target=0.335&format=csv").await;
+    assert!(kind.starts_with("text/csv"), "{kind}");
+    assert!(csv.contains(",67,0.34,0.34,0.34,above,true,0\n"), "{csv}");
+    for (query, expected) in [
+        ("ruleset=dice&scenario=at_least", "ruleset, scenario and vary are required"),
+        ("ruleset=dice&scenario=at_least&vary=nosuch", "--vary: scenario `at_least` of `dice` has no key `nosuch`"),
+        ("ruleset=dice&scenario=at_least&vary=target&target=x", "target: expected a number"),
+        ("ruleset=dice&scenario=at_least&vary=target&vary=target", "vary is given twice"),
+        ("ruleset=dice&scenario=at_least&vary=target&b.dice=2d6", "belongs to /api/spec"),
+        ("ruleset=dice&scenario=at_least&vary=target&samples=99000000", "over this server's limit"),
+    ] {
+        let (status, _, body) = get(&format!("/api/even?{query}")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert!(json(&body)["error"].as_str().unwrap().contains(expected), "{query}: {body}");
+    }
+}

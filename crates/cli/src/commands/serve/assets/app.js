@@ -160,6 +160,7 @@ async function renderForm(state) {
   const count = Object.keys(state.rules).length + Object.keys(state.variant.rules).length;
   $("rules-changed").textContent = count ? "(" + count + " changed)" : "";
   if (count) $("rules-panel").open = true;
+  fillEvenKeys(entry);
   for (const radio of document.querySelectorAll("input[name=method]")) radio.checked = radio.value === state.method;
   $("precision").value = state.precision;
   $("samples").value = state.samples;
@@ -454,6 +455,48 @@ function showExplain(results) {
   });
 }
 
+// ---------------------------------------------------------------------------
+// Make it even: /api/even with the A side's settings, the varied key left out.
+
+function fillEvenKeys(entry) {
+  const select = $("even-key");
+  const keep = select.value;
+  select.innerHTML = "";
+  for (const p of entry.params) {
+    if (p.kind.type === "int" || p.kind.type === "choice") option(select, p.name);
+  }
+  if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+  $("even-section").hidden = select.options.length === 0;
+}
+
+async function makeEven(state) {
+  const key = $("even-key").value;
+  const query = stateQuery(state, true, "a");
+  query.delete(key);
+  query.set("vary", key);
+  for (const [name, id] of [["from", "even-from"], ["to", "even-to"], ["target", "even-target"], ["measure", "even-measure"]]) {
+    const value = $(id).value.trim();
+    if (value) query.set(name, value);
+  }
+  const out = $("even");
+  out.innerHTML = "<p class=\"hint\">searching " + escapeHtml(key) + "...</p>";
+  try {
+    const response = await fetch("/api/even?" + query.toString());
+    const body = await response.json();
+    if (!response.ok) throw body;
+    const search = body.searches[0];
+    const rows = search.points.map((p) => {
+      const interval = p.exact ? "exact" : "[" + (100 * p.ci_low).toFixed(1) + "%, " + (100 * p.ci_high).toFixed(1) + "%]";
+      return "<tr><td>" + escapeHtml(p.value) + "</td><td>" + (100 * p.estimate).toFixed(1) + "%</td><td>" + interval + "</td><td>" + p.samples + "</td></tr>";
+    });
+    out.innerHTML = "<h3>Make it even: " + escapeHtml(key) + "</h3><p class=\"even-finding\">" + escapeHtml(search.finding) +
+      "</p><table class=\"even-table\"><tr><th>" + escapeHtml(key) + "</th><th>measure</th><th>interval</th><th>samples</th></tr>" +
+      rows.join("") + "</table><p class=\"hint\">" + escapeHtml(search.search) + "</p>";
+  } catch (error) {
+    out.innerHTML = "<div class=\"error\">" + escapeHtml(error.error || String(error)) + "</div>";
+  }
+}
+
 function escapeHtml(text) {
   const div = document.createElement("div");
   div.textContent = text;
@@ -506,6 +549,7 @@ async function start() {
     $("progress").hidden = true;
     $("stop").disabled = true;
   });
+  $("even-run").addEventListener("click", () => makeEven(state));
   $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText(location.href));
   changed(state);
 }
