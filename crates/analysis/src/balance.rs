@@ -767,7 +767,7 @@ fn start_check(
 /// plain ones, not the solver's pool: a run's own parallel work goes to
 /// that pool, and a thread waiting on it never takes another run onto its
 /// stack, as a pool's worker would.
-fn side_by_side<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn side_by_side<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,

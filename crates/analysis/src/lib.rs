@@ -33,6 +33,7 @@ pub mod charts;
 pub mod even;
 pub mod frame;
 pub mod playsheet;
+pub mod points;
 pub mod provenance;
 pub mod report;
 pub mod stats;

@@ -22,6 +22,7 @@ use crate::frame::{
     write_parquet,
 };
 use crate::playsheet::Grid;
+use crate::points::{BAD_GAP, Points, SCALE, round_points};
 use crate::provenance::Provenance;
 use crate::stats::{agreement, mean_with_standard_error, z_for_confidence};
 use polars::prelude::*;
@@ -721,6 +722,84 @@ pub fn even_curve_report(
         pages: None,
     };
     Ok((report, long_frame(&runs, experiment.confidence)?))
+}
+
+/// A points table written up: the points as bars, the table with each
+/// kind's strength, every pairing measured against the model, and the
+/// long frame of every run.
+pub fn points_report(experiment: &Experiment, points: &Points) -> Result<(Report, DataFrame), AnalysisError> {
+    let fit = &points.fit;
+    let values = fit.points();
+    let bars = values
+        .iter()
+        .zip(&fit.kinds)
+        .enumerate()
+        .map(|(k, (p, kind))| {
+            let (low, high) = fit.strength_se.as_ref().map_or((*p, *p), |se| {
+                let z = z_for_confidence(experiment.confidence);
+                (SCALE * (fit.strength[k] - z * se[k]).exp(), SCALE * (fit.strength[k] + z * se[k]).exp())
+            });
+            crate::charts::Bar { label: kind.clone(), value: *p, ci_low: low, ci_high: high }
+        })
+        .collect();
+    let chart = Chart::new(
+        "points",
+        &format!("Points by {}", points.key),
+        &points.key,
+        &format!("points ({} = {SCALE:.0})", fit.kinds[0]),
+        crate::charts::ChartKind::Bars { bars, percent: false },
+    );
+    let mut about = format!(
+        "Every {key} attacked every {key}; one strength per {key}, an edge for attacking and a chance of a fight with \
+         no winner were fitted to all {} pairings by maximum likelihood (Bradley-Terry with draws, after Davidson). \
+         A {key}'s points are {SCALE:.0} times its strength over the {}'s: two sides of equal points meet as evenly \
+         as the model allows, and the odds between two of them, leaving draws and the attacker's edge aside, are \
+         their points' ratio.",
+        fit.pairings.len(),
+        fit.kinds[0],
+        key = points.key,
+    );
+    if fit.strength_se.is_none() {
+        about.push_str(
+            " Every pairing was solved exactly, so the points carry no sampling error; how far they hold is the gap \
+             between each pairing and the model, in the table below.",
+        );
+    }
+    let rounded: Vec<String> = values.iter().map(|p| round_points(*p).to_string()).collect();
+    let table_frame = crate::balance::frame_of(vec![
+        Column::new(points.key.as_str().into(), fit.kinds.clone()),
+        Column::new("points".into(), rounded),
+        Column::new("strength (ln)".into(), fit.strength.iter().map(|s| format!("{s:.3}")).collect::<Vec<_>>()),
+        Column::new(
+            "its error".into(),
+            fit.strength_se.as_ref().map_or(vec!["exact".to_string(); fit.kinds.len()], |se| {
+                se.iter().map(|e| format!("±{e:.3}")).collect()
+            }),
+        ),
+    ])?;
+    let report = Report {
+        title: format!("{} {}: points by {}", experiment.ruleset, experiment.scenario.name, points.key),
+        question: format!(
+            "What is each {} worth, in points that make a fight even, in {}?",
+            points.key, experiment.scenario.name
+        ),
+        finding: points.finding(),
+        sections: vec![
+            Section::text("Points", &about).with_chart(chart).with_table(Table::from_frame(&table_frame, usize::MAX)?),
+            Section::text(
+                "Pairings",
+                &format!(
+                    "Each pairing's measured chance of an attacker's win beside the model's; {} points or more apart \
+                     breaks the model (a ladder that is not transitive shows here).",
+                    BAD_GAP * 100.0
+                ),
+            )
+            .with_table(Table::from_frame(&fit.pairings_frame()?, usize::MAX)?),
+            Section::text("Method", &method_text(experiment, &played(&points.runs))),
+        ],
+        pages: None,
+    };
+    Ok((report, long_frame(&points.runs, experiment.confidence)?))
 }
 
 /// The sensitivity ranking written up: the tornado, its table, the steps not

@@ -11,6 +11,8 @@ mod charts;
 mod even;
 #[path = "analysis/frames.rs"]
 mod frames;
+#[path = "analysis/points.rs"]
+mod points;
 #[path = "analysis/provenance.rs"]
 mod provenance;
 #[path = "analysis/reports.rs"]

@@ -5,7 +5,7 @@
 //! ```toml
 //! title = "Quality ladder"
 //! question = "How often does each quality beat each other?"
-//! analysis = "ladder"   # distribution, ladder, sweep, equivalence (or even), sensitivity, convergence
+//! analysis = "ladder"   # distribution, ladder, sweep, equivalence (or even), sensitivity, convergence, points
 //! precision = 0.005     # or: samples = 100000 (per point)
 //! seed = 1
 //! exact = true          # solve exactly wherever the scenario can; false: sample
@@ -50,6 +50,9 @@ pub enum AnalysisKind {
     Sensitivity,
     /// An estimate as samples grow.
     Convergence,
+    /// Points from play: every kind (a quality, a size) attacks every kind,
+    /// and one strength per kind is fitted (Bradley-Terry with draws).
+    Points,
 }
 
 /// A whole spec file.
@@ -124,6 +127,7 @@ impl Spec {
             AnalysisKind::Distribution | AnalysisKind::Ladder | AnalysisKind::Equivalence => 1 + 2 * runs,
             AnalysisKind::Convergence => 1 + runs,
             AnalysisKind::Sensitivity => 1 + 3 * runs,
+            AnalysisKind::Points => 1 + 2 * runs,
         }
     }
 }
@@ -141,9 +145,12 @@ pub struct RunSpec {
     /// Keys held fixed; `canonical.*` keys are translated per ruleset.
     #[serde(default)]
     pub set: BTreeMap<String, Spanned<toml::Value>>,
-    /// For `sweep` and `equivalence`: the key to vary.
+    /// For `sweep` and `equivalence`: the key to vary; for `points`, the
+    /// side-less key whose values are the kinds (`quality` sets
+    /// `attacker.quality` and `defender.quality`; default `quality`).
     pub key: Option<Spanned<String>>,
-    /// For `sweep`: the values, as a list, or `{ from, to, step }`.
+    /// For `sweep`: the values, as a list, or `{ from, to, step }`; for
+    /// `points`, the kinds (default: every value of a choice key).
     pub values: Option<Spanned<Values>>,
     /// For `equivalence`: the range to search, `[from, to]` (integers, or a
     /// choice's names; default: the key's whole range).
@@ -182,7 +189,7 @@ impl Spec {
         match &self.group {
             Some(group) => group.get_ref(),
             None if stem.starts_with("playsheet") => "playsheet",
-            None if self.analysis == AnalysisKind::Sensitivity => "balance",
+            None if matches!(self.analysis, AnalysisKind::Sensitivity | AnalysisKind::Points) => "balance",
             None => "quality",
         }
     }

@@ -16,6 +16,7 @@ use volley_analysis::AnalysisError;
 use volley_analysis::balance::{self, Estimate, Experiment, Measure, Sweep};
 use volley_analysis::even::{self, Axis};
 use volley_analysis::frame::{Run, long_frame};
+use volley_analysis::points;
 use volley_analysis::provenance::Provenance;
 use volley_analysis::report::{self, Report, Section};
 use volley_analysis::stats::samples_for_half_width;
@@ -162,6 +163,42 @@ pub fn prepare(loaded: &LoadedSpec) -> anyhow::Result<Prepared> {
                 by_axis(loaded, run, &experiment, by)?;
             } else if let Some(values) = &run.by_values {
                 return Err(loaded.error_at(values.span(), "`by_values` needs `by`, the key they are values of"));
+            }
+        }
+        if spec.analysis == AnalysisKind::Points {
+            let key = run.key.as_ref().map_or("quality", |k| k.get_ref().as_str());
+            let at = run.key.as_ref().map_or(run.scenario.span(), |k| k.span());
+            for side in ["attacker", "defender"] {
+                let full = format!("{side}.{key}");
+                if !entry.params.iter().any(|p| p.name == full) {
+                    return Err(loaded.error_at(
+                        at,
+                        format!("{} {} has no key `{full}` for points by {key}", ruleset.name, entry.name),
+                    ));
+                }
+            }
+            match &run.values {
+                Some(values) => {
+                    let texts = values.get_ref().texts().map_err(|why| loaded.error_at(values.span(), why))?;
+                    if texts.len() < 2 {
+                        return Err(loaded.error_at(values.span(), "points need two kinds at least"));
+                    }
+                    for text in &texts {
+                        experiment
+                            .build(
+                                experiment.rules.as_ref(),
+                                &[(format!("attacker.{key}"), text.clone()), (format!("defender.{key}"), text.clone())],
+                            )
+                            .map_err(|e| {
+                                loaded.error_at(values.span(), format!("{} {}: {e}", ruleset.name, entry.name))
+                            })?;
+                    }
+                }
+                None => {
+                    experiment
+                        .choices(&format!("attacker.{key}"))
+                        .map_err(|e| loaded.error_at(at, format!("{e}; list the kinds as `values`")))?;
+                }
             }
         }
         if spec.analysis == AnalysisKind::Ladder {
@@ -677,6 +714,18 @@ fn analyse(
                 };
                 tag(&mut found_runs, label);
                 runs.extend(found_runs);
+                parts.push((label.to_string(), report));
+            }
+        }
+        AnalysisKind::Points => {
+            for (run_spec, experiment, label) in &experiments {
+                let key = run_spec.key.as_ref().map_or("quality", |k| k.get_ref().as_str());
+                let values = run_spec.values.as_ref().map(|v| v.get_ref().texts()).transpose().map_err(bad_input)?;
+                let found = points::points(experiment, key, values.as_deref()).map_err(internal)?;
+                let (report, _) = report::points_report(experiment, &found).map_err(internal)?;
+                let start = runs.len();
+                runs.extend(found.runs);
+                tag(&mut runs[start..], label);
                 parts.push((label.to_string(), report));
             }
         }

@@ -217,3 +217,44 @@ range = [1, 100]
     let e = volley_bad_input(&["run", path(&bad), "--out", path(&dir.0), "--quiet"]);
     assert!(e.contains("bad.toml:5:") && e.contains("must be a probability"), "{e}");
 }
+
+#[test]
+fn a_points_spec_fits_every_pairing_and_refuses_a_key_a_side_lacks() {
+    let dir = TempDir::new("points-spec");
+    let spec = dir.write(
+        "points.toml",
+        r#"title = "Points"
+question = "What is each quality worth?"
+analysis = "points"
+
+[[run]]
+ruleset = "one_hour"
+scenario = "firefight"
+values = ["poor", "good", "excellent"]
+"#,
+    );
+    volley_ok(&["run", path(&spec), "--out", path(&dir.0), "--quiet"]);
+    let markdown = std::fs::read_to_string(dir.0.join("points/report.md")).unwrap();
+    // Poor is the scale's 100; better troops are worth more, and every
+    // pairing is in its table.
+    assert!(markdown.contains("**Finding.** Points by quality: excellent "), "{markdown}");
+    assert!(markdown.contains(", poor 100. The model fits every pairing within"), "{markdown}");
+    assert!(markdown.contains("| poor | 100 | 0.000 | exact |"), "{markdown}");
+    let pairings = markdown.split("## Pairings").nth(1).unwrap();
+    let rows = pairings.lines().filter(|l| ["| poor |", "| good |", "| excellent |"].iter().any(|k| l.starts_with(k)));
+    assert_eq!(rows.count(), 9, "{markdown}");
+    let data = std::fs::read_to_string(dir.0.join("points/data.csv")).unwrap();
+    assert_eq!(data.lines().filter(|l| l.contains(",winner,attacker,")).count(), 9, "{data}");
+    let bad = dir.write(
+        "bad.toml",
+        &std::fs::read_to_string(&spec).unwrap().replace("values = [", "key = \"nosuch\"\nvalues = ["),
+    );
+    let e = volley_bad_input(&["run", path(&bad), "--out", path(&dir.0), "--quiet"]);
+    assert!(e.contains("bad.toml:8:7: one_hour firefight has no key `attacker.nosuch` for points by nosuch"), "{e}");
+    let few = dir.write(
+        "few.toml",
+        &std::fs::read_to_string(&spec).unwrap().replace("\"poor\", \"good\", \"excellent\"", "\"poor\""),
+    );
+    let e = volley_bad_input(&["run", path(&few), "--out", path(&dir.0), "--quiet"]);
+    assert!(e.contains("few.toml:8:10: points need two kinds at least"), "{e}");
+}
