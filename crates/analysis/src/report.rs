@@ -673,6 +673,21 @@ pub fn even_curve_report(
     let key = first.axis.key.clone();
     let target = say(&first.measure, first.target);
     let chart = even_curve_chart("even", &format!("{key} that makes it even, by {by_key}"), by_key, searches);
+    // The contrast first: how far the even value moves over the second key.
+    let crossings: Vec<(&String, f64)> = searches
+        .iter()
+        .filter_map(|(value, even)| match even.crossings.as_slice() {
+            [crate::even::Crossing::Between { at: Some(at), .. }] => Some((value, *at)),
+            _ => None,
+        })
+        .collect();
+    let summary = match (crossings.first(), crossings.last()) {
+        (Some(first), Some(last)) if crossings.len() > 1 => Some(format!(
+            "The {key} that gives {target} runs from about {:.1} at {by_key} = {} to about {:.1} at {}.",
+            first.1, first.0, last.1, last.0
+        )),
+        _ => None,
+    };
     let findings: Vec<String> = searches
         .iter()
         .map(|(value, even)| {
@@ -714,7 +729,12 @@ pub fn even_curve_report(
             experiment.ruleset, experiment.scenario.name
         ),
         question: format!("For each {by_key}, at what {key} does {} reach {target}?", first.measure.plain()),
-        finding: findings.join("\n"),
+        finding: summary
+            .into_iter()
+            .map(|s| capitalised(&s))
+            .chain(findings.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("\n"),
         sections: vec![
             Section::text("Search", &search).with_chart(chart).with_table(Table::from_frame(&table_frame, usize::MAX)?),
             Section::text("Method", &method_text(experiment, &played(&runs))),
