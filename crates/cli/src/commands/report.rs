@@ -135,5 +135,32 @@ pub fn run(analyses: &Path, out: &Path, overrides: &Overrides) -> anyhow::Result
     let index: Vec<(String, Vec<IndexEntry>)> =
         GROUPS.iter().map(|(name, heading)| (heading.to_string(), groups.remove(name).unwrap_or_default())).collect();
     write_index(out, &index).map_err(|e| writing(&out.join("index.html"), e))?;
+    let stems: Vec<&str> = specs.iter().map(|(loaded, _)| loaded.stem.as_str()).collect();
+    for stale in stale_reports(out, &stems)? {
+        std::fs::remove_dir_all(&stale).map_err(|e| anyhow::anyhow!("removing {}: {e}", stale.display()))?;
+        if !overrides.quiet {
+            eprintln!("removed {}: its spec is no longer in {}", stale.display(), analyses.display());
+        }
+    }
     Ok(())
+}
+
+/// The report folders in `out` that no spec wrote: folders holding a
+/// `report.md` and a `report.html` (what volley writes, so never a folder
+/// of the user's own) whose name is no spec's stem, left by a spec since
+/// renamed or removed; the index no longer links them.
+fn stale_reports(out: &Path, stems: &[&str]) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    let mut stale = Vec::new();
+    for entry in std::fs::read_dir(out).map_err(|e| anyhow::anyhow!("reading {}: {e}", out.display()))? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else { continue };
+        if !path.is_dir() || name.starts_with('.') || name == PLAYSHEETS || stems.contains(&name) {
+            continue;
+        }
+        if path.join("report.md").is_file() && path.join("report.html").is_file() {
+            stale.push(path);
+        }
+    }
+    stale.sort();
+    Ok(stale)
 }

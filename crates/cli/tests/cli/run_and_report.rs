@@ -79,6 +79,17 @@ fn report_runs_every_spec_and_indexes_them_identically_on_any_thread_count() {
     }
     let index = std::fs::read_to_string(one.join("index.html")).unwrap();
     assert!(index.contains("sweep/report.html") && index.contains("two-dice/report.html"), "{index}");
+
+    // A spec removed: its folder goes with the next report; a folder volley
+    // did not write (no report.md and report.html) stays.
+    std::fs::remove_file(specs.join("sweep.toml")).unwrap();
+    std::fs::create_dir_all(one.join("notes")).unwrap();
+    std::fs::write(one.join("notes/report.html"), "mine").unwrap();
+    volley_ok(&["report", "--analyses", path(&specs), "--out", path(&one), "--threads", "1", "--quiet"]);
+    assert!(!one.join("sweep").exists(), "the removed spec's report is gone");
+    assert!(one.join("two-dice/report.html").is_file() && one.join("notes/report.html").is_file());
+    let index = std::fs::read_to_string(one.join("index.html")).unwrap();
+    assert!(!index.contains("sweep/report.html"), "{index}");
 }
 
 #[test]
