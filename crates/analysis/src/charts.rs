@@ -293,8 +293,21 @@ impl Chart {
     /// when shrunk; other charts are drawn whole.
     pub fn for_thumbnail(&self) -> Chart {
         let mut chart = self.clone();
-        if let ChartKind::Tornado { rows, .. } = &mut chart.kind {
+        if let ChartKind::Tornado { rows, .. } = &mut chart.kind
+            && rows.len() > THUMBNAIL_TORNADO_ROWS
+        {
+            let shown = rows.len();
             rows.truncate(THUMBNAIL_TORNADO_ROWS);
+            // The title says what the thumbnail shows: "(top 15 of 40)"
+            // becomes "(top 6 of 40)"; a title without a count gets one.
+            let base = chart.title.split(" (top ").next().unwrap_or(&chart.title).to_string();
+            let of = chart
+                .title
+                .split(" of ")
+                .nth(1)
+                .and_then(|t| t.trim_end_matches(')').parse::<usize>().ok())
+                .unwrap_or(shown);
+            chart.title = format!("{base} (top {THUMBNAIL_TORNADO_ROWS} of {of})");
         }
         chart
     }

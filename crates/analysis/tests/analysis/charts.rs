@@ -4,8 +4,8 @@
 use crate::frames::dice_run;
 use plotters::style::RGBColor;
 use volley_analysis::charts::{
-    BAR_COLOUR, Bar, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, TornadoBar, TornadoRow, UP_COLOUR,
-    cdf_chart, distribution_bars,
+    BAR_COLOUR, Bar, Cell, Chart, ChartKind, DOWN_COLOUR, LinePoint, Series, THUMBNAIL_TORNADO_ROWS, TornadoBar,
+    TornadoRow, UP_COLOUR, cdf_chart, distribution_bars,
 };
 
 /// Checks that every tag opened is closed in order, and returns the SVG.
@@ -240,6 +240,26 @@ fn a_tornado_draws_a_bar_per_step_run() {
     assert_eq!(rects(&svg, UP_COLOUR), 2 + 1);
     assert_eq!(count_text(&svg, "hit_target = 7"), 1);
     check_png(&chart);
+    // Three rows fit a thumbnail whole, title and all.
+    assert_eq!(chart.for_thumbnail(), chart);
+}
+
+#[test]
+fn a_tornado_thumbnail_keeps_its_top_rows_and_says_so() {
+    let bar = |change: f64| Some(TornadoBar { change, ci_low: change - 0.01, ci_high: change + 0.01 });
+    let rows: Vec<TornadoRow> =
+        (0..15).map(|k| TornadoRow { label: format!("field_{k} = 1"), down: bar(-0.1), up: bar(0.1) }).collect();
+    let tornado = |title: &str| {
+        Chart::new("s", title, "change", "rule field", ChartKind::Tornado { rows: rows.clone(), percent: true })
+    };
+    let thumbnail = tornado("What moves the chance to hit (top 15 of 40)").for_thumbnail();
+    assert_eq!(thumbnail.title, format!("What moves the chance to hit (top {THUMBNAIL_TORNADO_ROWS} of 40)"));
+    let ChartKind::Tornado { rows: kept, .. } = &thumbnail.kind else { panic!("a tornado") };
+    assert_eq!(kept.len(), THUMBNAIL_TORNADO_ROWS);
+    assert_eq!(
+        tornado("What moves it").for_thumbnail().title,
+        format!("What moves it (top {THUMBNAIL_TORNADO_ROWS} of 15)")
+    );
 }
 
 #[test]
