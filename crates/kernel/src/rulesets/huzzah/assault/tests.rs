@@ -560,14 +560,17 @@ fn a_square_re_forms_into_column_or_line() {
     assert_eq!((tested.strength[0], tested.forced[0], tested.phase), (1, true, ATTACKER_ORDERS));
     let line = live(game.ordered(s, 2));
     assert_eq!(line.formation[0], Formation::Line);
-    // The column, in turn, may deploy to line or form square again facing
-    // cavalry, or (with `attacker.retire`) retire 1 band, out of the
-    // cavalry's zone (2 bands, to 7, is no different a place: still within
-    // the column's move and zone of the cavalry, so Down 2 to advance).
+    // The column, in turn, may deploy to line, or (with `attacker.retire`)
+    // retire 1 band, out of the cavalry's zone (2 bands, to 7, is no
+    // different a place: still within the column's move and zone of the
+    // cavalry, so Down 2 to advance). A square of its own accord is
+    // `attacker.every_order`'s.
     let mut in_column = s;
     in_column.formation[0] = Formation::Column;
     let orders = game.order_options(&in_column);
-    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, 4]);
-    let orders = game.with_retire(true).order_options(&in_column);
-    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, 4, game::BACK + 1]);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2]);
+    let orders = AssaultGame::new(assault.clone()).with_retire(true).order_options(&in_column);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, game::BACK + 1]);
+    let orders = game.with_every_order(true).order_options(&in_column);
+    assert!(orders.options[..orders.count].contains(&4), "form square");
 }
