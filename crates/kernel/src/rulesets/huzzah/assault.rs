@@ -482,8 +482,10 @@ fn assault_params() -> Vec<Param> {
     params.extend(plan_params_worded(
         "an attacker orders every advance it can, on into contact; a defender stands, and its battery fires at \
          every chance",
-        "an attacker halts at the edge of the defender's threat zone until one advance reaches contact; a \
-         defender forms square against cavalry when it can, and its battery fires only within its threat zone",
+        "an attacker halts at the edge of the defender's threat zone until one advance reaches contact, and a \
+         square it was forced into re-forms where its next advance reaches contact (advancing in square until \
+         then); a defender forms square against cavalry when it can, and its battery fires only within its \
+         threat zone",
     ));
     params.push(crate::game::purpose_key(
         crate::game::Purpose::Attack,
