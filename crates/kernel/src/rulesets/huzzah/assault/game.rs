@@ -21,17 +21,76 @@
 //!
 //! - `advance` (attacker), each time its officer may give it an order in its
 //!   Orders phase ("Orders and movement"), a Huzzah!'s free order included
-//!   ("automatically successfully issue another order"): halt (give no
-//!   further order this turn), advance one move (stopping on entering the
-//!   defender's threat zone, and engaging only from within its own zone or
-//!   1 band), or, for infantry in column, deploy to line (an order like any
-//!   other: rolled, Down 1 for each order before it, a threat test on
-//!   completing it within a threat zone, "Deploying"). Each is offered when
-//!   it can be rolled: infantry advancing on cavalry is Down 2 and a deploy
-//!   is not ("Orders and movement", Procedure), so a deploy may be offered
-//!   where no advance is. Bold always advances (halting when it cannot);
-//!   cautious advances only to the edge of the defender's threat zone, or
-//!   into contact, and never deploys.
+//!   ("automatically successfully issue another order of any type"), the
+//!   orders "Advance, Retire, Manoeuvre, Deploy" of "Sequence of play":
+//!   - halt (give no further order this turn);
+//!   - advance one move, the full allowance, stopping on entering the
+//!     defender's threat zone, and engaging only from within its own zone or
+//!     1 band ("Advance");
+//!   - advance short of that ("A unit that receives an individual advance
+//!     order can move forwards up to its full movement allowance"): any
+//!     whole number of bands, offered as the nearest stop of each situation
+//!     a stop can be in that neither halting nor the full advance reaches
+//!     (in or out of the defender's threat zone, the defender in or out of
+//!     the attacker's, the next full advance reaching contact or not, the
+//!     battery's range band, infantry's Down 2 for advancing on cavalry):
+//!     two stops in the same situation differ only in the bands behind the
+//!     unit to its table edge, and the nearer is taken as the one a player
+//!     would order. Cavalry in line 6 or 7 bands from a line may so stop at
+//!     4, outside the line's 3-band zone with the line inside its own
+//!     5-band zone, as it can from 9 or 10 bands with a full move; before,
+//!     only starts 4-5 bands apart (mod 5) could, and the defender's win
+//!     chance zig-zagged with the start distance (the sweeps below);
+//!   - deploy ("Deploy": "Units can change from any allowable formation
+//!     into another"): a column to line, and a square (formed by a forced
+//!     order) back into line or column;
+//!   - with the `attacker.retire` key, retire ("Retire": "up to half its
+//!     full movement allowance", straight back, keeping its facing; in
+//!     whole bands: a column 2, a line 1, cavalry in line 2, in column 3, a
+//!     square none; never off the table), to the nearest stop of each
+//!     situation other than where the unit stands;
+//!   - with the `attacker.every_order` key, every whole number of bands for
+//!     an advance or a retire, and every allowable formation (a line to
+//!     column, cavalry between line and column, infantry into square of its
+//!     own accord). March column and open order are not modelled: the
+//!     assault's units have no road and no open-order ability, and a march
+//!     column moves no further than a column while disadvantaged and
+//!     without a threat zone.
+//!
+//!   Each order is rolled at its officer's rating ([`Assault::order_rating`]:
+//!   an advance, partial or full, with the advance's modifiers, a deploy or
+//!   a retire without them), Down 1 for each order before it this turn, and
+//!   is offered when it can be rolled (a deploy may be offered where an
+//!   infantry advance on cavalry, Down 2, cannot); a deploy completed in a
+//!   threat zone is followed by its threat test ("Deploying"). The keys are
+//!   off by default for the solve budget (the default assault, a column on
+//!   a line, has the same graph and law as before the partial advances and
+//!   re-forming squares: its partial stops are all in situations a halt or
+//!   a full advance reaches, and it forms no square). With `attacker.retire`
+//!   the default assault's exact solve takes 1.4 times the CPU (about 2.7 s
+//!   against 2.0 s on a quiet machine; 665 MB against 540 MB), and the
+//!   attacker's chance under the default purpose rises from 58.8% to 65.8%
+//!   (it retires out of the line's zone to rally and re-forms its attack);
+//!   60 turns solve in 682 MB; an assault on a battery under best play is
+//!   then solved for 1 turn (2 pass the budget). With `attacker.every_order`
+//!   the states within a turn multiply and 3 turns pass the state budget: it
+//!   is solved up to [`EVERY_ORDER_TURN_LIMIT`] turns. Offering infantry
+//!   facing cavalry a square of its own accord by default took the assault
+//!   on cavalry past the budget at 3 turns; it is `every_order`'s.
+//!   Bold always advances a full move (halting when it cannot); cautious
+//!   re-forms a square into its starting formation out of the defender's
+//!   zone, or within it where the re-formed unit's next advance makes
+//!   contact, and else advances in square (a band a move, keeping the
+//!   square's Up 2 against cavalry); in any other formation it advances
+//!   only to the edge of the defender's threat zone, or into contact, and
+//!   never deploys. (Re-forming at once inside the cavalry's zone, tried
+//!   first, left the column to its threat tests: the defender won 99.4%.)
+//!   A cautious column on cavalry (`defender.arm=cavalry
+//!   attacker.policy=cautious`, 30 turns, sampled 20,000, seed 1, the
+//!   defender bold past the solver's 3 turns) won 0% and lost 70.8% with no
+//!   engagement, its forced square neither re-forming nor moving; it now
+//!   creeps up in square, re-forms and engages: 7.0% and 92.2% (`stand`),
+//!   infantry charging cavalry from 3 bands losing most engagements.
 //! - `pursue` (attacker), the same order while the defender is a routing
 //!   mob: hold the ground it won, or advance on the mob (a mob has no threat
 //!   zone and engages on its disadvantaged rating, "Mob"). The fixed chain
@@ -68,14 +127,43 @@
 //!   solver's budget (see [`DEFENDER_ORDERS_TURN_LIMIT`]); with it on, up
 //!   to 3 turns are solved and longer assaults sampled.
 //!
-//! The start distance: over the default 30 turns under best play the
-//! attacker wins 39.6% and the defender 27.7% from 1 to 3 bands (inside the
-//! line's 3-band threat zone, where the column starts under threat tests),
-//! and 47.3% and 19.1% from 4 bands on, to within 0.1 point however far
-//! (the column halts where it likes and advances when ready). The one step,
-//! 3 to 4 bands, is under 10 points; over 3 turns the largest is the
-//! defender's 14.1% to 5.0% at the same place (tests in
-//! `tests/huzzah/assault_game.rs`).
+//! The start distance: over the default 30 turns under best play (purpose
+//! `stand`, as `manoeuvre`) the attacker wins 39.6% and the defender 27.7%
+//! from 1 to 3 bands (inside the line's 3-band threat zone, where the column
+//! starts under threat tests), and 47.3% and 19.1% from 4 bands on, to
+//! within 0.1 point however far (the column halts where it likes and
+//! advances when ready); under the default `attack` purpose 50.8% from 1-3
+//! bands and 58.8% from 4-16. The one step, 3 to 4 bands, is under 10
+//! points; over 3 turns the largest is the defender's 14.1% to 5.0% at the
+//! same place (tests in `tests/huzzah/assault_game.rs`). With
+//! `attacker.retire` (measured the same way): attack 53.9%, 56.1%, 58.3%
+//! from 1, 2, 3 bands and 65.8-65.9% from 4 to 16; stand 44.6/27.5,
+//! 46.9/25.5, 47.3/19.4 and 55.7/13.9-14.0 (the largest step, 3 to 4 bands,
+//! 7.6 points).
+//!
+//! Cavalry in line attacking a Trained line, 30 turns, best play, by start
+//! distance (`purposes huzzah assault attacker.arm=cavalry
+//! attacker.formation=line distance=D`; attacker's and defender's wins, in
+//! percent):
+//!
+//! | D | attack, before | attack, now | stand, before | stand, now |
+//! | --- | --- | --- | --- | --- |
+//! | 4-5 | 63.4 / 36.6 | 66.3 / 33.7 | 54.6 / 0.3 | 63.7 / 4.9 |
+//! | 6-7 | 61.0 / 39.0 | 64.8 / 35.2 | 56.9 / 12.0 | 61.9 / 4.9 |
+//! | 8 | 62.1 / 37.9 | 65.1 / 34.9 | 58.7 / 8.9 | 62.1 / 4.4 |
+//! | 9-10 | 60.0 / 40.0 | 62.2 / 37.8 | 52.9 / 0.3 | 58.5 / 3.0 |
+//! | 11-12 | 56.1 / 43.9 | 60.0 / 40.0 | 51.2 / 12.7 | 55.9 / 3.0 |
+//!
+//! Before the partial advance the defender's chance under `stand` zig-zagged
+//! with period 5, the cavalry's move: only from 4-5 or 9-10 bands could the
+//! cavalry stop at 4-5, outside the line's 3-band zone with the line inside
+//! its own 5-band zone, and threaten it there turn after turn; from 6-7 or
+//! 11-12 a full advance ran into the line's zone. Now every start reaches
+//! that stop, and the chances fall steadily with the distance (fewer turns
+//! left to fight), but for one reversal of 0.3 point at 8 bands, which the
+//! table edge explains: the attacker's edge is its `edge` key's 16 bands
+//! behind its start, so from farther off it stands farther from its own
+//! edge when it fights, and routs off the table less often.
 //!
 //! Everything else is the chain's: the same phases, rolls and readings
 //! (see [`Assault`] and the ruleset note), blown cavalry's recall orders,
@@ -99,8 +187,12 @@ pub static ADVANCE: Decision = Decision {
     name: "advance",
     who: "attacker",
     doc: "Each time the attacker's officer may give it an order (Orders and movement; a Huzzah!'s free order \
-          included): halt, advance one move, or deploy from column to line (an order like any other).",
-    options: "halt; advance one move; deploy to line (infantry in column)",
+          included): halt; advance (Advance: up to its full movement allowance, stopped on entering the \
+          defender's threat zone), a full move or any whole number of bands short of it; deploy to any other \
+          allowable formation (Deploy: infantry line, column or square, cavalry line or column); or retire any \
+          whole number of bands up to half its move (Retire), keeping its facing.",
+    options: "halt; advance one move; deploy to line; deploy to column; form square; advance N bands (short of \
+              a full move); retire N bands",
 };
 
 /// The attacker's order while the defender routs.
@@ -136,8 +228,20 @@ pub static DEFEND: Decision = Decision {
 static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &DEFEND];
 
 const HALT: u16 = 0;
+/// The attacker's full advance (its move, or to the edge of the zone that stops it, or into contact).
 const MOVE: u16 = 1;
+/// The attacker's deploy to line ("Deploy").
 const DEPLOY: u16 = 2;
+/// The attacker's deploy to column.
+const DEPLOY_COLUMN: u16 = 3;
+/// The attacker's deploy to square (infantry).
+const DEPLOY_SQUARE: u16 = 4;
+/// `SHORT + k`: the attacker advances `k` bands, short of its full advance
+/// ("Advance": "up to its full movement allowance").
+pub(super) const SHORT: u16 = 8;
+/// `BACK + k`: the attacker retires `k` bands ("Retire": "up to half its
+/// full movement allowance").
+pub(super) const BACK: u16 = 24;
 const FIRE: u16 = 0;
 const HOLD: u16 = 1;
 pub(super) const STAND: u16 = 0;
@@ -183,13 +287,16 @@ pub const BATTERY_BEST_TURN_LIMIT: u32 = 2;
 pub const BATTERY_TURN_LIMIT: u32 = 6;
 
 /// The longest assault on cavalry the solver takes: its recalls and its
-/// blown and out-of-control states multiply the graph, so that 5 turns pass
-/// the state budget (after 3.6 s and 1.1 GB). Measured 2026-11-27 with
-/// `cargo run --release -p volley-kernel --example solve_time -- huzzah
-/// assault defender.arm=cavalry turns=T`: 3 turns 0.69 s and 316 MB, 4
-/// turns 3.5 s and 1.3 GB. Cavalry against cavalry: 5 turns 1.3 s, 30 past
-/// the budget.
-pub const CAVALRY_TURN_LIMIT: u32 = 4;
+/// blown and out-of-control states multiply the graph, and infantry facing
+/// it may re-form a square into line or column and stop short of a full
+/// advance, each re-forming in its zone followed by a threat test: 4 turns
+/// pass the state budget (1.2 GB). Measured 2026-11-28 with `cargo run
+/// --release -p volley-kernel --example solve_time -- huzzah assault
+/// defender.arm=cavalry turns=T` (loaded machine, CPU time): 2 turns 0.23 s
+/// and 91 MB, 3 turns 3.6 s and 1.03 GB (with `attacker.retire` 5.6 s and
+/// 1.4 GB). Before the square re-formed and the partial advances, 3 turns
+/// took 0.69 s and 316 MB and 4 turns 3.5 s and 1.3 GB (2026-11-27).
+pub const CAVALRY_TURN_LIMIT: u32 = 3;
 
 /// The longest assault the solver takes where the attacker's brigade takes
 /// command checks (`attacker.brigade` 1 or more): 5 turns 3.6 s and 1.3 GB,
@@ -205,6 +312,20 @@ pub const BRIGADE_TURN_LIMIT: u32 = 5;
 /// default 30 turns pass the state budget (1.2 GB). Without the advance to
 /// engage, 5 turns take 3.0 s and 620 MB and 30 turns 8.7 s and 1.3 GB.
 pub const DEFENDER_ORDERS_TURN_LIMIT: u32 = 3;
+
+/// "s" for a count other than one.
+fn plural(count: u16) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// The longest assault the solver takes where the attacker is offered every
+/// order (`attacker.every_order`): advances and retires of every band and
+/// deploys to every formation multiply the states within a turn (each
+/// order's place, formation and count of orders). Measured 2026-11-28 with
+/// `solve_time huzzah assault attacker.every_order=true turns=T` (release,
+/// this two-core machine, loaded): 1 turn 0.04 s of CPU, 2 turns 2.1 s of
+/// CPU and 654 MB; 3 turns pass the state budget (1.7 GB).
+pub const EVERY_ORDER_TURN_LIMIT: u32 = 2;
 
 /// No ending yet.
 const GOING: u64 = u64::MAX;
@@ -297,20 +418,32 @@ pub struct AssaultGame {
     /// The defender gives its own orders in its turn beyond forming square
     /// (the scenario's `defender.orders` key; see [`DEFEND`]).
     defender_orders: bool,
+    /// The attacker is offered every order the rules allow (the scenario's
+    /// `attacker.every_order` key; see [`ADVANCE`]).
+    every_order: bool,
+    /// The attacker may retire (the scenario's `attacker.retire` key).
+    retire: bool,
     assault: Assault,
     /// The code stride of one turn.
     stride: u64,
 }
 
 /// The attacker's orders open in its Orders phase: `options[..count]`
-/// (halt first), and the ratings of an advance and a deploy where they can
-/// be rolled.
+/// (halt first), and the ratings of an advance and of any other order (a
+/// deploy or a retire) where they can be rolled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Orders {
-    options: [u16; 3],
-    count: usize,
-    advance: Option<i32>,
-    deploy: Option<i32>,
+pub(super) struct Orders {
+    pub(super) options: [u16; 16],
+    pub(super) count: usize,
+    pub(super) advance: Option<i32>,
+    pub(super) other: Option<i32>,
+}
+
+impl Orders {
+    fn push(&mut self, option: u16) {
+        self.options[self.count] = option;
+        self.count += 1;
+    }
 }
 
 /// The defender's orders open in its own Orders phase: `options[..count]`
@@ -342,7 +475,14 @@ impl AssaultGame {
     pub fn new(assault: Assault) -> AssaultGame {
         let assault = assault.with_fire(Fire::Now);
         let stride = assault.turn_stride();
-        AssaultGame { purpose: crate::game::Purpose::Manoeuvre, defender_orders: false, assault, stride }
+        AssaultGame {
+            purpose: crate::game::Purpose::Manoeuvre,
+            defender_orders: false,
+            every_order: false,
+            retire: false,
+            assault,
+            stride,
+        }
     }
 
     /// The chain this game plays.
@@ -509,10 +649,93 @@ impl AssaultGame {
         (orders.count > 1).then_some(orders)
     }
 
-    /// Whether the attacker, an infantry column facing a defender in good
-    /// order, may be ordered to deploy to line.
-    fn may_deploy(&self, s: &State) -> bool {
-        !s.routing[1] && self.assault.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
+    /// The formations the attacker may deploy to, facing a defender in good
+    /// order ("Deploy": "Units can change from any allowable formation into
+    /// another allowable formation. Infantry can therefore form line,
+    /// column, march column, square ... Cavalry can form line, column or
+    /// march column"): every one but its own, line first. March column and
+    /// open order are not modelled (see the module documentation).
+    fn deploy_options(&self, s: &State) -> impl Iterator<Item = u16> {
+        let infantry = self.assault.units[0].arm == Arm::Infantry;
+        let now = s.formation[0];
+        let every = self.every_order;
+        let open = !s.routing[1];
+        // Without `attacker.every_order`: a column deploys to line, and a
+        // square (formed by a forced order) re-forms line or column.
+        let offered = move |formation: Formation| match formation {
+            _ if every => true,
+            Formation::Line => infantry && now != Formation::Line,
+            Formation::Column => now == Formation::Square,
+            Formation::Square => false,
+        };
+        [(DEPLOY, Formation::Line), (DEPLOY_COLUMN, Formation::Column), (DEPLOY_SQUARE, Formation::Square)]
+            .into_iter()
+            .filter(move |&(_, formation)| {
+                open && formation != now && (infantry || formation != Formation::Square) && offered(formation)
+            })
+            .map(|(option, _)| option)
+    }
+
+    /// What a stop `to` bands from the defender means for the attacker's
+    /// next steps, as far as the assault tells stops apart: whether it is in
+    /// the defender's threat zone, whether the defender is in its own, whether
+    /// its next full advance from there makes contact, the battery's range
+    /// band, and whether infantry there advances on cavalry (Down 2). Two
+    /// stops with the same situation differ only in how far the unit stands
+    /// from its own table edge.
+    fn situation(&self, s: &State, to: i32) -> u8 {
+        let a = &self.assault;
+        let mut at = *s;
+        at.distance = to as i8;
+        let band = if a.units[1].arm == Arm::Artillery { a.bombard_band(to).map_or(3, |band| band) } else { 0 };
+        let on_cavalry = a.units[0].arm == Arm::Infantry
+            && a.units[1].arm == Arm::Cavalry
+            && (to <= a.zone(&at, 1) || to <= a.zone(&at, 0) + a.move_of(&at, 0));
+        u8::from(a.in_zone_of(&at, 1))
+            | u8::from(a.in_zone_of(&at, 0)) << 1
+            | u8::from(a.advance(&at) == 0) << 2
+            | u8::from(on_cavalry) << 3
+            | band << 4
+    }
+
+    /// The stops among `stops` (nearest the defender first) that an order
+    /// offers: all of them with `attacker.every_order`; else the nearest stop
+    /// of each situation ([`AssaultGame::situation`]) other than those in
+    /// `taken` (where the unit stands, and where its full advance ends).
+    fn stops(&self, s: &State, stops: impl Iterator<Item = i32>, taken: &[i32]) -> ([i32; 8], usize) {
+        let mut kept = ([0; 8], 0);
+        // (An array, not a vector: this is asked at every replay of a step.)
+        let (mut seen, mut seen_count) = ([0u8; 10], taken.len());
+        for (i, &to) in taken.iter().enumerate() {
+            seen[i] = self.situation(s, to);
+        }
+        for to in stops {
+            if kept.1 == kept.0.len() {
+                break;
+            }
+            if !self.every_order {
+                let situation = self.situation(s, to);
+                if seen[..seen_count].contains(&situation) {
+                    continue;
+                }
+                seen[seen_count] = situation;
+                seen_count += 1;
+            }
+            kept.0[kept.1] = to;
+            kept.1 += 1;
+        }
+        kept
+    }
+
+    /// How far the attacker may retire: half its move in whole bands
+    /// ("Retire": "A unit that receives an individual retire order can move
+    /// backwards up to half its full movement allowance"; a column's 4 bands
+    /// give 2, a line's 3 give 1, cavalry in line 2, in column 3, a square's
+    /// 1 none), and never off the table (a retire is a choice: a unit it
+    /// would take past its edge is not ordered so far). Straight back from
+    /// the only enemy, it meets no threat zone to stop it.
+    pub(super) fn attacker_retire(&self, s: &State) -> i32 {
+        (self.assault.move_of(s, 0) / 2).min(i32::from(s.behind[0])).max(0)
     }
 
     /// The defender's orders in its own Orders phase ("Sequence of play":
@@ -616,30 +839,68 @@ impl AssaultGame {
     /// Down 2 for infantry, a deploy is not: "Orders and movement", Procedure).
     /// (In an array with their count and ratings: this is asked at every
     /// replay of a step, and a vector would be allocated each time.)
-    fn order_options(&self, s: &State) -> Orders {
+    ///
+    /// In the order ties are broken: halt, the full advance, each deploy
+    /// (line, column, square), the advances short of a full one (1 band
+    /// first), the retires (1 band first). While the defender routs (the
+    /// `pursue` decision) only halting and the full advance are offered.
+    pub(super) fn order_options(&self, s: &State) -> Orders {
         let a = &self.assault;
-        let mut orders = Orders { options: [HALT; 3], count: 1, advance: None, deploy: None };
-        orders.advance = a.order_rating(s, true);
-        if s.free_order || orders.advance.is_some() {
-            orders.options[orders.count] = MOVE;
-            orders.count += 1;
+        let mut orders =
+            Orders { options: [HALT; 16], count: 1, advance: a.order_rating(s, true), other: a.order_rating(s, false) };
+        let advance = s.free_order || orders.advance.is_some();
+        let other = s.free_order || orders.other.is_some();
+        if advance {
+            orders.push(MOVE);
         }
-        if self.may_deploy(s) {
-            orders.deploy = a.order_rating(s, false);
-            if s.free_order || orders.deploy.is_some() {
-                orders.options[orders.count] = DEPLOY;
-                orders.count += 1;
+        if s.routing[1] {
+            return orders;
+        }
+        if other {
+            for option in self.deploy_options(s) {
+                orders.push(option);
+            }
+        }
+        let distance = i32::from(s.distance);
+        let full = a.advance(s);
+        if advance && full + 1 < distance {
+            // "Up to its full movement allowance": any whole number of bands
+            // short of where the full advance ends (which a threat zone may
+            // have stopped short of the move), nearest the defender first.
+            let (stops, count) = self.stops(s, full + 1..distance, &[distance, full]);
+            for &to in &stops[..count] {
+                orders.push(SHORT + (distance - to) as u16);
+            }
+        }
+        if other && (self.retire || self.every_order) {
+            let back = if self.retire || self.every_order { self.attacker_retire(s) } else { 0 };
+            let (stops, count) = self.stops(s, distance + 1..=distance + back, &[distance]);
+            for &to in &stops[..count] {
+                orders.push(BACK + (to - distance) as u16);
             }
         }
         orders
     }
 
-    /// What a cautious attacker orders: on to the edge of the defender's
-    /// threat zone, or into contact, and no further.
+    /// What a cautious attacker orders: a square (formed by a forced order)
+    /// re-forms the unit's starting formation out of the defender's threat
+    /// zone, or within it where the re-formed unit's next advance makes
+    /// contact, and else advances in square; any other formation on to the
+    /// edge of the defender's threat zone, or into contact, and no further.
     fn cautious_order(&self, s: &State) -> u16 {
         let a = &self.assault;
         if s.routing[1] {
             return HALT;
+        }
+        if s.formation[0] == Formation::Square {
+            // Out of the defender's zone it re-forms at once; in it, only
+            // where the re-formed unit's next advance makes contact, and
+            // until then it advances in square (a band a move, Up 2 on its
+            // threat tests against cavalry).
+            let start = a.units[0].formation;
+            let reformed = State { formation: [start, s.formation[1]], ..*s };
+            let reform = if start == Formation::Line { DEPLOY } else { DEPLOY_COLUMN };
+            return if !a.in_zone_of(s, 1) || a.advance(&reformed) == 0 { reform } else { MOVE };
         }
         let to = a.advance(s);
         if to == 0 || to >= a.zone(s, 1) && i32::from(s.distance) > a.zone(s, 1) { MOVE } else { HALT }
@@ -675,7 +936,8 @@ impl AssaultGame {
                     s.orders = u8::MAX / 2;
                     return self.finish(self.ordered(s, choice));
                 }
-                let rating = if choice == MOVE { orders.advance } else { orders.deploy };
+                let advancing = choice == MOVE || (SHORT..BACK).contains(&choice);
+                let rating = if advancing { orders.advance } else { orders.other };
                 let rating = rating.expect("an order is offered only when it can be given");
                 s.orders = s.orders.saturating_add(1);
                 self.rolled_by_class(
@@ -773,18 +1035,30 @@ impl AssaultGame {
         }
     }
 
-    /// The attacker acts on order `choice` (a move or a deploy), given.
-    fn ordered(&self, mut s: State, choice: u16) -> Node<State> {
-        if choice == DEPLOY {
-            // "Deploying": a column forms line, and takes a threat test on
-            // completing it within a threat zone; it has acted on an order,
-            // so the battery may fire again.
-            s.formation[0] = Formation::Line;
-            s.phase = ATTACKER_DEPLOY_THREAT;
-            s.fire_ready = true;
-            return Node::Live(s);
-        }
-        let to = self.assault.advance(&s);
+    /// The attacker acts on order `choice` (a move, a deploy or a retire), given.
+    pub(super) fn ordered(&self, mut s: State, choice: u16) -> Node<State> {
+        let distance = i32::from(s.distance);
+        let to = match choice {
+            DEPLOY | DEPLOY_COLUMN | DEPLOY_SQUARE => {
+                // "Deploying": the unit changes formation, and takes a threat
+                // test on completing it within a threat zone; it has acted on
+                // an order, so the battery may fire again.
+                s.formation[0] = match choice {
+                    DEPLOY => Formation::Line,
+                    DEPLOY_COLUMN => Formation::Column,
+                    _ => Formation::Square,
+                };
+                s.phase = ATTACKER_DEPLOY_THREAT;
+                s.fire_ready = true;
+                return Node::Live(s);
+            }
+            MOVE => self.assault.advance(&s),
+            // Short of a full advance it stops outside contact.
+            _ if choice < BACK => distance - i32::from(choice - SHORT),
+            // "Moves must be made straight backwards ... All units keep the
+            // same facing": its table edge nearer by as much.
+            _ => distance + i32::from(choice - BACK),
+        };
         self.assault.after_move(s, to)
     }
 
@@ -847,6 +1121,21 @@ impl AssaultGame {
         self.defender_orders = on;
         self
     }
+
+    /// This fight with every order the rules allow the attacker: advances
+    /// and retires of every whole number of bands, deploys to every
+    /// allowable formation (the scenario's `attacker.every_order` key).
+    pub fn with_every_order(mut self, on: bool) -> Self {
+        self.every_order = on;
+        self
+    }
+
+    /// This fight with the attacker's retire order (the scenario's
+    /// `attacker.retire` key): half its move back, in whole bands.
+    pub fn with_retire(mut self, on: bool) -> Self {
+        self.retire = on;
+        self
+    }
 }
 
 impl Game for AssaultGame {
@@ -902,6 +1191,9 @@ impl Game for AssaultGame {
 
     fn solvable(&self, plan: Plan) -> bool {
         let mut limit = match self.assault.units[1].arm {
+            // The retire adds a third to a battery's states: 2 turns pass
+            // the budget (1.9 GB), 1 takes 0.5 s.
+            Arm::Artillery if plan.policy.contains(&Policy::Best) && (self.retire || self.every_order) => 1,
             Arm::Artillery if plan.policy.contains(&Policy::Best) => BATTERY_BEST_TURN_LIMIT,
             Arm::Artillery => BATTERY_TURN_LIMIT,
             Arm::Cavalry => CAVALRY_TURN_LIMIT,
@@ -912,6 +1204,9 @@ impl Game for AssaultGame {
         }
         if self.defender_orders {
             limit = limit.min(DEFENDER_ORDERS_TURN_LIMIT);
+        }
+        if self.every_order {
+            limit = limit.min(EVERY_ORDER_TURN_LIMIT);
         }
         self.assault.turns <= limit
     }
@@ -951,7 +1246,11 @@ impl Game for AssaultGame {
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
         let words: &[&str] = match decision.name {
-            "advance" => &["halt", "advance one move", "deploy to line"],
+            "advance" if option >= BACK => return format!("retire {} band{}", option - BACK, plural(option - BACK)),
+            "advance" if option >= SHORT => {
+                return format!("advance {} band{}", option - SHORT, plural(option - SHORT));
+            }
+            "advance" => &["halt", "advance one move", "deploy to line", "deploy to column", "form square"],
             "pursue" => &["hold the ground", "pursue"],
             "bombard" => &["fire", "hold fire"],
             _ => &["stand", "retire", "form square", "form line", "advance to engage"],
@@ -975,18 +1274,23 @@ impl Game for AssaultGame {
         let [attacker, defender] = &a.units;
         let any = |test: &dyn Fn(&AssaultUnit) -> bool| a.units.iter().any(test);
         let arm = |arm: Arm| any(&|unit| unit.arm == arm);
-        // Formations: the attacker never forms column; attacking infantry
-        // deploys from column to line and forms square only facing cavalry;
-        // attacking cavalry keeps its own (forced orders, deploys and
-        // rallies); the defender may re-form line on its own order (only
+        // Formations: attacking infantry deploys to line, and re-forms a
+        // square (facing cavalry) into line or column; with
+        // `attacker.every_order` it takes any allowable formation, and
+        // cavalry too; the defender may re-form line on its own order (only
         // with `defender.orders`), and infantry facing cavalry form square.
         let reforms = self.defender_orders;
+        let every = self.every_order;
+        let square_reforms = attacker.arm == Arm::Infantry && defender.arm == Arm::Cavalry;
         let infantry_in = |formation: Formation| {
-            (formation == Formation::Line && defender.arm == Arm::Infantry && reforms)
+            (attacker.arm == Arm::Infantry && (every || formation == Formation::Line))
+                || (formation == Formation::Column && square_reforms)
+                || (formation == Formation::Line && defender.arm == Arm::Infantry && reforms)
                 || any(&|unit| unit.arm == Arm::Infantry && unit.formation == formation)
         };
         let cavalry_in = |formation: Formation| {
-            (formation == Formation::Line && defender.arm == Arm::Cavalry && reforms)
+            (attacker.arm == Arm::Cavalry && every)
+                || (formation == Formation::Line && defender.arm == Arm::Cavalry && reforms)
                 || any(&|unit| unit.arm == Arm::Cavalry && unit.formation == formation)
         };
         let against_cavalry = arm(Arm::Infantry) && arm(Arm::Cavalry);

@@ -442,3 +442,135 @@ fn a_defender_retires_out_of_the_attackers_threat_zone_in_its_own_turn() {
     out.phase = DEFENDER_FORCED;
     assert_eq!(game.defender_orders(&out), None);
 }
+
+#[test]
+fn a_partial_advance_halts_outside_the_lines_zone_within_the_cavalrys() {
+    use super::game::{BACK, SHORT};
+    // Trained cavalry in line 7 bands from a Trained line ("Advance": "up
+    // to its full movement allowance"). Its full advance, 5 bands, is
+    // stopped on entering the line's 3-band zone, at 3 ("Units must stop
+    // moving the instant they enter or touch the threat zone"). Short of
+    // it, 4 and 5 bands are outside the line's zone with the line inside
+    // the cavalry's own 5-band zone, and 6 is where it stands already
+    // (outside both): the nearest of the new stops, 4 (an advance of 3
+    // bands), is offered. Its rating: 8, Up 1 in command = 9, out of the
+    // line's zone: it passes on 2 to 9, 30 in 36.
+    let rules = Rules::default();
+    let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, cavalry, line, Guns::Medium, 0, 7, 30).unwrap();
+    let mut s = assault.start();
+    s.phase = ATTACKER_ORDERS;
+    assert_eq!(assault.advance(&s), 3);
+    let game = AssaultGame::new(assault.clone());
+    let orders = game.order_options(&s);
+    // Halt, the full advance, 3 bands short of it; cavalry in line has no
+    // deploy offered by default, and a retire (half of 5: 1 or 2 bands, to
+    // 8 or 9) stays where the unit stands now, outside both zones.
+    assert_eq!(&orders.options[..orders.count], &[0, 1, SHORT + 3]);
+    assert_eq!((orders.advance, orders.other), (Some(9), Some(9)));
+    assert_eq!((2..=12).filter(|&t| rules.passes(t, 9)).map(|t| 6 - (t - 7).abs()).sum::<i32>(), 30);
+    let after = live(game.ordered(s, SHORT + 3));
+    assert_eq!((after.distance, after.behind[0], after.phase), (4, DEFAULT_EDGE as i8 + 3, ATTACKER_ORDERS));
+    assert!(!assault.in_zone_of(&after, 1), "outside the line's zone");
+    assert!(assault.in_zone_of(&after, 0), "the line inside the cavalry's");
+    // Its next order is Down 1 (successive), and no longer a partial one:
+    // from 4 the full advance stops at 3.
+    let mut next = after;
+    next.orders = 1;
+    assert_eq!(assault.order_rating(&next, true), Some(8));
+    // Every band is offered with `attacker.every_order`: 4, 5 and 6, the
+    // retires of 1 and 2 bands, and the deploy to column.
+    let every = AssaultGame::new(assault.clone()).with_every_order(true);
+    let orders = every.order_options(&s);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 3, SHORT + 3, SHORT + 2, SHORT + 1, BACK + 1, BACK + 2]);
+}
+
+#[test]
+fn an_attacker_retires_out_of_the_defenders_threat_zone() {
+    use super::game::BACK;
+    // A Trained column 3 bands from a Trained line, inside its 3-band
+    // zone, in column after a failed deploy. "Retire": "up to half its full
+    // movement allowance" (a column's 4 bands: 1 or 2), straight back,
+    // keeping its facing. A retire of 1 band takes it to 4, out of the
+    // zone; 2 bands, to 5, is no different a place (outside both zones,
+    // its next advance stopped at the zone's edge), so only 1 is offered.
+    // Its rating: 8, Up 1 in command, Down 1 in the line's zone = 8 (26 in
+    // 36), a retire being no advance.
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 30).unwrap();
+    let mut s = assault.start();
+    s.phase = ATTACKER_ORDERS;
+    // The retire is the `attacker.retire` key's (off by default).
+    assert_eq!(AssaultGame::new(assault.clone()).order_options(&s).count, 3);
+    let game = AssaultGame::new(assault.clone()).with_retire(true);
+    let orders = game.order_options(&s);
+    // Halt, the advance into contact, the deploy to line, the retire.
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, BACK + 1]);
+    assert_eq!(orders.other, Some(8));
+    assert_eq!((2..=12).filter(|&t| rules.passes(t, 8)).map(|t| 6 - (t - 7).abs()).sum::<i32>(), 26);
+    let after = live(game.ordered(s, BACK + 1));
+    assert_eq!((after.distance, after.behind[0], after.formation[0]), (4, DEFAULT_EDGE as i8 - 1, Formation::Column));
+    assert!(!assault.in_zone_of(&after, 1) && !assault.in_zone_of(&after, 0));
+    // A line retires 1 band (half of 3); a retire never takes a unit off
+    // the table: with no band behind it, none is offered.
+    let mut edge = s;
+    edge.behind[0] = 0;
+    let orders = game.order_options(&edge);
+    assert!(!orders.options[..orders.count].iter().any(|&o| o > BACK));
+    // While the defender routs (the `pursue` decision) only holding and
+    // pursuing are offered.
+    let mut routed = s;
+    routed.routing[1] = true;
+    assert_eq!(&game.order_options(&routed).options[..2], &[0, 1]);
+    assert_eq!(game.order_options(&routed).count, 2);
+}
+
+#[test]
+fn a_square_re_forms_into_column_or_line() {
+    // A Trained column attacking Trained cavalry in line, forced into
+    // square 5 bands off (inside the cavalry's 5-band zone). "Deploy":
+    // "Units can change from any allowable formation into another": line
+    // or column. Its deploy rating: 8, Up 1 in command, Down 1 in the
+    // cavalry's zone = 8 (26 in 36; not an advance, so no Down 2 for
+    // infantry advancing on cavalry). Its advance (1 band in square, to
+    // 4) is 8 - 2 = 6 (15 in 36). A square cannot retire (half of its 1
+    // band is no whole band).
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let cavalry = AssaultUnit::new(Quality::Trained, Arm::Cavalry, Formation::Line);
+    let assault = Assault::new(&rules, column, cavalry, Guns::Medium, 0, 5, 4).unwrap();
+    let mut s = assault.start();
+    (s.phase, s.formation[0]) = (ATTACKER_ORDERS, Formation::Square);
+    let game = AssaultGame::new(assault.clone());
+    let orders = game.order_options(&s);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, 3]);
+    assert_eq!((orders.advance, orders.other), (Some(6), Some(8)));
+    assert_eq!((2..=12).filter(|&t| rules.passes(t, 6)).map(|t| 6 - (t - 7).abs()).sum::<i32>(), 15);
+    // Re-formed, the column tests at once in the cavalry's zone
+    // ("Deploying"), at Trained 8 without the square's Up 2: a 9 fails by
+    // 1, a stagger and a forced order to form square again.
+    let column_again = live(game.ordered(s, 3));
+    assert_eq!((column_again.formation[0], column_again.phase), (Formation::Column, ATTACKER_DEPLOY_THREAT));
+    assert!(column_again.fire_ready);
+    assert_eq!(assault.threat_rating(&column_again, 0, None), 8);
+    let tested = live(assault.step(column_again, Some(pair_of(9))));
+    assert_eq!((tested.strength[0], tested.forced[0], tested.phase), (1, true, ATTACKER_ORDERS));
+    let line = live(game.ordered(s, 2));
+    assert_eq!(line.formation[0], Formation::Line);
+    // The column, in turn, may deploy to line, or (with `attacker.retire`)
+    // retire 1 band, out of the cavalry's zone (2 bands, to 7, is no
+    // different a place: still within the column's move and zone of the
+    // cavalry, so Down 2 to advance). A square of its own accord is
+    // `attacker.every_order`'s.
+    let mut in_column = s;
+    in_column.formation[0] = Formation::Column;
+    let orders = game.order_options(&in_column);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2]);
+    let orders = AssaultGame::new(assault.clone()).with_retire(true).order_options(&in_column);
+    assert_eq!(&orders.options[..orders.count], &[0, 1, 2, game::BACK + 1]);
+    let orders = game.with_every_order(true).order_options(&in_column);
+    assert!(orders.options[..orders.count].contains(&4), "form square");
+}
