@@ -69,6 +69,7 @@ pub struct FireState {
 }
 
 /// A draw from an enumerated law: the index of its outcome.
+#[derive(Clone, Debug)]
 pub(super) struct Table(Vec<f64>);
 
 impl Table {
@@ -80,6 +81,7 @@ impl Table {
 }
 
 /// A [`Table`] with its outcomes, as a [`Law`].
+#[derive(Clone, Debug)]
 pub(super) struct TableLaw(Table, Vec<(u32, f64)>);
 
 impl Law for TableLaw {
@@ -124,6 +126,20 @@ pub struct FireGame {
     pub(super) beyond: u32,
     /// The firefight at each distance up to `beyond`, by [moving][ball].
     pub(super) at: Vec<[[Firefight; 2]; 2]>,
+    /// Each volley's law with its draw table, built the first time a fight
+    /// needs it (see [`FireGame::volley_law`]): a sampler met the same few
+    /// laws every turn of every fight and built each afresh.
+    pub(super) volley_laws: Vec<std::sync::OnceLock<VolleyLaw>>,
+    /// The most dice either side rolls, plus one (the laws' last index).
+    pub(super) dice_rows: usize,
+}
+
+/// One side's volley law at a distance: its volleys, and the table a draw
+/// picks one from.
+#[derive(Clone, Debug)]
+pub(super) struct VolleyLaw {
+    pub(super) volleys: Vec<Volley>,
+    law: TableLaw,
 }
 
 impl FireGame {
@@ -159,7 +175,9 @@ impl FireGame {
             };
             at.push([[build(false, false)?, build(false, true)?], [build(true, false)?, build(true, true)?]]);
         }
-        Ok(FireGame { purpose: game::Purpose::Manoeuvre, base, distance, beyond, at })
+        let dice_rows = base.dice.iter().flatten().copied().max().unwrap_or(0) as usize + 1;
+        let volley_laws = (0..at.len() * 16 * dice_rows).map(|_| std::sync::OnceLock::new()).collect();
+        Ok(FireGame { purpose: game::Purpose::Manoeuvre, base, distance, beyond, at, volley_laws, dice_rows })
     }
 
     /// From the catalogue's settings.
@@ -296,6 +314,21 @@ impl FireGame {
         if order == SIDE_A { winner } else { 1 - winner }
     }
 
+    /// Side `s`'s volley law from `state` at the units' distance, moving
+    /// or not, ball or not: [`Firefight::volley_law`], built once per
+    /// distance, movement, ammunition, side, shaken or not and dice.
+    pub(super) fn volley_law(&self, gap: i32, moving: bool, ball: bool, s: usize, state: SideState) -> &VolleyLaw {
+        let d = (gap.max(0) as u32).min(self.beyond) as usize;
+        let at = &self.at[d][usize::from(moving)][usize::from(ball)];
+        let dice = at.dice_of(s, state) as usize;
+        let key = (((d * 2 + usize::from(moving)) * 2 + usize::from(ball)) * 2 + s) * 2 + usize::from(state.shaken);
+        self.volley_laws[key * self.dice_rows + dice].get_or_init(|| {
+            let law = at.volley_law(s, state);
+            let (table, outcomes) = Table::new(law.iter().map(|v| v.1));
+            VolleyLaw { volleys: law.into_iter().map(|v| v.0).collect(), law: TableLaw(table, outcomes) }
+        })
+    }
+
     pub(super) fn bold_move(&self, s: usize, sides: &[SideState; 2], options: &[u16]) -> u16 {
         // Bold closes back to the start distance, as the old fixed reading
         // had it: a whole move while it cannot shoot, half a move (firing)
@@ -400,9 +433,10 @@ impl Game for FireGame {
         let mut volleys = [Volley::default(); 2];
         for s in 0..2 {
             if fired[s] {
-                let law = self.at(gap, moved[s] != HOLD, ball[s]).volley_law(s, state.sides[s]);
-                let i = draw(fate, law.iter().map(|v| v.1));
-                volleys[1 - s] = law[i].0;
+                // As `draw` would: no draw from a law of one outcome.
+                let law = self.volley_law(gap, moved[s] != HOLD, ball[s], s, state.sides[s]);
+                let i = if law.volleys.len() == 1 { 0 } else { fate.draw(&law.law) as usize };
+                volleys[1 - s] = law.volleys[i];
             }
         }
         let mut outs = [Out::In; 2];
