@@ -167,7 +167,9 @@
 //! against 24 from 4" over 30 turns, `examples/solve_time`, release,
 //! under `/usr/bin/time -v`, 2026-11-28, the machine at a load of 10 to
 //! 16 on its 2 cores from other builds, so CPU times are the measure):
-//! 13.4 s of CPU and 585 MB rolled, against 9.1 s and 583 MB with
+//! 12.5 and 12.9 s of CPU and 585 MB rolled (13.4 s before the forward
+//! walk spread a state once where both wins lead to the same moves; the
+//! same law), against 8.8 and 9.1 s and 583 MB with
 //! `firefight_initiative = attacker_first` on the same code (8.7 s and
 //! 397 MB before: the choices take eight bytes a state a turn where they
 //! took four). Still past the 2 s budget, within the 1 GB. Under best
