@@ -29,8 +29,10 @@
 //! `firefight_initiative` switches the roll off (`attacker_first`: the
 //! attacker is side A every turn, the firefight before issue 32, in
 //! which the defender saw every attacker move: at 8 against 8 from 8"
-//! over 20 turns, a stand-up fight under best play, the attacker won
-//! 35.2% and the defender 38.8% where mirrored sides must win alike).
+//! over 20 turns, a stand-up fight under best play, the attacker wins
+//! 33.1% and the defender 39.8% (35.2% and 38.8% with the half-or-whole
+//! moves, as the issue measured them), where with the roll each wins
+//! 37.5%, as mirrored sides must).
 //! With a battery on either side nothing is rolled: a battery never moves,
 //! so the order changes nothing. Then, side A first and side B after
 //! it, each infantry unit not shaken decides ([`MOVE_DECISION`]),
