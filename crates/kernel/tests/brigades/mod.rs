@@ -12,6 +12,7 @@ mod decisions;
 mod fire;
 mod firefight;
 mod firegame;
+mod initiative;
 mod morale;
 
 use volley_kernel::catalogue::ruleset;

@@ -66,6 +66,9 @@
 //!   half a move and fire at -2, or up to a whole move and not fire, or
 //!   retire at half speed (2.12, `retire_speed`: printed, 2" back without
 //!   fire or 1" with it; half_move, the old half a move back with fire);
+//!   who moves first is rolled every turn (2.1, `firefight_initiative`:
+//!   rolled, each side half the time, the winner's `order` decision to be
+//!   side A or B; attacker_first, the old fixed order);
 //!   batteries never move and pick
 //!   canister or ballshot where both reach. The paragraph below describes the
 //!   Markov chain `firefight::Firefight`, the old fixed reading kept for
@@ -519,6 +522,25 @@ crate::choice_enum! {
         Printed = "printed",
         /// The old reading: up to half a move back (2"), and fire after it.
         HalfMove = "half_move",
+    }
+}
+
+crate::choice_enum! {
+    /// Interpretation: who moves first in a firefight's turn (2.1 "Roll for
+    /// initiative. High-scoring side picks Side A or Side B this turn": side
+    /// A does all its movement, then side B).
+    pub enum FirefightInitiative {
+        /// Rolled every turn, as 2.1 prints it: each side rolls a die (2.1
+        /// names no die and no modifier; the assault's square reads it as a
+        /// D10 each, ties rolled again), so each wins half the time, and the
+        /// winner decides (the `order` decision) to be side A, moving first,
+        /// or side B, moving after seeing A's move. Default: the turn
+        /// sequence as printed.
+        Rolled = "rolled",
+        /// The attacker is side A every turn (the firefight before issue 32
+        /// item 3), kept for comparison: it hands the defender, moving
+        /// second, the sight of every attacker move.
+        AttackerFirst = "attacker_first",
     }
 }
 
@@ -1062,6 +1084,8 @@ crate::rule_book! {
         pub firefight_rout: FirefightRout = FirefightRout::Reengage;
         /// Interpretation: 2.12 a firefight's retreat at half speed (printed: an inch back costs two of the move, so 2" of a 4" move, firing after 1"; half_move: up to half a move back, firing).
         pub retire_speed: RetireSpeed = RetireSpeed::Printed;
+        /// Interpretation: 2.1 who moves first in a firefight's turn (rolled: initiative each turn, each side half the time, the winner picks side A, moving first, or side B; attacker_first: the attacker is always side A).
+        pub firefight_initiative: FirefightInitiative = FirefightInitiative::Rolled;
         /// Interpretation: a shaken unit in a firefight stands still and holds fire to recover (recover, 2.4), or fires at -2 and stays shaken (fire).
         pub shaken_policy: ShakenPolicy = ShakenPolicy::Recover;
         /// Interpretation: a battery's gunners spread over its models for the crew limits of 3.1 (even: as evenly as possible; best: however fires the most dice).

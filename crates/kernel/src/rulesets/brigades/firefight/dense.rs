@@ -89,10 +89,18 @@ pub struct DenseSolver {
     pub(super) step: i32,
     /// The closest the units may come (the start distance if closer).
     pub(super) nearest: i32,
-    /// `choices[t][state]`: the index of the attacker's option in its
-    /// list in bits 0-2, the index of the defender's answer to the
-    /// attacker's `i`th option in bits `3 + 3i`.
-    pub(super) choices: Vec<Vec<u32>>,
+    /// `choices[t][state]`: with the attacker moving first (side A, 2.1),
+    /// the index of the attacker's option in its list in bits 0-2 and the
+    /// index of the defender's answer to the attacker's `i`th option in
+    /// bits `3 + 3i`; the same with the defender first from bit
+    /// [`ORDER_BITS`]; and where the initiative is rolled, the order each
+    /// side picks when it wins it (bit [`ORDER_PICK`] + side: 1 for side B).
+    pub(super) choices: Vec<Vec<u64>>,
+    /// Whether the initiative is rolled each turn (2.1,
+    /// `firefight_initiative`): the table then solves both orders of the
+    /// moves, and a state's worth is half the worth of the order the
+    /// attacker picks and half the defender's.
+    pub(super) rolled: bool,
     /// The places (both sides' room steps) where the gap is at least
     /// `nearest`, attacker's room step first: the places of attacker room
     /// step `ia` are `offsets[ia]..offsets[ia + 1]`, the defender's room
@@ -105,28 +113,39 @@ pub struct DenseSolver {
     /// Side `s`'s move options and its bold pick, by `(shaken * rooms of the
     /// attacker + attacker's room) * rooms of the defender + defender's room`.
     pub(super) options: [Vec<Options>; 2],
-    /// At each place ([`DenseSolver::place`]): the attacker's options under
-    /// the plan, each with the index of the defender's reply to it in
-    /// `replies`.
-    pub(super) pairs: Vec<Vec<Pair>>,
-    /// By the sides' shaken flags (`shaken[0] * 2 + shaken[1]`): the
-    /// defender's replies, one for each place after the attacker's move
-    /// and that move's class (the defender's options and the worths after
-    /// them depend on nothing else, so every attacker option landing there
-    /// shares one), each the defender's answers under the plan with the
-    /// index in a block's worths after moves of the worth after the pair.
-    pub(super) replies: [Vec<Vec<(u16, u8, usize)>>; 4],
+    /// By the side moving first, at each place ([`DenseSolver::place`]):
+    /// its options under the plan, each with the index of the other
+    /// side's reply to it in `replies`.
+    pub(super) pairs: [Vec<Vec<Pair>>; 2],
+    /// By the side moving first and the sides' shaken flags (`shaken[0] *
+    /// 2 + shaken[1]`): the second side's replies, one for each place
+    /// after the first side's move and that move's class (the second's
+    /// options and the worths after them depend on nothing else, so every
+    /// first option landing there shares one), each the second side's
+    /// answers under the plan with the index in a block's worths after
+    /// moves of the worth after the pair.
+    pub(super) replies: [[Vec<Vec<(u16, u8, usize)>>; 4]; 2],
     /// By the same flags and each place: the move classes (bit `ma * 3 +
-    /// md`) whose worth after moves some pair reads there.
+    /// md`) whose worth after moves some pair reads there, in either order.
     pub(super) read: [Vec<u16>; 4],
     /// Side `s`'s next core when neither side fires, where its law then
     /// holds no chance (one outcome, staying, probability 1), by core.
     pub(super) calm: [Vec<Option<u32>>; 2],
 }
 
-/// An attacker's option and its index in its list, with the index of the
-/// defender's reply to it (see `replies`).
+/// The first mover's option and its index in its list, with the index of
+/// the other side's reply to it (see `replies`).
 pub(super) type Pair = (u16, u8, u32);
+
+/// The bits of [`DenseSolver::choices`] that one order of the moves takes:
+/// 3 for the first mover's option and 3 for each of up to
+/// [`MAX_MOVE_OPTIONS`] answers.
+pub(super) const ORDER_BITS: u32 = 3 + 3 * MAX_MOVE_OPTIONS as u32;
+
+/// The bit of [`DenseSolver::choices`] that holds the attacker's pick of
+/// order when it wins the initiative (the defender's is the next): 0 side
+/// A, 1 side B.
+pub(super) const ORDER_PICK: u32 = 2 * ORDER_BITS;
 
 /// A side's move options where it stands (at most four), and its bold pick.
 #[derive(Clone, Copy, Debug, Default)]
@@ -401,11 +420,12 @@ impl DenseSolver {
             step,
             nearest,
             choices: Vec::new(),
+            rolled: game.rolls_initiative(),
             offsets,
             place_of,
             incoming: [volleys[1].len(), volleys[0].len()],
             options: [Vec::new(), Vec::new()],
-            pairs: Vec::new(),
+            pairs: Default::default(),
             replies: Default::default(),
             read: Default::default(),
             calm: [Vec::new(), Vec::new()],
@@ -733,7 +753,7 @@ impl DenseSolver {
         self.choices = if zero_sum { self.backward_with::<Margins>() } else { self.backward_with::<Full>() };
     }
 
-    pub(super) fn backward_with<W: Worth>(&self) -> Vec<Vec<u32>> {
+    pub(super) fn backward_with<W: Worth>(&self) -> Vec<Vec<u64>> {
         let n = self.states();
         let turns = self.game.base.turns as usize;
         let span = self.span();
@@ -748,10 +768,13 @@ impl DenseSolver {
         // the worths after moves of its own block: each block's are worked
         // out in a buffer of its own, never for the whole table.
         let cores_of = |block: usize| (block / cores_d, block % cores_d);
-        let most = self.replies.iter().map(Vec::len).max().unwrap_or(0);
-        let fresh = || (Resolved::default(), vec![W::default(); 9 * span], vec![(0u8, W::default()); most]);
+        let most = self.replies.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        let fresh = || {
+            let replies = [vec![(0u8, W::default()); most], vec![(0u8, W::default()); most]];
+            (Resolved::default(), vec![W::default(); 9 * span], replies)
+        };
         for t in (0..turns).rev() {
-            let mut table = vec![0u32; n];
+            let mut table = vec![0u64; n];
             current.par_chunks_mut(span).zip(table.par_chunks_mut(span)).enumerate().for_each_init(
                 fresh,
                 |(cache, after, replies), (block, (worths, packed))| {
@@ -762,10 +785,13 @@ impl DenseSolver {
                         let (ia, id) = self.place_of[p];
                         self.after_moves((ca, ia as usize, cd, id as usize), read[p], out, &next, cache);
                     }
-                    // The defender's reply to each attacker move, once for
-                    // every state whose attacker lands there.
-                    for (reply, answers) in replies.iter_mut().zip(&self.replies[flags]) {
-                        *reply = self.reply(answers, after);
+                    // The second mover's reply to each first move, once for
+                    // every state whose first mover lands there, in each
+                    // order the table solves.
+                    for f in 0..self.orders() {
+                        for (reply, answers) in replies[f].iter_mut().zip(&self.replies[f][flags]) {
+                            *reply = self.reply(1 - f, answers, after);
+                        }
                     }
                     for (p, (worth, packed)) in worths.iter_mut().zip(packed.iter_mut()).enumerate() {
                         let (ia, id) = self.place_of[p];
@@ -824,19 +850,25 @@ impl DenseSolver {
         }
     }
 
-    /// The defender's best answer among `answers` (the first of the
-    /// best where they tie), its index in its list and the worth after
-    /// it, given a block's worths after moves.
+    /// The orders of the moves the table solves: the attacker first only,
+    /// or, with the initiative rolled, each side first.
+    pub(super) fn orders(&self) -> usize {
+        if self.rolled { 2 } else { 1 }
+    }
+
+    /// Side `s`'s best answer among `answers` (the first of the best
+    /// where they tie), its index in its list and the worth after it,
+    /// given a block's worths after moves.
     #[inline]
-    pub(super) fn reply<W: Worth>(&self, answers: &[(u16, u8, usize)], after: &[W]) -> (u8, W) {
+    pub(super) fn reply<W: Worth>(&self, s: usize, answers: &[(u16, u8, usize)], after: &[W]) -> (u8, W) {
         if let [(_, d, at)] = answers[..] {
             return (d, after[at]);
         }
-        let objective = self.plan.objective[1];
+        let objective = self.plan.objective[s];
         let mut answer: Option<([f64; 3], u8, W)> = None;
         for &(_, d, at) in answers {
             let w = after[at];
-            let key = w.key(1, objective);
+            let key = w.key(s, objective);
             if answer.is_none_or(|(b, _, _)| game::prefers(key, b)) {
                 answer = Some((key, d, w));
             }
@@ -845,27 +877,62 @@ impl DenseSolver {
         (d, w)
     }
 
-    /// The moves at a state: the attacker's option and the defender's
-    /// answer to each attacker option (packed as in `choices`), and the
-    /// state's worth, given the defender's replies in its block (by
-    /// index in `replies`).
-    pub(super) fn decide<W: Worth>(
-        &self,
-        (ca, ia, cd, id): (usize, usize, usize, usize),
-        replies: &[(u8, W)],
-    ) -> (W, u32) {
+    /// The moves at a state: in each order the table solves, the first
+    /// mover's option and the second's answer to each of the first's
+    /// options, and, with the initiative rolled, each side's pick of
+    /// order when it wins it (packed as in `choices`); and the state's
+    /// worth, given the replies in its block (by the first mover, then
+    /// by index in `replies`).
+    pub(super) fn decide<W: Worth>(&self, at: (usize, usize, usize, usize), replies: &[Vec<(u8, W)>; 2]) -> (W, u64) {
+        let (_, ia, _, id) = at;
         if self.gap(ia, id) < self.nearest {
             return (W::default(), 0);
         }
-        let objective = self.plan.objective[0];
+        let (first, packed) = self.decide_order(at, 0, &replies[0]);
+        if !self.rolled {
+            return (first, u64::from(packed));
+        }
+        let (second, later) = self.decide_order(at, 1, &replies[1]);
+        let mut packed = u64::from(packed) | u64::from(later) << ORDER_BITS;
+        // 2.1: each side wins the initiative half the time (the attacker's
+        // win first, as the roll lists it) and picks side A or side B.
+        let by_first = [first, second];
+        let mut worth = W::default();
+        for winner in 0..2 {
+            let options = [by_first[winner], by_first[1 - winner]];
+            let pick = match self.plan.policy[winner] {
+                Policy::Best => {
+                    let objective = self.plan.objective[winner];
+                    usize::from(game::prefers(options[1].key(winner, objective), options[0].key(winner, objective)))
+                }
+                Policy::Cautious => usize::from(SIDE_B),
+                _ => usize::from(SIDE_A),
+            };
+            packed |= (pick as u64) << (ORDER_PICK + winner as u32);
+            worth.add(0.5, options[pick]);
+        }
+        (worth, packed)
+    }
+
+    /// The moves at a state with side `f` moving first: its option and
+    /// the other side's answer to each of its options (packed as one
+    /// order's bits of `choices`), and the worth, given the replies in
+    /// its block (by index in `replies`).
+    pub(super) fn decide_order<W: Worth>(
+        &self,
+        (ca, ia, cd, id): (usize, usize, usize, usize),
+        f: usize,
+        replies: &[(u8, W)],
+    ) -> (W, u32) {
+        let objective = self.plan.objective[f];
         let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
-        let pairs = &self.pairs[self.place(shaken, ia, id)];
+        let pairs = &self.pairs[f][self.place(shaken, ia, id)];
         let mut packed = 0u32;
         let mut best: Option<([f64; 3], u8, W)> = None;
         for &(_, a, reply) in pairs {
             let (d, worth) = replies[reply as usize];
             packed |= u32::from(d) << (3 + 3 * a);
-            let key = worth.key(0, objective);
+            let key = worth.key(f, objective);
             if best.is_none_or(|(b, _, _)| game::prefers(key, b)) {
                 best = Some((key, a, worth));
             }
@@ -890,62 +957,76 @@ impl DenseSolver {
         self.game.at(self.gap(ia, id), false, false).in_range == [false; 2]
     }
 
-    /// Every place's move pairs under the plan (see `pairs`, `replies`, `read`).
+    /// Every place's move pairs under the plan, in each order the table
+    /// solves (see `pairs`, `replies`, `read`).
     pub(super) fn build_pairs(&mut self) {
         let plan = self.plan;
         let span = self.span();
-        let mut table = Vec::new();
-        for shaken in [[false, false], [false, true], [true, false], [true, true]] {
-            let flags = self.flags(shaken);
-            let mut replies = Vec::new();
-            let mut read = vec![0u16; span];
-            // A reply's index by the place after the attacker's move and its class.
-            let mut known = vec![u32::MAX; span * 3];
-            for ia in 0..self.sides[0].rooms {
-                for id in 0..self.sides[1].rooms {
-                    let mut pairs = Vec::new();
-                    if self.gap(ia, id) >= self.nearest {
-                        let mine = self.options_at(0, shaken[0], ia, id);
-                        let fixed = mine.settled(plan.policy[0]);
-                        for (ai, &a) in mine.list().iter().enumerate() {
-                            if fixed.is_some_and(|f| f != a) {
-                                continue;
-                            }
-                            let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
-                            // No move brings the units nearer than `nearest`.
-                            debug_assert!(self.gap(ia2, id) >= self.nearest && ia2 < self.sides[0].rooms);
-                            let landing = self.place_at(ia2, id) * 3 + self.game.class(0, a);
-                            if known[landing] == u32::MAX {
-                                let theirs = self.options_at(1, shaken[1], ia2, id);
-                                let settled = theirs.settled(plan.policy[1]);
-                                let mut answers = Vec::new();
-                                for (di, &d) in theirs.list().iter().enumerate() {
-                                    if settled.is_some_and(|f| f != d) {
-                                        continue;
-                                    }
-                                    let id2 = (id as i32 + self.steps_of(1, d)) as usize;
-                                    debug_assert!(self.gap(ia2, id2) >= self.nearest && id2 < self.sides[1].rooms);
-                                    let class = if self.quiet(ia2, id2) {
-                                        0
-                                    } else {
-                                        self.game.class(0, a) * 3 + self.game.class(1, d)
-                                    };
-                                    read[self.place_at(ia2, id2)] |= 1 << class;
-                                    answers.push((d, di as u8, self.place_at(ia2, id2) * 9 + class));
+        let mut read: [Vec<u16>; 4] = std::array::from_fn(|_| vec![0u16; span]);
+        for f in 0..self.orders() {
+            // Side `f` moves first, side `g` answers.
+            let g = 1 - f;
+            let mut table = Vec::new();
+            for shaken in [[false, false], [false, true], [true, false], [true, true]] {
+                let flags = self.flags(shaken);
+                let mut replies = Vec::new();
+                // A reply's index by the place after the first move and its class.
+                let mut known = vec![u32::MAX; span * 3];
+                for ia in 0..self.sides[0].rooms {
+                    for id in 0..self.sides[1].rooms {
+                        let mut pairs = Vec::new();
+                        if self.gap(ia, id) >= self.nearest {
+                            let mine = self.options_at(f, shaken[f], ia, id);
+                            let fixed = mine.settled(plan.policy[f]);
+                            for (fi, &o) in mine.list().iter().enumerate() {
+                                if fixed.is_some_and(|x| x != o) {
+                                    continue;
                                 }
-                                known[landing] = replies.len() as u32;
-                                replies.push(answers);
+                                let mut landed = [ia, id];
+                                landed[f] = (landed[f] as i32 + self.steps_of(f, o)) as usize;
+                                // No move brings the units nearer than `nearest`.
+                                debug_assert!(
+                                    self.gap(landed[0], landed[1]) >= self.nearest
+                                        && landed[f] < self.sides[f].rooms
+                                );
+                                let landing = self.place_at(landed[0], landed[1]) * 3 + self.game.class(f, o);
+                                if known[landing] == u32::MAX {
+                                    let theirs = self.options_at(g, shaken[g], landed[0], landed[1]);
+                                    let settled = theirs.settled(plan.policy[g]);
+                                    let mut answers = Vec::new();
+                                    for (gi, &x) in theirs.list().iter().enumerate() {
+                                        if settled.is_some_and(|y| y != x) {
+                                            continue;
+                                        }
+                                        let mut after = landed;
+                                        after[g] = (after[g] as i32 + self.steps_of(g, x)) as usize;
+                                        debug_assert!(
+                                            self.gap(after[0], after[1]) >= self.nearest
+                                                && after[g] < self.sides[g].rooms
+                                        );
+                                        let mut classes = [0; 2];
+                                        classes[f] = self.game.class(f, o);
+                                        classes[g] = self.game.class(g, x);
+                                        let class =
+                                            if self.quiet(after[0], after[1]) { 0 } else { classes[0] * 3 + classes[1] };
+                                        let place = self.place_at(after[0], after[1]);
+                                        read[flags][place] |= 1 << class;
+                                        answers.push((x, gi as u8, place * 9 + class));
+                                    }
+                                    known[landing] = replies.len() as u32;
+                                    replies.push(answers);
+                                }
+                                pairs.push((o, fi as u8, known[landing]));
                             }
-                            pairs.push((a, ai as u8, known[landing]));
                         }
+                        table.push(pairs);
                     }
-                    table.push(pairs);
                 }
+                self.replies[f][flags] = replies;
             }
-            self.replies[flags] = replies;
-            self.read[flags] = read;
+            self.pairs[f] = table;
         }
-        self.pairs = table;
+        self.read = read;
     }
 
     /// The exact distribution of outcome codes under the solved choices:
@@ -1073,8 +1154,39 @@ impl DenseSolver {
         ended: &mut impl FnMut(usize, usize, f64),
         key: &impl Fn(u8, bool, Out) -> usize,
     ) {
+        if !self.rolled {
+            self.spread_moves(index, self.chosen(t, index, 0), 1.0, m, next, ended, key);
+            return;
+        }
+        // 2.1: each side wins the initiative half the time, the attacker's
+        // win first; where both wins lead to the same moves (both units
+        // holding, say), the state's mass is spread once.
+        let moves = [0, 1].map(|winner| self.chosen(t, index, self.first_of(t, index, winner)));
+        if moves[0] == moves[1] {
+            self.spread_moves(index, moves[0], 1.0, m, next, ended, key);
+            return;
+        }
+        for moves in moves {
+            self.spread_moves(index, moves, 0.5, m, next, ended, key);
+        }
+    }
+
+    /// Spreads `weight` of the mass `m` of state `index` over the next
+    /// turn's states and the endings (as [`DenseSolver::spread`]), the
+    /// sides having moved `[a, d]`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn spread_moves(
+        &self,
+        index: usize,
+        [a, d]: [u16; 2],
+        weight: f64,
+        m: [f64; 4],
+        next: &mut [[f64; 4]],
+        ended: &mut impl FnMut(usize, usize, f64),
+        key: &impl Fn(u8, bool, Out) -> usize,
+    ) {
+        let m = m.map(|q| q * weight);
         let (ca, ia, cd, id) = self.unindex(index);
-        let (a, d) = self.chosen(t, index);
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         let id2 = (id as i32 + self.steps_of(1, d)) as usize;
         let [la, ld] = self.laws(ca, ia2, cd, id2, [self.game.class(0, a), self.game.class(1, d)]);
@@ -1117,8 +1229,14 @@ impl DenseSolver {
         let mut state = game.start();
         let turns = game.steps();
         for turn in 0..turns {
-            let mut fate =
-                TableFate { dice: &mut *dice, solver: self, turn: turn as usize, sides: state.sides, attacker: HOLD };
+            let mut fate = TableFate {
+                dice: &mut *dice,
+                solver: self,
+                turn: turn as usize,
+                sides: state.sides,
+                first: 0,
+                moved: HOLD,
+            };
             if let Some(end) = game.step(&mut state, &mut fate) {
                 return game::outcome_code(game, end, turn + 1, &state);
             }
@@ -1145,7 +1263,7 @@ impl DenseSolver {
     pub(super) fn pair_worth<W: Worth>(
         &self,
         index: usize,
-        (a, d): (u16, u16),
+        [a, d]: [u16; 2],
         next: &[W],
         cache: &mut Resolved<W>,
     ) -> W {
@@ -1157,24 +1275,56 @@ impl DenseSolver {
         self.worth((ca, ia2, cd, id2), moved, next, cache)
     }
 
-    /// The moves the table takes at state `index` in turn `t`: the
-    /// attacker's, and the defender's answer to it.
-    pub(super) fn chosen(&self, t: usize, index: usize) -> (u16, u16) {
-        let (ca, ia, _, id) = self.unindex(index);
-        let mine = self.options_at(0, self.sides[0].cores[ca].shaken, ia, id).list();
-        let a = mine[(self.choices[t][index] & 7) as usize];
-        (a, self.answer(t, index, a))
+    /// The side moving first (side A, 2.1) under the table at state
+    /// `index` in turn `t` when `winner` wins the initiative (the
+    /// attacker, with the initiative not rolled).
+    pub(super) fn first_of(&self, t: usize, index: usize, winner: usize) -> usize {
+        if !self.rolled {
+            return 0;
+        }
+        let pick = (self.choices[t][index] >> (ORDER_PICK + winner as u32)) & 1;
+        if pick == u64::from(SIDE_A) { winner } else { 1 - winner }
     }
 
-    /// The defender's answer the table gives at state `index` in turn `t`
-    /// to the attacker's option `a`.
-    pub(super) fn answer(&self, t: usize, index: usize, a: u16) -> u16 {
+    /// The moves the table takes at state `index` in turn `t` with side
+    /// `f` moving first, by side: the first mover's, and the other's
+    /// answer to it.
+    pub(super) fn chosen(&self, t: usize, index: usize, f: usize) -> [u16; 2] {
         let (ca, ia, cd, id) = self.unindex(index);
-        let mine = self.options_at(0, self.sides[0].cores[ca].shaken, ia, id).list();
-        let ai = mine.iter().position(|&o| o == a).expect("an attacker's option");
-        let di = (self.choices[t][index] >> (3 + 3 * ai)) & 7;
-        let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
-        self.options_at(1, self.sides[1].cores[cd].shaken, ia2, id).list()[di as usize]
+        let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        let mine = self.options_at(f, shaken[f], ia, id).list();
+        let o = mine[((self.choices[t][index] >> (f as u32 * ORDER_BITS)) & 7) as usize];
+        let mut moves = [o; 2];
+        moves[1 - f] = self.answer(t, index, f, o);
+        moves
+    }
+
+    /// The answer the table gives at state `index` in turn `t`, side `f`
+    /// moving first, to the first mover's option `o`.
+    pub(super) fn answer(&self, t: usize, index: usize, f: usize, o: u16) -> u16 {
+        let (ca, ia, cd, id) = self.unindex(index);
+        let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
+        let mine = self.options_at(f, shaken[f], ia, id).list();
+        let i = mine.iter().position(|&x| x == o).expect("the first mover's option") as u32;
+        let j = (self.choices[t][index] >> (f as u32 * ORDER_BITS + 3 + 3 * i)) & 7;
+        let mut landed = [ia, id];
+        landed[f] = (landed[f] as i32 + self.steps_of(f, o)) as usize;
+        self.options_at(1 - f, shaken[1 - f], landed[0], landed[1]).list()[j as usize]
+    }
+
+    /// The worth of state `index` in turn `t` under the table, given the
+    /// next turn's worths: with the initiative rolled, half the worth of
+    /// the order each side picks when it wins it.
+    pub(super) fn table_worth<W: Worth>(&self, t: usize, index: usize, next: &[W], cache: &mut Resolved<W>) -> W {
+        if !self.rolled {
+            return self.pair_worth(index, self.chosen(t, index, 0), next, cache);
+        }
+        let mut worth = W::default();
+        for winner in 0..2 {
+            let moves = self.chosen(t, index, self.first_of(t, index, winner));
+            worth.add(0.5, self.pair_worth(index, moves, next, cache));
+        }
+        worth
     }
 
     /// Both sides' chances of winning from every state at the start of
@@ -1190,7 +1340,7 @@ impl DenseSolver {
                 |cache, (index, out)| {
                     let (_, ia, _, id) = self.unindex(index);
                     if self.gap(ia, id) >= self.nearest {
-                        *out = self.pair_worth(index, self.chosen(turn, index), &next, cache);
+                        *out = self.table_worth(turn, index, &next, cache);
                     }
                 },
             );
@@ -1212,7 +1362,7 @@ impl DenseSolver {
         if s == 0 {
             return self.options_at(0, shaken[0], ia, id).len > 1;
         }
-        let (a, _) = self.chosen(t, index);
+        let [a, _] = self.chosen(t, index, 0);
         let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
         self.options_at(1, shaken[1], ia2, id).len > 1
     }
@@ -1226,6 +1376,9 @@ impl DenseSolver {
     /// move the table takes, the attacker's each met by the defender's
     /// answer the table gives to it).
     pub fn explain(&self) -> Vec<game::Explained> {
+        if self.rolled {
+            return self.explain_rolled();
+        }
         let n = self.states();
         let game = &self.game;
         let turns = game.base.turns as usize;
@@ -1280,7 +1433,7 @@ impl DenseSolver {
                 at_turn = t + 1;
             }
             let (ca, ia, cd, id) = self.unindex(index);
-            let (a, d) = self.chosen(t, index);
+            let [a, d] = self.chosen(t, index, 0);
             let shaken = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
             let list: Vec<u16> = if s == 0 {
                 self.options_at(0, shaken[0], ia, id).list().to_vec()
@@ -1293,52 +1446,127 @@ impl DenseSolver {
                 .iter()
                 .map(|&option| {
                     // The attacker's option is met by the defender's answer to it.
-                    let pair = if s == 0 { (option, self.answer(t, index, option)) } else { (a, option) };
+                    let pair = if s == 0 { [option, self.answer(t, index, 0, option)] } else { [a, option] };
                     self.pair_worth(index, pair, &after, &mut cache)
                 })
                 .collect();
             let chosen = if s == 0 { a } else { d };
-            let objective = self.plan.objective[s];
-            let taken = list.iter().zip(&worths).find(|(o, _)| **o == chosen).map(|(_, w)| w.key(s, objective));
-            let taken = taken.expect("the table's option is offered");
-            let options = list
-                .iter()
-                .zip(&worths)
-                .map(|(&option, w)| {
-                    let key = w.key(s, objective);
-                    let tie = if option == chosen || (key[0] - taken[0]).abs() > game::TIE {
-                        game::Tie::No
-                    } else if game::prefers(taken, key) {
-                        game::Tie::Purpose
-                    } else {
-                        game::Tie::All
-                    };
-                    game::OptionValue {
-                        option: game.describe_option(&MOVE_DECISION, option),
-                        attacker_wins: w.wins[0],
-                        defender_wins: w.wins[1],
-                        attacker_beats: w.beats[0],
-                        defender_beats: w.beats[1],
-                        turns: w.turns,
-                        chosen: option == chosen,
-                        tie,
-                    }
-                })
-                .collect();
-            let mut sides = [self.sides[0].cores[ca], self.sides[1].cores[cd]];
-            sides[0].room = self.room(0, ia) as i16;
-            sides[1].room = self.room(1, id) as i16;
-            let state = FireState { sides, charisma: [0; 2], outs: [Out::In; 2] };
-            explained.push(game::Explained {
-                side: game::side_name(s as u8),
-                decision: MOVE_DECISION.name,
-                situation: game.describe_state(&state, s as u8),
-                step: t as u32 + 1,
-                reached,
-                options,
-            });
+            explained.push(self.explained(s, t, index, reached, &MOVE_DECISION, &list, &worths, chosen));
         }
         explained
+    }
+
+    /// Each side's first decision under the table with the initiative
+    /// rolled, as [`game::Played::explain`] meets it walking the turn's
+    /// branches in order (the attacker's win of the initiative first,
+    /// then the chosen options): the attacker's pick of order when it
+    /// wins, in the first turn; the defender's move after that pick (its
+    /// first move if the attacker takes side B, its answer to the
+    /// attacker's move if side A) where it has more than one, or else
+    /// its own pick of order when it wins. Each reached half the time.
+    pub(super) fn explain_rolled(&self) -> Vec<game::Explained> {
+        let game = &self.game;
+        let start = [game.base.start_state(0), game.base.start_state(1)];
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let room = |s: usize| (-self.sides[s].low) as usize;
+        let (ca, ia, cd, id) = (core(0), room(0), core(1), room(1));
+        let index = self.index(ca, ia, cd, id);
+        let after = self.evaluate(1);
+        let mut cache = Resolved::default();
+        let mut worth = |moves: [u16; 2]| self.pair_worth(index, moves, &after, &mut cache);
+        let mut explained = Vec::new();
+        for s in 0..2 {
+            if self.plan.policy[s] != Policy::Best {
+                continue;
+            }
+            let mut order = |winner: usize| {
+                let worths: Vec<Full> = [winner, 1 - winner].map(|f| worth(self.chosen(0, index, f))).to_vec();
+                let chosen = if self.first_of(0, index, winner) == winner { SIDE_A } else { SIDE_B };
+                (&ORDER_DECISION, vec![SIDE_A, SIDE_B], worths, chosen)
+            };
+            let (decision, list, worths, chosen) = if s == 0 {
+                order(0)
+            } else if self.first_of(0, index, 0) == 1 {
+                let list = self.options_at(1, false, ia, id).list().to_vec();
+                if list.len() > 1 {
+                    // The defender first, each option met by the attacker's answer.
+                    let worths = list.iter().map(|&o| worth([self.answer(0, index, 1, o), o])).collect();
+                    (&MOVE_DECISION, list, worths, self.chosen(0, index, 1)[1])
+                } else {
+                    order(1)
+                }
+            } else {
+                let [a, d] = self.chosen(0, index, 0);
+                let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
+                let list = self.options_at(1, false, ia2, id).list().to_vec();
+                if list.len() > 1 {
+                    let worths = list.iter().map(|&o| worth([a, o])).collect();
+                    (&MOVE_DECISION, list, worths, d)
+                } else {
+                    order(1)
+                }
+            };
+            explained.push(self.explained(s, 0, index, 0.5, decision, &list, &worths, chosen));
+        }
+        explained
+    }
+
+    /// Side `s`'s decision at state `index` in turn `t`, reached with
+    /// chance `reached`: each option in `list` with its worth, `chosen` the
+    /// table's.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn explained(
+        &self,
+        s: usize,
+        t: usize,
+        index: usize,
+        reached: f64,
+        decision: &'static Decision,
+        list: &[u16],
+        worths: &[Full],
+        chosen: u16,
+    ) -> game::Explained {
+        let game = &self.game;
+        let (ca, ia, cd, id) = self.unindex(index);
+        let objective = self.plan.objective[s];
+        let taken = list.iter().zip(worths).find(|(o, _)| **o == chosen).map(|(_, w)| w.key(s, objective));
+        let taken = taken.expect("the table's option is offered");
+        let options = list
+            .iter()
+            .zip(worths)
+            .map(|(&option, w)| {
+                let key = w.key(s, objective);
+                let tie = if option == chosen || (key[0] - taken[0]).abs() > game::TIE {
+                    game::Tie::No
+                } else if game::prefers(taken, key) {
+                    game::Tie::Purpose
+                } else {
+                    game::Tie::All
+                };
+                game::OptionValue {
+                    option: game.describe_option(decision, option),
+                    attacker_wins: w.wins[0],
+                    defender_wins: w.wins[1],
+                    attacker_beats: w.beats[0],
+                    defender_beats: w.beats[1],
+                    turns: w.turns,
+                    chosen: option == chosen,
+                    tie,
+                }
+            })
+            .collect();
+        let mut sides = [self.sides[0].cores[ca], self.sides[1].cores[cd]];
+        sides[0].room = self.room(0, ia) as i16;
+        sides[1].room = self.room(1, id) as i16;
+        let state = FireState { sides, charisma: [0; 2], outs: [Out::In; 2] };
+        game::Explained {
+            side: game::side_name(s as u8),
+            decision: decision.name,
+            situation: game.describe_state(&state, s as u8),
+            step: t as u32 + 1,
+            reached,
+            options,
+        }
     }
 }
 
@@ -1349,8 +1577,10 @@ pub(super) struct TableFate<'a> {
     pub(super) turn: usize,
     /// The sides at the start of the turn.
     pub(super) sides: [SideState; 2],
-    /// The attacker's move this turn, once taken.
-    pub(super) attacker: u16,
+    /// The side moving first this turn (side A, 2.1), once known.
+    pub(super) first: usize,
+    /// The first mover's move this turn, once taken.
+    pub(super) moved: u16,
 }
 
 impl Fate for TableFate<'_> {
@@ -1374,22 +1604,38 @@ impl Fate for TableFate<'_> {
         sample(self.dice)
     }
 
-    fn decide(&mut self, side: u8, _: &'static Decision, options: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
-        let policy = self.solver.plan.policy[usize::from(side)];
+    fn decide(
+        &mut self,
+        side: u8,
+        decision: &'static Decision,
+        options: &[u16],
+        heuristic: &dyn Fn(Policy) -> u16,
+    ) -> u16 {
+        let s = usize::from(side);
+        let policy = self.solver.plan.policy[s];
+        let index = || self.solver.index_of(&self.sides);
+        if std::ptr::eq(decision, &ORDER_DECISION) {
+            let chosen = if policy != Policy::Best {
+                heuristic(policy)
+            } else if self.solver.first_of(self.turn, index(), s) == s {
+                SIDE_A
+            } else {
+                SIDE_B
+            };
+            self.first = if chosen == SIDE_A { s } else { 1 - s };
+            return chosen;
+        }
         let chosen = if options.len() == 1 {
             options[0]
         } else if policy != Policy::Best {
             heuristic(policy)
+        } else if s == self.first {
+            self.solver.chosen(self.turn, index(), s)[s]
         } else {
-            let index = self.solver.index_of(&self.sides);
-            if side == ATTACKER {
-                options[(self.solver.choices[self.turn][index] & 7) as usize]
-            } else {
-                self.solver.answer(self.turn, index, self.attacker)
-            }
+            self.solver.answer(self.turn, index(), self.first, self.moved)
         };
-        if side == ATTACKER {
-            self.attacker = chosen;
+        if s == self.first {
+            self.moved = chosen;
         }
         chosen
     }

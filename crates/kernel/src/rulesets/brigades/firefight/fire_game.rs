@@ -9,7 +9,7 @@ use super::*;
 pub static MOVE_DECISION: Decision = Decision {
     name: "move",
     who: "either side",
-    doc: "Infantry not shaken, in the movement phase (2.1, attacker first), by the whole inch (2.11's rates are \
+    doc: "Infantry not shaken, in the movement phase (2.1, side A first: see `order`), by the whole inch (2.11's rates are \
           maximums): hold and fire; close up to half a move and fire at the moving penalty (3.1, 3.3 -2), or more, \
           up to a whole move, and not fire; or retire, same facing, at half speed (2.12: an inch back costs two of \
           the move; `retire_speed`), firing while the cost is at most half a move; never closer than 2\" (2.2), \
@@ -27,7 +27,23 @@ pub static AMMUNITION_DECISION: Decision = Decision {
     options: "canister; ballshot",
 };
 
-pub(super) static FIRE_DECISIONS: &[&Decision] = &[&MOVE_DECISION, &AMMUNITION_DECISION];
+/// 2.1 The initiative's winner picks side A or side B for the turn.
+pub static ORDER_DECISION: Decision = Decision {
+    name: "order",
+    who: "either side",
+    doc: "The side that wins the turn's initiative (2.1: rolled every turn, each side half the time; \
+          `firefight_initiative`) picks side A, moving first, or side B, moving after it has seen A's move. Bold \
+          takes side A (it means to advance, and makes the enemy answer its move); cautious side B (it waits to \
+          see what the enemy does).",
+    options: "side A (move first); side B (move second)",
+};
+
+pub(super) static FIRE_DECISIONS: &[&Decision] = &[&ORDER_DECISION, &MOVE_DECISION, &AMMUNITION_DECISION];
+
+/// The `order` options: side A moves first, side B second (2.1).
+pub(super) const SIDE_A: u16 = 0;
+/// Side B: the winner moves second.
+pub(super) const SIDE_B: u16 = 1;
 
 /// The move options, in the order ties are broken (holding first, then
 /// closing the fewest inches, then retiring the fewest): hold is 0, closing
@@ -53,6 +69,7 @@ pub struct FireState {
 }
 
 /// A draw from an enumerated law: the index of its outcome.
+#[derive(Clone, Debug)]
 pub(super) struct Table(Vec<f64>);
 
 impl Table {
@@ -64,6 +81,7 @@ impl Table {
 }
 
 /// A [`Table`] with its outcomes, as a [`Law`].
+#[derive(Clone, Debug)]
 pub(super) struct TableLaw(Table, Vec<(u32, f64)>);
 
 impl Law for TableLaw {
@@ -108,6 +126,20 @@ pub struct FireGame {
     pub(super) beyond: u32,
     /// The firefight at each distance up to `beyond`, by [moving][ball].
     pub(super) at: Vec<[[Firefight; 2]; 2]>,
+    /// Each volley's law with its draw table, built the first time a fight
+    /// needs it (see [`FireGame::volley_law`]): a sampler met the same few
+    /// laws every turn of every fight and built each afresh.
+    pub(super) volley_laws: Vec<std::sync::OnceLock<VolleyLaw>>,
+    /// The most dice either side rolls, plus one (the laws' last index).
+    pub(super) dice_rows: usize,
+}
+
+/// One side's volley law at a distance: its volleys, and the table a draw
+/// picks one from.
+#[derive(Clone, Debug)]
+pub(super) struct VolleyLaw {
+    pub(super) volleys: Vec<Volley>,
+    law: TableLaw,
 }
 
 impl FireGame {
@@ -143,7 +175,9 @@ impl FireGame {
             };
             at.push([[build(false, false)?, build(false, true)?], [build(true, false)?, build(true, true)?]]);
         }
-        Ok(FireGame { purpose: game::Purpose::Manoeuvre, base, distance, beyond, at })
+        let dice_rows = base.dice.iter().flatten().copied().max().unwrap_or(0) as usize + 1;
+        let volley_laws = (0..at.len() * 16 * dice_rows).map(|_| std::sync::OnceLock::new()).collect();
+        Ok(FireGame { purpose: game::Purpose::Manoeuvre, base, distance, beyond, at, volley_laws, dice_rows })
     }
 
     /// From the catalogue's settings.
@@ -256,6 +290,45 @@ impl FireGame {
         &self.at[d][usize::from(moving)][usize::from(ball)]
     }
 
+    /// 2.1 Who is side A this turn, moving first: under `rolled` each side
+    /// wins the initiative half the time (a D10 each, ties rolled again)
+    /// and its winner decides ([`ORDER_DECISION`]); under `attacker_first`
+    /// the attacker, with no roll. With a battery on either side nothing is
+    /// rolled either: a battery never moves (3.1), so the order changes
+    /// nothing.
+    pub(super) fn rolls_initiative(&self) -> bool {
+        self.rules().firefight_initiative == FirefightInitiative::Rolled
+            && !self.base.sides.iter().any(FireSide::battery_side)
+    }
+
+    /// Side A this turn (see [`FireGame::rolls_initiative`]).
+    pub(super) fn first_mover<F: Fate>(&self, fate: &mut F) -> usize {
+        if !self.rolls_initiative() {
+            return 0;
+        }
+        let winner = usize::from(!fate.d10_at_most(5));
+        let order = fate.decide(winner as u8, &ORDER_DECISION, &[SIDE_A, SIDE_B], &|policy| match policy {
+            Policy::Cautious => SIDE_B,
+            _ => SIDE_A,
+        });
+        if order == SIDE_A { winner } else { 1 - winner }
+    }
+
+    /// Side `s`'s volley law from `state` at the units' distance, moving
+    /// or not, ball or not: [`Firefight::volley_law`], built once per
+    /// distance, movement, ammunition, side, shaken or not and dice.
+    pub(super) fn volley_law(&self, gap: i32, moving: bool, ball: bool, s: usize, state: SideState) -> &VolleyLaw {
+        let d = (gap.max(0) as u32).min(self.beyond) as usize;
+        let at = &self.at[d][usize::from(moving)][usize::from(ball)];
+        let dice = at.dice_of(s, state) as usize;
+        let key = (((d * 2 + usize::from(moving)) * 2 + usize::from(ball)) * 2 + s) * 2 + usize::from(state.shaken);
+        self.volley_laws[key * self.dice_rows + dice].get_or_init(|| {
+            let law = at.volley_law(s, state);
+            let (table, outcomes) = Table::new(law.iter().map(|v| v.1));
+            VolleyLaw { volleys: law.into_iter().map(|v| v.0).collect(), law: TableLaw(table, outcomes) }
+        })
+    }
+
     pub(super) fn bold_move(&self, s: usize, sides: &[SideState; 2], options: &[u16]) -> u16 {
         // Bold closes back to the start distance, as the old fixed reading
         // had it: a whole move while it cannot shoot, half a move (firing)
@@ -323,9 +396,10 @@ impl Game for FireGame {
                 state.sides[s] = Firefight::returned(state.sides[s]);
             }
         }
-        // 2.1 movement, the attacker first; 2.11, 3.1 how far each moves.
+        // 2.1 movement: side A first, then side B; 2.11, 3.1 how far each moves.
+        let first = self.first_mover(fate);
         let mut moved = [HOLD; 2];
-        for (s, moved) in moved.iter_mut().enumerate() {
+        for s in [first, 1 - first] {
             let options = self.move_options(s, &state.sides);
             let sides = state.sides;
             let bold = self.bold_move(s, &sides, &options);
@@ -333,7 +407,7 @@ impl Game for FireGame {
                 Policy::Bold => bold,
                 _ => HOLD,
             });
-            *moved = choice;
+            moved[s] = choice;
             state.sides[s].room += self.delta(s, choice) as i16;
         }
         let gap = self.gap(&state.sides);
@@ -359,9 +433,10 @@ impl Game for FireGame {
         let mut volleys = [Volley::default(); 2];
         for s in 0..2 {
             if fired[s] {
-                let law = self.at(gap, moved[s] != HOLD, ball[s]).volley_law(s, state.sides[s]);
-                let i = draw(fate, law.iter().map(|v| v.1));
-                volleys[1 - s] = law[i].0;
+                // As `draw` would: no draw from a law of one outcome.
+                let law = self.volley_law(gap, moved[s] != HOLD, ball[s], s, state.sides[s]);
+                let i = if law.volleys.len() == 1 { 0 } else { fate.draw(&law.law) as usize };
+                volleys[1 - s] = law.volleys[i];
             }
         }
         let mut outs = [Out::In; 2];
@@ -414,6 +489,9 @@ impl Game for FireGame {
     }
 
     fn describe_option(&self, decision: &'static Decision, option: u16) -> String {
+        if decision.name == "order" {
+            return if option == SIDE_A { "side A (move first)" } else { "side B (move second)" }.to_string();
+        }
         if decision.name == "ammunition" {
             return if option == 0 { "canister" } else { "ballshot" }.to_string();
         }
@@ -513,6 +591,8 @@ impl Game for FireGame {
             "command_radius" | "command_radius_attached" => false,
             // 2.2, 2.11 infantry moves in line or extended line; batteries never move.
             "line_max_width" | "no_closer_than" | "retire_speed" => infantry,
+            // 2.1 the order of moves matters only where both sides move.
+            "firefight_initiative" => !battery,
             "move_infantry_line" => any(&|side| !side.battery_side() && side.figures <= rules.line_max_width),
             "move_infantry_extended_line" => any(&|side| !side.battery_side() && side.figures > rules.line_max_width),
             // 1.8, 2.x columns, cavalry, evading, charges, squares, pinning;

@@ -15,9 +15,27 @@
 //! [`FireGame`] keeps each unit's place (its `room` left: advancing adds to
 //! it, falling back and routing take from it; the gap is the start distance
 //! less both advances), so the distance after every rout stays open. Each
-//! movement phase, the attacker first and then the defender (2.1; the
-//! defender sees the attacker's move, a sequential reading of simultaneous
-//! movement), each infantry unit not shaken decides ([`MOVE_DECISION`]),
+//! turn starts with the initiative (2.1, issue 32 item 3: "Roll for
+//! initiative. High-scoring side picks Side A or Side B this turn"): each
+//! side wins it half the time (2.1 names no die and no modifier; read as a
+//! D10 each, ties rolled again, as the assault's square reads it), and the
+//! winner decides ([`ORDER_DECISION`]) to be side A, moving first, or side
+//! B, moving after it has seen A's move. Bold takes side A (it means to
+//! advance, and makes the enemy answer its move), cautious side B (it
+//! waits to see). Under best play moving second is never worse in a
+//! zero-sum game (the minimax inequality: the second mover answers each
+//! first move), so the winner takes B except where the two orders are
+//! worth the same, when the first listed, A, stands. The interpretation
+//! `firefight_initiative` switches the roll off (`attacker_first`: the
+//! attacker is side A every turn, the firefight before issue 32, in
+//! which the defender saw every attacker move: at 8 against 8 from 8"
+//! over 20 turns, a stand-up fight under best play, the attacker wins
+//! 33.1% and the defender 39.8% (35.2% and 38.8% with the half-or-whole
+//! moves, as the issue measured them), where with the roll each wins
+//! 37.5%, as mirrored sides must).
+//! With a battery on either side nothing is rolled: a battery never moves,
+//! so the order changes nothing. Then, side A first and side B after
+//! it, each infantry unit not shaken decides ([`MOVE_DECISION`]),
 //! by the whole inch (issue 32 item 1: 2.11's rates are maximums, and 3.1
 //! lets a unit "make half a move and fire"): hold and fire; close any
 //! whole number of inches up to half a move (2" in line, 2.11) and fire at
@@ -123,7 +141,8 @@
 //! that the law is the same to the bit on any thread count
 //! (`the_dense_law_is_the_same_to_the_bit_on_any_thread_count`; one
 //! thread and two differed by 2e-18 before). The choices keep each option's index in
-//! its list in 3 bits (four bytes a state a turn). `--explain`
+//! its list in 3 bits, for each order of the moves, and each side's pick
+//! of order (eight bytes a state a turn). `--explain`
 //! ([`DenseSolver::explain`]) reads each side's first decision off the
 //! table and, since a zero-sum table keeps the margin alone, walks the
 //! table's choices backwards once more for both sides' chances. A
@@ -132,8 +151,34 @@
 //! objectives, best against each heuristic) and eight set-ups (distances 2"
 //! to 10", rifles, an attached general with 7.5 danger, shaken units that
 //! fire, the first rout ending the fight, the old `half_move` retreat, an
-//! odd 3" move). The table is bounded by
+//! odd 3" move, and the attacker always first). The table is bounded by
 //! [`DENSE_MAX_STATES`] and [`DENSE_MAX_STATE_TURNS`].
+//!
+//! The initiative (issue 32 item 3) on the table: a state's worth is half
+//! the worth of the order the attacker picks when it wins the initiative
+//! and half the defender's, each order solved as the attacker-first order
+//! was (the first mover's option against the second's best reply to it).
+//! The worths after moves, the sum over the two sides' laws that takes
+//! most of the time, depend only on where the units end and how they
+//! moved, not on who moved first, so both orders read the same buffer
+//! (the pairs of moves both orders reach are the same: each side closes
+//! at most to 2" from wherever the other stands); only the replies and
+//! choices are worked out twice, and the forward walk spreads a state's
+//! mass twice, half each, where the two wins of the initiative lead to
+//! different moves (once where they lead to the same). At the default (24
+//! against 24 from 4" over 30 turns, `examples/solve_time`, release,
+//! under `/usr/bin/time -v`, 2026-11-28, the machine at a load of 10 to
+//! 16 on its 2 cores from other builds, so CPU times are the measure):
+//! 12.5 and 12.9 s of CPU and 585 MB rolled (13.4 s before the forward
+//! walk spread a state once where both wins lead to the same moves; the
+//! same law), against 8.8 and 9.1 s and 583 MB with
+//! `firefight_initiative = attacker_first` on the same code (8.7 s and
+//! 397 MB before: the choices take eight bytes a state a turn where they
+//! took four). Still past the 2 s budget, within the 1 GB. Under best
+//! play at the default the attacker wins 43.0% (42.2% with the attacker
+//! always first), and in the stand-up fight each side 45.8%, 8.4% drawn
+//! (42.8 / 47.0 / 10.3 before). The start-distance tables below were
+//! measured with the attacker always first.
 //!
 //! Everything else (batteries, the `ammunition` decision, 7.13, 5.8, a
 //! rolled charisma) goes to the generic solver of [`crate::game`] within
@@ -293,7 +338,7 @@ use super::UNROLLED;
 use super::fire::{Counterbattery, Fire};
 use super::roll::Roller;
 use super::{
-    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightRout, GeneralPlace, Grade, Nation, RangeBand,
+    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightInitiative, FirefightRout, GeneralPlace, Grade, Nation, RangeBand,
     RetireSpeed, RoutRow, Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures,
     grade_param, invalid, roll_test, test_distribution,
 };
