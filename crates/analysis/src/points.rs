@@ -248,7 +248,7 @@ pub fn fit(kinds: &[String], pairings: &[Pairing]) -> Result<Fit, AnalysisError>
     if k < 2 {
         return Err(AnalysisError::Invalid("points need two kinds at least".to_string()));
     }
-    if pairings.iter().any(|p| p.attacker >= k || p.defender >= k || !(p.total() > 0.0)) {
+    if pairings.iter().any(|p| p.attacker >= k || p.defender >= k || p.total().is_nan() || p.total() <= 0.0) {
         return Err(AnalysisError::Invalid("every pairing needs two known kinds and some fights".to_string()));
     }
     let draws = pairings.iter().any(|p| p.draws > 0.0);

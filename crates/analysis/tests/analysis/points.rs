@@ -114,6 +114,9 @@ fn a_ladder_with_a_cycle_is_reported_as_one_no_strengths_describe() {
             pairings.push(Pairing { attacker: a, defender: d, wins: w, draws: 0.0, losses: 1.0 - w, exact: true });
         }
     }
+    let empty = Pairing { attacker: 0, defender: 1, wins: 0.0, draws: 0.0, losses: 0.0, exact: true };
+    assert!(fit(&kinds(&["rock", "paper", "scissors"]), &[empty]).is_err(), "a pairing with no fights");
+    assert!(fit(&kinds(&["rock"]), &pairings).is_err(), "one kind");
     let fitted = fit(&kinds(&["rock", "paper", "scissors"]), &pairings).unwrap();
     assert!(fitted.strength.iter().all(|s| s.abs() < 1e-6), "{:?}", fitted.strength);
     assert_eq!(fitted.misfits().len(), 6);

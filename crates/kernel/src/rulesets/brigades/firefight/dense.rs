@@ -986,8 +986,7 @@ impl DenseSolver {
                                 landed[f] = (landed[f] as i32 + self.steps_of(f, o)) as usize;
                                 // No move brings the units nearer than `nearest`.
                                 debug_assert!(
-                                    self.gap(landed[0], landed[1]) >= self.nearest
-                                        && landed[f] < self.sides[f].rooms
+                                    self.gap(landed[0], landed[1]) >= self.nearest && landed[f] < self.sides[f].rooms
                                 );
                                 let landing = self.place_at(landed[0], landed[1]) * 3 + self.game.class(f, o);
                                 if known[landing] == u32::MAX {
@@ -1007,8 +1006,11 @@ impl DenseSolver {
                                         let mut classes = [0; 2];
                                         classes[f] = self.game.class(f, o);
                                         classes[g] = self.game.class(g, x);
-                                        let class =
-                                            if self.quiet(after[0], after[1]) { 0 } else { classes[0] * 3 + classes[1] };
+                                        let class = if self.quiet(after[0], after[1]) {
+                                            0
+                                        } else {
+                                            classes[0] * 3 + classes[1]
+                                        };
                                         let place = self.place_at(after[0], after[1]);
                                         read[flags][place] |= 1 << class;
                                         answers.push((x, gi as u8, place * 9 + class));

@@ -338,9 +338,9 @@ use super::UNROLLED;
 use super::fire::{Counterbattery, Fire};
 use super::roll::Roller;
 use super::{
-    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightInitiative, FirefightRout, GeneralPlace, Grade, Nation, RangeBand,
-    RetireSpeed, RoutRow, Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon, dice_from_figures,
-    grade_param, invalid, roll_test, test_distribution,
+    BatteryCrew, BatteryGunLoss, BatteryHits, Charisma, FirefightInitiative, FirefightRout, GeneralPlace, Grade,
+    Nation, RangeBand, RetireSpeed, RoutRow, Rules, ShakenPolicy, SurroundedHits, Target, TestResult, Weapon,
+    dice_from_figures, grade_param, invalid, roll_test, test_distribution,
 };
 use crate::dice::Dice;
 use crate::game::{self, ATTACKER, Decision, End, Fate, Game, Law, Policy};
