@@ -175,6 +175,15 @@ impl EvenPoint {
         }
     }
 
+    /// Its side of the target in a word: `above`, `below` or `at`.
+    pub fn side_word(&self, target: f64) -> &'static str {
+        match self.side(target) {
+            1 => "above",
+            -1 => "below",
+            _ => "at",
+        }
+    }
+
     /// Whether its interval leaves the target out (always, where exact).
     pub fn settled(&self, target: f64) -> bool {
         self.estimate.samples.is_none() || self.estimate.ci_low > target || self.estimate.ci_high < target
@@ -557,17 +566,7 @@ impl Even {
             column("estimate", self.points.iter().map(|p| p.estimate.value).collect()),
             column("ci_low", self.points.iter().map(|p| p.estimate.ci_low).collect()),
             column("ci_high", self.points.iter().map(|p| p.estimate.ci_high).collect()),
-            Column::new(
-                "side".into(),
-                self.points
-                    .iter()
-                    .map(|p| match p.side(self.target) {
-                        1 => "above",
-                        -1 => "below",
-                        _ => "at",
-                    })
-                    .collect::<Vec<_>>(),
-            ),
+            Column::new("side".into(), self.points.iter().map(|p| p.side_word(self.target)).collect::<Vec<_>>()),
             Column::new("settled".into(), self.points.iter().map(|p| p.settled(self.target)).collect::<Vec<_>>()),
             Column::new("samples".into(), self.points.iter().map(|p| p.samples).collect::<Vec<_>>()),
         ])

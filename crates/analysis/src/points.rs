@@ -275,15 +275,14 @@ pub fn fit(kinds: &[String], pairings: &[Pairing]) -> Result<Fit, AnalysisError>
     };
     let prepared: Vec<([DVector<f64>; 3], [f64; 3])> =
         pairings.iter().map(|p| (coefficients(p), [p.wins, p.draws, p.losses])).collect();
+    // Without draws, the draw outcome has no weight at all.
+    let indices: &[usize] = if draws { &[0, 1, 2] } else { &[0, 2] };
     let evaluate = |x: &DVector<f64>| -> (f64, DVector<f64>, DMatrix<f64>) {
         let mut value = 0.0;
         let mut gradient = DVector::zeros(n);
         let mut hessian = DMatrix::zeros(n, n);
         for (c, counts) in &prepared {
             let eta: Vec<f64> = c.iter().map(|ci| ci.dot(x)).collect();
-            // Without draws, the draw outcome has no weight at all.
-            let live = if tau.is_some() { 3 } else { 2 };
-            let indices: &[usize] = if live == 3 { &[0, 1, 2] } else { &[0, 2] };
             let top = indices.iter().map(|&o| eta[o]).fold(f64::NEG_INFINITY, f64::max);
             let z: f64 = indices.iter().map(|&o| (eta[o] - top).exp()).sum();
             let total: f64 = indices.iter().map(|&o| counts[o]).sum();

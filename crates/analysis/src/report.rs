@@ -688,29 +688,28 @@ pub fn even_curve_report(
         )),
         _ => None,
     };
+    let crossings_said: Vec<String> = searches
+        .iter()
+        .map(|(_, even)| match even.crossings.as_slice() {
+            [] => "no crossing in the range".to_string(),
+            [one] => even.crossing_words(one),
+            many => format!(
+                "{} crossings: {}",
+                many.len(),
+                many.iter().map(|c| even.crossing_words(c)).collect::<Vec<_>>().join("; ")
+            ),
+        })
+        .collect();
     let findings: Vec<String> = searches
         .iter()
-        .map(|(value, even)| {
-            let crossing = match even.crossings.as_slice() {
-                [] => "no crossing in the range".to_string(),
-                [one] => even.crossing_words(one),
-                many => format!(
-                    "{} crossings: {}",
-                    many.len(),
-                    many.iter().map(|c| even.crossing_words(c)).collect::<Vec<_>>().join("; ")
-                ),
-            };
-            format!("{by_key} = {value}: {crossing}")
-        })
+        .zip(&crossings_said)
+        .map(|((value, _), crossing)| format!("{by_key} = {value}: {crossing}"))
         .collect();
     let table_frame = {
         let column = |name: &str, values: Vec<String>| Column::new(name.into(), values);
         crate::balance::frame_of(vec![
             column(by_key, searches.iter().map(|(v, _)| v.clone()).collect()),
-            column(
-                &format!("{key} where {} is {target}", first.measure.plain()),
-                findings.iter().map(|f| f.split_once(": ").map_or(f.clone(), |(_, c)| c.to_string())).collect(),
-            ),
+            column(&format!("{key} where {} is {target}", first.measure.plain()), crossings_said.clone()),
         ])?
     };
     let mut runs = Vec::new();
