@@ -163,16 +163,9 @@ pub fn compute_with(
     control: &Control,
     cache: Option<&ScenarioCache>,
 ) -> anyhow::Result<DistResult> {
-    if !(request.confidence > 0.0 && request.confidence < 1.0) {
-        return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
-    }
+    check_confidence_and_precision(request.confidence, request.precision)?;
     if request.exact != Some(true) && request.samples == 0 {
         return Err(bad_input("--samples must be at least 1"));
-    }
-    if let Some(p) = request.precision
-        && !(p > 0.0 && p < 0.5)
-    {
-        return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
     }
     let ruleset = find_ruleset(&request.ruleset)?;
     let entry = ruleset.scenario(&request.scenario).map_err(|e| bad_input(e.to_string()))?;
@@ -180,22 +173,7 @@ pub fn compute_with(
     for pair in &request.rule_overrides {
         set_rule(rules.as_mut(), ruleset.name, pair)?;
     }
-    let pairs = request
-        .set
-        .iter()
-        .map(|pair| {
-            pair.split_once('=')
-                .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| bad_input(format!("--set expects KEY=VALUE, got `{pair}`")))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    // A key given twice is a mistake whichever value was meant: refused, as
-    // the API refuses it, rather than the last silently winning.
-    for (i, (key, value)) in pairs.iter().enumerate() {
-        if let Some((_, first)) = pairs[..i].iter().find(|(k, _)| k == key) {
-            return Err(bad_input(format!("--set {key} is given twice ({first}, then {value}); give each key once")));
-        }
-    }
+    let pairs = set_pairs(&request.set)?;
     let build = || {
         entry
             .build_from_text(rules.as_ref(), pairs.iter().copied())
@@ -293,6 +271,38 @@ pub fn compute_with(
         all
     };
     Ok(DistResult { provenance, distribution, rows, settings, policies, explained })
+}
+
+/// `--confidence` strictly between 0 and 1, and `--precision`, where
+/// given, above 0 and below 0.5.
+pub(super) fn check_confidence_and_precision(confidence: f64, precision: Option<f64>) -> anyhow::Result<()> {
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(bad_input(format!("--confidence {confidence} must be between 0 and 1, such as 0.95")));
+    }
+    if let Some(p) = precision
+        && !(p > 0.0 && p < 0.5)
+    {
+        return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
+    }
+    Ok(())
+}
+
+/// `--set KEY=VALUE` pairs, trimmed. A key given twice is a mistake
+/// whichever value was meant: refused, as the API refuses it, rather than
+/// the last silently winning.
+pub(super) fn set_pairs(set: &[String]) -> anyhow::Result<Vec<(&str, &str)>> {
+    let mut pairs: Vec<(&str, &str)> = Vec::with_capacity(set.len());
+    for pair in set {
+        let (key, value) = pair
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| bad_input(format!("--set expects KEY=VALUE, got `{pair}`")))?;
+        if let Some((_, first)) = pairs.iter().find(|(k, _)| *k == key) {
+            return Err(bad_input(format!("--set {key} is given twice ({first}, then {value}); give each key once")));
+        }
+        pairs.push((key, value));
+    }
+    Ok(pairs)
 }
 
 /// Sets one rule field from `FIELD=VALUE`, naming the field and what it

@@ -2,15 +2,15 @@
 //! field) at which a measure crosses a target, as a table, CSV or JSON;
 //! with `--by`, that value at each value of a second key.
 
-use super::dist::{Control, set_rule};
-use super::run::{Bar, parse_measure, progress_bar};
+use super::dist::{Control, check_confidence_and_precision, set_pairs, set_rule};
+use super::run::{finish_bar, parse_measure, progress_bar};
 use super::{find_ruleset, load_rules};
 use crate::args::Format;
 use crate::error::bad_input;
 use serde_json::json;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use volley_analysis::AnalysisError;
 use volley_analysis::balance::Experiment;
 use volley_analysis::even::{self, Axis, Crossing, Even, say};
@@ -62,17 +62,9 @@ pub fn run(request: EvenRequest) -> anyhow::Result<()> {
     let progress = Arc::new(AtomicU64::new(0));
     let bar = progress_bar("even", request.quiet, progress.clone(), None);
     let result = compute(&request, &Control { progress: Some(progress), cancel: None });
-    finish(bar);
+    finish_bar(bar);
     print!("{}", render(&result?, request.format));
     Ok(())
-}
-
-fn finish(bar: Option<Bar>) {
-    if let Some((bar, done, handle)) = bar {
-        done.store(true, Ordering::Relaxed);
-        handle.join().ok();
-        bar.finish_and_clear();
-    }
 }
 
 /// An analysis error as the user's to fix (a key, a value, a measure, an
@@ -88,26 +80,12 @@ fn classify(error: AnalysisError) -> anyhow::Error {
 
 /// Checks a request and runs its search.
 pub fn compute(request: &EvenRequest, control: &Control) -> anyhow::Result<EvenResult> {
-    if !(request.confidence > 0.0 && request.confidence < 1.0) {
-        return Err(bad_input(format!("--confidence {} must be between 0 and 1, such as 0.95", request.confidence)));
-    }
-    if let Some(p) = request.precision
-        && !(p > 0.0 && p < 0.5)
-    {
-        return Err(bad_input(format!("--precision {p} must be above 0 and below 0.5, such as 0.005")));
-    }
+    check_confidence_and_precision(request.confidence, request.precision)?;
     let ruleset = find_ruleset(&request.ruleset)?;
     let entry = ruleset.scenario(&request.scenario).map_err(|e| bad_input(e.to_string()))?;
     let mut rules = load_rules(&ruleset, request.rules.as_deref())?;
     let mut fixed: Vec<(String, String)> = Vec::new();
-    for pair in &request.set {
-        let (key, value) = pair
-            .split_once('=')
-            .map(|(k, v)| (k.trim(), v.trim()))
-            .ok_or_else(|| bad_input(format!("--set expects KEY=VALUE, got `{pair}`")))?;
-        if let Some((_, first)) = fixed.iter().find(|(k, _)| k == key) {
-            return Err(bad_input(format!("--set {key} is given twice ({first}, then {value}); give each key once")));
-        }
+    for (key, value) in set_pairs(&request.set)? {
         for searched in std::iter::once(&request.vary).chain(&request.by) {
             if key == searched {
                 return Err(bad_input(format!("--set {key}: {key} is searched, so it cannot also be held fixed")));
@@ -200,14 +178,13 @@ fn table(result: &EvenResult) -> String {
             let e = &point.estimate;
             let interval =
                 if e.samples.is_some() { format!("[{:.4}, {:.4}]", e.ci_low, e.ci_high) } else { "exact".into() };
-            let side = match point.side(even.target) {
-                1 => "above",
-                -1 => "below",
-                _ => "at",
-            };
             out.push_str(&format!(
                 "{:<key_width$}  {:>10.6}  {:>19}  {:>5}  {:>9}\n",
-                point.value, e.value, interval, side, point.samples
+                point.value,
+                e.value,
+                interval,
+                point.side_word(even.target),
+                point.samples
             ));
         }
         out.push_str(&format!("\n{}\n", even.finding()));
@@ -227,11 +204,7 @@ fn csv(result: &EvenResult) -> String {
     let mut out = String::from("by,value,estimate,ci_low,ci_high,side,settled,samples\n");
     for (by, even) in &result.searches {
         for p in &even.points {
-            let side = match p.side(even.target) {
-                1 => "above",
-                -1 => "below",
-                _ => "at",
-            };
+            let side = p.side_word(even.target);
             out.push_str(&format!(
                 "{},{},{},{},{},{side},{},{}\n",
                 by.as_deref().unwrap_or(""),

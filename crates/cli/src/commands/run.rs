@@ -520,12 +520,17 @@ pub fn execute_beside(
             }
         }
     })();
+    finish_bar(bar);
+    result
+}
+
+/// Stops a bar's ticking thread and clears the bar.
+pub fn finish_bar(bar: Option<Bar>) {
     if let Some((bar, done, handle)) = bar {
         done.store(true, Ordering::Relaxed);
         handle.join().ok();
         bar.finish_and_clear();
     }
-    result
 }
 
 pub type Bar = (ProgressBar, Arc<AtomicBool>, std::thread::JoinHandle<()>);

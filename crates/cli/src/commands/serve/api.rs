@@ -412,40 +412,68 @@ impl Drop for CancelOnDrop {
 }
 
 /// Computes (or finds in the cache) one request's answer, within the limits.
+/// Runs `work` on a blocking thread once a slot is free, within the
+/// server's time limit: past it, `cancel` is raised and the answer is 503
+/// with `hint`. The slot is held until the work ends, even past the limit:
+/// an exact solve cannot be interrupted, and its slot stays taken until it
+/// finishes.
+async fn within_limits<T: Send + 'static>(
+    server: &Arc<Server>,
+    cancel: Arc<AtomicBool>,
+    hint: &str,
+    work: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = server.slots.clone().acquire_owned().await.expect("the semaphore is never closed");
+    let job = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work()
+    });
+    match tokio::time::timeout(server.limits.timeout, job).await {
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "stopped after {} s, this server's limit per request (--timeout); {hint}",
+                    server.limits.timeout.as_secs()
+                ),
+            ))
+        }
+        Ok(joined) => {
+            joined.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?.map_err(from_command)
+        }
+    }
+}
+
+/// A computed answer as the format asks: CSV with its type, else JSON.
+fn formatted(format: Format, text: String) -> Response {
+    match format {
+        Format::Csv => {
+            let mut response = text.into_response();
+            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
+            response
+        }
+        _ => json_response(text),
+    }
+}
+
 async fn answer(server: &Arc<Server>, parsed: &Parsed, control: Control) -> Result<Arc<Answer>, ApiError> {
     if let Some(answer) = server.cache.lock().expect("the cache lock").get(&parsed.key) {
         return Ok(answer);
     }
-    let permit = server.slots.clone().acquire_owned().await.expect("the semaphore is never closed");
     let request = parsed.request.clone();
     let cancel = control.cancel.clone().unwrap_or_default();
     let control = Control { progress: control.progress, cancel: Some(cancel.clone()) };
     let scenarios = server.scenarios.clone();
-    let job = tokio::task::spawn_blocking(move || {
-        // The permit is held until the computation ends, even past a time
-        // limit: an exact solve cannot be interrupted, and its slot stays
-        // taken until it finishes.
-        let _permit = permit;
-        dist::compute_with(&request, &control, Some(&scenarios)).map(|result| Answer {
-            json: dist::render(&request, &result, Format::Json),
-            csv: dist::render(&request, &result, Format::Csv),
+    let result =
+        within_limits(server, cancel, "ask for fewer samples, a coarser precision or fewer turns", move || {
+            dist::compute_with(&request, &control, Some(&scenarios)).map(|result| Answer {
+                json: dist::render(&request, &result, Format::Json),
+                csv: dist::render(&request, &result, Format::Csv),
+            })
         })
-    });
-    let result = match tokio::time::timeout(server.limits.timeout, job).await {
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            return Err(ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "stopped after {} s, this server's limit per request (--timeout); ask for fewer samples, a \
-                     coarser precision or fewer turns",
-                    server.limits.timeout.as_secs()
-                ),
-            ));
-        }
-        Ok(joined) => joined.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
-    };
-    let answer = Arc::new(result.map_err(from_command)?);
+        .await?;
+    let answer = Arc::new(result);
     server.cache.lock().expect("the cache lock").put(parsed.key.clone(), answer.clone());
     Ok(answer)
 }
@@ -459,14 +487,8 @@ async fn dist_answer(
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
     let answer = answer(&server, &parsed, Control { progress: None, cancel: Some(cancel) }).await?;
-    Ok(match parsed.format {
-        Format::Csv => {
-            let mut response = answer.csv.clone().into_response();
-            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-            response
-        }
-        _ => json_response(answer.json.clone()),
-    })
+    let text = if parsed.format == Format::Csv { &answer.csv } else { &answer.json };
+    Ok(formatted(parsed.format, text.clone()))
 }
 
 /// What makes it even (`volley even`): `vary` names the key (or
@@ -575,38 +597,15 @@ async fn even_answer(
             server.limits.max_samples
         )));
     }
-    let permit = server.slots.clone().acquire_owned().await.expect("the semaphore is never closed");
     let cancel = Arc::new(AtomicBool::new(false));
     let _guard = CancelOnDrop(cancel.clone());
     let control = Control { progress: None, cancel: Some(cancel.clone()) };
     let format = request.format;
-    let job = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+    let text = within_limits(&server, cancel, "search a shorter range, or sample to a coarser precision", move || {
         even_command::compute(&request, &control).map(|result| even_command::render(&result, format))
-    });
-    let text = match tokio::time::timeout(server.limits.timeout, job).await {
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            return Err(ApiError(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!(
-                    "stopped after {} s, this server's limit per request (--timeout); search a shorter range, or \
-                     sample to a coarser precision",
-                    server.limits.timeout.as_secs()
-                ),
-            ));
-        }
-        Ok(joined) => joined.map_err(|e| ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?,
-    }
-    .map_err(from_command)?;
-    Ok(match format {
-        Format::Csv => {
-            let mut response = text.into_response();
-            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/csv; charset=utf-8"));
-            response
-        }
-        _ => json_response(text),
     })
+    .await?;
+    Ok(formatted(format, text))
 }
 
 /// `progress` events (`{"done": N, "total": N}`) while a sampled run goes,
