@@ -53,6 +53,8 @@ pub struct EvenResult {
     pub provenance: Provenance,
     /// The second key, with `--by`.
     pub by: Option<String>,
+    /// How each value was measured, with the seed, in words.
+    pub computed: String,
     /// (the `--by` value, or none; the search there).
     pub searches: Vec<(Option<String>, Even)>,
 }
@@ -142,7 +144,16 @@ pub fn compute(request: &EvenRequest, control: &Control) -> anyhow::Result<EvenR
     }
     let played: Vec<_> = searches.iter().flat_map(|(_, e)| e.runs.iter().map(|r| r.policies)).collect();
     let provenance = Provenance::of_experiment(&experiment, &searched).with_played(&played);
-    Ok(EvenResult { provenance, by: request.by.clone(), searches })
+    let rounds = |p: f64| {
+        format!("Monte Carlo in rounds from {} samples, fourfold, to ±{p} or the target left out", even::FIRST_ROUND)
+    };
+    let computed = match (request.exact, request.samples, precision) {
+        (Some(true), _, _) => "exact at every value".to_string(),
+        (_, Some(n), _) => format!("Monte Carlo, {n} samples a value, seed {}", request.seed),
+        (None, _, Some(p)) => format!("exact where quick; elsewhere {}, seed {}", rounds(p), request.seed),
+        (_, _, p) => format!("{}, seed {}", rounds(p.unwrap_or(DEFAULT_PRECISION)), request.seed),
+    };
+    Ok(EvenResult { provenance, by: request.by.clone(), computed, searches })
 }
 
 /// The answer in one of the output formats.
@@ -159,9 +170,7 @@ fn table(result: &EvenResult) -> String {
     let lines = result.provenance.lines();
     let width = lines.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
     for (label, value) in lines {
-        if label == "computed" {
-            continue;
-        }
+        let value = if label == "computed" { result.computed.clone() } else { value };
         out.push_str(&format!("{label:<width$}  {value}\n"));
     }
     for (by, even) in &result.searches {
@@ -223,8 +232,15 @@ fn csv(result: &EvenResult) -> String {
 /// The answer as JSON: the record, then each search's points, crossings
 /// and finding.
 pub fn json_value(result: &EvenResult) -> serde_json::Value {
-    let provenance: serde_json::Map<String, serde_json::Value> =
-        result.provenance.lines().into_iter().map(|(label, value)| (label.replace(' ', "_"), json!(value))).collect();
+    let provenance: serde_json::Map<String, serde_json::Value> = result
+        .provenance
+        .lines()
+        .into_iter()
+        .map(|(label, value)| {
+            let value = if label == "computed" { result.computed.clone() } else { value };
+            (label.replace(' ', "_"), json!(value))
+        })
+        .collect();
     let searches: Vec<serde_json::Value> = result
         .searches
         .iter()
