@@ -146,7 +146,16 @@ fn hougoumont_assaults_change_nothing_for_a_rule_they_do_not_read() {
 /// units that fire, 7.13).
 #[test]
 fn brigades_firefights_change_nothing_for_a_rule_they_do_not_read() {
-    let small = [("attacker.figures", "6"), ("defender.figures", "6"), ("turns", "4")];
+    // 10" from their baselines (24" in the catalogue): the dense table's
+    // rooms are what its cost grows with, and a 12" or 18" rout now takes
+    // a unit off, a branch the promises must hold on too.
+    let small = [
+        ("attacker.figures", "6"),
+        ("defender.figures", "6"),
+        ("attacker.room", "10"),
+        ("defender.room", "10"),
+        ("turns", "4"),
+    ];
     let mut checked = hold_promises("brigades", "firefight", &small, 1_000, true);
     let battery = [
         ("attacker.figures", "5"),
