@@ -68,6 +68,24 @@ pub enum Computation {
         /// The seed of sampled points.
         seed: u64,
     },
+    /// A search for the value at which a measure crosses its target
+    /// (`volley even`, an `even` analysis): each value probed exact as
+    /// `exact` says, the rest sampled: with a precision, in rounds from
+    /// `first` samples, four times more each round, until the interval
+    /// leaves the target out or is within the precision; without one,
+    /// `samples` a value.
+    Searched {
+        /// Where values are solved exactly.
+        exact: SearchExact,
+        /// The first round's samples.
+        first: u64,
+        /// Samples a value where no precision was asked.
+        samples: u64,
+        /// The interval half-width the rounds stop at, if any.
+        precision: Option<f64>,
+        /// The seed every value shares.
+        seed: u64,
+    },
     /// Exact wherever the scenario's solver can, sampled elsewhere.
     ExactWherePossible {
         /// Samples per sampled point.
@@ -77,6 +95,17 @@ pub enum Computation {
         /// The seed of sampled points.
         seed: u64,
     },
+}
+
+/// Where a search's values are solved exactly ([`Computation::Searched`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchExact {
+    /// At every value (an error where the solver cannot).
+    Always,
+    /// Where the scenario's exact answer is quick.
+    WhereQuick,
+    /// Nowhere: every value sampled.
+    Never,
 }
 
 /// Everything needed to make a result again.
@@ -170,6 +199,24 @@ impl Provenance {
             computation,
             experiment.confidence,
         )
+    }
+
+    /// The provenance of a search over `experiment` for where a measure
+    /// crosses its target, with `extra` keys as in [`Provenance::of_experiment`]
+    /// and `first` samples in a sampled value's first round.
+    pub fn of_search(experiment: &Experiment, extra: &[(String, String)], first: u64) -> Provenance {
+        let exact = if experiment.exact {
+            SearchExact::Always
+        } else if experiment.exact_when_quick {
+            SearchExact::WhereQuick
+        } else {
+            SearchExact::Never
+        };
+        let (samples, precision, seed) = (experiment.options.samples, experiment.precision, experiment.options.seed);
+        Provenance {
+            computation: Computation::Searched { exact, first, samples, precision, seed },
+            ..Provenance::of_experiment(experiment, extra)
+        }
     }
 
     /// The record with what each side played at the points it covers (the
@@ -303,6 +350,21 @@ impl Provenance {
                 "Monte Carlo, {samples} samples, seed {seed} (enough for every {}% interval to be within ±{precision})",
                 percent(self.confidence)
             ),
+            Computation::Searched { exact, first, samples, precision, seed } => {
+                let sampled = match precision {
+                    Some(p) => format!(
+                        "Monte Carlo in rounds from {first} samples, four times more each round, until the {}% \
+                         interval left the target out or was within ±{p}, seed {seed}",
+                        percent(self.confidence)
+                    ),
+                    None => format!("Monte Carlo, {samples} samples a value, seed {seed}"),
+                };
+                match exact {
+                    SearchExact::Always => "exact at every value".to_string(),
+                    SearchExact::WhereQuick => format!("exact at every value where that is quick; elsewhere {sampled}"),
+                    SearchExact::Never => sampled,
+                }
+            }
             Computation::ExactWherePossible { samples, precision, seed } => format!(
                 "exact wherever the scenario's solver can (the data's `exact` column says which); otherwise {}",
                 sampled(*samples, *precision, *seed)

@@ -525,10 +525,20 @@ pub fn write_index(reports_dir: &Path, groups: &[(String, Vec<IndexEntry>)]) -> 
 /// [`Provenance`] (with the policies played at `played`, each point's, see
 /// [`Provenance::with_played`]) and a note on the shared seed.
 pub fn method_text(experiment: &Experiment, played: &[Option<[PolicyUse; 2]>]) -> String {
+    method_of(experiment, Provenance::of_experiment(experiment, &[]).with_played(played))
+}
+
+/// [`method_text`] for a search for where a measure crosses its target
+/// ([`Provenance::of_search`]): how each value probed was measured.
+pub fn search_method_text(experiment: &Experiment, played: &[Option<[PolicyUse; 2]>]) -> String {
+    method_of(experiment, Provenance::of_search(experiment, &[], crate::even::FIRST_ROUND).with_played(played))
+}
+
+fn method_of(experiment: &Experiment, provenance: Provenance) -> String {
     format!(
         "{} {} Every point uses the same seed, so points differ by their settings and not by their dice.",
         experiment.scenario.summary,
-        Provenance::of_experiment(experiment, &[]).with_played(played).paragraph()
+        provenance.paragraph()
     )
 }
 
@@ -609,7 +619,7 @@ pub fn even_report(experiment: &Experiment, even: &Even) -> Result<(Report, Data
             Section::text("Search", &search_text(even))
                 .with_chart(chart)
                 .with_table(Table::from_frame(&even.frame()?, usize::MAX)?),
-            Section::text("Method", &method_text(experiment, &played(&even.runs))),
+            Section::text("Method", &search_method_text(experiment, &played(&even.runs))),
         ],
         pages: None,
     };
@@ -736,7 +746,7 @@ pub fn even_curve_report(
             .join("\n"),
         sections: vec![
             Section::text("Search", &search).with_chart(chart).with_table(Table::from_frame(&table_frame, usize::MAX)?),
-            Section::text("Method", &method_text(experiment, &played(&runs))),
+            Section::text("Method", &search_method_text(experiment, &played(&runs))),
         ],
         pages: None,
     };

@@ -5,6 +5,7 @@
 use crate::synthetic::{Duel, ShotRules, duel_entry, duel_rules, shot_entry};
 use volley_analysis::balance::{Experiment, Measure, sweep};
 use volley_analysis::even::{Axis, Crossing, curve, search, target_for};
+use volley_analysis::report::even_report;
 use volley_kernel::catalogue::catalogue;
 use volley_kernel::runner::RunOptions;
 
@@ -82,6 +83,24 @@ fn a_sampled_search_settles_both_bracketing_values_and_repeats_on_any_thread_cou
     let again = sampled(4);
     assert_eq!(found.points, again.points);
     assert!(found.finding().contains("points"), "{}", found.finding());
+    // The report's Method says how the search measured its values (rounds
+    // from the first, fourfold, to the target left out or the precision),
+    // not a fixed number of samples a point.
+    let experiment = duel().with_exact(false).with_precision(Some(0.005));
+    let (report, _) = even_report(&experiment, &found).unwrap();
+    let method = &report.sections.iter().find(|s| s.heading == "Method").unwrap().text;
+    assert!(
+        method.contains(
+            "computed: Monte Carlo in rounds from 2000 samples, four times more each round, until the 95% interval \
+             left the target out or was within ±0.005, seed 42;"
+        ),
+        "{method}"
+    );
+    assert!(!method.contains("samples per point"), "{method}");
+    let exact = duel();
+    let (report, _) = even_report(&exact, &found).unwrap();
+    let method = &report.sections.iter().find(|s| s.heading == "Method").unwrap().text;
+    assert!(method.contains("computed: exact at every value;"), "{method}");
 }
 
 #[test]

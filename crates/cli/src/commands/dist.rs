@@ -638,7 +638,8 @@ fn provenance_json(provenance: &Provenance) -> serde_json::Value {
         Computation::Sampled { samples, seed, .. }
         | Computation::SampledToPrecision { samples, seed, .. }
         | Computation::ExactWherePossible { samples, seed, .. }
-        | Computation::ExactWhereQuick { samples, seed, .. } => (Some(samples), Some(seed)),
+        | Computation::ExactWhereQuick { samples, seed, .. }
+        | Computation::Searched { samples, seed, .. } => (Some(samples), Some(seed)),
         Computation::Exact => (None, None),
     };
     json!({

@@ -53,8 +53,6 @@ pub struct EvenResult {
     pub provenance: Provenance,
     /// The second key, with `--by`.
     pub by: Option<String>,
-    /// How each value was measured, with the seed, in words.
-    pub computed: String,
     /// (the `--by` value, or none; the search there).
     pub searches: Vec<(Option<String>, Even)>,
 }
@@ -143,17 +141,8 @@ pub fn compute(request: &EvenRequest, control: &Control) -> anyhow::Result<EvenR
         searched.push((by.clone(), "each".to_string()));
     }
     let played: Vec<_> = searches.iter().flat_map(|(_, e)| e.runs.iter().map(|r| r.policies)).collect();
-    let provenance = Provenance::of_experiment(&experiment, &searched).with_played(&played);
-    let rounds = |p: f64| {
-        format!("Monte Carlo in rounds from {} samples, fourfold, to ±{p} or the target left out", even::FIRST_ROUND)
-    };
-    let computed = match (request.exact, request.samples, precision) {
-        (Some(true), _, _) => "exact at every value".to_string(),
-        (_, Some(n), _) => format!("Monte Carlo, {n} samples a value, seed {}", request.seed),
-        (None, _, Some(p)) => format!("exact where quick; elsewhere {}, seed {}", rounds(p), request.seed),
-        (_, _, p) => format!("{}, seed {}", rounds(p.unwrap_or(DEFAULT_PRECISION)), request.seed),
-    };
-    Ok(EvenResult { provenance, by: request.by.clone(), computed, searches })
+    let provenance = Provenance::of_search(&experiment, &searched, even::FIRST_ROUND).with_played(&played);
+    Ok(EvenResult { provenance, by: request.by.clone(), searches })
 }
 
 /// The answer in one of the output formats.
@@ -170,7 +159,6 @@ fn table(result: &EvenResult) -> String {
     let lines = result.provenance.lines();
     let width = lines.iter().map(|(label, _)| label.len()).max().unwrap_or(0);
     for (label, value) in lines {
-        let value = if label == "computed" { result.computed.clone() } else { value };
         out.push_str(&format!("{label:<width$}  {value}\n"));
     }
     for (by, even) in &result.searches {
@@ -236,10 +224,7 @@ pub fn json_value(result: &EvenResult) -> serde_json::Value {
         .provenance
         .lines()
         .into_iter()
-        .map(|(label, value)| {
-            let value = if label == "computed" { result.computed.clone() } else { value };
-            (label.replace(' ', "_"), json!(value))
-        })
+        .map(|(label, value)| (label.replace(' ', "_"), json!(value)))
         .collect();
     let searches: Vec<serde_json::Value> = result
         .searches

@@ -59,8 +59,8 @@ fn even_answers_in_json_and_csv_and_a_second_key_gives_a_curve() {
     assert_eq!(parsed["provenance"]["keys_set"], "dice=1d100, target=1..100");
     assert_eq!(
         parsed["provenance"]["computed"],
-        "exact where quick; elsewhere Monte Carlo in rounds from 2000 samples, fourfold, to ±0.005 or the target \
-         left out, seed 1"
+        "exact at every value where that is quick; elsewhere Monte Carlo in rounds from 2000 samples, four times \
+         more each round, until the 95% interval left the target out or was within ±0.005, seed 1"
     );
     let csv = volley_ok(&[
         "even",
