@@ -101,7 +101,7 @@ fn every_scenario_at_its_defaults_changes_nothing_for_a_rule_it_does_not_read() 
                 .filter(|p| p.name.ends_with(".policy"))
                 .map(|p| (p.name.as_str(), "bold"))
                 .collect();
-            hold_promises(set.name, entry.name, &bold, 4_000, false);
+            hold_promises(set.name, entry.name, &bold, 2_000, false);
         }
     }
 }
