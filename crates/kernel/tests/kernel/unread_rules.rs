@@ -239,14 +239,17 @@ fn brigades_firefights_change_nothing_for_a_rule_they_do_not_read() {
 /// Huzzah!'s assault, which reads none of the CinC, reorganising, the
 /// skirmish rolls or the quality table, and an arm's, formation's, officer's
 /// or battery's numbers only where the assault has them: under best play
-/// (exact) over two turns, a column on a line and cavalry on a column that
-/// forms square, and sampled with both sides bold across the settings that
+/// (exact), a column on a line for one turn from inside its threat zone
+/// (threat tests, orders, contact, the engagement and the rally, each side
+/// phasing, at about a seventeenth of two turns' solves from 4 bands, which promise
+/// the same fields), cavalry on a column that forms square over two turns,
+/// and sampled with both sides bold across the settings that
 /// switch its promises (cavalry of each kind and formation, batteries of
 /// each weight, squares, small units, officers, favourable ground,
 /// brigades and their checks, skirmisher superiority).
 #[test]
 fn huzzah_assaults_change_nothing_for_a_rule_they_do_not_read() {
-    let small = [("turns", "2"), ("distance", "4")];
+    let small = [("turns", "1"), ("distance", "3")];
     let mut checked = hold_promises("huzzah", "assault", &small, 2_000, true);
     let cavalry = [
         ("attacker.arm", "cavalry"),
