@@ -14,7 +14,28 @@
 //!   defender, in its own turn, tests once if it is in any attacking unit's
 //!   zone, Down 1 if in more than one ("Down 1 if in more than one threat
 //!   zone"), and so in any test it answers.
-//! - Orders ("Orders and movement"): the brigade officer orders the units
+//! - Orders ("Orders and movement"): where no forced order is pending and
+//!   two or more units can act on an order, the brigade officer first
+//!   chooses (the `command` decision) to "issue orders to his brigade as one
+//!   group" or "to individual units within his brigade", for the whole turn
+//!   ("An officer who issues orders at one command level cannot then order
+//!   units at a different level").
+//! - Orders to the group: each is one roll for all (the `group_order`
+//!   decision: none, advance or deploy), Down 1 if any unit ordered is in
+//!   the enemy's threat zone ("Even if a command has only one unit in a
+//!   threat zone, the whole command receives the penalty"), Down 1 for each
+//!   broken unit ("each broken sub-command"), Down 1 for each order to the
+//!   group before it, Down 1 if `attacker.brigade_isolated`, Down 1 on an
+//!   advance after a failed check, Up 1 in command. Passed, each unit in
+//!   turn acts on it or stands (the `act` decision: "Provided that one unit
+//!   acts on the order, other units in a command group need not act on it";
+//!   if none acts, "the order fails" and his orders end), moved "one at a
+//!   time", the battery's chance after each; a Huzzah! gives the group one
+//!   free order, its last that turn. So out of every zone two columns both
+//!   move on one roll at 9 (30 in 36), where one by one both rolls must
+//!   pass (25 in 36); with one column in the zone the group's roll is Down
+//!   1 for both.
+//! - Orders to units one by one: the brigade officer orders the units
 //!   individually, one after another, and cannot return to a unit he has
 //!   ordered ("Once an officer issues orders to a command or an individual
 //!   unit he cannot order other commands or individual units to which he
@@ -64,19 +85,35 @@
 //! unit is isolated (Down 1 on its threat tests and orders) when the
 //! brigade's other units are all broken or routing ("the only non-routing
 //! unit in a brigade"), with the `attacker.brigade` key counting the whole
-//! brigade as in the assault (0: its command is outside the scenario, and
-//! no unit is ever isolated or checked).
+//! brigade as in the assault. By default ([`OWN_BRIGADE`]) the brigade is
+//! the one the scenario holds: its attacking units and
+//! `attacker.brigade_lost`, so that its command checks are taken (the
+//! scenario is "with rally and command checks"); 0 switches them off (the
+//! brigade's command outside the scenario: no unit is ever isolated or
+//! checked), and a larger value stands the brigade's other units outside
+//! the fight (they are never lost, so the last attacking unit is not
+//! isolated).
 //!
 //! Simplifications, each a choice the rules leave the player or a case the
 //! scenario leaves out (see the ruleset note):
 //!
-//! - The officer orders the units individually, never the brigade as one
-//!   group (which the rules also allow: one roll for all, Down 1 if any unit
-//!   is in a threat zone), and in a fixed order: units with a forced order
-//!   first, then as listed, where the units are alike (no
-//!   `attacker.support_quality`) the nearest first, as they stand at the
-//!   start of the turn (the state keeps them sorted so that equal
-//!   situations merge); best play is over these orders only.
+//! - Ordering one by one, the officer takes the units in a fixed order:
+//!   units with a forced order first, then as listed, where the units are
+//!   alike (no `attacker.support_quality`) the nearest first, as they stand
+//!   at the start of the turn (the state keeps them sorted so that equal
+//!   situations merge); a group's units act in the same order. Best play is
+//!   over these orders only.
+//! - Interpretation: a forced order pending (a column's deploy after a
+//!   failed threat test) keeps the officer's orders that turn to units one
+//!   by one: the forced order is issued to its unit alone, first, and the
+//!   rules let him order at one level only. Nor is the group offered where
+//!   only one unit can act on an order (the others broken, routing or in
+//!   contact): its order would be that unit's with the whole group's
+//!   Downs, never better than ordering it alone.
+//! - The heuristics: bold orders the group where its roll is no harder than
+//!   any unit's own (every unit able to act in the enemy's zone, or none,
+//!   and none broken), then advances it and every unit acts; cautious
+//!   orders the units one by one.
 //! - Cavalry, on either side, is not modelled (blown cavalry, recalls and
 //!   squares are the `assault`'s); the attackers are infantry in line or
 //!   column, the defender infantry or a battery.
@@ -91,7 +128,10 @@
 //! A sweep of the start distance (two Trained columns against a Trained
 //! line, one turn, best play: the size two units solve at) moves the
 //! chance to engage by more than 10 points in two places: from 3 bands to
-//! 4, 62 to 50 percent, and from 7 to 8, 50 to 26 percent. From 1 to 3
+//! 4, 62 to 50 percent, and from 7 to 8, 50 to 26 percent (measured
+//! before the group orders and checks; `a_sweep_of_the_start_distance_
+//! under_best_play` holds the two steps within 10-15 and 20-25 points with
+//! them, and every other step under 10). From 1 to 3
 //! bands both columns are inside the line's threat zone and their own, and
 //! each makes contact on one order (8: Up 1 in command, Down 1 in the zone;
 //! 26 in 36), after its threat test. From 4 to 7 bands an advance stops on
@@ -119,10 +159,20 @@
 //! Trained line takes no decision, so against it only the attacker's play
 //! changes):
 //!
-//! - Two Trained columns, one turn (`turns=1`), pinned by
-//!   `beyond_the_solver_bold_gives_up_what_best_play_gains`: from 1 to 3
-//!   bands best play 2.206/0.010, bold 2.125/0.048, 0.12 points of margin;
-//!   from 4 to 8 bands bold play is best play.
+//! - Two Trained columns, one turn (`turns=1 purpose=manoeuvre`), the
+//!   brigade's checks and group orders in, pinned by
+//!   `beyond_the_solver_bold_gives_up_what_best_play_gains` (2026-11-28):
+//!   from 1 to 3 bands best play 2.320/0.031, bold 2.275/0.178, 0.19
+//!   points of margin; from 4 to 8 bands bold play is best play (1.873/0.021
+//!   from 4 to 7 bands, 0.961/0.011 from 8). Without the checks
+//!   (`attacker.brigade=0`) from 3 bands best play 2.370/0.010, bold
+//!   2.289/0.048 (before the group orders: 2.206/0.010 and 2.125/0.048).
+//!
+//! The figures below were measured before the group orders and with the
+//! brigade's checks off (`attacker.brigade=0`, then the default); one
+//! column has no group to order, so its figures stand at
+//! `attacker.brigade=0` (at the default its brigade of one is isolated).
+//!
 //! - Two columns over two turns, beyond `solvable` (measured with its bound
 //!   lifted by hand, 56 s and 1.3 GB under best play), both sides worn so
 //!   that the states fit the budget (`attacker.staggers=4
@@ -176,7 +226,7 @@ use super::{
 use crate::catalogue::ScenarioEntry;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate as Chance, Game, NONE, Plan, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
-use crate::params::{Param, ParamError, RuleBook, Settings};
+use crate::params::{Param, ParamError, RuleBook, Settings, Value};
 use crate::rulesets::huzzah::engagement::{Fate, Fighter, UnitResult, resolve_multi, resolve_with_ratings};
 use crate::rulesets::huzzah::multi::Support;
 use crate::rulesets::huzzah::standoff::Node;
@@ -237,7 +287,39 @@ pub static TARGET: Decision = Decision {
     options: "each equally near attacking unit, in the order listed",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &TARGET];
+/// The officer's choice of command level for the turn.
+pub static COMMAND: Decision = Decision {
+    name: "command",
+    who: "attacker",
+    doc: "The brigade officer, at the start of his orders in a turn with no forced order pending and two or more \
+          units he may order (Orders and movement: a brigade officer can \"issue orders to his brigade as one group\" \
+          or \"to individual units within his brigade\", and \"An officer who issues orders at one command level \
+          cannot then order units at a different level\"): order the brigade as one group (one roll for all, Down 1 \
+          if any unit ordered is in an enemy threat zone) or the units one by one.",
+    options: "order the units one by one, order the brigade as one group",
+};
+
+/// The officer's next order to the brigade as one group.
+pub static GROUP_ORDER: Decision = Decision {
+    name: "group_order",
+    who: "attacker",
+    doc: "The brigade officer ordering the brigade as one group (Orders and movement, Procedure and Multiple \
+          orders): give no further order, or order it to advance or deploy, rolled at his rating (Down 1 for each \
+          order to the group before it this turn) unless a Huzzah! gave a free order.",
+    options: "no further order, advance, deploy to line",
+};
+
+/// A unit's choice to act on the group's order.
+pub static ACT: Decision = Decision {
+    name: "act",
+    who: "attacker",
+    doc: "Each attacking unit in turn, when the brigade's group order succeeded (Orders and movement: \"Provided \
+          that one unit acts on the order, other units in a command group need not act on it. If no unit acts on \
+          an order, the order fails\"): stand, or act on it (advance one move, or deploy to line).",
+    options: "stand, act on the order",
+};
+
+static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &TARGET, &COMMAND, &GROUP_ORDER, &ACT];
 
 const HALT: u16 = 0;
 const MOVE: u16 = 1;
@@ -310,7 +392,32 @@ struct Meta {
     /// fire on it at 1 band: "a moving unit can be bombarded at any stage in
     /// its movement").
     charging: bool,
+    /// How the officer orders this turn: [`LEVEL_OPEN`] until he is asked,
+    /// [`LEVEL_ASKING`] while he chooses, then [`LEVEL_UNITS`] or
+    /// [`LEVEL_GROUP`] ("An officer who issues orders at one command level
+    /// cannot then order units at a different level").
+    level: u8,
+    /// The group order the units are acting on ([`MOVE`] or [`DEPLOY`]; 0
+    /// while the officer decides the group's next order).
+    acting: u16,
+    /// The units that have had their turn on the group's current order (bits).
+    acted: u8,
+    /// Some unit acted on the group's current order.
+    obeyed: bool,
+    /// Orders the group has received this turn (Down 1 for each before).
+    group_orders: u8,
+    /// A Huzzah! on the group's last order: its next is free, and its last.
+    group_free: bool,
 }
+
+/// The officer has not yet been asked how he orders this turn.
+const LEVEL_OPEN: u8 = 0;
+/// The officer is choosing whether to order the brigade as one group.
+const LEVEL_ASKING: u8 = 1;
+/// The officer orders the units one by one.
+const LEVEL_UNITS: u8 = 2;
+/// The officer orders the brigade as one group.
+const LEVEL_GROUP: u8 = 3;
 
 /// A state of the brigade's assault: the assault's state with the attacking
 /// fields cleared (the defender's, the brigade's and the phase), each unit's
@@ -352,6 +459,12 @@ enum Asks {
     Engage(u8),
     /// The brigade's command check, focused on this unit.
     Check(usize),
+    /// The officer's choice: the brigade as one group, or its units one by one.
+    Level,
+    /// The officer's next order to the brigade as one group.
+    GroupOrder,
+    /// This unit's choice to act on the group's order, or not.
+    Act(usize),
     /// Nothing: the phase moves on without a roll.
     Nothing,
 }
@@ -898,12 +1011,48 @@ impl Game for BrigadeGame {
             "advance" => ["halt", "advance one move", "deploy to line"][usize::from(option).min(2)].to_string(),
             "pursue" => ["hold the ground", "pursue"][usize::from(option).min(1)].to_string(),
             "bombard" => ["fire", "hold fire"][usize::from(option).min(1)].to_string(),
+            "command" => {
+                ["order the units one by one", "order the brigade as one group"][usize::from(option).min(1)].to_string()
+            }
+            "group_order" => ["no further order", "order the group to advance", "order the group to deploy to line"]
+                [usize::from(option).min(2)]
+            .to_string(),
+            "act" => ["stand", "advance one move", "deploy to line"][usize::from(option).min(2)].to_string(),
             _ => format!("attacking unit {}", option + 1),
         }
     }
 }
 
+/// The `attacker.brigade` value that means the brigade as the scenario
+/// holds it: its attacking units and `attacker.brigade_lost`.
+pub const OWN_BRIGADE: i64 = -1;
+
+/// The settings with `attacker.brigade` at [`OWN_BRIGADE`] replaced by the
+/// brigade's size: its attacking units and the units it has lost.
+fn with_own_brigade(settings: &Settings) -> Result<Settings, ParamError> {
+    if settings.int("attacker.brigade") != OWN_BRIGADE {
+        return Ok(settings.clone());
+    }
+    let own = settings.int("attacker.units") + settings.int("attacker.brigade_lost");
+    let params = entry().params;
+    Settings::from_values(
+        &params,
+        settings
+            .iter()
+            .map(|(key, value)| (key, if key == "attacker.brigade" { Value::Int(own) } else { value.clone() })),
+    )
+    .map_err(|_| {
+        invalid(
+            "attacker.brigade_lost",
+            format!(
+                "a brigade of {own} units (the attacking units and those lost) is more than 8: set attacker.brigade"
+            ),
+        )
+    })
+}
+
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let settings = &with_own_brigade(settings)?;
     let assault = super::assault_from_settings(rules, settings)?;
     let game = BrigadeGame::new(
         assault,
@@ -933,9 +1082,25 @@ pub fn entry() -> ScenarioEntry {
         ),
     ];
     params.extend(super::assault_params());
+    // The brigade's size defaults to the brigade the scenario holds, so that
+    // its command checks are taken ("Command integrity check").
+    for param in &mut params {
+        if param.name == "attacker.brigade" {
+            *param = Param::int(
+                "attacker.brigade",
+                "units in the attacking brigade, for command checks and isolation: -1 (the default) the attacking \
+                 units and attacker.brigade_lost, the brigade as the scenario holds it; 0 no command checks and no \
+                 isolation (the brigade's command outside the scenario); or a larger brigade, its other units \
+                 standing outside the fight",
+                OWN_BRIGADE,
+                OWN_BRIGADE,
+                8,
+            );
+        }
+    }
     ScenarioEntry {
         name: "brigade_assault",
-        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally, and brigade command checks where `attacker.brigade` gives the brigade's size (none by default).",
+        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally and the brigade's command checks (its size its own units by default: `attacker.brigade`).",
         params,
         build,
     }

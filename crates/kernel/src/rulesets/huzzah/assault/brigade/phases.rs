@@ -41,6 +41,21 @@ impl BrigadeGame {
                     Asks::Nothing
                 }
             }
+            ATTACKER_ORDERS if w.meta.level == LEVEL_ASKING => Asks::Level,
+            ATTACKER_ORDERS if w.meta.level == LEVEL_GROUP && w.meta.acting == 0 => {
+                if self.group_orderable(w) {
+                    Asks::GroupOrder
+                } else {
+                    Asks::Nothing
+                }
+            }
+            ATTACKER_ORDERS if w.meta.level == LEVEL_GROUP => {
+                if self.may_act(w, cursor) {
+                    Asks::Act(cursor)
+                } else {
+                    Asks::Nothing
+                }
+            }
             ATTACKER_ORDERS => {
                 let s = self.load(w, cursor);
                 if !w.meta.done && !w.units[cursor].broken() && self.may_order(self.variant(w, cursor), &s) {
@@ -92,6 +107,12 @@ impl BrigadeGame {
                 w.s.phase = BOMBARD;
                 Node::Live(w)
             }
+            ATTACKER_ORDERS if w.meta.level == LEVEL_GROUP && w.meta.acting == 0 => {
+                // No further order can be given to the group.
+                w.s.phase = LAST_BOMBARD;
+                Node::Live(w)
+            }
+            ATTACKER_ORDERS if w.meta.level == LEVEL_GROUP => Node::Live(self.next_actor(w)),
             ATTACKER_ORDERS => Node::Live(self.next_orderer(w)),
             BOMBARD | LAST_BOMBARD => Node::Live(self.after_chance(w)),
             ENGAGE_ATTACKER_ROLL => {
@@ -376,6 +397,9 @@ impl BrigadeGame {
                 let pair = self.roll(fate);
                 self.command_check(w, focus, pair)
             }
+            Asks::Level => self.choose_level(w, fate),
+            Asks::GroupOrder => self.group_order(w, fate),
+            Asks::Act(unit) => self.act(w, unit, fate),
             Asks::Nothing => unreachable!("a position that asks nothing passes"),
         }
     }
