@@ -123,9 +123,10 @@ impl Fate for Scripted {
 }
 
 /// Two Trained columns 1 band from an Experienced line (the rules' example):
-/// both pass their threat tests (rolls of 5 at Trained's 8) and their
-/// orders (5 at 8: Up 1 in command, Down 1 in the line's threat zone), so
-/// each advances into contact; `engagement` are the three engagement rolls,
+/// both pass their threat tests (rolls of 5 at Trained's 8) and the bold
+/// officer's order to the brigade as one group (both columns in the line's
+/// threat zone, so no harder than one by one: 5 at 8, Up 1 in command, Down
+/// 1 in the zone), so each advances into contact; `engagement` are the three engagement rolls,
 /// the columns' then the line's. Returns the game and its state after the
 /// engagement's step, and the winner if it ended the fight.
 fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<End>) {
@@ -134,7 +135,7 @@ fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<End
     let line = AssaultUnit::new(Quality::Experienced, Arm::Infantry, Formation::Line);
     let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 1, 1).unwrap();
     let game = BrigadeGame::new(assault, 2, Support::Same).unwrap();
-    let mut fate = Scripted::new(&[5, 5, 5, 5, engagement[0], engagement[1], engagement[2]]);
+    let mut fate = Scripted::new(&[5, 5, 5, engagement[0], engagement[1], engagement[2]]);
     let mut state = game.start();
     let mut winner = None;
     while fate.next < fate.totals.len() {
@@ -143,7 +144,7 @@ fn two_columns_engage(engagement: [i32; 3]) -> (BrigadeGame, Brigade, Option<End
             break;
         }
     }
-    assert_eq!(fate.next, 7, "every scripted roll is taken, the engagement's last");
+    assert_eq!(fate.next, 6, "every scripted roll is taken, the engagement's last");
     (game, state, winner)
 }
 
@@ -330,23 +331,131 @@ fn more_units_carry_the_assault_more_often() {
 #[test]
 fn beyond_the_solver_bold_gives_up_what_best_play_gains() {
     // Two Trained columns against a Trained line from 3 bands, one turn
-    // (the size two units solve at): measured with `solve_time huzzah
-    // brigade_assault turns=1 distance=3 attacker.policy=P`, and in the
-    // module docs. Bold, which best play falls back to beyond the solver,
-    // gives up 0.12 points of the attacker's margin here (it loses 0.048%
-    // where best play loses 0.010%); the line takes no decision, so only
-    // the attacker's play changes. Best play must be worth at least as
-    // much to the attacker as bold.
+    // (the size two units solve at), the brigade's command checks on:
+    // measured with `solve_time huzzah brigade_assault turns=1 distance=3
+    // purpose=manoeuvre attacker.policy=P`, and in the module docs. Bold,
+    // which best play falls back to beyond the solver, gives up 0.19 points
+    // of the attacker's margin here (it loses 0.178% where best play loses
+    // 0.031%); the line takes no decision, so only the attacker's play
+    // changes. Best play must be worth at least as much to the attacker as
+    // bold.
     let keys = [("turns", "1"), ("distance", "3")];
     let best = exact(&keys);
     let bold = exact(&[keys[0], keys[1], ("attacker.policy", "bold")]);
-    for (law, (win, loss)) in [(&best, (0.022057, 0.000102)), (&bold, (0.021246, 0.000476))] {
+    for (law, (win, loss)) in [(&best, (0.023203, 0.000306)), (&bold, (0.022752, 0.001781))] {
         let measured = (law.probability("winner", 0), law.probability("winner", 1));
-        assert!((measured.0 - win).abs() < 5e-7 && (measured.1 - loss).abs() < 5e-7, "{measured:?}");
+        assert!((measured.0 - win).abs() < 1e-6 && (measured.1 - loss).abs() < 1e-6, "{measured:?}");
     }
     assert!(margin(&best) > margin(&bold));
     // A turn more, and best play is bold's, which the output names.
     let longer = build("brigade_assault", &[("turns", "2"), ("distance", "3")]);
     let policies = longer.policies().unwrap();
     assert!(policies.iter().all(|p| p.asked == Policy::Best && p.played == Policy::Bold), "{policies:?}");
+}
+
+/// A fate that rolls the 2D6 totals it is given, then 12s (every order
+/// fails), and decides as told: the officer's `command` by `level`, his
+/// `advance` and `group_order` decisions alternately to act and to move on
+/// (one order to each unit, or to the group), everything else bold.
+struct Told {
+    totals: Vec<i32>,
+    next: usize,
+    level: u16,
+    orders: usize,
+}
+
+impl Fate for Told {
+    fn die(&mut self, _sides: u32) -> u32 {
+        unreachable!("Huzzah! rolls 2D6 only")
+    }
+    fn ways(&mut self, _ways: u32, _of: u32) -> bool {
+        unreachable!("Huzzah! rolls 2D6 only")
+    }
+    fn draw<L: Law + ?Sized>(&mut self, law: &L) -> u32 {
+        let total = self.totals.get(self.next).copied().unwrap_or(12);
+        self.next += 1;
+        law.outcomes().iter().map(|&(pair, _)| pair).find(|&pair| pair_total(pair) == total).unwrap()
+    }
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        _: impl FnOnce(&mut Dice) -> T,
+        _: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
+        unreachable!("the brigade's assault rolls its dice one draw at a time")
+    }
+    fn decide(&mut self, _: u8, d: &'static Decision, options: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
+        match d.name {
+            "command" => self.level,
+            "advance" | "group_order" => {
+                self.orders += 1;
+                if self.orders % 2 == 1 { options[1] } else { options[0] }
+            }
+            _ => heuristic(Policy::Bold),
+        }
+    }
+}
+
+/// The chance that both columns move in the first turn from 8 bands (out of
+/// the line's threat zone), the officer ordering them as one group (`level`
+/// 1) or one by one (0), one order each, every roll weighted by its chance.
+fn both_move(level: u16, rolls: usize) -> f64 {
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 8, 1).unwrap();
+    let game = BrigadeGame::new(assault, 2, Support::Same).unwrap();
+    let ways = |total: i32| f64::from(6 - (total - 7).abs()) / 36.0;
+    let mut p = 0.0;
+    let mut totals = vec![2; rolls];
+    loop {
+        let mut fate = Told { totals: totals.clone(), next: 0, level, orders: 0 };
+        let mut state = game.start();
+        while game.step(&mut state, &mut fate).is_none() && !game.starts_turn(&state) {}
+        let moved = game.describe_state(&state, 0);
+        if moved
+            == "column 4 bands off, 0 staggers 0 kills; column 4 bands off, 0 staggers 0 kills against infantry (0 staggers 0 kills)"
+        {
+            p += totals.iter().map(|&t| ways(t)).product::<f64>();
+        } else {
+            assert!(moved.contains("8 bands off"), "{moved}");
+        }
+        // The next combination of totals.
+        let Some(i) = totals.iter().position(|&t| t < 12) else { break };
+        totals[i] += 1;
+        totals[..i].fill(2);
+    }
+    p
+}
+
+#[test]
+fn a_group_order_moves_both_columns_on_one_roll() {
+    // "Orders and movement": the brigade officer may "issue orders to his
+    // brigade as one group" (one roll for all) or "to individual units";
+    // out of every threat zone the Trained officer's rating is 8, Up 1 in
+    // command: 9, passed by 30 of the 36 rolls. Ordered one by one, both
+    // columns move only if both rolls pass (and a failure ends his orders):
+    // (30/36)^2 = 25/36; as a group, on one roll: 30/36.
+    assert!((both_move(1, 1) - 30.0 / 36.0).abs() < 1e-12, "{}", both_move(1, 1));
+    assert!((both_move(0, 2) - 25.0 / 36.0).abs() < 1e-12, "{}", both_move(0, 2));
+}
+
+#[test]
+fn the_brigades_command_checks_are_taken_by_default() {
+    // The brigade is by default the one the scenario holds (its two units):
+    // a unit's rout makes it check, and a failed check staggers and retires
+    // both units; the last unit standing is isolated. Measured with
+    // `sample_time huzzah brigade_assault 40000 7 [attacker.brigade=0]`
+    // (bold play, the default beyond the solver): 70.9% of assaults carried
+    // with the checks, 82.6% without. Sampled here at 8,000 (a 95%
+    // interval of about one point), each within 2.5 points of its figure.
+    let wins = |settings: &[(&str, &str)], samples: u64| {
+        let played = build("brigade_assault", settings);
+        played.simulate(&RunOptions::new(samples, 7)).unwrap().probability("winner", 0)
+    };
+    let (checked, unchecked) = (wins(&[], 8_000), wins(&[("attacker.brigade", "0")], 8_000));
+    assert!((checked - 0.709).abs() < 0.025 && (unchecked - 0.826).abs() < 0.025, "{checked} {unchecked}");
+    // The size is the brigade's: with a unit lost beforehand it is three.
+    let lost = [("attacker.brigade_lost", "1")];
+    assert_eq!(wins(&lost, 1_000), wins(&[lost[0], ("attacker.brigade", "3")], 1_000));
+    assert_ne!(wins(&lost, 1_000), wins(&[lost[0], ("attacker.brigade", "4")], 1_000));
 }

@@ -141,8 +141,18 @@
 //! - `brigade_assault` ([`assault::brigade`]) is the `assault` with two or
 //!   three attacking infantry units of one brigade (`attacker.units`, alike
 //!   but for `attacker.support_quality`), side by side, each unit's part of
-//!   the turn run by the assault's own phases; with one unit it is the
-//!   assault, roll for roll (a test holds the two laws equal). Its readings:
+//!   the turn run by the assault's own phases; with one unit (and
+//!   `attacker.brigade = 0`) it is the assault, roll for roll (a test holds
+//!   the two laws equal). Its brigade is by default the one it holds (its
+//!   units and `attacker.brigade_lost`: `attacker.brigade = -1`), so its
+//!   command checks are taken; 0 turns them off. Its readings: where no
+//!   forced order is pending and two or more units can act, the officer
+//!   chooses each turn (`command`) to order the brigade as one group (one
+//!   roll for all, Down 1 if any unit ordered is in the enemy's zone, Down
+//!   1 for each broken unit; each unit then acts on the order or stands,
+//!   and if none acts the order fails) or the units one by one (an
+//!   interpretation: a forced order is its unit's own, so the officer
+//!   issuing one orders units that turn). One by one,
 //!   the brigade officer orders the units individually, one after another,
 //!   never returning to one ("Once an officer issues orders to ... an
 //!   individual unit he cannot order other ... individual units to which he
@@ -166,8 +176,8 @@
 //!   (any unit in the enemy's zone counts; Up 1 for each unit in its
 //!   favourable position); a unit is isolated when the brigade's others are
 //!   all broken or routing. The fight ends when the defender or every
-//!   attacking unit has broken. Simplifications: the officer never orders
-//!   the brigade as one group, and orders the units in a fixed order (the
+//!   attacking unit has broken. Simplifications: the officer orders
+//!   the units (and a group's units act) in a fixed order (the
 //!   nearest first at the start of a turn, where they are alike); no
 //!   cavalry on either side, nor an officer attached to one of several
 //!   units (he could order only that unit); a Huzzah! on the defender's

@@ -14,7 +14,28 @@
 //!   defender, in its own turn, tests once if it is in any attacking unit's
 //!   zone, Down 1 if in more than one ("Down 1 if in more than one threat
 //!   zone"), and so in any test it answers.
-//! - Orders ("Orders and movement"): the brigade officer orders the units
+//! - Orders ("Orders and movement"): where no forced order is pending and
+//!   two or more units can act on an order, the brigade officer first
+//!   chooses (the `command` decision) to "issue orders to his brigade as one
+//!   group" or "to individual units within his brigade", for the whole turn
+//!   ("An officer who issues orders at one command level cannot then order
+//!   units at a different level").
+//! - Orders to the group: each is one roll for all (the `group_order`
+//!   decision: none, advance or deploy), Down 1 if any unit ordered is in
+//!   the enemy's threat zone ("Even if a command has only one unit in a
+//!   threat zone, the whole command receives the penalty"), Down 1 for each
+//!   broken unit ("each broken sub-command"), Down 1 for each order to the
+//!   group before it, Down 1 if `attacker.brigade_isolated`, Down 1 on an
+//!   advance after a failed check, Up 1 in command. Passed, each unit in
+//!   turn acts on it or stands (the `act` decision: "Provided that one unit
+//!   acts on the order, other units in a command group need not act on it";
+//!   if none acts, "the order fails" and his orders end), moved "one at a
+//!   time", the battery's chance after each; a Huzzah! gives the group one
+//!   free order, its last that turn. So out of every zone two columns both
+//!   move on one roll at 9 (30 in 36), where one by one both rolls must
+//!   pass (25 in 36); with one column in the zone the group's roll is Down
+//!   1 for both.
+//! - Orders to units one by one: the brigade officer orders the units
 //!   individually, one after another, and cannot return to a unit he has
 //!   ordered ("Once an officer issues orders to a command or an individual
 //!   unit he cannot order other commands or individual units to which he
@@ -64,19 +85,35 @@
 //! unit is isolated (Down 1 on its threat tests and orders) when the
 //! brigade's other units are all broken or routing ("the only non-routing
 //! unit in a brigade"), with the `attacker.brigade` key counting the whole
-//! brigade as in the assault (0: its command is outside the scenario, and
-//! no unit is ever isolated or checked).
+//! brigade as in the assault. By default ([`OWN_BRIGADE`]) the brigade is
+//! the one the scenario holds: its attacking units and
+//! `attacker.brigade_lost`, so that its command checks are taken (the
+//! scenario is "with rally and command checks"); 0 switches them off (the
+//! brigade's command outside the scenario: no unit is ever isolated or
+//! checked), and a larger value stands the brigade's other units outside
+//! the fight (they are never lost, so the last attacking unit is not
+//! isolated).
 //!
 //! Simplifications, each a choice the rules leave the player or a case the
 //! scenario leaves out (see the ruleset note):
 //!
-//! - The officer orders the units individually, never the brigade as one
-//!   group (which the rules also allow: one roll for all, Down 1 if any unit
-//!   is in a threat zone), and in a fixed order: units with a forced order
-//!   first, then as listed, where the units are alike (no
-//!   `attacker.support_quality`) the nearest first, as they stand at the
-//!   start of the turn (the state keeps them sorted so that equal
-//!   situations merge); best play is over these orders only.
+//! - Ordering one by one, the officer takes the units in a fixed order:
+//!   units with a forced order first, then as listed, where the units are
+//!   alike (no `attacker.support_quality`) the nearest first, as they stand
+//!   at the start of the turn (the state keeps them sorted so that equal
+//!   situations merge); a group's units act in the same order. Best play is
+//!   over these orders only.
+//! - Interpretation: a forced order pending (a column's deploy after a
+//!   failed threat test) keeps the officer's orders that turn to units one
+//!   by one: the forced order is issued to its unit alone, first, and the
+//!   rules let him order at one level only. Nor is the group offered where
+//!   only one unit can act on an order (the others broken, routing or in
+//!   contact): its order would be that unit's with the whole group's
+//!   Downs, never better than ordering it alone.
+//! - The heuristics: bold orders the group where its roll is no harder than
+//!   any unit's own (every unit able to act in the enemy's zone, or none,
+//!   and none broken), then advances it and every unit acts; cautious
+//!   orders the units one by one.
 //! - Cavalry, on either side, is not modelled (blown cavalry, recalls and
 //!   squares are the `assault`'s); the attackers are infantry in line or
 //!   column, the defender infantry or a battery.
@@ -91,7 +128,10 @@
 //! A sweep of the start distance (two Trained columns against a Trained
 //! line, one turn, best play: the size two units solve at) moves the
 //! chance to engage by more than 10 points in two places: from 3 bands to
-//! 4, 62 to 50 percent, and from 7 to 8, 50 to 26 percent. From 1 to 3
+//! 4, 62 to 50 percent, and from 7 to 8, 50 to 26 percent (measured
+//! before the group orders and checks; `a_sweep_of_the_start_distance_
+//! under_best_play` holds the two steps within 10-15 and 20-25 points with
+//! them, and every other step under 10). From 1 to 3
 //! bands both columns are inside the line's threat zone and their own, and
 //! each makes contact on one order (8: Up 1 in command, Down 1 in the zone;
 //! 26 in 36), after its threat test. From 4 to 7 bands an advance stops on
@@ -119,10 +159,20 @@
 //! Trained line takes no decision, so against it only the attacker's play
 //! changes):
 //!
-//! - Two Trained columns, one turn (`turns=1`), pinned by
-//!   `beyond_the_solver_bold_gives_up_what_best_play_gains`: from 1 to 3
-//!   bands best play 2.206/0.010, bold 2.125/0.048, 0.12 points of margin;
-//!   from 4 to 8 bands bold play is best play.
+//! - Two Trained columns, one turn (`turns=1 purpose=manoeuvre`), the
+//!   brigade's checks and group orders in, pinned by
+//!   `beyond_the_solver_bold_gives_up_what_best_play_gains` (2026-11-28):
+//!   from 1 to 3 bands best play 2.320/0.031, bold 2.275/0.178, 0.19
+//!   points of margin; from 4 to 8 bands bold play is best play (1.873/0.021
+//!   from 4 to 7 bands, 0.961/0.011 from 8). Without the checks
+//!   (`attacker.brigade=0`) from 3 bands best play 2.370/0.010, bold
+//!   2.289/0.048 (before the group orders: 2.206/0.010 and 2.125/0.048).
+//!
+//! The figures below were measured before the group orders and with the
+//! brigade's checks off (`attacker.brigade=0`, then the default); one
+//! column has no group to order, so its figures stand at
+//! `attacker.brigade=0` (at the default its brigade of one is isolated).
+//!
 //! - Two columns over two turns, beyond `solvable` (measured with its bound
 //!   lifted by hand, 56 s and 1.3 GB under best play), both sides worn so
 //!   that the states fit the budget (`attacker.staggers=4
@@ -176,7 +226,7 @@ use super::{
 use crate::catalogue::ScenarioEntry;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate as Chance, Game, NONE, Plan, Played, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};
-use crate::params::{Param, ParamError, RuleBook, Settings};
+use crate::params::{Param, ParamError, RuleBook, Settings, Value};
 use crate::rulesets::huzzah::engagement::{Fate, Fighter, UnitResult, resolve_multi, resolve_with_ratings};
 use crate::rulesets::huzzah::multi::Support;
 use crate::rulesets::huzzah::standoff::Node;
@@ -184,6 +234,9 @@ use crate::rulesets::huzzah::{
     Arm, CommandCheckHuzzah, Officer, Quality, invalid, pair_is_huzzah, pair_total, remaining_percent,
 };
 use crate::scenario::DynScenario;
+
+mod orders;
+mod phases;
 
 /// The most attacking units.
 pub const MAX_UNITS: usize = 3;
@@ -234,7 +287,39 @@ pub static TARGET: Decision = Decision {
     options: "each equally near attacking unit, in the order listed",
 };
 
-static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &TARGET];
+/// The officer's choice of command level for the turn.
+pub static COMMAND: Decision = Decision {
+    name: "command",
+    who: "attacker",
+    doc: "The brigade officer, at the start of his orders in a turn with no forced order pending and two or more \
+          units he may order (Orders and movement: a brigade officer can \"issue orders to his brigade as one group\" \
+          or \"to individual units within his brigade\", and \"An officer who issues orders at one command level \
+          cannot then order units at a different level\"): order the brigade as one group (one roll for all, Down 1 \
+          if any unit ordered is in an enemy threat zone) or the units one by one.",
+    options: "order the units one by one, order the brigade as one group",
+};
+
+/// The officer's next order to the brigade as one group.
+pub static GROUP_ORDER: Decision = Decision {
+    name: "group_order",
+    who: "attacker",
+    doc: "The brigade officer ordering the brigade as one group (Orders and movement, Procedure and Multiple \
+          orders): give no further order, or order it to advance or deploy, rolled at his rating (Down 1 for each \
+          order to the group before it this turn) unless a Huzzah! gave a free order.",
+    options: "no further order, advance, deploy to line",
+};
+
+/// A unit's choice to act on the group's order.
+pub static ACT: Decision = Decision {
+    name: "act",
+    who: "attacker",
+    doc: "Each attacking unit in turn, when the brigade's group order succeeded (Orders and movement: \"Provided \
+          that one unit acts on the order, other units in a command group need not act on it. If no unit acts on \
+          an order, the order fails\"): stand, or act on it (advance one move, or deploy to line).",
+    options: "stand, act on the order",
+};
+
+static DECISIONS: &[&Decision] = &[&ADVANCE, &PURSUE, &BOMBARD_DECISION, &TARGET, &COMMAND, &GROUP_ORDER, &ACT];
 
 const HALT: u16 = 0;
 const MOVE: u16 = 1;
@@ -307,7 +392,32 @@ struct Meta {
     /// fire on it at 1 band: "a moving unit can be bombarded at any stage in
     /// its movement").
     charging: bool,
+    /// How the officer orders this turn: [`LEVEL_OPEN`] until he is asked,
+    /// [`LEVEL_ASKING`] while he chooses, then [`LEVEL_UNITS`] or
+    /// [`LEVEL_GROUP`] ("An officer who issues orders at one command level
+    /// cannot then order units at a different level").
+    level: u8,
+    /// The group order the units are acting on ([`MOVE`] or [`DEPLOY`]; 0
+    /// while the officer decides the group's next order).
+    acting: u16,
+    /// The units that have had their turn on the group's current order (bits).
+    acted: u8,
+    /// Some unit acted on the group's current order.
+    obeyed: bool,
+    /// Orders the group has received this turn (Down 1 for each before).
+    group_orders: u8,
+    /// A Huzzah! on the group's last order: its next is free, and its last.
+    group_free: bool,
 }
+
+/// The officer has not yet been asked how he orders this turn.
+const LEVEL_OPEN: u8 = 0;
+/// The officer is choosing whether to order the brigade as one group.
+const LEVEL_ASKING: u8 = 1;
+/// The officer orders the units one by one.
+const LEVEL_UNITS: u8 = 2;
+/// The officer orders the brigade as one group.
+const LEVEL_GROUP: u8 = 3;
 
 /// A state of the brigade's assault: the assault's state with the attacking
 /// fields cleared (the defender's, the brigade's and the phase), each unit's
@@ -349,6 +459,12 @@ enum Asks {
     Engage(u8),
     /// The brigade's command check, focused on this unit.
     Check(usize),
+    /// The officer's choice: the brigade as one group, or its units one by one.
+    Level,
+    /// The officer's next order to the brigade as one group.
+    GroupOrder,
+    /// This unit's choice to act on the group's order, or not.
+    Act(usize),
     /// Nothing: the phase moves on without a roll.
     Nothing,
 }
@@ -701,586 +817,6 @@ impl BrigadeGame {
         }
     }
 
-    /// The next unit the officer orders, its forced order first (units with
-    /// one pending come first), or the battery's last chance when he has
-    /// ordered them all or failed.
-    fn next_orderer(&self, mut w: Work) -> Work {
-        w.meta.charging = false;
-        let free = |i: usize| w.meta.ordered & (1 << i) == 0;
-        let pick = if w.meta.done {
-            None
-        } else {
-            self.alive(&w)
-                .filter(|&i| free(i) && w.units[i].has(FORCED))
-                .chain(self.alive(&w).filter(|&i| free(i)))
-                .next()
-        };
-        match pick {
-            Some(i) => {
-                w.meta.cursor = i as u8;
-                w.meta.ordered |= 1 << i;
-                w.s.phase = ATTACKER_FORCED;
-            }
-            None => w.s.phase = LAST_BOMBARD,
-        }
-        w
-    }
-
-    /// Whether the officer may give unit `s` an order now (the assault
-    /// game's test): not in contact, not a mob, and a free order pending or
-    /// an order that can be rolled.
-    fn may_order(&self, a: &Assault, s: &State) -> bool {
-        s.distance > 0
-            && !s.routing[0]
-            && (s.free_order
-                || a.order_rating(s, true).is_some()
-                || (self.may_deploy(a, s) && a.order_rating(s, false).is_some()))
-    }
-
-    fn may_deploy(&self, a: &Assault, s: &State) -> bool {
-        !s.routing[1] && a.units[0].arm == Arm::Infantry && s.formation[0] == Formation::Column
-    }
-
-    /// The distance the battery fires at unit `unit` (1 band for a unit
-    /// moving into contact).
-    fn range(&self, w: &Work, unit: usize) -> i32 {
-        let charging = w.meta.charging && w.s.phase == BOMBARD && unit == usize::from(w.meta.cursor);
-        if charging { 1 } else { i32::from(w.units[unit].distance) }
-    }
-
-    /// The units the battery may bombard now (bits): the nearest of those
-    /// it has not bombarded since they last acted on an order, within its
-    /// range and not engaged.
-    fn targets(&self, w: &Work) -> u8 {
-        if w.s.bombardments == 0 {
-            return 0;
-        }
-        let legitimate = |i: usize| {
-            let u = w.units[i];
-            let range = self.range(w, i);
-            !u.broken() && u.has(FIRE_READY) && range > 0 && self.base.bombard_band(range).is_some()
-        };
-        let nearest = (0..self.units).filter(|&i| legitimate(i)).map(|i| self.range(w, i)).min();
-        (0..self.units).filter(|&i| legitimate(i) && Some(self.range(w, i)) == nearest).fold(0, |bits, i| bits | 1 << i)
-    }
-
-    /// After a chance to bombard: back to the unit being ordered, the next
-    /// unit, or the engagement after the last chance.
-    fn after_chance(&self, mut w: Work) -> Work {
-        w.meta.charging = false;
-        if w.s.phase == LAST_BOMBARD {
-            w.s.phase = ENGAGE_ATTACKER_ROLL;
-            return self.forget_orders(w);
-        }
-        let i = usize::from(w.meta.cursor);
-        if w.units[i].broken() || w.units[i].distance == 0 {
-            self.next_orderer(w)
-        } else {
-            w.s.phase = ATTACKER_ORDERS;
-            w
-        }
-    }
-
-    /// What matters only in the Orders phase is forgotten after it (as the
-    /// assault's `steps_until` does), so that equal states merge.
-    fn forget_orders(&self, mut w: Work) -> Work {
-        w.meta = Meta::default();
-        for i in self.alive(&w).collect::<Vec<_>>() {
-            let u = &mut w.units[i];
-            u.orders = 0;
-            u.set(FREE_ORDER, false);
-            u.set(FIRE_READY, true);
-        }
-        w
-    }
-
-    fn roll<F: Chance>(&self, fate: &mut F) -> u32 {
-        fate.draw(&self.two_d6)
-    }
-
-    /// A threat test's chain of Huzzah!es played out within its step (as
-    /// the assault game does).
-    fn through_chain<F: Chance>(&self, a: &Assault, mut node: Node<State>, fate: &mut F) -> Node<State> {
-        while let Node::Live(s) = node
-            && s.huzzahs > 0
-        {
-            node = a.step(s, Some(self.roll(fate)));
-        }
-        node
-    }
-
-    /// What the position asks.
-    fn asks(&self, w: &Work) -> Asks {
-        let cursor = usize::from(w.meta.cursor);
-        match w.s.phase {
-            ATTACKER_THREAT | ATTACKER_REFORM => {
-                if cursor < self.units && !w.units[cursor].broken() {
-                    let a = self.variant(w, cursor);
-                    if a.wants_roll(&self.load(w, cursor)) {
-                        return Asks::Roll(cursor);
-                    }
-                }
-                Asks::Nothing
-            }
-            ATTACKER_FORCED | ATTACKER_DEPLOY_THREAT => {
-                let a = self.variant(w, cursor);
-                if !w.units[cursor].broken() && a.wants_roll(&self.load(w, cursor)) {
-                    Asks::Roll(cursor)
-                } else {
-                    Asks::Nothing
-                }
-            }
-            ATTACKER_ORDERS => {
-                let s = self.load(w, cursor);
-                if !w.meta.done && !w.units[cursor].broken() && self.may_order(self.variant(w, cursor), &s) {
-                    Asks::Order(cursor, if s.routing[1] { &PURSUE } else { &ADVANCE })
-                } else {
-                    Asks::Nothing
-                }
-            }
-            BOMBARD | LAST_BOMBARD => match self.targets(w) {
-                0 => Asks::Nothing,
-                targets => Asks::Bombard(targets),
-            },
-            ENGAGE_ATTACKER_ROLL => {
-                match self.alive(w).filter(|&i| w.units[i].distance == 0).fold(0, |bits, i| bits | 1 << i) {
-                    0 => Asks::Nothing,
-                    engaged => Asks::Engage(engaged),
-                }
-            }
-            ATTACKER_CHECK => match self.check_focus(w) {
-                Some(focus) if self.check_due(w) => Asks::Check(focus),
-                _ => Asks::Nothing,
-            },
-            DEFENDER_THREAT | DEFENDER_FORCED | DEFENDER_DEPLOY_THREAT | DEFENDER_CHECK | DEFENDER_REFORM => {
-                let focus = self.defender_focus(w);
-                if self.variant(w, focus).wants_roll(&self.load(w, focus)) { Asks::Roll(focus) } else { Asks::Nothing }
-            }
-            phase => panic!("the brigade's assault never waits in phase {phase}"),
-        }
-    }
-
-    /// Moves on where the position asks nothing.
-    fn pass(&self, mut w: Work) -> Node<Work> {
-        let cursor = usize::from(w.meta.cursor);
-        match w.s.phase {
-            ATTACKER_THREAT => {
-                if cursor + 1 < self.units {
-                    w.meta.cursor += 1;
-                } else {
-                    w.meta = Meta::default();
-                    w = self.next_orderer(w);
-                }
-                Node::Live(w)
-            }
-            ATTACKER_FORCED => {
-                w.s.phase = ATTACKER_ORDERS;
-                Node::Live(w)
-            }
-            ATTACKER_DEPLOY_THREAT => {
-                w.s.phase = BOMBARD;
-                Node::Live(w)
-            }
-            ATTACKER_ORDERS => Node::Live(self.next_orderer(w)),
-            BOMBARD | LAST_BOMBARD => Node::Live(self.after_chance(w)),
-            ENGAGE_ATTACKER_ROLL => {
-                w.s.phase = ATTACKER_CHECK;
-                Node::Live(w)
-            }
-            ATTACKER_CHECK => {
-                w.s.rare.set_due(0, false);
-                w.s.phase = ATTACKER_REFORM;
-                w.meta.cursor = 0;
-                Node::Live(w)
-            }
-            ATTACKER_REFORM => {
-                if cursor + 1 < self.units {
-                    w.meta.cursor += 1;
-                } else {
-                    w.meta.cursor = 0;
-                    w.s.phase = DEFENDER_THREAT;
-                }
-                Node::Live(w)
-            }
-            _ => {
-                // The defender's phases: the assault's step without a roll.
-                let focus = self.defender_focus(&w);
-                self.on_unit(w, focus, |a, s| a.step(s, None))
-            }
-        }
-    }
-
-    /// Runs the phases that ask nothing, up to one that asks or the end of the turn.
-    fn quiet(&self, mut node: Node<Work>) -> Node<Work> {
-        while let Node::Live(w) = node {
-            if w.s.phase == TURN_END || self.asks(&w) != Asks::Nothing {
-                return Node::Live(w);
-            }
-            node = self.pass(w);
-        }
-        node
-    }
-
-    /// The brigade's command check is due ("Command integrity check",
-    /// Conditions): a unit routed since its last Rally phase, it failed its
-    /// last check, or it has units broken or routing and a unit in the
-    /// enemy's threat zone; a Huzzah! on its last check spares it until a
-    /// unit routs again.
-    fn check_due(&self, w: &Work) -> bool {
-        let s = &w.s;
-        if self.base.units[0].brigade == 0 {
-            return false;
-        }
-        let any_in_zone = self.alive(w).any(|i| self.base.in_zone_of(&self.load(w, i), 1));
-        s.rare.due(0)
-            || (!s.rare.exempt(0)
-                && (s.rare.last_check(0) == LastCheck::Failed || (self.brigade_losses(w) > 0 && any_in_zone)))
-    }
-
-    /// The brigade's units broken or routing, those outside the scenario included.
-    fn brigade_losses(&self, w: &Work) -> i32 {
-        self.base.units[0].brigade_lost
-            + (0..self.units).filter(|&i| w.units[i].broken() || w.units[i].has(ROUTING)).count() as i32
-    }
-
-    /// The unit whose view the brigade's check is rated on: the first standing.
-    fn check_focus(&self, w: &Work) -> Option<usize> {
-        self.alive(w).next()
-    }
-
-    /// The brigade's command check with this roll: the assault's rating on
-    /// the focus unit's view (its other units' losses counted), Up 1 for each
-    /// other unit in its favourable position; failed, every unit takes a
-    /// stagger for each unit broken or routing and each that is not routing
-    /// retires a full move.
-    fn command_check(&self, mut w: Work, focus: usize, pair: u32) -> Node<Work> {
-        let r = &self.base.rules;
-        let a = self.variant(&w, focus);
-        let mut rating = a.check_rating(&self.load(&w, focus), 0);
-        for i in self.alive(&w).filter(|&i| i != focus) {
-            let s = self.load(&w, i);
-            if a.favourable(&s, 0) && !a.threat_disadvantaged(&s, 0) {
-                rating += r.command_check_favourable_up;
-            }
-        }
-        w.s.rare.set_due(0, false);
-        w.s.phase = ATTACKER_REFORM;
-        w.meta.cursor = 0;
-        let huzzah = pair_is_huzzah(pair);
-        let passed =
-            (huzzah && r.command_check_huzzah == CommandCheckHuzzah::Passes) || r.passes(pair_total(pair), rating);
-        if passed {
-            w.s.rare.set_last_check(0, LastCheck::Passed);
-            w.s.rare.set_exempt(0, huzzah);
-            return Node::Live(w);
-        }
-        w.s.rare.set_last_check(0, LastCheck::Failed);
-        let staggers = (self.brigade_losses(&w) * r.command_check_failure_staggers) as i8;
-        for i in self.alive(&w).collect::<Vec<_>>() {
-            w.units[i].staggers += staggers;
-            if w.units[i].has(ROUTING) {
-                continue;
-            }
-            let a = self.variant(&w, i);
-            let mut s = self.load(&w, i);
-            let moved = a.move_of(&s, 0).max(1);
-            match a.fall_back(&mut s, 0, moved) {
-                Some(_) => self.break_unit(&mut w, i),
-                None => self.store(&mut w, i, s),
-            }
-        }
-        self.settle(w)
-    }
-
-    /// The engagement of the units in contact: one-on-one as the assault's,
-    /// several against one as `multi_engagement`'s.
-    fn engage(&self, mut w: Work, engaged: &[usize], pairs: &[u32], defender_pair: u32) -> Node<Work> {
-        let r = &self.base.rules;
-        let sides: Vec<([Fighter; 2], [i32; 2])> =
-            engaged.iter().map(|&i| self.plain(i).fighters(&self.load(&w, i))).collect();
-        let defender = sides[0].0[1];
-        let mut results: Vec<UnitResult> = Vec::with_capacity(engaged.len());
-        let (defender_result, defender_officer_killed);
-        if engaged.len() == 1 {
-            let ([a, d], rating) = sides[0];
-            let res = resolve_with_ratings(r, [&a, &d], rating, [pairs[0], defender_pair]);
-            let taken = res.attacker;
-            results.push(UnitResult {
-                staggers: taken.staggers,
-                kills: taken.kills,
-                broken: taken.broken,
-                fate: taken.fate,
-            });
-            defender_result = UnitResult {
-                staggers: res.defender.staggers,
-                kills: res.defender.kills,
-                broken: res.defender.broken,
-                fate: res.defender.fate,
-            };
-            defender_officer_killed = res.defender.officer_killed;
-        } else {
-            let fighters: Vec<Fighter> = sides.iter().map(|(f, _)| f[0]).collect();
-            let ratings: Vec<i32> = sides.iter().map(|(_, rating)| rating[0]).collect();
-            // The defender takes its Ups and Downs against the first unit
-            // engaged, as `multi_engagement` does.
-            let res = resolve_multi(
-                r,
-                [&fighters, std::slice::from_ref(&defender)],
-                [&ratings, &[sides[0].1[1]]],
-                [pairs, &[defender_pair]],
-            );
-            results = res.attackers;
-            defender_result = res.defenders[0];
-            defender_officer_killed =
-                defender.officer != Officer::None && (defender_result.kills > 0 || defender_result.broken);
-        }
-        w.s.engaged = true;
-        for (k, &i) in engaged.iter().enumerate() {
-            let taken = results[k];
-            w.units[i].staggers += taken.staggers as i8;
-            w.units[i].kills += taken.kills as i8;
-            // "An officer who is attached to a unit that takes a kill or is
-            // broken is himself killed."
-            if sides[k].0[0].officer != Officer::None && (taken.kills > 0 || taken.broken) {
-                w.units[i].set(OFFICER, false);
-            }
-        }
-        w.s.strength[2] += defender_result.staggers as i8;
-        w.s.strength[3] += defender_result.kills as i8;
-        if defender_officer_killed {
-            w.s.officer[1] = false;
-        }
-        for (k, &i) in engaged.iter().enumerate() {
-            if results[k].fate == Fate::Broken {
-                self.break_unit(&mut w, i);
-            }
-        }
-        let attackers_broken = self.alive(&w).next().is_none();
-        match (defender_result.fate == Fate::Broken, attackers_broken) {
-            (true, true) => return Node::End(self.code(NONE, 1, &w)),
-            (true, false) => return Node::End(self.code(ATTACKER, 1, &w)),
-            (false, true) => return Node::End(self.code(DEFENDER, 1, &w)),
-            (false, false) => {}
-        }
-        w.s.phase = ATTACKER_CHECK;
-        // The losers rout, a tied attacker or a Huzzah! loser retires; each
-        // attacking unit moves on its own, the defender away from them all.
-        let brigade = self.base.units[0].brigade > 0;
-        for (k, &i) in engaged.iter().enumerate() {
-            let a = self.plain(i);
-            let mut s = self.load(&w, i);
-            let moved = match results[k].fate {
-                Fate::Routs => {
-                    s.routing[0] = true;
-                    s.forced[0] = false;
-                    if brigade {
-                        w.s.rare.set_due(0, true);
-                        w.s.rare.set_exempt(0, false);
-                    }
-                    a.rout_move(0)
-                }
-                Fate::Retires => a.move_of(&s, 0).max(1),
-                Fate::Holds | Fate::Broken => continue,
-            };
-            s.rare = w.s.rare;
-            if a.fall_back(&mut s, 0, moved).is_some() {
-                w.units[i].set(ROUTING, s.routing[0]);
-                self.break_unit(&mut w, i);
-            } else {
-                self.store(&mut w, i, s);
-            }
-        }
-        if let Node::End(code) = self.settle(w) {
-            return Node::End(code);
-        }
-        let focus = engaged.iter().copied().find(|&i| !w.units[i].broken()).or_else(|| self.alive(&w).next());
-        let Some(focus) = focus else { return self.settle(w) };
-        let a = self.plain(focus);
-        let mut s = self.load(&w, focus);
-        let moved = match defender_result.fate {
-            Fate::Routs => {
-                s.routing[1] = true;
-                if a.units[1].brigade > 0 {
-                    s.rare.set_due(1, true);
-                    s.rare.set_exempt(1, false);
-                }
-                s.forced[1] = false;
-                a.rout_move(1)
-            }
-            Fate::Retires => a.move_of(&s, 1).max(1),
-            Fate::Holds | Fate::Broken => return self.settle(w),
-        };
-        if a.fall_back(&mut s, 1, moved).is_some() {
-            w.s.routing[1] = s.routing[1];
-            return Node::End(self.code(ATTACKER, 1, &w));
-        }
-        self.store(&mut w, focus, s);
-        self.settle(w)
-    }
-
-    /// What a cautious attacker orders (the assault game's): on to the edge
-    /// of the defender's threat zone, or into contact, and no further.
-    fn cautious_order(&self, a: &Assault, s: &State) -> u16 {
-        if s.routing[1] {
-            return HALT;
-        }
-        let to = a.advance(s);
-        if to == 0 || to >= a.zone(s, 1) && i32::from(s.distance) > a.zone(s, 1) { MOVE } else { HALT }
-    }
-
-    /// The officer's order to unit `unit` (the assault game's `advance` or
-    /// `pursue`), rolled unless a Huzzah!'s free order carries it out.
-    fn order<F: Chance>(&self, mut w: Work, unit: usize, decision: &'static Decision, fate: &mut F) -> Node<Work> {
-        let a = self.variant(&w, unit);
-        let r = &a.rules;
-        let mut s = self.load(&w, unit);
-        let mut options = vec![HALT];
-        if s.free_order || a.order_rating(&s, true).is_some() {
-            options.push(MOVE);
-        }
-        if self.may_deploy(a, &s) && (s.free_order || a.order_rating(&s, false).is_some()) {
-            options.push(DEPLOY);
-        }
-        let cautious = self.cautious_order(a, &s);
-        let or_halt = |option: u16| if options.contains(&option) { option } else { HALT };
-        let choice = fate.decide(ATTACKER, decision, &options, &|policy| match policy {
-            Policy::Cautious => or_halt(cautious),
-            _ => or_halt(MOVE),
-        });
-        if choice == HALT {
-            // No further order to this unit: the officer moves on.
-            s.free_order = false;
-            self.store(&mut w, unit, s);
-            return Node::Live(self.next_orderer(w));
-        }
-        w.meta.issued = w.meta.issued.saturating_add(1);
-        if s.free_order {
-            // "Automatically successfully issue another order"; then no
-            // other orders to this unit that turn.
-            s.free_order = false;
-            s.orders = u8::MAX / 2;
-        } else {
-            let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
-            let pair = self.roll(fate);
-            s.orders = s.orders.saturating_add(1);
-            if !r.passes(pair_total(pair), rating) {
-                // "An officer who fails when issuing an order can give no
-                // further orders that turn": the battery's last chance.
-                self.store(&mut w, unit, s);
-                w.meta.done = true;
-                w.meta.charging = false;
-                w.s.phase = LAST_BOMBARD;
-                return Node::Live(w);
-            }
-            if pair_is_huzzah(pair) {
-                s.free_order = true;
-            }
-        }
-        if choice == DEPLOY {
-            s.formation[0] = Formation::Line;
-            s.phase = ATTACKER_DEPLOY_THREAT;
-            s.fire_ready = true;
-            self.store(&mut w, unit, s);
-            return Node::Live(w);
-        }
-        let to = a.advance(&s);
-        Assault::advance_to(&mut s, to);
-        s.fire_ready = true;
-        s.phase = BOMBARD;
-        self.store(&mut w, unit, s);
-        w.meta.charging = to == 0;
-        Node::Live(w)
-    }
-
-    /// The battery's chance at the nearest of `targets` (bits).
-    fn bombard<F: Chance>(&self, w: Work, targets: u8, fate: &mut F) -> Node<Work> {
-        let chance = w.s.phase;
-        let targets: Vec<usize> = (0..self.units).filter(|&i| targets & (1 << i) != 0).collect();
-        let band = self.base.bombard_band(self.range(&w, targets[0]));
-        let choice = fate.decide(DEFENDER, &BOMBARD_DECISION, &[FIRE, HOLD], &|policy| match policy {
-            Policy::Cautious if band != Some(0) => HOLD,
-            _ => FIRE,
-        });
-        if choice == HOLD {
-            return Node::Live(self.after_chance(w));
-        }
-        let options: Vec<u16> = targets.iter().map(|&i| i as u16).collect();
-        // Bold fires at the unit nearest to breaking; cautious at the first listed.
-        let weakest = *targets
-            .iter()
-            .max_by_key(|&&i| (i32::from(w.units[i].staggers) + i32::from(w.units[i].kills), std::cmp::Reverse(i)))
-            .expect("a chance has a target");
-        let target = usize::from(fate.decide(DEFENDER, &TARGET, &options, &|policy| match policy {
-            Policy::Cautious => options[0],
-            _ => weakest as u16,
-        }));
-        let pair = self.roll(fate);
-        let node = self.on_unit(w, target, |a, mut s| {
-            s.phase = chance;
-            s.huzzahs = 0;
-            self.through_chain(a, a.step(s, Some(pair)), fate)
-        });
-        // The chance goes on: the next nearest unit not yet bombarded.
-        match node {
-            Node::Live(mut w) => {
-                w.s.phase = chance;
-                Node::Live(w)
-            }
-            end => end,
-        }
-    }
-
-    /// The step at a position that asks: its decision and its rolls.
-    fn input<F: Chance>(&self, w: Work, asks: Asks, fate: &mut F) -> Node<Work> {
-        let phase = w.s.phase;
-        match asks {
-            Asks::Roll(unit) => {
-                let pair = self.roll(fate);
-                let mut disobeyed = 0;
-                if phase == ATTACKER_FORCED {
-                    // "The unit takes one extra stagger for each order issued
-                    // by their officer before the forced order is issued."
-                    disobeyed = i32::from(w.meta.issued) * self.base.rules.forced_order_disobeyed_staggers;
-                }
-                let mut w = w;
-                if phase == ATTACKER_FORCED {
-                    w.meta.issued = w.meta.issued.saturating_add(1);
-                }
-                let node = self.on_unit(w, unit, |a, mut s| {
-                    s.strength[0] += disobeyed as i8;
-                    self.through_chain(a, a.step(s, Some(pair)), fate)
-                });
-                let Node::Live(mut w) = node else { return node };
-                match phase {
-                    ATTACKER_THREAT | ATTACKER_REFORM => w.s.phase = phase,
-                    // A failed forced order: no further orders.
-                    ATTACKER_FORCED if w.s.phase == LAST_BOMBARD => w.meta.done = true,
-                    // The deployed unit's test done: the battery's chance.
-                    ATTACKER_DEPLOY_THREAT => w.s.phase = BOMBARD,
-                    _ => {}
-                }
-                if matches!(phase, ATTACKER_THREAT | ATTACKER_REFORM) {
-                    // The unit's part done: the next unit's (the quiet step moves on).
-                    return self.pass(w);
-                }
-                Node::Live(w)
-            }
-            Asks::Order(unit, decision) => self.order(w, unit, decision, fate),
-            Asks::Bombard(targets) => self.bombard(w, targets, fate),
-            Asks::Engage(engaged) => {
-                let engaged: Vec<usize> = (0..self.units).filter(|&i| engaged & (1 << i) != 0).collect();
-                let pairs: Vec<u32> = engaged.iter().map(|_| self.roll(fate)).collect();
-                let defender = self.roll(fate);
-                self.engage(w, &engaged, &pairs, defender)
-            }
-            Asks::Check(focus) => {
-                let pair = self.roll(fate);
-                self.command_check(w, focus, pair)
-            }
-            Asks::Nothing => unreachable!("a position that asks nothing passes"),
-        }
-    }
-
     /// Forgets what can no longer matter, so that equal situations merge:
     /// the orders and free order of a unit the officer has moved on from
     /// (he cannot return to it), the officer's count of orders where no
@@ -1475,12 +1011,48 @@ impl Game for BrigadeGame {
             "advance" => ["halt", "advance one move", "deploy to line"][usize::from(option).min(2)].to_string(),
             "pursue" => ["hold the ground", "pursue"][usize::from(option).min(1)].to_string(),
             "bombard" => ["fire", "hold fire"][usize::from(option).min(1)].to_string(),
+            "command" => {
+                ["order the units one by one", "order the brigade as one group"][usize::from(option).min(1)].to_string()
+            }
+            "group_order" => ["no further order", "order the group to advance", "order the group to deploy to line"]
+                [usize::from(option).min(2)]
+            .to_string(),
+            "act" => ["stand", "advance one move", "deploy to line"][usize::from(option).min(2)].to_string(),
             _ => format!("attacking unit {}", option + 1),
         }
     }
 }
 
+/// The `attacker.brigade` value that means the brigade as the scenario
+/// holds it: its attacking units and `attacker.brigade_lost`.
+pub const OWN_BRIGADE: i64 = -1;
+
+/// The settings with `attacker.brigade` at [`OWN_BRIGADE`] replaced by the
+/// brigade's size: its attacking units and the units it has lost.
+fn with_own_brigade(settings: &Settings) -> Result<Settings, ParamError> {
+    if settings.int("attacker.brigade") != OWN_BRIGADE {
+        return Ok(settings.clone());
+    }
+    let own = settings.int("attacker.units") + settings.int("attacker.brigade_lost");
+    let params = entry().params;
+    Settings::from_values(
+        &params,
+        settings
+            .iter()
+            .map(|(key, value)| (key, if key == "attacker.brigade" { Value::Int(own) } else { value.clone() })),
+    )
+    .map_err(|_| {
+        invalid(
+            "attacker.brigade_lost",
+            format!(
+                "a brigade of {own} units (the attacking units and those lost) is more than 8: set attacker.brigade"
+            ),
+        )
+    })
+}
+
 fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenario>, ParamError> {
+    let settings = &with_own_brigade(settings)?;
     let assault = super::assault_from_settings(rules, settings)?;
     let game = BrigadeGame::new(
         assault,
@@ -1510,9 +1082,25 @@ pub fn entry() -> ScenarioEntry {
         ),
     ];
     params.extend(super::assault_params());
+    // The brigade's size defaults to the brigade the scenario holds, so that
+    // its command checks are taken ("Command integrity check").
+    for param in &mut params {
+        if param.name == "attacker.brigade" {
+            *param = Param::int(
+                "attacker.brigade",
+                "units in the attacking brigade, for command checks and isolation: -1 (the default) the attacking \
+                 units and attacker.brigade_lost, the brigade as the scenario holds it; 0 no command checks and no \
+                 isolation (the brigade's command outside the scenario); or a larger brigade, its other units \
+                 standing outside the fight",
+                OWN_BRIGADE,
+                OWN_BRIGADE,
+                8,
+            );
+        }
+    }
     ScenarioEntry {
         name: "brigade_assault",
-        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally, and brigade command checks where `attacker.brigade` gives the brigade's size (none by default).",
+        summary: "Two or three units of a brigade advance on one defender through threat tests, orders and bombardment and engage it together, with rally and the brigade's command checks (its size its own units by default: `attacker.brigade`).",
         params,
         build,
     }
