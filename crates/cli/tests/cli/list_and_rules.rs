@@ -99,7 +99,18 @@ fn list_shows_each_decision_who_takes_it_its_options_and_the_default_play() {
             (fields[0], fields[1])
         })
         .collect();
-    assert_eq!(who, [("advance", "attacker"), ("pursue", "attacker"), ("bombard", "defender"), ("target", "defender")]);
+    assert_eq!(
+        who,
+        [
+            ("advance", "attacker"),
+            ("pursue", "attacker"),
+            ("bombard", "defender"),
+            ("target", "defender"),
+            ("command", "attacker"),
+            ("group_order", "attacker"),
+            ("act", "attacker"),
+        ]
+    );
     assert_eq!(
         brigade.last().unwrap(),
         "  default play: attacker bold (best play is beyond the solver here), defender bold (best play is beyond the \
