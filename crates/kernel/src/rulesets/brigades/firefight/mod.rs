@@ -88,7 +88,13 @@
 //! at least 4"), at far range, where its shaken fire hits on a natural 10
 //! alone, and recovering is the better or an equal choice wherever it is
 //! reached. The table's cost: the shaken side's second option adds a
-//! class (2, not fired) to the worths after moves where it is in range.
+//! class (2, not fired) to the worths after moves where it is in range,
+//! and a second move to each of its pairs: at the default 18.6 and 19.3 s
+//! of CPU against 11.6 and 11.6 s without the choice, the memory
+//! unchanged at 586 MB (`examples/solve_time brigades firefight`,
+//! release, under `/usr/bin/time -v`, the two builds alternated,
+//! 2026-11-28, the machine at a load of 7 to 12 on its 2 cores from
+//! other builds). Issue 32's 2 s budget is further off for it.
 //!
 //! A router's longer rout (5.7.3: "A unit may choose to rout back more
 //! than the required distance, but no more than 18\"") is the player's
