@@ -14,6 +14,7 @@ mod firefight;
 mod firegame;
 mod initiative;
 mod morale;
+mod shaken;
 
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::outcome::Distribution;

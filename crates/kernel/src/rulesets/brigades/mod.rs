@@ -79,7 +79,10 @@
 //!   routed back past its `room` (it has routed off), or the other choice
 //!   (`FirefightRout::Ends`) ends the firefight at the first rout. A shaken
 //!   unit stands still and holds its fire for one turn to recover (2.4;
-//!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken.
+//!   `ShakenPolicy::Recover`), or keeps firing at -2 and stays shaken. In
+//!   the decision model an infantry unit playing `best` decides this each
+//!   turn it is shaken; `shaken_policy` is what a heuristic side and a
+//!   battery do.
 //! - A firefight side may be a battery (a gun `weapon`; `figures` its
 //!   gunners, `guns` its actual guns): canister within canister range, else
 //!   ballshot (3.2). Its gunners are spread evenly over its models for 3.1's
@@ -545,7 +548,12 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
-    /// Interpretation: what a shaken unit in a firefight does.
+    /// Interpretation: what a shaken unit in a firefight does where no one
+    /// decides it: in the old fixed-reading chain (`firefight::Firefight`),
+    /// a battery in the decision model, and a side playing `bold` or
+    /// `cautious`. Under best play 2.4 leaves it to the player, and it is
+    /// the infantry unit's decision each turn it is shaken (`move`: hold
+    /// and fire, or stand to recover; issue 32 item 5).
     pub enum ShakenPolicy {
         /// Stands still and holds its fire a full turn, then recovers (2.4).
         /// Default: -2 to hit and -2 to morale are worth a turn's silence.

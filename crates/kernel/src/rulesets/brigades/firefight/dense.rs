@@ -110,7 +110,7 @@ pub struct DenseSolver {
     pub(super) place_of: Vec<(u32, u32)>,
     /// The number of laws of the fire side `s` may take (the enemy's volleys, no fire first).
     pub(super) incoming: [usize; 2],
-    /// Side `s`'s move options and its bold pick, by `(shaken * rooms of the
+    /// Side `s`'s move options and its bold and cautious picks, by `(shaken * rooms of the
     /// attacker + attacker's room) * rooms of the defender + defender's room`.
     pub(super) options: [Vec<Options>; 2],
     /// By the side moving first, at each place ([`DenseSolver::place`]):
@@ -147,12 +147,13 @@ pub(super) const ORDER_BITS: u32 = 3 + 3 * MAX_MOVE_OPTIONS as u32;
 /// A, 1 side B.
 pub(super) const ORDER_PICK: u32 = 2 * ORDER_BITS;
 
-/// A side's move options where it stands (at most four), and its bold pick.
+/// A side's move options where it stands, and its bold and cautious picks.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Options {
     pub(super) list: [u16; MAX_MOVE_OPTIONS],
     pub(super) len: u8,
     pub(super) bold: u16,
+    pub(super) cautious: u16,
 }
 
 impl Options {
@@ -169,7 +170,7 @@ impl Options {
         } else if policy == Policy::Bold {
             Some(self.bold)
         } else {
-            Some(HOLD)
+            Some(self.cautious)
         }
     }
 }
@@ -326,7 +327,8 @@ impl DenseSolver {
                         let mut pair = [*core; 2];
                         pair[1 - s] = game.base.start_state(1 - s);
                         let i = (c * gaps + gap) * 2 + usize::from(moving);
-                        fires[i] = at.fires(s, pair);
+                        // 2.4: whether a shaken unit fires is its move (`STAND`).
+                        fires[i] = at.reaches(s, pair);
                         if fires[i] {
                             let law = at.volley_law(s, *core);
                             ids[i] = match volleys[s].iter().position(|l| *l == law) {
@@ -454,6 +456,7 @@ impl DenseSolver {
                         let mut options = Options {
                             len: list.len() as u8,
                             bold: game.bold_move(s, &pair, &list),
+                            cautious: game.cautious_move(s, &pair, &list),
                             ..Options::default()
                         };
                         options.list[..list.len()].copy_from_slice(&list);
@@ -840,9 +843,10 @@ impl DenseSolver {
             };
             return;
         }
-        let still = [self.sides[0].cores[ca].shaken, self.sides[1].cores[cd].shaken];
-        for ma in 0..if still[0] { 1 } else { 3 } {
-            for md in 0..if still[1] { 1 } else { 3 } {
+        // A shaken unit's classes are 0 (it fires) and 2 (it stands to
+        // recover, 2.4); `read` holds only the classes some pair reaches.
+        for ma in 0..3 {
+            for md in 0..3 {
                 if read & (1 << (ma * 3 + md)) != 0 {
                     out[ma * 3 + md] = self.worth(at, [ma, md], next, cache);
                 }
@@ -1039,7 +1043,7 @@ impl DenseSolver {
         let game = &self.game;
         let base = &game.base;
         let start = [base.start_state(0), base.start_state(1)];
-        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, start[s].shaken, start[s].general)] as usize;
         let room = |s: usize| (-self.sides[s].low) as usize;
         let mut mass = vec![[0.0f64; 4]; n];
         mass[self.index(core(0), room(0), core(1), room(1))][0] = 1.0;
@@ -1386,7 +1390,7 @@ impl DenseSolver {
         let turns = game.base.turns as usize;
         // Forward under the table until every side playing `best` has decided.
         let start = [game.base.start_state(0), game.base.start_state(1)];
-        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, start[s].shaken, start[s].general)] as usize;
         let room = |s: usize| (-self.sides[s].low) as usize;
         let mut mass = vec![[0.0f64; 4]; n];
         mass[self.index(core(0), room(0), core(1), room(1))][0] = 1.0;
@@ -1469,7 +1473,7 @@ impl DenseSolver {
     pub(super) fn explain_rolled(&self) -> Vec<game::Explained> {
         let game = &self.game;
         let start = [game.base.start_state(0), game.base.start_state(1)];
-        let core = |s: usize| self.sides[s].index[&(start[s].figures, false, start[s].general)] as usize;
+        let core = |s: usize| self.sides[s].index[&(start[s].figures, start[s].shaken, start[s].general)] as usize;
         let room = |s: usize| (-self.sides[s].low) as usize;
         let (ca, ia, cd, id) = (core(0), room(0), core(1), room(1));
         let index = self.index(ca, ia, cd, id);
@@ -1489,7 +1493,7 @@ impl DenseSolver {
             let (decision, list, worths, chosen) = if s == 0 {
                 order(0)
             } else if self.first_of(0, index, 0) == 1 {
-                let list = self.options_at(1, false, ia, id).list().to_vec();
+                let list = self.options_at(1, start[1].shaken, ia, id).list().to_vec();
                 if list.len() > 1 {
                     // The defender first, each option met by the attacker's answer.
                     let worths = list.iter().map(|&o| worth([self.answer(0, index, 1, o), o])).collect();
@@ -1500,7 +1504,7 @@ impl DenseSolver {
             } else {
                 let [a, d] = self.chosen(0, index, 0);
                 let ia2 = (ia as i32 + self.steps_of(0, a)) as usize;
-                let list = self.options_at(1, false, ia2, id).list().to_vec();
+                let list = self.options_at(1, start[1].shaken, ia2, id).list().to_vec();
                 if list.len() > 1 {
                     let worths = list.iter().map(|&o| worth([a, o])).collect();
                     (&MOVE_DECISION, list, worths, d)

@@ -13,8 +13,10 @@ pub static MOVE_DECISION: Decision = Decision {
           maximums): hold and fire; close up to half a move and fire at the moving penalty (3.1, 3.3 -2), or more, \
           up to a whole move, and not fire; or retire, same facing, at half speed (2.12: an inch back costs two of \
           the move; `retire_speed`), firing while the cost is at most half a move; never closer than 2\" (2.2), \
-          never back off its own edge. Batteries never move (3.1: artillery may not move and fire).",
-    options: "hold; close N inches; retire N inches",
+          never back off its own edge. Infantry shaken stands (2.4, issue 32 item 5): hold and fire at -2 (3.3), \
+          staying shaken, or stand to recover, holding its fire for the turn (it recovers at the turn's end if it \
+          stays in). Batteries never move (3.1: artillery may not move and fire).",
+    options: "hold; close N inches; retire N inches; stand to recover (shaken)",
 };
 
 /// 3.2, 3.6 A battery's ammunition where both reach.
@@ -51,6 +53,10 @@ pub(super) const SIDE_B: u16 = 1;
 pub(super) const HOLD: u16 = 0;
 /// Retiring `n` inches is the option `RETIRE + n`.
 pub(super) const RETIRE: u16 = 100;
+/// A shaken unit stands to recover (2.4): it holds its fire and does not
+/// move. Offered to shaken infantry only, after `HOLD` (which for a shaken
+/// unit is holding and firing at -2, 3.3, staying shaken).
+pub(super) const STAND: u16 = 1000;
 
 /// The most move options a side has ([`super::DenseSolver`] packs its choices in 3 bits).
 pub(super) const MAX_MOVE_OPTIONS: usize = 8;
@@ -234,6 +240,8 @@ impl FireGame {
         let full = self.moves(s).1;
         match option {
             HOLD => true,
+            // 2.4: standing to recover, the unit holds its fire.
+            STAND => false,
             o if o > RETIRE => match self.rules().retire_speed {
                 RetireSpeed::Printed => 4 * i32::from(o - RETIRE) <= full,
                 RetireSpeed::HalfMove => true,
@@ -247,20 +255,53 @@ impl FireGame {
     pub(super) fn class(&self, s: usize, option: u16) -> usize {
         if option == HOLD {
             0
-        } else if self.fires_after(s, option) {
-            1
-        } else {
+        } else if option == STAND || !self.fires_after(s, option) {
             2
+        } else {
+            1
         }
+    }
+
+    /// Whether side `s` fires after `option` at the firefight `at`, the
+    /// units standing as `sides` after the moves: infantry fires where it
+    /// reaches unless its option holds its fire (a whole move, a long
+    /// retreat, standing to recover: the shaken unit's fire is its
+    /// decision, 2.4); a battery, which never decides, fires as
+    /// `shaken_policy` reads 2.4.
+    pub(super) fn fires_with(&self, s: usize, option: u16, at: &Firefight, sides: [SideState; 2]) -> bool {
+        if self.base.sides[s].battery_side() {
+            self.fires_after(s, option) && at.fires(s, sides)
+        } else {
+            self.fires_after(s, option) && at.reaches(s, sides)
+        }
+    }
+
+    /// What a side playing a heuristic (`bold` or `cautious`) does when
+    /// shaken: as `shaken_policy` reads 2.4 (by default it stands to
+    /// recover). Both heuristics read it alike: their names are about the
+    /// approach (closing or holding), and a shaken unit does not move.
+    pub(super) fn shaken_pick(&self) -> u16 {
+        if self.rules().shaken_policy == ShakenPolicy::Recover { STAND } else { HOLD }
+    }
+
+    /// The cautious pick of side `s` from `sides`: hold, or a shaken
+    /// unit's reading of 2.4 ([`FireGame::shaken_pick`]).
+    pub(super) fn cautious_move(&self, s: usize, sides: &[SideState; 2], options: &[u16]) -> u16 {
+        if sides[s].shaken && options.contains(&STAND) { self.shaken_pick() } else { HOLD }
     }
 
     /// Side `s`'s legal moves with `sides` as they stand.
     pub(super) fn move_options(&self, s: usize, sides: &[SideState; 2]) -> Vec<u16> {
         let me = sides[s];
-        if self.base.sides[s].battery_side() || me.off || sides[1 - s].off || me.shaken {
-            // 3.1 guns do not move and fire; 7.13 nobody moves for an absent
-            // enemy; 2.4 a shaken unit stands to recover (or, firing, stays put).
+        if self.base.sides[s].battery_side() || me.off || sides[1 - s].off {
+            // 3.1 guns do not move and fire; 7.13 nobody moves for an absent enemy.
             return vec![HOLD];
+        }
+        if me.shaken {
+            // 2.4 a shaken unit stays put: it fires (at -2, 3.3) and stays
+            // shaken, or stands still to recover, holding its fire. 2.4
+            // leaves which to the player (issue 32 item 5).
+            return vec![HOLD, STAND];
         }
         let (_, full) = self.moves(s);
         let gap = self.gap(sides);
@@ -281,7 +322,13 @@ impl FireGame {
 
     /// The inches an option moves side `s` forward.
     pub(super) fn delta(&self, _s: usize, option: u16) -> i32 {
-        if option > RETIRE { -i32::from(option - RETIRE) } else { i32::from(option) }
+        if option == STAND {
+            0
+        } else if option > RETIRE {
+            -i32::from(option - RETIRE)
+        } else {
+            i32::from(option)
+        }
     }
 
     /// The firefight at the units' distance, moving or not, ball or not.
@@ -332,7 +379,11 @@ impl FireGame {
     pub(super) fn bold_move(&self, s: usize, sides: &[SideState; 2], options: &[u16]) -> u16 {
         // Bold closes back to the start distance, as the old fixed reading
         // had it: a whole move while it cannot shoot, half a move (firing)
-        // while the gap is wider than at the start.
+        // while the gap is wider than at the start. Shaken, it reads 2.4
+        // as `shaken_policy` does (see `shaken_pick`).
+        if sides[s].shaken && options.contains(&STAND) {
+            return self.shaken_pick();
+        }
         let gap = self.gap(sides);
         let reaches = self.at(gap, false, false).in_range[s];
         let (half, full) = self.moves(s);
@@ -403,9 +454,10 @@ impl Game for FireGame {
             let options = self.move_options(s, &state.sides);
             let sides = state.sides;
             let bold = self.bold_move(s, &sides, &options);
+            let cautious = self.cautious_move(s, &sides, &options);
             let choice = fate.decide(s as u8, &MOVE_DECISION, &options, &|policy| match policy {
                 Policy::Bold => bold,
-                _ => HOLD,
+                _ => cautious,
             });
             moved[s] = choice;
             state.sides[s].room += self.delta(s, choice) as i16;
@@ -427,9 +479,8 @@ impl Game for FireGame {
             }
         }
         // 3.1 a whole move leaves no time to fire; half a move fires at the penalty.
-        let fired: [bool; 2] = std::array::from_fn(|s| {
-            self.fires_after(s, moved[s]) && self.at(gap, moved[s] != HOLD, ball[s]).fires(s, state.sides)
-        });
+        let fired: [bool; 2] =
+            std::array::from_fn(|s| self.fires_with(s, moved[s], self.at(gap, moved[s] != HOLD, ball[s]), state.sides));
         let mut volleys = [Volley::default(); 2];
         for s in 0..2 {
             if fired[s] {
@@ -497,6 +548,7 @@ impl Game for FireGame {
         }
         match option {
             HOLD => "hold".to_string(),
+            STAND => "stand to recover".to_string(),
             o if o > RETIRE => format!("retire {}\"", o - RETIRE),
             o => format!("close {o}\""),
         }
@@ -555,7 +607,9 @@ impl Game for FireGame {
             "fire_grade_a_b" => grades.iter().any(|g| matches!(g, Grade::A | Grade::B)),
             "fire_grade_e_f" => grades.iter().any(|g| matches!(g, Grade::E | Grade::F)),
             "fire_disordered_or_skirmishing" => any(&|side| side.cover == Target::Skirmish),
-            "fire_shaken" => rules.shaken_policy != ShakenPolicy::Recover || battery,
+            // 2.4: a shaken infantry unit's fire is its decision (best
+            // play may fire); a battery's follows `shaken_policy`.
+            "fire_shaken" => infantry || rules.shaken_policy != ShakenPolicy::Recover,
             "fire_moving" => infantry,
             "fire_ball_vs_dense" | "fire_evading" | "fire_in_square" => false,
             // 7.11
@@ -695,7 +749,7 @@ impl FireGame {
                         let gap = self.gap(&moved);
                         let options = [a, d];
                         let fired: [bool; 2] = std::array::from_fn(|s| {
-                            self.fires_after(s, options[s]) && self.at(gap, options[s] != HOLD, false).fires(s, moved)
+                            self.fires_with(s, options[s], self.at(gap, options[s] != HOLD, false), moved)
                         });
                         let volleys = |s: usize| -> Vec<Volley> {
                             if fired[1 - s] {
