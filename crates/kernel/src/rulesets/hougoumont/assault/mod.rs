@@ -409,6 +409,8 @@ static DECISIONS: &[&Decision] = &[&ADVANCE, &RETAKE, &COUNTER_CHARGE, &TARGET];
 const MOVEMENT: u8 = 0;
 const HOLDER_VOLLEY: u8 = 1;
 const CLOSE: u8 = 2;
+/// The artillery's fire, after Movement: a step within the Movement step.
+const ARTILLERY: u8 = 3;
 /// Steps per turn.
 pub const PHASES: u32 = 3;
 
@@ -434,7 +436,7 @@ const HOLDER_ROUTED: u16 = 256;
 
 /// An assault between steps. Fields that cannot matter at a step are kept
 /// at zero, so that equal situations are one state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Position {
     /// The figures of the attacker (index 0) and the defender (1).
     figures: [u8; 2],
@@ -906,25 +908,27 @@ impl Game for Assault {
         self.setup.turns * PHASES
     }
 
-    fn step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<End> {
-        match state.phase {
-            MOVEMENT => self.movement(state, fate),
-            HOLDER_VOLLEY => {
-                self.holder_volley(state, fate);
-                None
-            }
-            _ => {
-                // The outside side's volley and the melee never fall in the
-                // same turn: muskets fire only while the units are apart.
-                state.phase = MOVEMENT;
-                if let Some(winner) = self.outside_volley(state, fate) {
-                    return Some(winner);
-                }
-                self.melee_and_morale(state, fate)
-            }
-        }
+    /// The artillery's fire is a step of its own within the Movement step
+    /// (not counted in `turns`): the salvo's law is then one set of branches
+    /// for the position the move left, rather than one for every option of
+    /// the move.
+    fn starts_turn(&self, state: &Position) -> bool {
+        state.phase != ARTILLERY
     }
 
+    fn step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<End> {
+        let end = self.play_step(state, fate);
+        if end.is_some() {
+            // A fight's last state is read only for its outcome code: the
+            // figures and the buildings' state.
+            *state = Position {
+                figures: state.figures,
+                flags: state.flags & (BURNING | ROOF_OFF),
+                ..Position::default()
+            };
+        }
+        end
+    }
     fn code(&self, winner: u8, steps: u32, state: &Position) -> u64 {
         let turn = steps.div_ceil(PHASES);
         let values = [
