@@ -267,27 +267,22 @@ fn the_old_firefight_without_following_jumps_where_a_unit_escapes() {
 #[test]
 fn the_farm_assault_start_distance_sweep_under_best_play_has_no_jump() {
     // Ten attackers, two howitzers, six Veteran light infantry in the farm,
-    // 10 turns, from 1 to 40 inches. Under `closing_volley = none` a charge
-    // from within reach (10 inches) met no fire and 10 inches won 99.9%
-    // against 78% from 11; with the default volley at the charge's start no
-    // neighbours differ by more than 10 points. With the garrison never
-    // firing at the gunners (`fire_at_gunners = never`, the default before
-    // issue 34's last step) the attackers waited out of musket range while
-    // the howitzers worked and won 85-100% from every start. Under the
-    // default `allowed` the garrison silences the howitzers from its walls,
-    // and the attackers win 58% to 94%: about 85% from 1 to 8 inches (they
-    // start under the light infantry's muskets), most from 9 (94%), and less
-    // the farther they start beyond, for the 10-turn limit is the
-    // defenders' under `attack` and every turn walked is one fewer to carry
-    // the farm (59% from 40 inches).
+    // 10 turns, from 1 to 40 inches. Under `burning_building = evacuate` the
+    // attackers wait out of musket range while the howitzers work and win
+    // nearly always (see the ruleset note). Under `closing_volley = none` a
+    // charge from within reach (10 inches) met no fire and 10 inches won
+    // 99.9% against 78% from 11; with the default volley at the charge's
+    // start no neighbours differ by more than 10 points. Starting within the
+    // light infantry's reach costs the attackers most (about 85% from 1 to 8
+    // inches, 93-100% beyond: the nearer they start, the longer they stand
+    // under its muskets before they are out of reach or in).
     let pairs = [("purpose", "attack"), ("attacker.figures", "10"), ("defender.figures", "6"), ("turns", "10")];
     let wins = sweep("farm_assault", &pairs, 1..=40);
     for pair in wins.windows(2) {
         let ((d, a0, _), (_, a1, _)) = (pair[0], pair[1]);
         assert!((a0 - a1).abs() <= 0.10, "{d}: {a0} to {a1}");
     }
-    assert!(wins.iter().all(|&(_, a, _)| (0.55..0.95).contains(&a)), "{wins:?}");
-    assert!(wins[39].1 < wins[8].1 - 0.3, "{wins:?}");
+    assert!(wins.iter().all(|&(_, a, _)| a > 0.8), "{wins:?}");
 }
 
 #[test]
