@@ -253,6 +253,69 @@ fn the_garrison_chooses_between_the_attackers_and_the_gunners_and_monte_carlo_ag
     bold.push(("defender.policy", "bold"));
     let (_, heuristic) = margins(&allowed, "farm_assault", &bold);
     assert!(best >= heuristic - 1e-12, "{best} {heuristic}");
-    let (_, never) = margins(&Rules::default(), "farm_assault", &pairs);
+    let never = Rules { fire_at_gunners: FireAtGunners::Never, ..Rules::default() };
+    let (_, never) = margins(&never, "farm_assault", &pairs);
     assert!(best > never, "{best} {never}");
+}
+
+/// The farm under `fire_at_gunners = allowed` as the solver gave it before
+/// the assault's states were cut (the artillery a step of its own, morale
+/// marks as the hits that make a side test, a burning farm's last phase
+/// and a fight's last state pared down): each side's wins and the means
+/// of every other metric, to 1e-12, worked out by the solver at commit
+/// f9b7779. A cut that merged states that differ would move them.
+#[test]
+fn the_assaults_cut_states_give_the_numbers_they_gave_before() {
+    let allowed = Rules { fire_at_gunners: FireAtGunners::Allowed, ..Rules::default() };
+    let cases: [(&[(&str, &str)], [f64; 8]); 2] = [
+        (
+            &[("attacker.figures", "12"), ("defender.figures", "6"), ("turns", "8"), ("distance", "20")],
+            [
+                0.861493530238934,
+                0.138506469761066,
+                2.866757179577682,
+                41.286218557529565,
+                36.027410490083803,
+                0.504413616872603,
+                0.917540537936556,
+                0.050185889729674,
+            ],
+        ),
+        (
+            &[
+                ("attacker.artillery", "flat"),
+                ("attacker.gun_crew", "2"),
+                ("gun_distance", "16"),
+                ("attacker.figures", "10"),
+                ("defender.figures", "5"),
+                ("turns", "10"),
+            ],
+            [
+                0.994775170517980,
+                0.005224829482023,
+                1.792316751297642,
+                78.885983672623738,
+                36.019772486724662,
+                0.689299133092011,
+                0.0,
+                0.001834217439199,
+            ],
+        ),
+    ];
+    for (pairs, expected) in cases {
+        let mut all = pairs.to_vec();
+        all.push(("purpose", "attack"));
+        let dist = exact(build_with(&allowed, "farm_assault", &all).as_ref());
+        close(dist.probability("winner", 0), expected[0]);
+        close(dist.probability("winner", 1), expected[1]);
+        for (metric, value) in
+            ["turns", "attacker_remaining", "defender_remaining", "fire", "roof"].into_iter().zip(&expected[2..7])
+        {
+            let mean = dist.mean(metric);
+            assert!((mean - value).abs() < 1e-12 * value.abs().max(1.0), "{metric}: {mean} against {value}");
+        }
+        let ended = dist.metric_index("ended").expect("every game reports how it ended");
+        let mean_ended: f64 = dist.joint.iter().map(|j| j.probability * j.values[ended] as f64).sum();
+        close(mean_ended, expected[7]);
+    }
 }

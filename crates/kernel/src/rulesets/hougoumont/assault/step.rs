@@ -4,6 +4,31 @@
 use super::*;
 
 impl Assault {
+    /// One step of the turn (see the module documentation, "A turn").
+    pub(super) fn play_step<F: Fate>(&self, state: &mut Position, fate: &mut F) -> Option<End> {
+        match state.phase {
+            MOVEMENT => self.movement(state, fate),
+            ARTILLERY => {
+                state.phase = HOLDER_VOLLEY;
+                self.artillery(state, fate);
+                None
+            }
+            HOLDER_VOLLEY => {
+                self.holder_volley(state, fate);
+                None
+            }
+            _ => {
+                // The outside side's volley and the melee never fall in the
+                // same turn: muskets fire only while the units are apart.
+                state.phase = MOVEMENT;
+                if let Some(winner) = self.outside_volley(state, fate) {
+                    return Some(winner);
+                }
+                self.melee_and_morale(state, fate)
+            }
+        }
+    }
+
     /// 1, 2, 5: Give Orders (rally or retreat) and Movement (the decision).
     pub(super) fn movement<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         s.phase = HOLDER_VOLLEY;
@@ -106,8 +131,22 @@ impl Assault {
         };
         s.outside_mark = s.figures[outside as usize];
         s.holder_mark = s.figures[s.holder() as usize];
-        self.artillery(s, fate);
+        if self.artillery_fires(s) {
+            s.phase = ARTILLERY;
+        } else {
+            self.artillery(s, fate);
+        }
         None
+    }
+
+    /// Whether any gun fires at this turn's artillery step (3.2, 3.3): the
+    /// battery at the buildings or the defenders' guns at the attackers.
+    fn artillery_fires(&self, s: &Position) -> bool {
+        let defenders_hold = s.flags & HELD == 0;
+        let battery = self.battery.is_some() && s.distance > 0 && defenders_hold && self.guns_firing(s) > 0;
+        let consecutive = usize::from(s.flags & GUNS_RANGED != 0);
+        let guns = s.fire_at > 0 && defenders_hold && self.defender_guns[usize::from(s.fire_at)][consecutive].is_some();
+        battery || guns
     }
 
     /// 5 with the position empty (`both_break = play_on`): in Give Orders each
@@ -186,7 +225,7 @@ impl Assault {
 
     /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the
     /// attackers, both only while the defenders hold the position.
-    fn artillery<F: Fate>(&self, s: &mut Position, fate: &mut F) {
+    pub(super) fn artillery<F: Fate>(&self, s: &mut Position, fate: &mut F) {
         let defenders_hold = s.flags & HELD == 0;
         if let Some(battery) = &self.battery {
             // 3.3: no artillery into a melee or on its own men; a battery that
@@ -225,22 +264,59 @@ impl Assault {
                 s.flags |= GUNS_RANGED;
             }
         }
-        // A side that no volley can still hit has its Firing-phase losses
-        // complete: it learns now whether it tests, and its mark is dropped,
-        // so that equal situations are one state (a bombarded farm out of
-        // musket range, say).
+        // Each side's mark becomes what the volley still to come at it must
+        // do to make it test: a side that tests already learns it now, and
+        // one that no volley can still hit, or only too lightly, keeps no
+        // mark, so that equal situations are one state (a bombarded farm
+        // out of musket range, say).
         let (outside, holder) = (s.outside(), s.holder());
-        if !self.outside_can_hit(s) {
-            if self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
-                s.flags |= HOLDER_TESTS;
-            }
-            s.holder_mark = 0;
+        let per_hit = self.rules.figures_per_hit;
+        let at_holders = if self.outside_can_hit(s) { u32::from(s.figures[outside as usize]) * per_hit } else { 0 };
+        let at_outside = if self.holders_can_hit(s) { u32::from(s.figures[holder as usize]) * per_hit } else { 0 };
+        s.holder_mark = self.test_at(s, holder, s.holder_mark, at_holders, HOLDER_TESTS);
+        s.outside_mark = self.test_at(s, outside, s.outside_mark, at_outside, OUTSIDE_TESTS);
+        self.settle_burning(s);
+    }
+
+    /// 5: side `side`, `mark` figures at the start of the Firing phase and
+    /// its figures now, about to take a volley of at most `most` hits: the
+    /// fewest hits that make it test (a test is triggered by more hits
+    /// whenever by fewer: a greater loss, a lower strength), or 0 when no
+    /// hit can or the test is already due (then `flag` is set).
+    fn test_at(&self, s: &mut Position, side: u8, mark: u8, most: u32, flag: u16) -> u8 {
+        let now = s.figures[side as usize];
+        if mark == 0 {
+            return 0;
         }
-        if !self.holders_can_hit(s) {
-            if self.must_test(outside, s.outside_mark, s.figures[outside as usize]) {
-                s.flags |= OUTSIDE_TESTS;
+        if self.must_test(side, mark, now) {
+            s.flags |= flag;
+            return 0;
+        }
+        (1..=most.min(u32::from(now))).find(|&hits| self.must_test(side, mark, now - hits as u8)).unwrap_or(0) as u8
+    }
+
+    /// `burning_building = evacuate`: buildings set alight in this turn's
+    /// artillery end the fight after this Firing phase (`outside_volley`),
+    /// before any Morale Check; so the morale marks and flags, the crews
+    /// (beyond whether the garrison may still fire at them) and the guns'
+    /// ranging can change nothing, and are dropped so that such states
+    /// merge. After the holders' volley the battery is no target and,
+    /// with no volley to come, neither the distance nor the retreat of the
+    /// side outside is read.
+    fn settle_burning(&self, s: &mut Position) {
+        if s.flags & BURNING == 0 || s.empty() || self.rules.burning_building != BurningBuilding::Evacuate {
+            return;
+        }
+        s.outside_mark = if s.phase == CLOSE { s.outside_mark } else { 0 };
+        s.holder_mark = 0;
+        s.flags &= !(OUTSIDE_TESTS | HOLDER_TESTS | BATTERY_RANGED | GUNS_RANGED);
+        s.crew = s.crew.min(1);
+        if s.phase == CLOSE {
+            s.crew = 0;
+            s.flags &= !ROUTED;
+            if s.outside_mark == 0 {
+                s.distance = 0;
             }
-            s.outside_mark = 0;
         }
     }
 
@@ -258,38 +334,48 @@ impl Assault {
             (None, Some(_)) => 1,
             _ => 0,
         };
+        let mut hits_on_outside = 0;
         if target == 1
             && let Some(need) = at_gunners
         {
             let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
             s.crew = s.crew.saturating_sub(hits.min(255) as u8);
+            // A silenced battery has no range to keep.
+            if s.crew == 0 {
+                s.flags &= !BATTERY_RANGED;
+            }
         } else if let Some(need) = at_outside
             && s.figures[holder] > 0
         {
-            let hits = fate.draw(self.volley(holder as u8, s.figures[holder], need));
-            s.figures[outside] = s.figures[outside].saturating_sub(hits.min(255) as u8);
+            hits_on_outside = fate.draw(self.volley(holder as u8, s.figures[holder], need));
+            s.figures[outside] = s.figures[outside].saturating_sub(hits_on_outside.min(255) as u8);
         }
-        // A mark of 0: the test was settled after artillery.
-        if s.outside_mark > 0 && self.must_test(outside as u8, s.outside_mark, s.figures[outside]) {
+        // The mark is the fewest hits that make the side outside test (0:
+        // settled after artillery).
+        if s.outside_mark > 0 && hits_on_outside >= u32::from(s.outside_mark) {
             s.flags |= OUTSIDE_TESTS;
         }
         // Both volleys are simultaneous: the side outside fires with the
         // figures it had before the holders' volley.
         s.outside_mark = if self.outside_can_hit(s) { shooters } else { 0 };
+        s.fire_at = 0;
+        self.settle_burning(s);
     }
 
     /// 3.1: the outside side's volley; then the end of the Firing phase.
     pub(super) fn outside_volley<F: Fate>(&self, s: &mut Position, fate: &mut F) -> Option<End> {
         let (outside, holder) = (s.outside(), s.holder());
+        let mut hits = 0;
         if s.outside_mark > 0
             && s.figures[holder as usize] > 0
             && let Some(need) = self.outside_need(s)
         {
-            let hits = fate.draw(self.volley(outside, s.outside_mark, need));
+            hits = fate.draw(self.volley(outside, s.outside_mark, need));
             let left = &mut s.figures[holder as usize];
             *left = left.saturating_sub(hits.min(255) as u8);
         }
-        if s.holder_mark > 0 && self.must_test(holder, s.holder_mark, s.figures[holder as usize]) {
+        // The holders' mark is the fewest hits that make them test.
+        if s.holder_mark > 0 && hits >= u32::from(s.holder_mark) {
             s.flags |= HOLDER_TESTS;
         }
         s.outside_mark = 0;
