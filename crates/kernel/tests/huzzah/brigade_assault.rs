@@ -444,7 +444,8 @@ fn the_brigades_command_checks_are_taken_by_default() {
     // The brigade is by default the one the scenario holds (its two units):
     // a unit's rout makes it check, and a failed check staggers and retires
     // both units; the last unit standing is isolated. Measured with
-    // `sample_time huzzah brigade_assault 40000 7 [attacker.brigade=0]`
+    // `volley dist huzzah brigade_assault --samples 40000 --seed 7 [--set
+    // attacker.brigade=0]`
     // (bold play, the default beyond the solver): 70.9% of assaults carried
     // with the checks, 82.6% without. Sampled here at 8,000 (a 95%
     // interval of about one point), each within 2.5 points of its figure.
