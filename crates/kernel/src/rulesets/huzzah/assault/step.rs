@@ -486,9 +486,6 @@ impl Assault {
         let r = &self.rules;
         let unit = &self.units[0];
         let mut rating = unit.rating;
-        if self.in_zone_of(s, 1) {
-            rating -= r.order_threat_zone_down;
-        }
         // "Down 2 if infantry ordered to advance on cavalry": "if it is within
         // the threat zone of enemy cavalry, if an enemy cavalry unit is within
         // the threat zone of the infantry, or if an enemy cavalry unit could
@@ -501,19 +498,6 @@ impl Assault {
                 rating -= r.order_infantry_advancing_on_cavalry_down;
             }
         }
-        rating -= r.order_successive_down * i32::from(s.orders);
-        // "Down 1 if isolated sub-command" (the unit ordered alone in its
-        // brigade); "Down 1 if failed last command integrity check and
-        // ordered to advance" ("There is no penalty on other orders").
-        if self.isolated(0) {
-            rating -= r.order_isolated_down;
-        }
-        if advance && s.rare.last_check(0) == LastCheck::Failed {
-            rating -= r.order_failed_check_advance_down;
-        }
-        if unit.in_command {
-            rating += r.order_in_command_up;
-        }
         match self.officer_of(s, 0) {
             Officer::None => {}
             Officer::Attached => rating += r.order_officer_attached_up,
@@ -524,6 +508,42 @@ impl Assault {
                     rating += r.order_inspirational_advance_up;
                 }
             }
+        }
+        // "Down 1 if isolated sub-command" (the unit ordered alone in its
+        // brigade); "Down 1 if failed last command integrity check and
+        // ordered to advance" ("There is no penalty on other orders").
+        let failed_advance = advance && s.rare.last_check(0) == LastCheck::Failed;
+        self.rated(rating, self.in_zone_of(s, 1), i32::from(s.orders), self.isolated(0), failed_advance)
+    }
+
+    /// An order's effective rating from `rating` (the officer's, with the
+    /// modifiers only some orders take already applied) and those every
+    /// order to a unit or a command group takes ("Orders and movement",
+    /// Procedure): Down 1 in the enemy's threat zone, Down 1 for each of
+    /// the `before` orders to the same unit or group this turn, Down 1 if
+    /// an isolated sub-command, Down 1 on an advance after a failed command
+    /// check, Up 1 in command; `None` where no order can be issued.
+    pub(super) fn rated(
+        &self,
+        mut rating: i32,
+        in_zone: bool,
+        before: i32,
+        isolated: bool,
+        failed_advance: bool,
+    ) -> Option<i32> {
+        let r = &self.rules;
+        if in_zone {
+            rating -= r.order_threat_zone_down;
+        }
+        rating -= r.order_successive_down * before;
+        if isolated {
+            rating -= r.order_isolated_down;
+        }
+        if failed_advance {
+            rating -= r.order_failed_check_advance_down;
+        }
+        if self.units[0].in_command {
+            rating += r.order_in_command_up;
         }
         (rating > r.order_impossible_at).then_some(rating)
     }

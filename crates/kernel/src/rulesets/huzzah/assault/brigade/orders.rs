@@ -274,25 +274,18 @@ impl BrigadeGame {
     /// never cavalry here.)
     pub(super) fn group_rating(&self, w: &Work, advance: bool) -> Option<i32> {
         let r = &self.base.rules;
-        let unit = &self.base.units[0];
-        let mut rating = unit.rating;
         let ordered = |i: usize| !w.units[i].broken() && !w.units[i].has(ROUTING);
-        if (0..self.units).filter(|&i| ordered(i)).any(|i| self.base.in_zone_of(&self.load(w, i), 1)) {
-            rating -= r.order_threat_zone_down;
-        }
+        let in_zone = (0..self.units).filter(|&i| ordered(i)).any(|i| self.base.in_zone_of(&self.load(w, i), 1));
         let broken = (0..self.units).filter(|&i| w.units[i].broken()).count() as i32;
-        rating -= r.order_broken_subcommand_down * broken;
-        if unit.brigade_isolated {
-            rating -= r.order_isolated_down;
-        }
-        if advance && w.s.rare.last_check(0) == LastCheck::Failed {
-            rating -= r.order_failed_check_advance_down;
-        }
-        rating -= r.order_successive_down * i32::from(w.meta.group_orders);
-        if unit.in_command {
-            rating += r.order_in_command_up;
-        }
-        (rating > r.order_impossible_at).then_some(rating)
+        let rating = self.base.units[0].rating - r.order_broken_subcommand_down * broken;
+        let failed_advance = advance && w.s.rare.last_check(0) == LastCheck::Failed;
+        self.base.rated(
+            rating,
+            in_zone,
+            i32::from(w.meta.group_orders),
+            self.base.units[0].brigade_isolated,
+            failed_advance,
+        )
     }
 
     /// The officer's choice of command level for the turn (the `command`
