@@ -202,9 +202,10 @@ fn a_side_playing_a_heuristic_names_its_objective_unread() {
             // game solves (`has_exact`, which must agree with the solve:
             // `catalogue_exact` holds it; asking the policies played would
             // solve every default game again here).
-            let best_by_default = entry.params.iter().any(|param| {
-                param.name == format!("{other}.policy") && param.default.to_string() == "best"
-            });
+            let best_by_default = entry
+                .params
+                .iter()
+                .any(|param| param.name == format!("{other}.policy") && param.default.to_string() == "best");
             if best_by_default && scenario.has_exact() {
                 assert!(!unread.contains(&format!("{other}.objective")), "{name}: {unread:?}");
             }

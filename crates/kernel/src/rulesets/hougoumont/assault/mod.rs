@@ -982,11 +982,8 @@ impl Game for Assault {
         if end.is_some() {
             // A fight's last state is read only for its outcome code: the
             // figures and the buildings' state.
-            *state = Position {
-                figures: state.figures,
-                flags: state.flags & (BURNING | ROOF_OFF),
-                ..Position::default()
-            };
+            *state =
+                Position { figures: state.figures, flags: state.flags & (BURNING | ROOF_OFF), ..Position::default() };
         }
         end
     }
