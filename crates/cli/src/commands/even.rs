@@ -220,12 +220,8 @@ fn csv(result: &EvenResult) -> String {
 /// The answer as JSON: the record, then each search's points, crossings
 /// and finding.
 pub fn json_value(result: &EvenResult) -> serde_json::Value {
-    let provenance: serde_json::Map<String, serde_json::Value> = result
-        .provenance
-        .lines()
-        .into_iter()
-        .map(|(label, value)| (label.replace(' ', "_"), json!(value)))
-        .collect();
+    let provenance: serde_json::Map<String, serde_json::Value> =
+        result.provenance.lines().into_iter().map(|(label, value)| (label.replace(' ', "_"), json!(value))).collect();
     let searches: Vec<serde_json::Value> = result
         .searches
         .iter()
