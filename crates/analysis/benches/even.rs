@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::time::Duration;
-use volley_analysis::balance::{Experiment, Measure};
+use volley_analysis::balance::{Experiment, Measure, Solving};
 use volley_analysis::even::{Axis, search};
 use volley_analysis::points::points;
 use volley_kernel::catalogue::catalogue;
@@ -22,12 +22,12 @@ fn even(c: &mut Criterion) {
     group.sample_size(10).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(5));
     let wins = Measure::probability("winner", "attacker");
     // Exact at every value: One Hour's firefight by the attacker's hits.
-    let one_hour = experiment("one_hour", "firefight").with_exact(true);
+    let one_hour = experiment("one_hour", "firefight").with_solving(Solving::Always);
     let axis = Axis::of(&one_hour, "attacker.hits", Some("1"), Some("11")).unwrap();
     group.bench_function("exact/one_hour_firefight_hits_1_11", |b| b.iter(|| search(&one_hour, &axis, &wins, 0.5)));
     // Exact: Hougoumont's firefight by the attacker's figures, 5 to 40
     // (a grid of 13 and a bisection).
-    let hougoumont = experiment("hougoumont", "firefight").with_exact(true);
+    let hougoumont = experiment("hougoumont", "firefight").with_solving(Solving::Always);
     let axis = Axis::of(&hougoumont, "attacker.figures", Some("5"), Some("40")).unwrap();
     group.bench_function("exact/hougoumont_firefight_figures_5_40", |b| {
         b.iter(|| search(&hougoumont, &axis, &wins, 0.5))
@@ -46,7 +46,7 @@ fn even(c: &mut Criterion) {
         b.iter(|| search(&brigades, &axis, &wins, 0.5))
     });
     // Points: every Hougoumont quality against every other, exact.
-    let ladder = experiment("hougoumont", "firefight").with_exact(true);
+    let ladder = experiment("hougoumont", "firefight").with_solving(Solving::Always);
     group.bench_function("points/hougoumont_firefight_quality", |b| b.iter(|| points(&ladder, "quality", None)));
     group.finish();
 }

@@ -24,6 +24,44 @@ pub const ATTACKER_QUALITY: &str = "attacker.quality";
 /// The key of the defender's quality in two-sided scenarios.
 pub const DEFENDER_QUALITY: &str = "defender.quality";
 
+/// Where an experiment solves a point exactly rather than sampling it: one
+/// setting, not two switches, so that no combination means nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solving {
+    /// At every point, where the scenario has an exact solver (a
+    /// playsheet's numbers to print, `--exact`); sampled only where it has
+    /// none.
+    Always,
+    /// Where the point's exact answer is quick
+    /// ([`DynScenario::exact_is_cheap`]), sampling the others: the default
+    /// of specs and commands that do not ask to sample.
+    WhereQuick,
+    /// Nowhere: every point sampled (`--samples`, `--precision`).
+    Never,
+}
+
+impl Solving {
+    /// What a request's `exact` asks: `true` always, `false` never, unsaid
+    /// where quick.
+    pub fn asked(exact: Option<bool>) -> Solving {
+        match exact {
+            Some(true) => Solving::Always,
+            Some(false) => Solving::Never,
+            None => Solving::WhereQuick,
+        }
+    }
+
+    /// Whether `scenario` is solved exactly under this setting (where it
+    /// has an exact solver at all).
+    pub fn solves(self, scenario: &dyn DynScenario) -> bool {
+        match self {
+            Solving::Always => true,
+            Solving::WhereQuick => scenario.exact_is_cheap(),
+            Solving::Never => false,
+        }
+    }
+}
+
 /// One scenario of one ruleset under given rules, with keys held fixed and
 /// how to run it.
 #[derive(Clone, Debug)]
@@ -40,13 +78,8 @@ pub struct Experiment {
     pub options: RunOptions,
     /// The confidence level of every interval.
     pub confidence: f64,
-    /// Solve each point exactly where the scenario has an exact solver
-    /// (a playsheet's numbers to print), sampling only where it has none.
-    pub exact: bool,
-    /// Solve each point exactly where its exact answer is quick
-    /// ([`DynScenario::exact_is_cheap`]), sampling the others: the default of
-    /// specs that do not ask to sample.
-    pub exact_when_quick: bool,
+    /// Where each point is solved exactly rather than sampled.
+    pub solving: Solving,
     /// The interval half-width a run in rounds aimed for, if it did (for
     /// the record of how the result was made; the rounds are the caller's).
     pub precision: Option<f64>,
@@ -74,21 +107,14 @@ impl Experiment {
             fixed: Vec::new(),
             options,
             confidence: DEFAULT_CONFIDENCE,
-            exact: false,
-            exact_when_quick: false,
+            solving: Solving::Never,
             precision: None,
         }
     }
 
-    /// The same, solving exactly wherever the scenario can.
-    pub fn with_exact(mut self, exact: bool) -> Self {
-        self.exact = exact;
-        self
-    }
-
-    /// The same, solving exactly wherever the exact answer is quick.
-    pub fn with_exact_when_quick(mut self, quick: bool) -> Self {
-        self.exact_when_quick = quick;
+    /// The same, solving exactly where `solving` says.
+    pub fn with_solving(mut self, solving: Solving) -> Self {
+        self.solving = solving;
         self
     }
 
@@ -186,7 +212,7 @@ impl Experiment {
     ) -> Result<Run, AnalysisError> {
         let solved_anyway =
             solved && scenario.policies().is_some_and(|uses| uses.iter().any(|used| used.played == Policy::Best));
-        let wanted = self.exact || solved_anyway || (self.exact_when_quick && scenario.exact_is_cheap());
+        let wanted = solved_anyway || self.solving.solves(scenario);
         let exact = if wanted && scenario.has_exact() { scenario.exact_distribution() } else { None };
         let distribution = match exact {
             Some(distribution) => distribution,

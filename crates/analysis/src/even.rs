@@ -6,7 +6,7 @@
 //! range, or a choice's names in the order the scenario lists them (a
 //! quality ladder, a formation's list). Each value probed is solved exactly
 //! where the experiment asks ([`Experiment::exact`], or
-//! [`Experiment::exact_when_quick`] where the solve is quick), and sampled
+//! [`Solving::WhereQuick`] where the solve is quick), and sampled
 //! otherwise: with [`Experiment::precision`] set, sequentially, in rounds
 //! that grow fourfold from [`FIRST_ROUND`] samples and stop as soon as the
 //! interval excludes the target, or at the precision asked (then the value
@@ -25,7 +25,7 @@
 //! crossing between two neighbours, which bisection gives.
 
 use crate::AnalysisError;
-use crate::balance::{Estimate, Experiment, Measure, capitalised, frame_of};
+use crate::balance::{Estimate, Experiment, Measure, Solving, capitalised, frame_of};
 use crate::frame::Run;
 use crate::stats::samples_for_half_width;
 use polars::prelude::*;
@@ -363,14 +363,14 @@ fn probe_value(
     let value = &axis.values[index];
     let at = at_value(experiment, &axis.key, value)?;
     let scenario = at.build(at.rules.as_ref(), &[])?;
-    let exact = if experiment.exact {
+    let exact = if experiment.solving == Solving::Always {
         Some(scenario.exact_distribution().ok_or_else(|| {
             AnalysisError::Invalid(format!(
                 "{} {} has no exact solver at {} = {value}; sample it instead",
                 experiment.ruleset, experiment.scenario.name, axis.key
             ))
         })?)
-    } else if experiment.exact_when_quick && scenario.exact_is_cheap() {
+    } else if experiment.solving.solves(scenario.as_ref()) {
         scenario.exact_distribution()
     } else {
         None

@@ -7,7 +7,7 @@
 //! `volley dist` prints it above its table, as comment lines of its CSV and
 //! as a field of its JSON; every report's Method section is written from it.
 
-use crate::balance::Experiment;
+use crate::balance::{Experiment, Solving};
 use volley_kernel::catalogue::{self, ScenarioEntry};
 use volley_kernel::game::{PolicyUse, Purpose, side_name};
 use volley_kernel::params::{Choice, RuleBook};
@@ -76,7 +76,7 @@ pub enum Computation {
     /// `samples` a value.
     Searched {
         /// Where values are solved exactly.
-        exact: SearchExact,
+        solving: Solving,
         /// The first round's samples.
         first: u64,
         /// Samples a value where no precision was asked.
@@ -95,17 +95,6 @@ pub enum Computation {
         /// The seed of sampled points.
         seed: u64,
     },
-}
-
-/// Where a search's values are solved exactly ([`Computation::Searched`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchExact {
-    /// At every value (an error where the solver cannot).
-    Always,
-    /// Where the scenario's exact answer is quick.
-    WhereQuick,
-    /// Nowhere: every value sampled.
-    Never,
 }
 
 /// Everything needed to make a result again.
@@ -184,12 +173,10 @@ impl Provenance {
         let mut keys = experiment.fixed.clone();
         keys.extend(extra.iter().cloned());
         let (samples, precision, seed) = (experiment.options.samples, experiment.precision, experiment.options.seed);
-        let computation = if experiment.exact {
-            Computation::ExactWherePossible { samples, precision, seed }
-        } else if experiment.exact_when_quick {
-            Computation::ExactWhereQuick { samples, precision, seed }
-        } else {
-            Computation::Sampled { samples, precision, seed }
+        let computation = match experiment.solving {
+            Solving::Always => Computation::ExactWherePossible { samples, precision, seed },
+            Solving::WhereQuick => Computation::ExactWhereQuick { samples, precision, seed },
+            Solving::Never => Computation::Sampled { samples, precision, seed },
         };
         Provenance::new(
             &experiment.ruleset,
@@ -205,16 +192,10 @@ impl Provenance {
     /// crosses its target, with `extra` keys as in [`Provenance::of_experiment`]
     /// and `first` samples in a sampled value's first round.
     pub fn of_search(experiment: &Experiment, extra: &[(String, String)], first: u64) -> Provenance {
-        let exact = if experiment.exact {
-            SearchExact::Always
-        } else if experiment.exact_when_quick {
-            SearchExact::WhereQuick
-        } else {
-            SearchExact::Never
-        };
+        let solving = experiment.solving;
         let (samples, precision, seed) = (experiment.options.samples, experiment.precision, experiment.options.seed);
         Provenance {
-            computation: Computation::Searched { exact, first, samples, precision, seed },
+            computation: Computation::Searched { solving, first, samples, precision, seed },
             ..Provenance::of_experiment(experiment, extra)
         }
     }
@@ -350,7 +331,7 @@ impl Provenance {
                 "Monte Carlo, {samples} samples, seed {seed} (enough for every {}% interval to be within ±{precision})",
                 percent(self.confidence)
             ),
-            Computation::Searched { exact, first, samples, precision, seed } => {
+            Computation::Searched { solving, first, samples, precision, seed } => {
                 let sampled = match precision {
                     Some(p) => format!(
                         "Monte Carlo in rounds from {first} samples, four times more each round, until the {}% \
@@ -359,10 +340,10 @@ impl Provenance {
                     ),
                     None => format!("Monte Carlo, {samples} samples a value, seed {seed}"),
                 };
-                match exact {
-                    SearchExact::Always => "exact at every value".to_string(),
-                    SearchExact::WhereQuick => format!("exact at every value where that is quick; elsewhere {sampled}"),
-                    SearchExact::Never => sampled,
+                match solving {
+                    Solving::Always => "exact at every value".to_string(),
+                    Solving::WhereQuick => format!("exact at every value where that is quick; elsewhere {sampled}"),
+                    Solving::Never => sampled,
                 }
             }
             Computation::ExactWherePossible { samples, precision, seed } => format!(

@@ -3,7 +3,7 @@
 //! sweep, sampled sequentially, and across a non-monotone measure.
 
 use crate::synthetic::{Duel, ShotRules, duel_entry, duel_rules, shot_entry};
-use volley_analysis::balance::{Experiment, Measure, sweep};
+use volley_analysis::balance::{Experiment, Measure, Solving, sweep};
 use volley_analysis::even::{Axis, Crossing, curve, search, target_for};
 use volley_analysis::report::even_report;
 use volley_kernel::catalogue::catalogue;
@@ -11,7 +11,7 @@ use volley_kernel::runner::RunOptions;
 
 fn duel() -> Experiment {
     Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(10_000, 42).with_threads(2))
-        .with_exact(true)
+        .with_solving(Solving::Always)
 }
 
 fn wins() -> Measure {
@@ -57,7 +57,7 @@ fn a_sampled_search_settles_both_bracketing_values_and_repeats_on_any_thread_cou
     // a point from even odds, so both intervals leave 50% out.
     let sampled = |threads: usize| {
         let mut experiment = duel()
-            .with_exact(false)
+            .with_solving(Solving::Never)
             .with_precision(Some(0.005))
             .with_fixed([("attacker.quality", "green"), ("defender.quality", "veteran")]);
         experiment.options.threads = threads;
@@ -86,7 +86,7 @@ fn a_sampled_search_settles_both_bracketing_values_and_repeats_on_any_thread_cou
     // The report's Method says how the search measured its values (rounds
     // from the first, fourfold, to the target left out or the precision),
     // not a fixed number of samples a point.
-    let experiment = duel().with_exact(false).with_precision(Some(0.005));
+    let experiment = duel().with_solving(Solving::Never).with_precision(Some(0.005));
     let (report, _) = even_report(&experiment, &found).unwrap();
     let method = &report.sections.iter().find(|s| s.heading == "Method").unwrap().text;
     assert!(
@@ -109,7 +109,8 @@ fn a_measure_that_rises_and_falls_lists_both_crossings() {
     // which rises to 4/9 at t = 5 and falls: 37.5% at 4, 44.4% at 5,
     // 34.7% at 6. A target of 40% is crossed twice.
     let dice = catalogue().into_iter().find(|r| r.name == "dice").unwrap();
-    let experiment = Experiment::new(&dice, "at_least", RunOptions::new(1000, 1)).unwrap().with_exact(true);
+    let experiment =
+        Experiment::new(&dice, "at_least", RunOptions::new(1000, 1)).unwrap().with_solving(Solving::Always);
     let axis = Axis::of(&experiment, "target", Some("1"), Some("6")).unwrap();
     let measure = Measure::probability("successes", "1");
     let found = search(&experiment, &axis, &measure, 0.4).unwrap();
@@ -136,7 +137,7 @@ fn a_value_exactly_at_the_target_is_the_crossing() {
     let dice = catalogue().into_iter().find(|r| r.name == "dice").unwrap();
     let experiment = Experiment::new(&dice, "at_least", RunOptions::new(1000, 1))
         .unwrap()
-        .with_exact(true)
+        .with_solving(Solving::Always)
         .with_fixed([("dice", "1d100")]);
     let axis = Axis::of(&experiment, "target", Some("1"), Some("100")).unwrap();
     let found = search(&experiment, &axis, &Measure::probability("successes", "1"), 0.5).unwrap();
@@ -169,7 +170,7 @@ fn a_rule_field_is_searched_like_a_key() {
     // target of 7, six faces in twelve, a half exactly.
     let experiment =
         Experiment::from_parts("synthetic", &shot_entry(), Box::new(ShotRules::default()), RunOptions::new(100, 1))
-            .with_exact(true);
+            .with_solving(Solving::Always);
     let axis = Axis::of(&experiment, "rules.hit_target", None, None).unwrap();
     assert_eq!(axis.numbers.as_ref().unwrap(), &(1..=13).collect::<Vec<i64>>());
     let found = search(&experiment, &axis, &Measure::probability("hit", "true"), 0.5).unwrap();

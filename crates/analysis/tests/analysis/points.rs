@@ -3,7 +3,7 @@
 //! cannot be fitted (a cycle), and runs every pairing of a scenario's kinds.
 
 use crate::synthetic::{duel_entry, duel_rules};
-use volley_analysis::balance::Experiment;
+use volley_analysis::balance::{Experiment, Solving};
 use volley_analysis::points::{BAD_GAP, Pairing, fit, points};
 use volley_kernel::dice::Dice;
 use volley_kernel::runner::RunOptions;
@@ -134,8 +134,8 @@ fn points_run_every_pairing_of_a_scenarios_kinds() {
     // The synthetic duel: each grade's figures are worth 3, 2 and 1, so
     // the points rank veteran over trained over green, and the attacker's
     // role is worth nothing (its chance is 2A / (2A + 2D + 1)).
-    let experiment =
-        Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(1000, 1)).with_exact(true);
+    let experiment = Experiment::from_parts("synthetic", &duel_entry(), duel_rules(), RunOptions::new(1000, 1))
+        .with_solving(Solving::Always);
     let found = points(&experiment, "quality", None).unwrap();
     assert_eq!(found.fit.kinds, ["veteran", "trained", "green"]);
     assert_eq!(found.runs.len(), 9);

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use volley_analysis::AnalysisError;
-use volley_analysis::balance::Experiment;
+use volley_analysis::balance::{Experiment, Solving};
 use volley_analysis::even::{self, Axis, Crossing, Even, say};
 use volley_analysis::provenance::Provenance;
 use volley_analysis::report::search_text;
@@ -111,8 +111,7 @@ pub fn compute(request: &EvenRequest, control: &Control) -> anyhow::Result<EvenR
     let experiment = Experiment::from_parts(ruleset.name, entry, rules, options)
         .with_fixed(scenario_keys)
         .with_confidence(request.confidence)
-        .with_exact(request.exact == Some(true))
-        .with_exact_when_quick(request.exact.is_none())
+        .with_solving(Solving::asked(request.exact))
         .with_precision(precision);
     // The fixed keys build, before any search.
     experiment

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 use volley_analysis::AnalysisError;
-use volley_analysis::balance::{self, Estimate, Experiment, Measure, Sweep};
+use volley_analysis::balance::{self, Estimate, Experiment, Measure, Solving, Sweep};
 use volley_analysis::even::{self, Axis};
 use volley_analysis::frame::{Run, long_frame};
 use volley_analysis::points;
@@ -612,9 +612,12 @@ fn analyse(
                 .clone()
                 .with_samples(samples)
                 .with_confidence(confidence)
-                .with_exact(spec.exact == Some(true))
                 // Sampling asked on the command line, or by the spec, samples.
-                .with_exact_when_quick(spec.exact.is_none() && !how.forced_sampling)
+                .with_solving(match (spec.exact, how.forced_sampling) {
+                    (Some(true), _) => Solving::Always,
+                    (None, false) => Solving::WhereQuick,
+                    _ => Solving::Never,
+                })
                 .with_precision(precision);
             experiment.options.seed = seed;
             experiment.options.threads = threads;
