@@ -318,6 +318,26 @@ crate::choice_enum! {
         Bold = "bold",
         /// Cautious: keeps out of the enemy's reach until it can attack in one move.
         Cautious = "cautious",
+        /// Look-ahead: bold improved by one step of policy improvement. At
+        /// each of its decisions with more than one option the side plays
+        /// rounds of rollouts, each round every option once on the same dice
+        /// (common random numbers: the rounds seeded from a word of the
+        /// fight's own stream, so the same on any thread count), the rest of
+        /// the fight played bold by itself and by the other side as the
+        /// plan's base ([`Plan::base`]); it takes the option with the best
+        /// total under its objective (win minus loss, or win) where that
+        /// option's paired difference from bold's option is clear after
+        /// [`Game::lookahead_rounds`] rounds ([`LOOKAHEAD_Z`] standard
+        /// errors), else bold's, stopping early where after a batch of
+        /// [`LOOKAHEAD_BATCH`] no option looks likely to
+        /// ([`LOOKAHEAD_PROMISE`]). With exact
+        /// continuation values the policy improvement theorem makes this no
+        /// worse than bold against a fixed opponent; with sampled ones it
+        /// holds up to the sampling error of each choice, so a game that
+        /// offers it measures it against bold. Sampled only: no exact law,
+        /// and only games that offer it in their `policy` keys
+        /// ([`plan_params_with_lookahead`]) take it.
+        Lookahead = "lookahead",
     }
 }
 
@@ -485,6 +505,13 @@ pub trait Game: Send + Sync {
         true
     }
 
+    /// The most rounds of rollouts a side looking ahead plays from each
+    /// option of a decision ([`Policy::Lookahead`]; a game that offers it
+    /// may take them from a key).
+    fn lookahead_rounds(&self) -> u32 {
+        LOOKAHEAD_ROUNDS
+    }
+
     /// Whether its exact answer under `plan` comes quickly (see
     /// [`Scenario::exact_is_cheap`]): by default, whenever the solver will
     /// answer at all. A game whose graph may be solvable yet slow (many
@@ -518,6 +545,23 @@ impl Plan {
         self.policy.contains(&Policy::Best)
     }
 
+    /// Whether either side looks ahead ([`Policy::Lookahead`]): the plan
+    /// is then sampled only.
+    pub fn looks_ahead(&self) -> bool {
+        self.policy.contains(&Policy::Lookahead)
+    }
+
+    /// The plan a look-ahead's rollouts play: `lookahead` replaced by
+    /// `bold`, the play it improves on.
+    pub fn base(mut self) -> Plan {
+        for policy in &mut self.policy {
+            if *policy == Policy::Lookahead {
+                *policy = Policy::Bold;
+            }
+        }
+        self
+    }
+
     /// The plan with `best` replaced by `fallback`.
     fn without_best(mut self, fallback: Policy) -> Plan {
         for policy in &mut self.policy {
@@ -544,19 +588,42 @@ pub fn plan_params() -> Vec<Param> {
     plan_params_worded("closes and attacks as soon as it may", "keeps out of reach until it can attack in one move")
 }
 
+/// The policies a game scenario offers by default: all but
+/// [`Policy::Lookahead`], which a game offers where it has measured it.
+const HEURISTIC_POLICIES: &[&str] = &["best", "bold", "cautious"];
+
 /// [`plan_params`] with the heuristics described for what they do in one
 /// scenario: `bold` and `cautious` complete "bold (...)" and "cautious (...)".
 pub fn plan_params_worded(bold: &str, cautious: &str) -> Vec<Param> {
+    plan_params_offered(
+        HEURISTIC_POLICIES,
+        &format!("best (backward induction, both sides playing their best), bold ({bold}) or cautious ({cautious})"),
+    )
+}
+
+/// [`plan_params_worded`] with `lookahead` offered too ([`Policy::Lookahead`]),
+/// `lookahead` completing "lookahead (...)".
+pub fn plan_params_with_lookahead(bold: &str, cautious: &str, lookahead: &str) -> Vec<Param> {
+    plan_params_offered(
+        <Policy as crate::params::Choice>::NAMES,
+        &format!(
+            "best (backward induction, both sides playing their best), bold ({bold}), cautious ({cautious}) or \
+             lookahead ({lookahead})"
+        ),
+    )
+}
+
+/// The plan's keys, the policies `offered` as `worded`.
+fn plan_params_offered(offered: &'static [&'static str], worded: &str) -> Vec<Param> {
+    use crate::params::{Choice, ParamKind, Value};
     let mut params = Vec::new();
     for side in ["attacker", "defender"] {
-        params.push(Param::choice(
-            format!("{side}.policy"),
-            format!(
-                "how the {side} decides: best (backward induction, both sides playing their best), bold ({bold}) or \
-                 cautious ({cautious})"
-            ),
-            Policy::Best,
-        ));
+        params.push(Param {
+            name: format!("{side}.policy"),
+            doc: format!("how the {side} decides: {worded}"),
+            kind: ParamKind::Choice(offered),
+            default: Value::Choice(Policy::Best.name().to_string()),
+        });
         params.push(Param::choice(
             format!("{side}.objective"),
             format!("what the {side} maximises under best play: margin (its win chance minus its loss chance) or win"),
@@ -572,8 +639,8 @@ mod played;
 mod solve;
 
 use graph::*;
-pub use play::outcome_code;
 use play::*;
+pub use play::{LOOKAHEAD_BATCH, LOOKAHEAD_PROMISE, LOOKAHEAD_ROUNDS, LOOKAHEAD_Z, outcome_code};
 pub use played::{Played, PolicyUse};
 use solve::*;
 pub use solve::{Explained, OptionValue, Tie};

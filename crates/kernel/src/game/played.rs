@@ -64,7 +64,10 @@ impl<G: Game> Played<G> {
     /// The plan played: the plan asked for, or, where its best play is
     /// beyond the solver, the plan with the game's fallback for `best`.
     pub(super) fn effective_plan(&self) -> Plan {
-        if self.plan.wants_solver() && !self.game.solvable(self.plan) {
+        // A side that looks ahead is sampled, so the other side's best play
+        // cannot be solved against it: it plays the fallback too (a game
+        // that offers `lookahead` refuses the pair where best play solves).
+        if self.plan.wants_solver() && (self.plan.looks_ahead() || !self.game.solvable(self.plan)) {
             self.plan.without_best(self.game.fallback())
         } else {
             self.plan
@@ -76,7 +79,7 @@ impl<G: Game> Played<G> {
         self.solution
             .get_or_init(|| {
                 let plan = self.effective_plan();
-                if self.game.solvable(plan) { Solution::solve(&self.game, plan) } else { None }
+                if !plan.looks_ahead() && self.game.solvable(plan) { Solution::solve(&self.game, plan) } else { None }
             })
             .as_ref()
     }
@@ -133,7 +136,8 @@ impl<G: Game> Scenario for Played<G> {
     }
 
     fn has_exact(&self) -> bool {
-        self.game.solvable(self.effective_plan())
+        let plan = self.effective_plan();
+        !plan.looks_ahead() && self.game.solvable(plan)
     }
 
     fn exact(&self) -> Option<Vec<(u64, f64)>> {
@@ -180,6 +184,6 @@ impl<G: Game> Scenario for Played<G> {
 
     fn exact_is_cheap(&self) -> bool {
         let plan = self.effective_plan();
-        self.game.solvable(plan) && self.game.exact_is_cheap(plan)
+        !plan.looks_ahead() && self.game.solvable(plan) && self.game.exact_is_cheap(plan)
     }
 }
