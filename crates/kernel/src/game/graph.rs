@@ -979,7 +979,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     pub(super) fn reach_from(&mut self, reached: &[Option<Vec<u64>>]) {
         let explored = reached.len();
         // A repeated turn reaches what the turn it repeats did.
-        self.reach_of = self.layer_of.iter().map(|&t| if reached[t as usize].is_some() { t } else { NO_NODE }).collect();
+        self.reach_of =
+            self.layer_of.iter().map(|&t| if reached[t as usize].is_some() { t } else { NO_NODE }).collect();
         let words = self.within.len().div_ceil(64);
         let mut index = vec![NO_NODE; explored];
         for (t, bits) in reached.iter().enumerate() {

@@ -524,8 +524,7 @@ fn broken_holders_hand_over_at_once_or_the_side_outside_walks_in() {
     // the field to the attackers. Nothing else can break a holder (no one
     // hits it, and the flanked test is only at the first check): defender
     // 13/20 + 7/20 * 13/20, attacker 7/20 * 7/20.
-    let holder =
-        Rules { attacker_fire: AttackerFire::Never, assault_limit: AssaultLimit::Holder, ..Rules::default() };
+    let holder = Rules { attacker_fire: AttackerFire::Never, assault_limit: AssaultLimit::Holder, ..Rules::default() };
     let walk_in = Rules { handover: Handover::WalkIn, ..holder.clone() };
     let pairs = |turns: &'static str| {
         [
