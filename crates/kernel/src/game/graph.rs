@@ -290,6 +290,20 @@ pub(super) fn enumerate<G: Game>(
     }
 }
 
+/// Sets bit `i` of `bits`, growing it as needed.
+fn set_bit(bits: &mut Vec<u64>, i: usize) {
+    if bits.len() <= i / 64 {
+        bits.resize(i / 64 + 1, 0);
+    }
+    bits[i / 64] |= 1 << (i % 64);
+}
+
+/// Bit `i` of `bits` (unset beyond its end).
+#[inline(always)]
+fn bit(bits: &[u64], i: usize) -> bool {
+    bits.get(i / 64).is_some_and(|word| word >> (i % 64) & 1 != 0)
+}
+
 /// The longest cycle of turns' starting states that exploration looks for.
 pub(super) const LONGEST_PERIOD: usize = 6;
 
@@ -370,8 +384,13 @@ pub(super) struct Graph<S> {
     /// exactly when the target is below [`Graph::within_count`].
     pub(super) targets: Vec<u32>,
     pub(super) probabilities: Vec<f64>,
-    /// The states at the start of each turn.
+    /// The states at the start of each turn explored ([`Graph::layer`]
+    /// gives every turn's).
     pub(super) layers: Vec<Vec<u32>>,
+    /// For each turn up to the limit (or until nothing goes on), the index
+    /// in [`Graph::layers`] of the states it starts from: its own, or, once
+    /// the turns repeat, those of the turn it repeats (kept once).
+    pub(super) layer_of: Vec<u32>,
     /// The states within a turn (reached by a step that does not start a
     /// turn), in an order that puts every such state after all the states
     /// that lead to it within a turn: by their height (the longest run of
@@ -396,6 +415,16 @@ pub(super) struct Graph<S> {
     /// backward induction skips it in the turns before, where nothing
     /// reached reads its worth.
     pub(super) first_turn: Vec<u32>,
+    /// The states within a turn that each turn reaches, where exploration
+    /// knows them exactly: `reach_of[t]` indexes [`Graph::reached`] (a
+    /// bitset over the ids `0..within_count`), or is [`NO_NODE`] where
+    /// turn `t` may reach every state first reached by then
+    /// ([`Graph::first_turn`]). A game whose turn is cut into phases, each
+    /// state knowing its phase, reaches a phase's states within a turn
+    /// only in the turns of that phase: backward induction values each in
+    /// those turns alone.
+    pub(super) reach_of: Vec<u32>,
+    pub(super) reached: Vec<Vec<u64>>,
     /// The endings of each leaf that has any (see [`Node::Leaf`]).
     pub(super) leaf_ends: Vec<LeafEnds>,
     /// The endings of every leaf, each a run of [`LeafEnds`].
@@ -408,6 +437,17 @@ pub(super) struct Graph<S> {
 }
 
 impl<S> Graph<S> {
+    /// The states starting turn `t`.
+    pub(super) fn layer(&self, t: usize) -> &[u32] {
+        &self.layers[self.layer_of[t] as usize]
+    }
+
+    /// The turns that start with any state: the limit, or fewer where
+    /// nothing goes on.
+    pub(super) fn turn_count(&self) -> usize {
+        self.layer_of.len()
+    }
+
     /// The states that go on: those within a turn and those starting one.
     pub(super) fn live_count(&self) -> usize {
         (self.within_count + self.start_count) as usize
@@ -686,12 +726,15 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             targets: Vec::new(),
             probabilities: Vec::new(),
             layers: Vec::new(),
+            layer_of: Vec::new(),
             within: Vec::new(),
             heights: Vec::new(),
             deciders: Vec::new(),
             within_count: 0,
             start_count: 0,
             first_turn: Vec::new(),
+            reach_of: Vec::new(),
+            reached: Vec::new(),
             leaf_ends: Vec::new(),
             endings: Vec::new(),
             ending_states: Vec::new(),
@@ -708,6 +751,10 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         let mut seen: Vec<u32> = vec![0];
         let mut inside: Vec<u32> = vec![u32::MAX];
         let mut first_turn: Vec<u32> = vec![u32::MAX];
+        // The states within each turn that it reaches, as a bitset over
+        // exploration's ids, for each turn that walks the whole of its
+        // layer (none once only the states new to a layer are walked).
+        let mut reached: Vec<Option<Vec<u64>>> = Vec::new();
         // Once a turn's next layer holds the whole of its own, every later
         // one holds the one before too (what a layer leads to only grows
         // with it): from then on a turn walks only from the states new to
@@ -728,6 +775,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             }
             let mut kept = 0;
             let mut fresh_next = Vec::new();
+            let mut reached_now: Option<Vec<u64>> = nested_from.is_none().then(Vec::new);
             let mut frontier = std::mem::take(&mut fresh);
             while !frontier.is_empty() {
                 let mut more = Vec::new();
@@ -742,6 +790,9 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                                 let mark = inside[target_];
                                 let walked = mark == t || nested_from.is_some_and(|n| mark != u32::MAX && mark >= n);
                                 if !walked {
+                                    if let Some(bits) = &mut reached_now {
+                                        set_bit(bits, target_);
+                                    }
                                     inside[target_] = t;
                                     first_turn[target_] = first_turn[target_].min(t);
                                     more.push(target);
@@ -763,9 +814,11 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 }
                 frontier = more;
             }
+            reached.push(reached_now);
             if nested_from.is_none() && kept == layer.len() {
                 nested_from = Some(t);
             }
+            graph.layer_of.push(graph.layers.len() as u32);
             graph.layers.push(layer);
             // A turn that leads back to the very states a turn `period`
             // turns before it started from repeats the turns since: what a
@@ -778,9 +831,8 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
                 repeated_layer(&graph.layers, &next)
             };
             if let Some(period) = period {
-                while graph.layers.len() < turns as usize {
-                    let again = graph.layers[graph.layers.len() - period].clone();
-                    graph.layers.push(again);
+                while graph.layer_of.len() < turns as usize {
+                    graph.layer_of.push(graph.layer_of[graph.layer_of.len() - period]);
                 }
                 break;
             }
@@ -793,6 +845,7 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         seen.resize(graph.states.len(), u32::MAX);
         let starts: Vec<bool> = seen.iter().map(|&mark| mark != u32::MAX).collect();
         graph.order_within(game);
+        graph.reach_from(&reached);
         graph.renumber(starts);
         Some(graph)
     }
@@ -917,6 +970,47 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
         }
         self.within = within;
         self.heights = heights;
+    }
+
+    /// Fills [`Graph::reach_of`] and [`Graph::reached`] from `reached`, the
+    /// states within each explored turn that it reaches (by exploration's
+    /// ids; `None` where it is not known): once [`Graph::within`] holds the
+    /// order they will be numbered in.
+    pub(super) fn reach_from(&mut self, reached: &[Option<Vec<u64>>]) {
+        let explored = reached.len();
+        // A repeated turn reaches what the turn it repeats did.
+        self.reach_of =
+            self.layer_of.iter().map(|&t| if reached[t as usize].is_some() { t } else { NO_NODE }).collect();
+        let words = self.within.len().div_ceil(64);
+        let mut index = vec![NO_NODE; explored];
+        for (t, bits) in reached.iter().enumerate() {
+            let Some(bits) = bits else { continue };
+            if !self.reach_of.contains(&(t as u32)) {
+                continue;
+            }
+            let mut out = vec![0u64; words];
+            for (i, &old) in self.within.iter().enumerate() {
+                if bit(bits, old as usize) {
+                    set_bit(&mut out, i);
+                }
+            }
+            index[t] = self.reached.len() as u32;
+            self.reached.push(out);
+        }
+        for of in &mut self.reach_of {
+            if *of != NO_NODE {
+                *of = index[*of as usize];
+            }
+        }
+    }
+
+    /// Whether turn `t` may reach state `id`, within a turn (laid out).
+    #[inline(always)]
+    pub(super) fn reaches_within(&self, t: usize, id: usize) -> bool {
+        match self.reach_of[t] {
+            NO_NODE => self.first_turn[id] as usize <= t,
+            of => bit(&self.reached[of as usize], id),
+        }
     }
 
     /// Renumbers the states in the order backward induction visits them

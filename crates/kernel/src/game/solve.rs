@@ -270,13 +270,13 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         match Scalar::of(plan) {
             Some(scalar) => {
                 let mut worths = graph.limit_worths::<G, Scaled>(game, scalar);
-                for t in (0..graph.layers.len()).rev() {
+                for t in (0..graph.turn_count()).rev() {
                     choices[t] = graph.backward_turn(t, &mut worths, scalar, &mut []);
                 }
             }
             None => {
                 let mut worths = graph.limit_worths::<G, Worth>(game, plan);
-                for t in (0..graph.layers.len()).rev() {
+                for t in (0..graph.turn_count()).rev() {
                     choices[t] = graph.backward_turn(t, &mut worths, plan, &mut []);
                 }
             }
@@ -299,8 +299,9 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
     }
 
     /// One turn of backward induction: the worth in turn `t` of every state
-    /// within a turn (run by run, each in parallel) and then of every state
-    /// starting turn `t`, given the worths at the start of turn `t + 1`;
+    /// within a turn that turn `t` may reach ([`Graph::reaches_within`];
+    /// run by run, each in parallel) and then of every state starting turn
+    /// `t`, given the worths at the start of turn `t + 1`;
     /// the turn's worths then become the next. Returns the table of the
     /// options taken; each of `captures` (a state, and a decision slot with
     /// room for its options) also keeps the worth of each option there.
@@ -322,13 +323,13 @@ impl<S: Copy + Eq + Hash + Send + Sync> Graph<S> {
             let sweep = Sweep { values: tail, base: end };
             head[first as usize..].par_iter_mut().with_min_len(256).enumerate().for_each(|(i, worth)| {
                 let id = first as usize + i;
-                if self.first_turn[id] as usize <= t {
+                if self.reaches_within(t, id) {
                     *worth = self.worth(self.root[id], &sweep, how, &table, None);
                 }
             });
         }
         let sweep = Sweep { values: &worths.live, base: 0 };
-        let layer = &self.layers[t];
+        let layer = self.layer(t);
         let starting: Vec<V> = layer
             .par_iter()
             .with_min_len(256)
@@ -461,7 +462,8 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
             parts.iter_mut().fold(0.0, |sum, part| sum + std::mem::take(&mut part[id as usize]))
         };
         let mut sources: Vec<(u32, f64)> = Vec::new();
-        for (t, layer) in graph.layers.iter().enumerate() {
+        for t in 0..graph.turn_count() {
+            let layer = graph.layer(t);
             // Every start's mass is taken before any is spread: a start may
             // lead to another of this turn's, for the next turn.
             sources.clear();
@@ -673,7 +675,7 @@ impl<S: Copy + Eq + Hash + Send + Sync + fmt::Debug> Solution<S> {
         let Some(earliest) = targets.iter().map(|t| t.0).min() else { return Vec::new() };
         let mut worths = graph.limit_worths::<G, Worth>(game, self.plan);
         let mut captured: Vec<Option<Vec<Worth>>> = vec![None; targets.len()];
-        for t in (earliest..graph.layers.len()).rev() {
+        for t in (earliest..graph.turn_count()).rev() {
             let at_t: Vec<usize> = (0..targets.len()).filter(|&k| targets[k].0 == t).collect();
             let mut captures: Vec<(u32, (u32, Vec<Worth>))> = at_t
                 .iter()

@@ -6,7 +6,7 @@ use super::{build, build_with, close, exact};
 use volley_kernel::check::assert_agrees;
 use volley_kernel::rulesets::hougoumont::{
     AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, DefenderFailure, FlankedTest, FlankedWhen,
-    Rules,
+    Handover, Rules,
 };
 
 /// The attacker's exact win chance.
@@ -502,6 +502,60 @@ fn both_sides_break_and_the_holders_walk_back_in() {
     longer.retain(|&(key, _)| key != "turns" && key != "attacker.policy");
     longer.push(("turns", "6"));
     assert_agrees(build_with(&holder, "assault", &longer).as_ref(), 400_000, 71);
+}
+
+#[test]
+fn broken_holders_hand_over_at_once_or_the_side_outside_walks_in() {
+    // Issue 34, item 6 (`handover`). Four Experienced attackers who only
+    // close (`attacker_fire = never`) 30 inches from one flanked Veteran
+    // defender, no guns, the attackers cautious: they move their full 8 to
+    // 22 inches, beyond any musket (a D20 never reaches 22), so no one fires.
+    // The flanked Veteran tests at the first Morale Check and fails with 7/20
+    // (need 8), the attackers 22 inches away. One turn, the limit going to
+    // the side holding the position (`assault_limit = holder`):
+    // - `at_once`: the attackers take the position at once and hold it at
+    //   the limit: attacker 7/20, defender 13/20.
+    // - `walk_in`: the position stays empty, 22 inches from the attackers:
+    //   no one holds it at the limit: none 7/20, defender 13/20.
+    // Two turns under `walk_in`: in the second Give Orders the broken
+    // defenders, 8 inches behind the position, rally with 13/20 and walk
+    // back in with their 8-inch move before the attackers (22 inches out)
+    // can get there, or retreat to 16 inches, past their edge (8), leaving
+    // the field to the attackers. Nothing else can break a holder (no one
+    // hits it, and the flanked test is only at the first check): defender
+    // 13/20 + 7/20 * 13/20, attacker 7/20 * 7/20.
+    let holder = Rules { attacker_fire: AttackerFire::Never, assault_limit: AssaultLimit::Holder, ..Rules::default() };
+    let walk_in = Rules { handover: Handover::WalkIn, ..holder.clone() };
+    let pairs = |turns: &'static str| {
+        [
+            ("attacker.figures", "4"),
+            ("defender.figures", "1"),
+            ("defender.quality", "veteran"),
+            ("defender.flanked", "true"),
+            ("defender.guns", "0"),
+            ("distance", "30"),
+            ("turns", turns),
+            ("attacker.policy", "cautious"),
+        ]
+    };
+    let (fail, pass) = (7.0 / 20.0, 13.0 / 20.0);
+    let at_once = exact(build_with(&holder, "assault", &pairs("1")).as_ref());
+    close(at_once.probability("winner", 0), fail);
+    close(at_once.probability("winner", 1), pass);
+    close(at_once.probability("winner", 2), 0.0);
+    let empty = exact(build_with(&walk_in, "assault", &pairs("1")).as_ref());
+    close(empty.probability("winner", 0), 0.0);
+    close(empty.probability("winner", 1), pass);
+    close(empty.probability("winner", 2), fail);
+    let back = exact(build_with(&walk_in, "assault", &pairs("2")).as_ref());
+    close(back.probability("winner", 0), fail * fail);
+    close(back.probability("winner", 1), pass + fail * pass);
+    close(back.probability("winner", 2), 0.0);
+    // Played longer, both sides may walk in and come on: Monte Carlo agrees.
+    let mut longer = pairs("6").to_vec();
+    longer.retain(|&(key, _)| key != "attacker.policy" && key != "distance");
+    longer.push(("distance", "14"));
+    assert_agrees(build_with(&walk_in, "assault", &longer).as_ref(), 400_000, 83);
 }
 
 #[test]
