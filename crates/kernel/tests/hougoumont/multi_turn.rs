@@ -101,11 +101,14 @@ fn the_firefight_figures_sweep_has_no_cliff_where_the_solver_stopped() {
     // The solver once stopped at 400 figures multiplied together, so a
     // Veteran attacker against 20 went from a solved fight at 20 figures to
     // bold play at 21 (0 / 0 / 100 against 60.7 / 38.0 / 1.3, sampled). Now
-    // every size from 18 to 22 is solved, and each figure more raises the
-    // attacker's chance (by about 11 points a figure near even, 10 turns
-    // here; 30 turns in release: 35.9, 46.8, 57.7, 68.6, 77.3%, a stand-up
-    // fight near even being decided by who breaks first).
-    let wins: Vec<f64> = (18..=22)
+    // every size over issue 34's range, 10 to 40 figures, is solved, and
+    // each figure more raises the attacker's chance: 1.4% at 10, 34.8% at
+    // 18, 45.4% at 19, 56.2% at 20, 67.1% at 21, 99.8% at 40 (10 turns).
+    // The steps pass 10 points only near even, by about 11 points a figure
+    // from 18 to 21 (the firefight module's docs: a stand-up fight between
+    // near-equal lines turns on who breaks first, and a figure is 5% of the
+    // unit); 30 turns in release: 35.9, 46.8, 57.7, 68.6, 77.3% from 18 to 22.
+    let wins: Vec<f64> = (10..=40)
         .map(|n| {
             let figures = n.to_string();
             let pairs = [("attacker.figures", figures.as_str()), ("attacker.quality", "veteran"), ("turns", "10")];
@@ -115,9 +118,10 @@ fn the_firefight_figures_sweep_has_no_cliff_where_the_solver_stopped() {
         })
         .collect();
     eprintln!("{wins:?}");
-    for pair in wins.windows(2) {
+    for (i, pair) in wins.windows(2).enumerate() {
         assert!(pair[1] > pair[0], "{wins:?}");
-        assert!(pair[1] - pair[0] < 0.12, "{wins:?}");
+        let near_even = (18..21).contains(&(i + 10));
+        assert!(pair[1] - pair[0] < if near_even { 0.12 } else { 0.10 }, "{} to {}: {wins:?}", i + 10, i + 11);
     }
 }
 
