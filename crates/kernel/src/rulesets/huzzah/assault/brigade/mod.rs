@@ -1137,7 +1137,8 @@ pub fn entry() -> ScenarioEntry {
         "the officer orders the units one by one, each halting at the edge of the defender's threat zone until one \
          advance reaches contact; a battery fires only within its threat zone",
         "bold improved by one step: at each decision every option is tried in rollouts played bold from there, \
-         and the one that does clearly best is taken",
+         and the one that does clearly best is taken; about 4 ms of CPU a fight at the defaults, so ask for \
+         --precision 0.005 or --samples 40000 rather than the million fights sampled by default",
     );
     for param in &mut params {
         if let Some(policy) = policies.iter().find(|p| p.name == param.name && p.name.ends_with(".policy")) {
