@@ -29,7 +29,7 @@ use crate::balance::{Estimate, Experiment, Measure, Solving, capitalised, frame_
 use crate::frame::Run;
 use crate::stats::samples_for_half_width;
 use polars::prelude::*;
-use volley_kernel::params::{ParamKind, Value};
+use volley_kernel::params::{ParamError, ParamKind};
 
 /// Ranges up to this many values are probed at every value.
 pub const SCAN_ALL: usize = 25;
@@ -425,12 +425,12 @@ pub fn at_value(experiment: &Experiment, key: &str, value: &str) -> Result<Exper
     match key.strip_prefix(RULE_PREFIX) {
         Some(field) => {
             let mut rules = experiment.rules.clone();
-            let param =
-                rules.fields().into_iter().find(|f| f.name == field).ok_or_else(|| {
+            rules.set_text(field, value).map_err(|e| match e {
+                ParamError::UnknownKey { .. } => {
                     AnalysisError::Invalid(format!("{} has no rule field `{field}`", experiment.ruleset))
-                })?;
-            let parsed: Value = param.parse(value)?;
-            rules.set(field, &parsed)?;
+                }
+                e => e.into(),
+            })?;
             Ok(experiment.clone().with_rules(rules))
         }
         None => Ok(experiment.clone().with_fixed([(key, value)])),

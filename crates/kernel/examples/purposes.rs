@@ -23,8 +23,7 @@ fn main() {
         let mut rules = (entry.default_rules)();
         for (key, text) in &rule_pairs {
             let name = &key["rules.".len()..];
-            let field = rules.fields().into_iter().find(|f| f.name == name).expect("a rule field of this ruleset");
-            rules.set(name, &field.parse(text).expect("a value the field accepts")).expect("a value in range");
+            rules.set_text(name, text).unwrap_or_else(|e| panic!("rules.{name}: {e}"));
         }
         for scenario in &entry.scenarios {
             if args.get(1).is_some_and(|name| name != scenario.name) {

@@ -23,9 +23,7 @@ fn main() {
     let (rule_pairs, settings): (Vec<_>, Vec<_>) = settings.into_iter().partition(|(key, _)| key.starts_with("rules."));
     for (key, text) in &rule_pairs {
         let name = &key["rules.".len()..];
-        let field = rules.fields().into_iter().find(|f| f.name == name).expect("a rule field of this ruleset");
-        let value = field.parse(text).expect("a value the rule field accepts");
-        rules.set(name, &value).expect("a value within the rule field's range");
+        rules.set_text(name, text).unwrap_or_else(|e| panic!("rules.{name}: {e}"));
     }
     let start = std::time::Instant::now();
     let scenario = entry

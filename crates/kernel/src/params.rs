@@ -515,6 +515,15 @@ pub trait RuleBook: Send + Sync + fmt::Debug + 'static {
     fn fields(&self) -> Vec<Param>;
     /// Sets one field by name, checking its kind and range.
     fn set(&mut self, name: &str, value: &Value) -> Result<(), ParamError>;
+    /// Sets one field by name from user text (`rules.NAME=TEXT` on a
+    /// command line or in a sweep), parsed as the field's kind and checked
+    /// as [`RuleBook::set`] checks it; an unknown name is refused with the
+    /// nearest field names.
+    fn set_text(&mut self, name: &str, text: &str) -> Result<(), ParamError> {
+        let fields = self.fields();
+        let value = find(&fields, name)?.parse(text)?;
+        self.set(name, &value)
+    }
     /// A boxed copy.
     fn clone_box(&self) -> Box<dyn RuleBook>;
     /// For downcasting to the ruleset's own `Rules`.
@@ -718,5 +727,20 @@ mod tests {
         assert!(matches!(rules.set("limt", &Value::Int(3)), Err(ParamError::UnknownKey { .. })));
         let boxed: Box<dyn RuleBook> = Box::new(rules.clone());
         assert_eq!(rules_of::<TestRules>(boxed.as_ref()), &rules);
+    }
+
+    #[test]
+    fn rule_books_set_a_field_from_text() {
+        let mut rules = TestRules::default();
+        rules.set_text("limit", " 12 ").unwrap();
+        rules.set_text("grade", "veteran").unwrap();
+        rules.set_text("enabled", "true").unwrap();
+        assert_eq!((rules.limit, rules.grade, rules.enabled), (12, Grade::Veteran, true));
+        // Each refusal as `set` and `Param::parse` give it, the book unchanged.
+        assert!(matches!(rules.set_text("limit", "14"), Err(ParamError::OutOfRange { .. })));
+        assert!(matches!(rules.set_text("limit", "many"), Err(ParamError::BadValue { .. })));
+        let Err(ParamError::UnknownKey { nearest, .. }) = rules.set_text("limt", "3") else { panic!("unknown") };
+        assert_eq!(nearest, ["limit"]);
+        assert_eq!((rules.limit, rules.grade, rules.enabled), (12, Grade::Veteran, true));
     }
 }

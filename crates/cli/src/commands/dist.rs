@@ -15,7 +15,7 @@ use volley_analysis::provenance::{Computation, Provenance};
 use volley_analysis::stats::{PRINTED_DIGITS, round_significant, samples_for_half_width, wilson};
 use volley_kernel::game::{Explained, PolicyUse, Tie};
 use volley_kernel::outcome::Distribution;
-use volley_kernel::params::{RuleBook, nearest};
+use volley_kernel::params::{ParamError, RuleBook};
 use volley_kernel::runner::RunOptions;
 use volley_kernel::scenario::DynScenario;
 
@@ -312,16 +312,13 @@ pub(super) fn set_rule(book: &mut dyn RuleBook, ruleset: &str, pair: &str) -> an
         .split_once('=')
         .map(|(k, v)| (k.trim(), v.trim()))
         .ok_or_else(|| bad_input(format!("a rule is set as FIELD=VALUE, got `{pair}`")))?;
-    let fields = book.fields();
-    let Some(field) = fields.iter().find(|f| f.name == name) else {
-        let near = nearest(name, fields.iter().map(|f| f.name.as_str()));
-        let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
-        return Err(bad_input(format!(
-            "rules.{name}: {ruleset} has no rule field `{name}`{hint}; `volley rules {ruleset}` lists them"
-        )));
-    };
-    let value = field.parse(text).map_err(|e| bad_input(format!("rules.{name}: {e}")))?;
-    book.set(name, &value).map_err(|e| bad_input(format!("rules.{name}: {e}")))
+    book.set_text(name, text).map_err(|e| match e {
+        ParamError::UnknownKey { nearest: near, .. } => {
+            let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
+            bad_input(format!("rules.{name}: {ruleset} has no rule field `{name}`{hint}; `volley rules {ruleset}` lists them"))
+        }
+        e => bad_input(format!("rules.{name}: {e}")),
+    })
 }
 
 /// A computed distribution in one of the output formats.

@@ -52,8 +52,7 @@ fn hold_promises_under(
     let entry = set.scenario(scenario).unwrap();
     let mut rules = (set.default_rules)();
     for &(name, text) in changes {
-        let field = rules.fields().into_iter().find(|field| field.name == name).expect("a rule field");
-        rules.set(name, &field.parse(text).unwrap()).unwrap();
+        rules.set_text(name, text).unwrap_or_else(|e| panic!("rules.{name}: {e}"));
     }
     let base = entry.build_from_text(rules.as_ref(), settings.iter().copied()).unwrap();
     let options = RunOptions::new(samples, 11).with_threads(2);
