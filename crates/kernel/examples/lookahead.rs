@@ -3,7 +3,8 @@
 //! `cargo run --release -p volley-kernel --example lookahead -- RULESET SCENARIO SAMPLES SEED THREADS [KEY=VALUE]...`,
 //! under `/usr/bin/time -v` for its memory. Prints each side's win chance
 //! with its 95% normal interval (the CLI's `volley dist --samples` gives
-//! the same counts, with Wilson intervals) and the time taken.
+//! the same counts, with Wilson intervals) and the time taken, and where a
+//! side looks ahead how often its decisions were found already worked out.
 use volley_kernel::catalogue::ruleset;
 use volley_kernel::runner::RunOptions;
 
@@ -50,4 +51,11 @@ fn main() {
          {threads} threads) in {elapsed:.2} s",
         shown[0], shown[1]
     );
+    if let Some(reuse) = scenario.lookahead_reuse() {
+        let share = if reuse.asked > 0 { 100.0 * reuse.found as f64 / reuse.asked as f64 } else { 0.0 };
+        println!(
+            "look-ahead decisions: {} asked, {} found in the memo ({share:.1}%), {} kept",
+            reuse.asked, reuse.found, reuse.kept
+        );
+    }
 }

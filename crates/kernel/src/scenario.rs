@@ -99,6 +99,12 @@ pub trait Scenario: Send + Sync {
     fn exact_is_cheap(&self) -> bool {
         self.has_exact()
     }
+
+    /// How much a side looking ahead ([`crate::game::Policy::Lookahead`])
+    /// has reused its decisions in the fights sampled so far, where one does.
+    fn lookahead_reuse(&self) -> Option<crate::game::MemoReuse> {
+        None
+    }
 }
 
 /// A scenario behind a pointer: what the catalogue hands out, so the CLI and
@@ -127,6 +133,8 @@ pub trait DynScenario: Send + Sync {
     fn purpose(&self) -> Option<crate::game::Purpose>;
     /// Whether the exact answer comes quickly ([`Scenario::exact_is_cheap`]).
     fn exact_is_cheap(&self) -> bool;
+    /// See [`Scenario::lookahead_reuse`].
+    fn lookahead_reuse(&self) -> Option<crate::game::MemoReuse>;
 }
 
 impl<S: Scenario> DynScenario for S {
@@ -177,5 +185,9 @@ impl<S: Scenario> DynScenario for S {
 
     fn exact_is_cheap(&self) -> bool {
         Scenario::exact_is_cheap(self)
+    }
+
+    fn lookahead_reuse(&self) -> Option<crate::game::MemoReuse> {
+        Scenario::lookahead_reuse(self)
     }
 }

@@ -321,8 +321,10 @@ crate::choice_enum! {
         /// Look-ahead: bold improved by one step of policy improvement. At
         /// each of its decisions with more than one option the side plays
         /// rounds of rollouts, each round every option once on the same dice
-        /// (common random numbers: the rounds seeded from a word of the
-        /// fight's own stream, so the same on any thread count), the rest of
+        /// (common random numbers: the rounds seeded from a hash of where
+        /// the decision is taken, so that the decision is a function of the
+        /// situation, the same on any thread count and worked out once for
+        /// all the fights that meet it: see `Memo`), the rest of
         /// the fight played bold by itself and by the other side as the
         /// plan's base ([`Plan::base`]); it takes the option with the best
         /// total under its objective (win minus loss, or win) where that
@@ -640,7 +642,10 @@ mod solve;
 
 use graph::*;
 use play::*;
-pub use play::{LOOKAHEAD_BATCH, LOOKAHEAD_PROMISE, LOOKAHEAD_ROUNDS, LOOKAHEAD_Z, outcome_code};
+pub use play::{
+    LOOKAHEAD_BATCH, LOOKAHEAD_MEMO_LIMIT, LOOKAHEAD_PROMISE, LOOKAHEAD_ROUNDS, LOOKAHEAD_Z, Memo, MemoReuse,
+    outcome_code,
+};
 pub use played::{Played, PolicyUse};
 use solve::*;
 pub use solve::{Explained, OptionValue, Tie};

@@ -4,9 +4,16 @@
 
 use super::*;
 use crate::dice::chunk_generator;
+use std::hash::BuildHasher;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 
-/// Real dice, and choices by heuristic or from a solved table.
-pub(super) struct Rolling<'a, S> {
+/// Real dice, and choices by heuristic or from a solved table; `L` keeps
+/// what each step is given where a side looks ahead (`K`: [`Lookahead`]), and
+/// nothing otherwise ([`NoLook`], the default: a fight in which no side
+/// looks ahead, and every rollout, compiles to a loop with no recording in
+/// it).
+pub(super) struct Rolling<'a, S, K = NoLook> {
     pub(super) dice: &'a mut Dice,
     pub(super) plan: Plan,
     pub(super) solution: Option<&'a Solution<S>>,
@@ -17,7 +24,53 @@ pub(super) struct Rolling<'a, S> {
     pub(super) node: u32,
     /// Where a side plays [`Policy::Lookahead`] (in the fight itself, never
     /// in a rollout): the rollouts, and what the step has been given so far.
-    pub(super) look: Option<Lookahead<'a, S>>,
+    pub(super) look: K,
+}
+
+/// What a fate keeps of a step for a side looking ahead: nothing
+/// ([`NoLook`]), or all it was given ([`Lookahead`]). A type rather than a
+/// run-time switch, so that the sampler of a fight in which no side looks
+/// ahead pays nothing for it (measured: 4-5% of the assault's sampling time).
+pub(super) trait Look<S> {
+    /// Keeps what the step was given.
+    fn keep(&mut self, given: impl FnOnce() -> Given);
+    /// A new step starts from `state`.
+    fn restart(&mut self, state: &S);
+    /// The look-ahead, where a side looks ahead.
+    fn lookahead(&self) -> Option<&Lookahead<'_, S>>;
+}
+
+/// No side looks ahead: nothing is kept.
+pub(super) struct NoLook;
+
+impl<S> Look<S> for NoLook {
+    #[inline(always)]
+    fn keep(&mut self, _given: impl FnOnce() -> Given) {}
+
+    #[inline(always)]
+    fn restart(&mut self, _state: &S) {}
+
+    #[inline(always)]
+    fn lookahead(&self) -> Option<&Lookahead<'_, S>> {
+        None
+    }
+}
+
+impl<'a, S: Copy> Look<S> for Lookahead<'a, S> {
+    #[inline]
+    fn keep(&mut self, given: impl FnOnce() -> Given) {
+        self.given.push(given());
+    }
+
+    #[inline]
+    fn restart(&mut self, state: &S) {
+        self.start = *state;
+        self.given.clear();
+    }
+
+    fn lookahead(&self) -> Option<&Lookahead<'_, S>> {
+        Some(self)
+    }
 }
 
 /// What a fate gave a step: kept, while a side looks ahead, so that a
@@ -35,10 +88,139 @@ pub(super) struct Lookahead<'a, S> {
     /// The game, behind a trait object so that [`Rolling`] stays generic
     /// over the state only.
     rollouts: &'a dyn Rollouts<S>,
+    /// The decisions already worked out, by every fight on every thread.
+    memo: &'a Memo<S>,
     /// The state the current step started from.
     start: S,
     /// What the fate has given the current step so far.
     given: Vec<Given>,
+}
+
+impl<S: Copy> Lookahead<'_, S> {
+    /// Where side `side` now decides among `options` in turn `turn`, as a
+    /// key: `None` where the step was given a grouped draw before the
+    /// decision (its value is not hashable), so that the decision is not
+    /// kept.
+    fn situation(&self, turn: u32, side: u8, options: &[u16]) -> Option<Situation<S>> {
+        let mut trail = Vec::with_capacity(2 * (self.given.len() + options.len()));
+        for given in &self.given {
+            let (tag, value) = match *given {
+                Given::Die(value) => (0, value),
+                Given::Ways(hit) => (1, u32::from(hit)),
+                Given::Draw(value) => (2, value),
+                Given::Decided(option) => (3, u32::from(option)),
+                Given::Grouped(_) => return None,
+            };
+            trail.extend([tag, value]);
+        }
+        for &option in options {
+            trail.extend([4, u32::from(option)]);
+        }
+        Some(Situation { start: self.start, turn, side, trail: trail.into_boxed_slice() })
+    }
+}
+
+/// Where a look-ahead decides: the state its step started from, the turn,
+/// the side, and what the step was given before the decision (each a tag
+/// and a value) followed by the options offered. Its decision depends on
+/// nothing else.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Situation<S> {
+    start: S,
+    turn: u32,
+    side: u8,
+    trail: Box<[u32]>,
+}
+
+/// The shards of a [`Memo`], each behind its own lock: enough that two
+/// threads seldom wait on one.
+const MEMO_SHARDS: usize = 64;
+
+/// The most decisions a look-ahead's memo keeps ([`Memo`]); past it a
+/// decision not kept is worked out again, the same way, so the limit bounds
+/// the memory and never changes a decision.
+pub const LOOKAHEAD_MEMO_LIMIT: usize = 4_000_000;
+
+type Shard<S> = Mutex<HashMap<Situation<S>, u16, BuildHasherDefault<CodeHasher>>>;
+
+/// The look-ahead's decisions, shared by every fight of a played scenario
+/// on every thread ([`Played`] holds one). A decision is a pure function of
+/// its [`Situation`] (its rollouts are seeded from a hash of it, not from
+/// the fight's dice), so equal situations get equal decisions whoever meets
+/// them first, the counts are the same on any thread count, and the many
+/// fights that meet the same situation (every fight starts from the same
+/// one) work it out once.
+pub struct Memo<S> {
+    shards: Box<[Shard<S>]>,
+    /// Decisions asked of the memo, and those it already held.
+    asked: AtomicU64,
+    found: AtomicU64,
+    /// Decisions it holds.
+    kept: AtomicUsize,
+}
+
+impl<S> fmt::Debug for Memo<S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Memo").field("reuse", &self.reuse()).finish_non_exhaustive()
+    }
+}
+
+impl<S: Eq + Hash> Memo<S> {
+    /// An empty memo.
+    pub(super) fn new() -> Memo<S> {
+        Memo {
+            shards: (0..MEMO_SHARDS).map(|_| Mutex::new(HashMap::default())).collect(),
+            asked: AtomicU64::new(0),
+            found: AtomicU64::new(0),
+            kept: AtomicUsize::new(0),
+        }
+    }
+
+    fn shard(&self, hash: u64) -> &Shard<S> {
+        &self.shards[(hash >> 58) as usize % MEMO_SHARDS]
+    }
+
+    fn get(&self, situation: &Situation<S>, hash: u64) -> Option<u16> {
+        self.asked.fetch_add(1, Ordering::Relaxed);
+        let found = self.shard(hash).lock().unwrap_or_else(|e| e.into_inner()).get(situation).copied();
+        if found.is_some() {
+            self.found.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    fn insert(&self, situation: Situation<S>, hash: u64, option: u16) {
+        if self.kept.load(Ordering::Relaxed) >= LOOKAHEAD_MEMO_LIMIT {
+            return;
+        }
+        if self.shard(hash).lock().unwrap_or_else(|e| e.into_inner()).insert(situation, option).is_none() {
+            self.kept.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+impl<S> Memo<S> {
+    /// How much the look-ahead's decisions were reused: the decisions asked
+    /// of the memo, those it already held, and those it holds.
+    pub fn reuse(&self) -> MemoReuse {
+        MemoReuse {
+            asked: self.asked.load(Ordering::Relaxed),
+            found: self.found.load(Ordering::Relaxed),
+            kept: self.kept.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A look-ahead memo's use so far (see [`Memo::reuse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoReuse {
+    /// Decisions (with more than one option, and no grouped draw before
+    /// them in their step) asked of the memo.
+    pub asked: u64,
+    /// Of those, the ones it already held.
+    pub found: u64,
+    /// Decisions it holds.
+    pub kept: usize,
 }
 
 /// Rollouts of a game under its base plan (see [`Plan::base`]).
@@ -61,7 +243,7 @@ struct GameRollouts<'a, G> {
 impl<G: Game> Rollouts<G::State> for GameRollouts<'_, G> {
     fn rollout(&self, start: &G::State, turn: u32, given: &[Given], option: u16, dice: &mut Dice) -> u8 {
         let mut state = *start;
-        let rest = Rolling { dice, plan: self.base, solution: None, step: turn, node: NO_NODE, look: None };
+        let rest = Rolling { dice, plan: self.base, solution: None, step: turn, node: NO_NODE, look: NoLook };
         let mut fate = Replay { given, at: 0, option: Some(option), rest };
         let end = match self.game.step(&mut state, &mut fate) {
             Some(end) => end,
@@ -84,7 +266,7 @@ struct Replay<'a, 'b, S> {
     given: &'a [Given],
     at: usize,
     option: Option<u16>,
-    rest: Rolling<'b, S>,
+    rest: Rolling<'b, S, NoLook>,
 }
 
 impl<S: Copy> Replay<'_, '_, S> {
@@ -101,7 +283,7 @@ fn diverged() -> ! {
     panic!("a replayed step took another chance or choice than it did: a step must depend on its state and fate only")
 }
 
-impl<S: Copy> Fate for Replay<'_, '_, S> {
+impl<S: Copy + Eq + Hash> Fate for Replay<'_, '_, S> {
     fn die(&mut self, sides: u32) -> u32 {
         match self.next() {
             Some(&Given::Die(value)) => value,
@@ -191,7 +373,7 @@ fn score(winner: u8, side: u8, objective: Objective) -> i32 {
 
 pub(super) const NO_NODE: u32 = u32::MAX;
 
-impl<S> Rolling<'_, S> {
+impl<S, K> Rolling<'_, S, K> {
     /// Follows a chance branch down the tree when a decision lies below it.
     #[inline]
     pub(super) fn follow(&mut self, index: usize) {
@@ -206,19 +388,20 @@ impl<S> Rolling<'_, S> {
     }
 }
 
-impl<S: Copy> Rolling<'_, S> {
+impl<S: Copy + Eq + Hash, K: Look<S>> Rolling<'_, S, K> {
     /// Keeps what the step was given, where a side looks ahead.
-    #[inline]
+    #[inline(always)]
     fn keep(&mut self, given: impl FnOnce() -> Given) {
-        if let Some(look) = &mut self.look {
-            look.given.push(given());
-        }
+        self.look.keep(given);
     }
 
     /// Side `side`'s choice by looking ahead ([`Policy::Lookahead`]):
-    /// rounds of rollouts, each playing every option once from this
-    /// decision on the same dice (seeded from a word of the fight's own
-    /// stream and the round, so the same on any thread count), the rest of
+    /// the memo's ([`Memo`]) where the same situation was met before, by
+    /// this fight or another; else rounds of rollouts, each playing every
+    /// option once from this decision on the same dice (seeded from a hash
+    /// of the decision's [`Situation`] and the round, so that the decision
+    /// is a function of where it is taken: the same on any thread count,
+    /// whoever meets it first), the rest of
     /// the fight played under the base plan, in batches of
     /// [`LOOKAHEAD_BATCH`] up to the game's [`Game::lookahead_rounds`]. The
     /// option with the best total is taken where, after every round, its
@@ -227,9 +410,32 @@ impl<S: Copy> Rolling<'_, S> {
     /// base play's option, where after a batch no other option leads it by
     /// [`LOOKAHEAD_PROMISE`] standard errors.
     fn look_ahead(&mut self, side: u8, options: &[u16], heuristic: &dyn Fn(Policy) -> u16) -> u16 {
-        let base = heuristic(Policy::Bold);
-        let seed = self.dice.word();
-        let look = self.look.as_ref().expect("a side looks ahead only with rollouts");
+        let look = self.look.lookahead().expect("a side looks ahead only with rollouts");
+        let situation = look.situation(self.step, side, options);
+        let seed = match &situation {
+            Some(situation) => {
+                let hash = BuildHasherDefault::<CodeHasher>::default().hash_one(situation);
+                if let Some(option) = look.memo.get(situation, hash) {
+                    return option;
+                }
+                hash
+            }
+            // A grouped draw before the decision: not kept, and seeded from
+            // the fight's own stream.
+            None => self.dice.word(),
+        };
+        let look = self.look.lookahead().expect("a side looks ahead only with rollouts");
+        let option = self.weigh(look, side, options, heuristic(Policy::Bold), seed);
+        if let Some(situation) = situation {
+            let hash = BuildHasherDefault::<CodeHasher>::default().hash_one(&situation);
+            look.memo.insert(situation, hash, option);
+        }
+        option
+    }
+
+    /// The look-ahead's choice among `options` for `side`, `base` the base
+    /// play's, its rollouts seeded from `seed` and the round.
+    fn weigh(&self, look: &Lookahead<'_, S>, side: u8, options: &[u16], base: u16, seed: u64) -> u16 {
         let objective = self.plan.objective[side as usize];
         let most = look.rollouts.rounds().max(2);
         let n = options.len();
@@ -274,7 +480,7 @@ impl<S: Copy> Rolling<'_, S> {
     }
 }
 
-impl<S: Copy> Fate for Rolling<'_, S> {
+impl<S: Copy + Eq + Hash, K: Look<S>> Fate for Rolling<'_, S, K> {
     #[inline]
     fn die(&mut self, sides: u32) -> u32 {
         if sides <= 1 {
@@ -390,21 +596,37 @@ pub(super) fn settled(
 /// A side looking ahead ([`Policy::Lookahead`]) takes, at each of its
 /// decisions, the option whose rollouts under the base plan ([`Plan::base`])
 /// do clearly best.
-pub(super) fn play<G: Game>(game: &G, plan: Plan, solution: Option<&Solution<G::State>>, dice: &mut Dice) -> u64 {
+/// Its decisions are kept in `memo`, shared by every fight of the scenario.
+pub(super) fn play<G: Game>(
+    game: &G,
+    plan: Plan,
+    solution: Option<&Solution<G::State>>,
+    memo: &Memo<G::State>,
+    dice: &mut Dice,
+) -> u64 {
     let mut state = game.start();
-    let rollouts = GameRollouts { game, base: plan.base() };
-    let look = plan.looks_ahead().then(|| {
+    let (end, steps) = if plan.looks_ahead() {
         assert!(solution.is_none(), "a side looking ahead plays against a heuristic, not a solved table");
-        Lookahead { rollouts: &rollouts as &dyn Rollouts<G::State>, start: state, given: Vec::new() }
-    });
-    let mut fate = Rolling { dice, plan, solution, step: 0, node: NO_NODE, look };
-    let (end, steps) = run(game, &mut state, 0, &mut fate);
+        let rollouts = GameRollouts { game, base: plan.base() };
+        let rollouts = &rollouts as &dyn Rollouts<G::State>;
+        let look = Lookahead { rollouts, memo, start: state, given: Vec::new() };
+        let mut fate = Rolling { dice, plan, solution, step: 0, node: NO_NODE, look };
+        run(game, &mut state, 0, &mut fate)
+    } else {
+        let mut fate = Rolling { dice, plan, solution, step: 0, node: NO_NODE, look: NoLook };
+        run(game, &mut state, 0, &mut fate)
+    };
     outcome_code(game, end, steps, &state)
 }
 
 /// Plays a fight from `state`, a state met in turn `first` (0-based), to
 /// its end: how it ended and after how many turns.
-fn run<G: Game>(game: &G, state: &mut G::State, first: u32, fate: &mut Rolling<'_, G::State>) -> (End, u32) {
+fn run<G: Game, K: Look<G::State>>(
+    game: &G,
+    state: &mut G::State,
+    first: u32,
+    fate: &mut Rolling<'_, G::State, K>,
+) -> (End, u32) {
     let turns = game.steps();
     let solution = fate.solution;
     for turn in first..turns {
@@ -417,10 +639,7 @@ fn run<G: Game>(game: &G, state: &mut G::State, first: u32, fate: &mut Rolling<'
                 }
                 None => NO_NODE,
             };
-            if let Some(look) = &mut fate.look {
-                look.start = *state;
-                look.given.clear();
-            }
+            fate.look.restart(state);
             if let Some(end) = game.step(state, fate) {
                 return (end, turn + 1);
             }
@@ -464,6 +683,9 @@ mod tests {
     /// die to each decision, must play the good chance on every even die.
     struct Pick {
         layout: Layout,
+        /// The second turn's die is a grouped draw (not kept in the
+        /// look-ahead's memo), else a plain die.
+        grouped: bool,
     }
 
     impl Game for Pick {
@@ -483,7 +705,11 @@ mod tests {
                 *state = 1;
                 return (!fate.ways(5, 6)).then_some(End::Defender);
             }
-            let die = fate.draw_grouped(|dice| dice.die(6), || (1..=6).map(|v| (v, 1.0 / 6.0)).collect());
+            let die = if self.grouped {
+                fate.draw_grouped(|dice| dice.die(6), || (1..=6).map(|v| (v, 1.0 / 6.0)).collect())
+            } else {
+                fate.die(6)
+            };
             let options: &[u16] = if die % 2 == 0 { &[0, 1] } else { &[0] };
             let pick = fate.decide(ATTACKER, &PICK, options, &|_| 0);
             let wins = if pick == 0 { 1 } else { 5 };
@@ -507,8 +733,12 @@ mod tests {
     }
 
     fn pick(attacker: Policy) -> Played<Pick> {
+        pick_with(attacker, true)
+    }
+
+    fn pick_with(attacker: Policy, grouped: bool) -> Played<Pick> {
         let layout = Layout::new(vec![Metric::categories("winner", "who won", WINNERS)]);
-        Played::new(Pick { layout }, Plan { policy: [attacker, Policy::Bold], ..Plan::BEST })
+        Played::new(Pick { layout, grouped }, Plan { policy: [attacker, Policy::Bold], ..Plan::BEST })
     }
 
     #[test]
@@ -533,5 +763,37 @@ mod tests {
         let one = law(1);
         assert_eq!(one.probability("winner", 0), law(3).probability("winner", 0));
         assert_eq!(one.samples(), Some(3000));
+    }
+
+    #[test]
+    fn a_look_ahead_decides_each_situation_once_and_alike() {
+        // With a plain die before the decision, the situations the
+        // look-ahead decides in are three (turn 2 after a 2, a 4 or a 6):
+        // each is worked out once, by whichever fight meets it first, and
+        // every other fight reuses it, on one thread as on three; the play
+        // is still best play's (the good chance on every even die), within
+        // four standard errors of 5/12.
+        for threads in [1, 3] {
+            let looking = pick_with(Policy::Lookahead, false);
+            let samples = 4000;
+            let law = looking.simulate(&RunOptions::new(samples, 5).with_threads(threads)).expect("run");
+            let reuse = looking.lookahead_reuse();
+            assert_eq!(reuse.kept, 3, "{reuse:?}");
+            // Two threads may both work out a situation before either keeps it.
+            assert!(reuse.asked - reuse.found >= 3 && reuse.asked - reuse.found <= 3 * threads as u64, "{reuse:?}");
+            // The decision is asked in the fights that reach an even die: about 5/12 of them.
+            assert!(reuse.asked > samples / 3 && reuse.asked < samples / 2, "{reuse:?}");
+            let sampled = law.probability("winner", 0);
+            let error = (5.0 / 12.0 * 7.0 / 12.0 / samples as f64).sqrt();
+            assert!((sampled - 5.0 / 12.0).abs() < 4.0 * error, "look-ahead wins {sampled}, best play 5/12");
+        }
+        // A grouped draw before the decision keeps it out of the memo.
+        let grouped = pick(Policy::Lookahead);
+        grouped.simulate(&RunOptions::new(500, 5)).expect("run");
+        assert_eq!(grouped.lookahead_reuse(), MemoReuse::default());
+        // Counts are the same on any thread count.
+        let plain = pick_with(Policy::Lookahead, false);
+        let law = |threads| plain.simulate(&RunOptions::new(3000, 9).with_threads(threads)).expect("run");
+        assert_eq!(law(1).probability("winner", 0), law(3).probability("winner", 0));
     }
 }

@@ -40,6 +40,8 @@ pub struct Played<G: Game> {
     plan: Plan,
     layout: Layout,
     solution: OnceLock<Option<Solution<G::State>>>,
+    /// The decisions of a side looking ahead, kept for every fight.
+    memo: Memo<G::State>,
 }
 
 impl<G: Game> fmt::Debug for Played<G> {
@@ -53,7 +55,7 @@ impl<G: Game> Played<G> {
     pub fn new(game: G, plan: Plan) -> Played<G> {
         let mut metrics = game.layout().metrics().to_vec();
         metrics.push(ENDED_METRIC);
-        Played { layout: Layout::new(metrics), game, plan, solution: OnceLock::new() }
+        Played { layout: Layout::new(metrics), game, plan, solution: OnceLock::new(), memo: Memo::new() }
     }
 
     /// The game.
@@ -106,6 +108,12 @@ impl<G: Game> Played<G> {
         })
     }
 
+    /// How much a side looking ahead has reused its decisions so far
+    /// (see [`Memo`]): all zero where no side looks ahead.
+    pub fn lookahead_reuse(&self) -> MemoReuse {
+        self.memo.reuse()
+    }
+
     /// Each side's first decision with the value of every option, where the game is solved.
     pub fn explain(&self) -> Option<Vec<Explained>> {
         if self.effective_plan() != self.plan {
@@ -122,7 +130,7 @@ impl<G: Game> Scenario for Played<G> {
 
     fn sample(&self, dice: &mut Dice) -> u64 {
         let (plan, solution) = self.sampled_plan();
-        play(&self.game, plan, solution, dice)
+        play(&self.game, plan, solution, &self.memo, dice)
     }
 
     fn code_space(&self) -> u64 {
@@ -150,6 +158,10 @@ impl<G: Game> Scenario for Played<G> {
 
     fn policies(&self) -> Option<[PolicyUse; 2]> {
         Some(Played::policies(self))
+    }
+
+    fn lookahead_reuse(&self) -> Option<MemoReuse> {
+        self.plan.looks_ahead().then(|| self.memo.reuse())
     }
 
     fn explain(&self) -> Option<Vec<Explained>> {

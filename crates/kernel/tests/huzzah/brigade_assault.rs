@@ -510,8 +510,8 @@ fn the_look_ahead_does_no_worse_than_bold_and_no_better_than_best() {
     // One column from 3 bands over two turns, a manoeuvring fight (margins
     // in points, attacker's wins minus losses): best play, solved, -13.99
     // (4.37/18.36); bold -19.65 (4.89/24.54); the look-ahead, sampled
-    // (`lookahead` example, 40,000 fights, seed 7), -17.14 (4.86/22.00,
-    // within 0.5 points at 95%). Sampled here at 4,000 (a standard error of
+    // (`lookahead` example, 40,000 fights, seed 7, its default 128 rounds),
+    // -16.62 (4.90/21.52, within 0.5 points at 95%; with 32 rounds -16.88). Sampled here at 4,000 (a standard error of
     // about 0.8 points): above bold's exact margin, and not above best
     // play's by more than three standard errors.
     let policy = |p| [SHORT[0], SHORT[1], SHORT[2], SHORT[3], ("attacker.policy", p)];

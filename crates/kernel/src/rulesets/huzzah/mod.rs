@@ -26,6 +26,22 @@
 //! - `artillery_huzzah_loss` (default `breaks`): "Unlimbered artillery that loses
 //!   an engagement is broken" names no Huzzah! exception (the infantry-against-
 //!   cavalry rule does), so a battery that loses breaks even on a Huzzah!.
+//! - `forced_order_counts` (default `first`): "Threat tests", Forced
+//!   orders: "Forced orders are issued to that unit as the first order
+//!   during the Orders phase and are rolled for using an appropriate
+//!   officer's command rating as usual". Read as written, the forced order
+//!   is an order issued to the unit, the first of the phase, so an order
+//!   the officer then gives the same unit is a successive one ("Down 1 for
+//!   each successive order issued to the same unit or command group"; "An
+//!   officer can repeatedly order the same unit ... There is a penalty of
+//!   -1 for each successive order to the same unit"): Down 1. `apart`
+//!   reads the forced order as a conventional response outside the
+//!   officer's own orders, so that his first order to the unit after it
+//!   carries no Down; nothing in the text sets it apart, and the forced
+//!   order is rolled "as usual", at his rating. (With one unit it changes
+//!   only orders after a forced deploy that passed: the column that has
+//!   deployed to line under a failed threat test advances on 8 rather than
+//!   7 from a Trained officer in the zone.)
 //! - `huzzah_threat_chain` (default `chain`): "Threat tests", Huzzah! results: the
 //!   threatening units test in turn; a Huzzah! on that test makes the first unit
 //!   test again, and so on, read literally. `single` stops after one extra test.
@@ -321,6 +337,24 @@ crate::choice_enum! {
 }
 
 crate::choice_enum! {
+    /// Interpretation: whether a forced order counts among the orders its
+    /// unit receives that turn ("Threat tests", Forced orders: "Forced
+    /// orders are issued to that unit as the first order during the Orders
+    /// phase"; "Orders and movement", Procedure: "Down 1 for each successive
+    /// order issued to the same unit or command group").
+    pub enum ForcedOrderCounts {
+        /// The forced order is the unit's first order: an order the officer
+        /// gives the unit after it is a successive order, Down 1 (and Down 1
+        /// more for each after that) (default).
+        First = "first",
+        /// The forced order stands apart from the officer's orders: the
+        /// first order he gives the unit after it is rolled as a first
+        /// order, with no Down for successive orders.
+        Apart = "apart",
+    }
+}
+
+crate::choice_enum! {
     /// Interpretation: how far a Huzzah! in a threat test makes units test in turn.
     pub enum HuzzahThreatChain {
         /// Literally: a Huzzah! on the answering test makes the first unit test
@@ -470,6 +504,8 @@ crate::rule_book! {
         pub forced_order_failure_staggers: i32 = 1, range 0..=3;
         /// "Threat tests", Forced orders: extra staggers for each order its officer issued before a forced order ("one extra stagger for each order issued by their officer before the forced order is issued").
         pub forced_order_disobeyed_staggers: i32 = 1, range 0..=3;
+        /// Interpretation: whether a forced order counts among its unit's orders that turn ("Forced orders are issued to that unit as the first order during the Orders phase"); `first` (default: it is an order issued to the unit, so the next is a successive order, Down 1) or `apart` (the next order is rolled as a first order).
+        pub forced_order_counts: ForcedOrderCounts = ForcedOrderCounts::First;
 
         /// "Engage the enemy", Procedure: Down 1 if more kills than opponent.
         pub engagement_more_kills_down: i32 = 1, range 0..=3;

@@ -1333,6 +1333,9 @@ impl Game for AssaultGame {
             "threat_favourable_up" => favourable || (battery && attacker.arm == Arm::Infantry),
             "threat_square_against_cavalry_up" => against_cavalry,
             "forced_order_failure_staggers" => a.units.iter().all(|unit| unit.arm == Arm::Infantry) || against_cavalry,
+            // Only the attacker gives orders after a forced one (the
+            // defender's forced order is its one order of the turn).
+            "forced_order_counts" => attacker.arm == Arm::Infantry && defender.arm != Arm::Artillery,
             "threat_more_than_one_zone_down" | "forced_order_disobeyed_staggers" => false,
             // "Engage the enemy": a battery fights as a small unit by `artillery_small_unit`.
             "engagement_small_unit_down" => battery || any(&|unit| unit.small),

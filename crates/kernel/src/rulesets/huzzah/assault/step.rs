@@ -9,7 +9,8 @@ use crate::outcome::{Layout, Metric};
 use crate::params::ParamError;
 use crate::rulesets::huzzah::standoff::{Node, duel_metrics, staggers_after_reform, threat_staggers};
 use crate::rulesets::huzzah::{
-    Arm, CavalryKind, HuzzahThreatChain, Officer, Rules, invalid, pair_is_huzzah, pair_total, remaining_percent,
+    Arm, CavalryKind, ForcedOrderCounts, HuzzahThreatChain, Officer, Rules, invalid, pair_is_huzzah, pair_total,
+    remaining_percent,
 };
 
 impl Assault {
@@ -798,7 +799,11 @@ impl Assault {
                 s.forced[side] = false;
                 let rating = self.first_order_rating(&s, side);
                 if side == 0 {
-                    s.orders = 1;
+                    // "Forced orders are issued to that unit as the first
+                    // order during the Orders phase": by default the next
+                    // order to the unit is a successive one
+                    // (`forced_order_counts`).
+                    s.orders = u8::from(r.forced_order_counts == ForcedOrderCounts::First);
                 }
                 if recall {
                     // "Forced orders", Recall: obeyed, "the cavalry remains

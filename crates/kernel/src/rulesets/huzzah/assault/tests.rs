@@ -2,8 +2,8 @@
 //! a whole assault's distribution shows only among many other rolls.
 
 use super::*;
-use crate::rulesets::huzzah::CommandCheckIsolated;
 use crate::rulesets::huzzah::standoff::Node;
+use crate::rulesets::huzzah::{CommandCheckIsolated, ForcedOrderCounts};
 
 /// A pair index of a 2D6 total (double one for 2).
 fn pair_of(total: i32) -> u32 {
@@ -88,6 +88,42 @@ fn a_forced_deploy_in_a_threat_zone_is_followed_by_a_threat_test() {
     assert_eq!(assault.threat_rating(&s, 1, None), 10);
     let s = live(assault.step(s, Some(pair_of(11))));
     assert_eq!((s.phase, s.strength[2]), (DEFENDER_CHECK, 1));
+}
+
+#[test]
+fn a_forced_order_is_the_units_first_order_unless_read_apart() {
+    // "Forced orders are issued to that unit as the first order during the
+    // Orders phase" (`forced_order_counts`). The Trained column 3 bands
+    // from a Trained line, forced to deploy: 8 + 1 in command - 1 in the
+    // zone = 8, so a 5 deploys it, and a 5 passes its threat test. Its
+    // officer then orders an advance. Read `first` (the default) it is a
+    // successive order to the unit: 8 + 1 - 1 - 1 = 7, passed by 21 rolls
+    // in 36, and an 8 fails it (no further orders, the unit stays at 3
+    // bands). Read `apart` it is rolled as a first order at 8 (26 in 36),
+    // and an 8 takes the line on into contact.
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let line = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Line);
+    let ordered = |counts: ForcedOrderCounts| {
+        let rules = Rules { forced_order_counts: counts, ..Rules::default() };
+        let assault = Assault::new(&rules, column, line, Guns::Medium, 0, 3, 1).unwrap();
+        let mut s = assault.start();
+        (s.phase, s.forced[0]) = (ATTACKER_FORCED, true);
+        let s = live(assault.step(s, Some(pair_of(5))));
+        let s = live(assault.step(s, Some(pair_of(5))));
+        assert_eq!((s.phase, s.formation[0], s.strength[0]), (ATTACKER_ORDERS, Formation::Line, 0));
+        let rating = assault.order_rating(&s, true);
+        let after = live(assault.step(s, Some(pair_of(8))));
+        // The ways in 36 the advance is carried out.
+        let advanced: u32 = crate::rulesets::huzzah::standoff::TOTALS
+            .iter()
+            .filter(|&&(total, _)| live(assault.step(s, Some(pair_of(total)))).distance < 3)
+            .map(|&(_, ways)| ways)
+            .sum();
+        (rating, after.distance, after.phase, advanced)
+    };
+    assert_eq!(ordered(ForcedOrderCounts::First), (Some(7), 3, LAST_BOMBARD, 21));
+    let (rating, distance, _, advanced) = ordered(ForcedOrderCounts::Apart);
+    assert_eq!((rating, distance, advanced), (Some(8), 0, 26));
 }
 
 /// Both engagement rolls from `s` (in contact): the state after them.

@@ -205,37 +205,62 @@
 //! option in rollouts played bold from there by both sides (the same dice
 //! for every option), and leaves bold's option only for one that does
 //! clearly better (one step of policy improvement: with exact rollout
-//! values never worse than bold against a fixed opponent). It is sampled
-//! only, and refused against `best` where best play solves. Measured
-//! (2026-11-28; `cargo run --release -p volley-kernel --example lookahead
-//! -- huzzah brigade_assault SAMPLES SEED 2 KEYS`, against `solve_time` for
-//! best and bold play; the attacker's win and loss chances in percent,
-//! defender bold):
+//! values never worse than bold against a fixed opponent). Its rollouts
+//! are seeded from a hash of where the decision is taken, so each decision
+//! is a function of its situation, kept in a memo shared by every fight
+//! and thread ([`crate::game::Memo`]): equal situations get equal
+//! decisions, and the fights that meet a situation again (every fight
+//! starts from the same one) reuse it. It is sampled only, and refused
+//! against `best` where best play solves. The `lookahead.rounds` key sets
+//! its most rounds of rollouts per option, 128 by default
+//! ([`LOOKAHEAD_DEFAULT_ROUNDS`]). Measured (2026-11-28; `cargo run
+//! --release -p volley-kernel --example lookahead -- huzzah
+//! brigade_assault 40000 SEED 2 attacker.policy=lookahead
+//! [lookahead.rounds=R]`; CPU time, the two-core machine at a load of 5
+//! to 11, so wall times were 2 to 5 times the CPU's halved):
 //!
-//! - Where best play solves, the look-ahead closes part of bold's gap. One
-//!   column from 3 bands, manoeuvring (`attacker.units=1 distance=3
-//!   purpose=manoeuvre`): over two turns best play 4.37/18.36 (margin
-//!   -13.99), bold 4.89/24.54 (-19.65), the look-ahead 4.86/22.00 (-17.14,
-//!   ±0.5 at 95%; 40,000 fights, seed 7, 5 s): 44% of the gap; over three
-//!   turns best 10.30/31.59, bold 10.61/38.27, the look-ahead 10.35/35.74
-//!   (36% of the 6.4 points). As an attack, where bold is near best play,
-//!   the gaps are within its sampling: one column from 8 bands over three
-//!   turns best 7.12, bold 6.83, look-ahead 6.87 (±0.25); from 3 bands
-//!   11.12, 10.61, 10.55 (±0.3); two columns from 2 bands over one turn
-//!   2.35, 2.28, 2.39 (±0.15).
-//! - At the defaults the attacker looking ahead carries 71.33% [70.89,
-//!   71.78] of assaults against bold's 70.89% [70.44, 71.33] (40,000
-//!   fights, seed 7): no clear gain, at 162 s of CPU (5.4 minutes on the
-//!   loaded two-core machine, 10 MB) against 0.3 s. About 12 decisions a
-//!   fight look ahead (group orders, units acting, the officer's command,
-//!   advances), each up to 32 rounds of rollouts per option. A battery
-//!   looking ahead (`defender.arm=artillery turns=4`, the attacker bold)
-//!   holds 46.5% [45.8, 47.2] against bold's 45.9% [45.2, 46.6] (20,000
-//!   fights, 24 s against 0.4 s).
+//! - At the defaults, 128 rounds: the attacker carries 73.29% [72.86,
+//!   73.72] of assaults against bold's 70.89% [70.44, 71.33] (seed 7), and
+//!   73.30% [72.87, 73.74] against 70.97% [70.53, 71.41] (seed 11): 2.3 to
+//!   2.4 points, the intervals apart, in 46 s of CPU (23 s on two quiet
+//!   cores; 69 MB). About 26 decisions a fight are asked of the memo, 72.6%
+//!   of them found there (1.05 M asked, 289 k worked out). 32 rounds (the
+//!   game model's default): 71.43% [70.99, 71.87], no clear gain, in 33 s
+//!   of CPU (162 s before the memo, each fight working out its own
+//!   decisions from its own dice). 512 rounds: exactly bold's counts in 65
+//!   s, never leaving bold's option: the look stops, keeping bold's option,
+//!   wherever after a batch of 8 rounds no option leads it by one standard
+//!   error, and over 64 batches an option only a little better almost
+//!   always dips under that once. So more rounds are not better here; 128
+//!   (16 looks) is the most measured that gains.
+//! - Where best play solves, the look-ahead closes part of bold's gap
+//!   (40,000 fights, seed 7, one thread, against `solve_time`'s exact best
+//!   and bold play; under a second each). One column from 3 bands,
+//!   manoeuvring (`attacker.units=1 distance=3 purpose=manoeuvre`): over two
+//!   turns best play 4.37/18.36 (margin -13.99), bold 4.89/24.54 (-19.65),
+//!   the look-ahead 4.90/21.52 (-16.62, ±0.5 at 95%): 54% of the gap (44%
+//!   with 32 rounds and each fight's own dice, before the memo); over three
+//!   turns best 10.30/31.59, bold 10.61/38.27, the look-ahead 10.43/35.22
+//!   (45% of the 6.4 points; 36% before). As an attack, where bold is near
+//!   best play, the look-ahead is within its sampling of bold, a little
+//!   under it each time: one column from 8 bands over three turns best
+//!   7.12, bold 6.83, look-ahead 6.67 (±0.25); from 3 bands 11.12, 10.61,
+//!   10.48 (±0.3); two columns from 2 bands over one turn 2.35, 2.28, 2.20
+//!   (±0.15). (One step of improvement is never worse than bold with exact
+//!   rollout values; with sampled ones a decision may go the wrong way,
+//!   which is what these small shortfalls, each under 1.3 standard errors,
+//!   may be.) A battery looking ahead (`defender.arm=artillery turns=4`,
+//!   the attacker bold) held 46.5% [45.8, 47.2] against bold's 45.9%
+//!   [45.2, 46.6] (20,000 fights, 32 rounds, before the memo).
+//! - The default defender, a Trained line, takes no decision: looking
+//!   ahead it plays bold's every choice, so the defender's play is bold's.
 //!
-//! So bold stays the play beyond the solver: the look-ahead misses the 60
-//! s budget for 40,000 fights at the defaults by a factor of three or
-//! more, and gains there less than its own interval.
+//! So the look-ahead is the better play at the defaults, within the 60 s
+//! budget for 40,000 fights (±0.0044 at 95%); `best` still falls back to
+//! `bold` there, since the command line's default million fights would
+//! take up to 20 minutes of CPU under the look-ahead: ask for it with
+//! `attacker.policy=lookahead` and `--samples 40000` or `--precision
+//! 0.005`.
 //!
 //! Why the defaults (two fresh columns from 8 bands over 30 turns) are not
 //! solved: the states are too many for a solver that enumerates them, not
@@ -279,6 +304,13 @@ mod phases;
 
 /// The most attacking units.
 pub const MAX_UNITS: usize = 3;
+
+/// The `lookahead.rounds` key's default: the most rounds of rollouts a side
+/// looking ahead plays from each option of a decision. At the defaults 128
+/// rounds carry 73.3% of assaults where 32 (the game model's default,
+/// [`crate::game::LOOKAHEAD_ROUNDS`]) carried 71.4%, within bold's
+/// interval, and 512 none more than bold (see the module documentation).
+pub const LOOKAHEAD_DEFAULT_ROUNDS: u32 = 128;
 
 /// The longest assault by one unit whose best play this game solves: 4
 /// turns took 3 s of CPU before the assault's own game grouped its rolls.
@@ -531,6 +563,9 @@ pub struct BrigadeGame {
     layout: Layout,
     turns: u32,
     stride: u64,
+    /// The most rounds of rollouts a side looking ahead plays from each
+    /// option (the `lookahead.rounds` key; [`Game::lookahead_rounds`]).
+    lookahead_rounds: u32,
 }
 
 impl BrigadeGame {
@@ -644,6 +679,7 @@ impl BrigadeGame {
             layout,
             turns,
             stride: 0,
+            lookahead_rounds: LOOKAHEAD_DEFAULT_ROUNDS,
         };
         game.stride = {
             let w = game.start_work();
@@ -944,6 +980,14 @@ impl BrigadeGame {
         self.purpose = purpose;
         self
     }
+
+    /// This fight with a side looking ahead playing at most `rounds` rounds
+    /// of rollouts from each option of a decision (the `lookahead.rounds`
+    /// key).
+    pub fn with_lookahead_rounds(mut self, rounds: u32) -> Self {
+        self.lookahead_rounds = rounds;
+        self
+    }
 }
 
 impl Game for BrigadeGame {
@@ -1014,6 +1058,10 @@ impl Game for BrigadeGame {
 
     fn fallback(&self) -> Policy {
         Policy::Bold
+    }
+
+    fn lookahead_rounds(&self) -> u32 {
+        self.lookahead_rounds
     }
 
     fn solvable(&self, plan: Plan) -> bool {
@@ -1109,7 +1157,9 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
              lookahead, or both sides to best",
         ));
     }
-    Ok(Box::new(Played::new(game.with_purpose(crate::game::Purpose::from_settings(settings)), plan)))
+    let rounds = settings.int("lookahead.rounds") as u32;
+    let game = game.with_purpose(crate::game::Purpose::from_settings(settings)).with_lookahead_rounds(rounds);
+    Ok(Box::new(Played::new(game, plan)))
 }
 
 /// The `brigade_assault` scenario.
@@ -1137,14 +1187,24 @@ pub fn entry() -> ScenarioEntry {
         "the officer orders the units one by one, each halting at the edge of the defender's threat zone until one \
          advance reaches contact; a battery fires only within its threat zone",
         "bold improved by one step: at each decision every option is tried in rollouts played bold from there, \
-         and the one that does clearly best is taken; about 4 ms of CPU a fight at the defaults, so ask for \
-         --precision 0.005 or --samples 40000 rather than the million fights sampled by default",
+         and the one that does clearly best is taken, each situation's decision worked out once for all fights; \
+         about 1.2 ms of CPU a fight at the defaults (73.3% of assaults carried against bold's 70.9%), so ask \
+         for --precision 0.005 or --samples 40000 rather than the million fights sampled by default",
     );
     for param in &mut params {
         if let Some(policy) = policies.iter().find(|p| p.name == param.name && p.name.ends_with(".policy")) {
             *param = policy.clone();
         }
     }
+    params.push(Param::int(
+        "lookahead.rounds",
+        "the most rounds of rollouts a side playing lookahead plays from each option of a decision (each round \
+         every option once on the same dice; it stops early where after 8 rounds no option leads bold's); more \
+         rounds tell smaller differences apart and cost time only for the situations first met",
+        i64::from(LOOKAHEAD_DEFAULT_ROUNDS),
+        2,
+        4096,
+    ));
     // The brigade's size defaults to the brigade the scenario holds, so that
     // its command checks are taken ("Command integrity check").
     for param in &mut params {
