@@ -169,6 +169,53 @@ fn changed_rule_numbers_keep_monte_carlo_and_chains_in_step() {
     assert_agrees(build_with(&rules, "firefight", &firefight).as_ref(), 1_000_000, 63);
 }
 
+/// One attacker figure in the open, flanked (it tests at the first Morale
+/// Check, 5), holding where it stands (`cautious`), against one defender
+/// figure behind walls, 11 inches apart, two turns, edges 16 inches back.
+/// The attacker cannot hit (11 + 10 = 21 needed, 3.1); the defender hits on
+/// 11 or more, 1/2, at 11 inches, on 19 or more, 2/20, at 19 (one retreat
+/// back), and never at 27.
+fn following_pairs(follow: &'static str) -> [(&'static str, &'static str); 9] {
+    [
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("attacker.flanked", "true"),
+        ("defender.cover", "walls"),
+        ("distance", "11"),
+        ("turns", "2"),
+        ("edge", "16"),
+        ("attacker.policy", "cautious"),
+        ("follow", follow),
+    ]
+}
+
+#[test]
+fn the_firefight_follows_an_enemy_that_fell_back_one_step_by_hand() {
+    // Turn 1: the defender holds (falling back to 19 inches only lowers its
+    // hit from 1/2 to 2/20) and hits with 1/2: the attacker is destroyed.
+    // Else the attacker tests (flanked) and fails with 9/20 (Experienced: 10
+    // or more passes), retreating 8 inches to 19. Turn 2, Give Orders: the
+    // attacker rallies with 11/20 and holds at 19, or retreats 8 more to 27
+    // (still on the table: its edge is 16 behind its place). Movement: the
+    // defender follows its full move, 8 inches past its own place, the two
+    // no nearer than the 11 they started at: back to 11 inches (hit 1/2) or
+    // to 19 (2/20). An attacker that passed its test in turn 1 is still at
+    // 11 (1/2). No one can win otherwise; the limit is a draw.
+    let (half, far) = (0.5, 2.0 / 20.0);
+    let (pass, fail) = (11.0 / 20.0, 9.0 / 20.0);
+    let dist = exact(build("firefight", &following_pairs("true")).as_ref());
+    let followed = half + half * (pass * half + fail * (pass * half + fail * far));
+    close(dist.probability("winner", 1), followed);
+    close(dist.probability("winner", 0), 0.0);
+    close(dist.probability("winner", 2), 1.0 - followed);
+    // Without following (`follow = false`) the defender may not come past
+    // its own place: it fires at 19 inches (2/20) or 27 (no hit).
+    let dist = exact(build("firefight", &following_pairs("false")).as_ref());
+    close(dist.probability("winner", 1), half + half * (pass * half + fail * (pass * far + fail * 0.0)));
+    // Monte Carlo follows the solver.
+    assert_agrees(build("firefight", &following_pairs("true")).as_ref(), 400_000, 47);
+}
+
 #[test]
 fn a_line_unit_outshot_by_rifles_falls_back_out_of_their_range() {
     // Issue 16 / 13: the firefight on the decision model. One rifle figure

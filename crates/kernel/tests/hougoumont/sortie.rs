@@ -319,3 +319,150 @@ fn the_assaults_cut_states_give_the_numbers_they_gave_before() {
         close(mean_ended, expected[7]);
     }
 }
+
+/// One flat gun 1 inch from the farm (3D20 >= 1 + 9 penetrates: 7916/8000,
+/// and kills the lone defender), its crew one figure; one line defender,
+/// Veteran (melee +3), against one attacker 40 inches off, bold, who only
+/// closes (`attacker_fire = never`); `sally` on, one turn, purpose
+/// `attack` (the limit is the defenders'). The garrison charges the gunners
+/// from 1 inch (within its 10-inch reach) and melees a crew that fights as
+/// Experienced troops (+2): it kills the gunner with 90/400 and is killed
+/// with 64/400 (the constants above).
+fn sally_pairs(turns: &'static str, distance: &'static str) -> [(&'static str, &'static str); 13] {
+    [
+        ("attacker.figures", "1"),
+        ("defender.figures", "1"),
+        ("defender.troops", "line"),
+        ("attacker.guns", "1"),
+        ("attacker.artillery", "flat"),
+        ("gun_distance", "1"),
+        ("attacker.gun_crew", "1"),
+        ("distance", distance),
+        ("turns", turns),
+        ("attacker.policy", "bold"),
+        ("edge", "8"),
+        ("sally", "true"),
+        ("purpose", "attack"),
+    ]
+}
+
+#[test]
+fn a_sally_against_the_battery_by_hand() {
+    let penetrates = 7916.0 / 8000.0;
+    let never_fire = Rules {
+        attacker_fire: volley_kernel::rulesets::hougoumont::AttackerFire::Never,
+        closing_volley: volley_kernel::rulesets::hougoumont::ClosingVolley::None,
+        ..Rules::default()
+    };
+    // One turn, no closing volley: staying, the gun kills the defender with
+    // 7916/8000 (the attackers, 32 inches off, are out of musket range);
+    // sallying, the gun cannot fire into the melee (3.3) and the empty
+    // farm is not shelled, so the attackers win only if the gunner kills
+    // the garrison, 64/400. Best play sallies.
+    let dist = exact(build_with(&never_fire, "farm_assault", &sally_pairs("1", "40")).as_ref());
+    close(dist.probability("winner", 0), EXPERIENCED_KILLS);
+    close(dist.probability("winner", 1), 1.0 - EXPERIENCED_KILLS);
+    // Without the sally the gun decides.
+    let mut stay = sally_pairs("1", "40").to_vec();
+    stay.retain(|(key, _)| *key != "sally");
+    let dist = exact(build_with(&never_fire, "farm_assault", &stay).as_ref());
+    close(dist.probability("winner", 0), penetrates);
+    // Under the default closing volley the gun meets the charge with
+    // canister at the 1 inch it began from (3.2: D8, at least 1, so the lone
+    // figure dies): a sally is certain death, and best play stays.
+    let closing = Rules {
+        closing_volley: volley_kernel::rulesets::hougoumont::ClosingVolley::AtChargeStart,
+        ..never_fire.clone()
+    };
+    let dist = exact(build_with(&closing, "farm_assault", &sally_pairs("1", "40")).as_ref());
+    close(dist.probability("winner", 0), penetrates);
+    // Two turns, the attackers 18 inches off: in turn 1 they come to 10,
+    // and the garrison sallies (staying gives the attackers over 0.99,
+    // below). The melee: the garrison
+    // dies with 64/400; else (336/400), the gunner dead or not, in turn 2
+    // the attackers charge 10 inches into the empty farm and hold it, the
+    // garrison outside 1 inch off. Its musket needs 1 + 10 (walls) = 11:
+    // 10/20 kills the lone attacker; else the attackers hold the farm at
+    // the limit, their win under `assault_limit = holder` and purpose
+    // `manoeuvre`.
+    let holder =
+        Rules { assault_limit: volley_kernel::rulesets::hougoumont::AssaultLimit::Holder, ..never_fire.clone() };
+    let mut pairs = sally_pairs("2", "18").to_vec();
+    pairs.retain(|(key, _)| *key != "purpose");
+    pairs.push(("purpose", "manoeuvre"));
+    let dist = exact(build_with(&holder, "farm_assault", &pairs).as_ref());
+    let survives = 1.0 - EXPERIENCED_KILLS;
+    close(dist.probability("winner", 0), EXPERIENCED_KILLS + survives * 0.5);
+    close(dist.probability("winner", 1), survives * 0.5);
+    // Staying instead, as the heuristics do (they never sally): the gun
+    // kills the defender (q); else its musket at the attackers, 10 inches
+    // off, misses (9/20), their charge in turn 2 meets no closing volley
+    // (`closing_volley = none`) and the melee kills the defender with
+    // 64/400; otherwise the defenders hold. Over 0.99 for the attackers
+    // against 0.58 sallying: best play sallies.
+    for policy in ["bold", "cautious"] {
+        let mut heuristic = pairs.clone();
+        heuristic.push(("defender.policy", policy));
+        let stayed = exact(build_with(&holder, "farm_assault", &heuristic).as_ref());
+        let q = penetrates;
+        close(stayed.probability("winner", 0), q + (1.0 - q) * 9.0 / 20.0 * EXPERIENCED_KILLS);
+    }
+    assert_agrees(build_with(&holder, "farm_assault", &pairs).as_ref(), 400_000, 93);
+}
+
+/// A small farm where the sally pays: 8 attackers 30 inches off, 6
+/// Veteran light infantry in the farm, one flat gun 8 inches from it (its
+/// shot penetrates the walls on 17 or more on 3D20 and each penetration
+/// sets the buildings alight with 1/3), its crew one figure, 6 turns. The
+/// garrison can charge the gun in one move (8 + 2 inches), meeting one
+/// closing round of canister (D8).
+fn small_sally_farm() -> [(&'static str, &'static str); 9] {
+    [
+        ("attacker.figures", "8"),
+        ("defender.figures", "6"),
+        ("attacker.guns", "1"),
+        ("attacker.artillery", "flat"),
+        ("gun_distance", "8"),
+        ("attacker.gun_crew", "1"),
+        ("distance", "30"),
+        ("turns", "6"),
+        ("sally", "true"),
+    ]
+}
+
+#[test]
+fn best_play_with_the_sally_beats_every_heuristic_and_monte_carlo_agrees() {
+    let rules = Rules::default();
+    let pairs = small_sally_farm();
+    let (attacker_best, defender_best) = margins(&rules, "farm_assault", &pairs);
+    for policy in ["bold", "cautious"] {
+        let mut defender = pairs.to_vec();
+        defender.push(("defender.policy", policy));
+        let (_, defender_heuristic) = margins(&rules, "farm_assault", &defender);
+        assert!(defender_best >= defender_heuristic - 1e-12, "{policy}: {defender_best} {defender_heuristic}");
+        let mut attacker = pairs.to_vec();
+        attacker.push(("attacker.policy", policy));
+        let (attacker_heuristic, _) = margins(&rules, "farm_assault", &attacker);
+        assert!(attacker_best >= attacker_heuristic - 1e-12, "{policy}: {attacker_best} {attacker_heuristic}");
+    }
+    // The sally pays here (purpose `manoeuvre`, measured): the attackers
+    // win 79.5% and the garrison 1.3% with it, 99.3% and 0.03% without,
+    // the gun firing the farm every turn (under `attack`, the limit the
+    // garrison's: 80.5% against 99.3% for the attackers).
+    let mut without = pairs.to_vec();
+    without.retain(|(key, _)| *key != "sally");
+    let (_, defender_without) = margins(&rules, "farm_assault", &without);
+    assert!(defender_best > defender_without + 0.1, "{defender_best} {defender_without}");
+    assert_agrees(build_with(&rules, "farm_assault", &pairs).as_ref(), 1_000_000, 94);
+    let allowed = Rules { fire_at_gunners: FireAtGunners::Allowed, ..Rules::default() };
+    assert_agrees(build_with(&allowed, "farm_assault", &pairs).as_ref(), 1_000_000, 95);
+}
+
+#[test]
+fn a_sallying_farm_gives_the_same_counts_on_one_and_four_threads() {
+    use volley_kernel::runner::RunOptions;
+    let fight = build_with(&Rules::default(), "farm_assault", &small_sally_farm());
+    let one = fight.simulate(&RunOptions::new(200_003, 96).with_threads(1)).unwrap();
+    let four = fight.simulate(&RunOptions::new(200_003, 96).with_threads(4)).unwrap();
+    assert_eq!(one, four);
+}

@@ -216,8 +216,9 @@
 //! distance leaves the position to the side outside at once (`handover`).
 //! The holders may counter-charge the side outside within their charge
 //! reach (the `counter_charge` key; on in `assault`, off by default in
-//! `farm_assault` for its solve budget); a sally against the farm's
-//! battery is not offered (see [`Assault`]).
+//! `farm_assault` for its solve budget); with the `sally` key (off by
+//! default, for its solve budget) the farm's garrison, the whole unit, may
+//! leave the farm to melee the battery's crews (see [`Assault`], "A sally").
 //! The "flanked" trigger of 5 is the `SIDE.flanked` key of the firefight and
 //! `defender.flanked` of the assaults (an attack that comes on the defenders'
 //! flank): a flanked unit tests at the first Morale Check, whatever its
@@ -231,7 +232,7 @@ mod morale;
 mod small_arms;
 
 pub use artillery::Artillery;
-pub use assault::{ADVANCE, Assault, AssaultSetup, Battery, COUNTER_CHARGE, RETAKE, TARGET};
+pub use assault::{ADVANCE, Assault, AssaultSetup, Battery, COUNTER_CHARGE, RETAKE, SALLY, TARGET};
 pub use firefight::{Firefight, FirefightSide, MOVE};
 pub use melee::{CasualtyRule, Melee, melee_casualties};
 pub use morale::Morale;
@@ -961,6 +962,7 @@ fn build_farm_assault(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<d
     Ok(Box::new(Played::new(
         Assault::new(rules, setup)?
             .with_counter_charge(settings.bool("counter_charge"))
+            .with_sally(settings.bool("sally"))
             .with_purpose(crate::game::Purpose::from_settings(settings)),
         Plan::from_settings(settings),
     )))
@@ -1189,6 +1191,14 @@ pub fn entry() -> RulesetEntry {
                         Param::choice("defender.quality", "the defender's experience", Quality::Veteran),
                         Param::choice("defender.troops", "line, light or rifles (3.1)", Troops::Light),
                         Param::int("distance", "inches from the attackers to the farm at the start", 24, 1, 100),
+                        Param::boolean(
+                            "sally",
+                            "whether the garrison may sally against the battery: the whole unit leaves the farm \
+                             (2), walks at the guns under fire and melees their crews (4), the farm empty for the \
+                             attackers to walk into; it may turn back (see the assault's docs, \"A sally\"); \
+                             false: it never leaves the farm for the guns",
+                            false,
+                        ),
                     ],
                     0,
                     false,

@@ -64,6 +64,7 @@ impl Assault {
             }
         }
         let mut charged_from = 0;
+        let mut walked_in = false;
         if s.flags & ROUTED == 0 && s.distance > 0 {
             let (options, count) = self.options(outside, s.distance);
             let distance = s.distance;
@@ -72,7 +73,15 @@ impl Assault {
                 fate.decide(outside, decision, &options[..count], &|policy| self.heuristic(outside, policy, distance));
             let target = (chosen & 0xff) as u8;
             moved = target != s.distance;
-            if target == 0 {
+            if target == 0 && s.sallied() {
+                // The `sally` key: the garrison is out, the farm empty; the
+                // attackers walk into it and hold it, the garrison now
+                // outside it where its sally took it, acting normally.
+                s.flags ^= HELD;
+                s.flags &= !(GUNS_RANGED | BATTERY_RANGED);
+                s.distance = std::mem::take(&mut s.out);
+                walked_in = true;
+            } else if target == 0 {
                 charged_from = s.distance;
                 // 5, `flanked_when = contact`: a charge on the flanked
                 // defenders makes them test at this turn's Morale Check.
@@ -80,7 +89,9 @@ impl Assault {
                     s.flags |= HOLDER_TESTS;
                 }
             }
-            s.distance = target;
+            if !walked_in {
+                s.distance = target;
+            }
         }
         // The `counter_charge` key: the holders, seeing where the side
         // outside stands, may charge out at it (2 ties no unit to its ground).
@@ -88,6 +99,8 @@ impl Assault {
         // own men (3.3), so neither fires this turn.
         let holder = s.holder();
         if self.counter_charge
+            && !walked_in
+            && !s.sallied()
             && s.flags & ROUTED == 0
             && !s.empty()
             && s.distance > 0
@@ -117,19 +130,30 @@ impl Assault {
                 }
             }
         }
-        if moved {
+        let sally_charged_from = if walked_in { 0 } else { self.sally_move(s, fate) };
+        if moved || s.sallied() {
             s.flags &= !GUNS_RANGED;
         }
         // 3, 4: the holders fire at the distance of the side outside; in the
         // turn of a charge only under the closing volley reading, at its start.
-        s.fire_at = if s.distance > 0 {
+        // A sallying garrison fires from where it stands, but not in the turn
+        // it charges the gunners nor in melee with them: then `fire_at` is
+        // the distance its charge began at from the guns (their canister
+        // meets it there under `closing_volley = at_charge_start`), or 0.
+        s.fire_at = if s.sallied() {
+            if self.at_the_guns(s) {
+                if self.rules.closing_volley == ClosingVolley::AtChargeStart { sally_charged_from } else { 0 }
+            } else {
+                self.sally_gap(s)
+            }
+        } else if s.distance > 0 {
             s.distance
         } else if charged_from > 0 && self.rules.closing_volley == ClosingVolley::AtChargeStart {
             charged_from
         } else {
             0
         };
-        s.outside_mark = s.figures[outside as usize];
+        s.outside_mark = s.figures[s.outside() as usize];
         s.holder_mark = s.figures[s.holder() as usize];
         if self.artillery_fires(s) {
             s.phase = ARTILLERY;
@@ -139,9 +163,49 @@ impl Assault {
         None
     }
 
+    /// The `sally` key: the garrison's decision ([`SALLY`]) after the
+    /// attackers' move, and its move. At home, with the attackers not in
+    /// contact and the battery's crews standing, it stays or sallies; out,
+    /// it turns back or goes on (with the crews gone, it turns back). Going
+    /// on is its full move towards the guns (2), or within its move plus
+    /// charge bonus a charge into contact with their crews; turning back is
+    /// its full move towards the farm, into it when the farm is within that
+    /// move. Returns the inches from the guns a charge began at (0: none).
+    fn sally_move<F: Fate>(&self, s: &mut Position, fate: &mut F) -> u8 {
+        let Some(battery) = self.setup.battery else { return 0 };
+        let home = !s.sallied();
+        if !self.sally || s.flags & HELD != 0 || s.empty() || s.sortie > 0 || (home && (s.distance == 0 || s.crew == 0))
+        {
+            return 0;
+        }
+        let go_on = if s.crew == 0 { false } else { fate.decide(DEFENDER, &SALLY, &[0, 1], &|_| 0) == 1 };
+        let walk = self.move_inches[DEFENDER as usize];
+        if !go_on {
+            s.out = s.out.saturating_sub(walk as u8);
+            return 0;
+        }
+        let gap = self.gunners_gap(s);
+        if gap == 0 {
+            // In contact: the melee goes on.
+            return 0;
+        }
+        if gap <= self.reach(DEFENDER) {
+            s.out = battery.distance as u8;
+            return gap as u8;
+        }
+        s.out += walk as u8;
+        0
+    }
+
     /// Whether any gun fires at this turn's artillery step (3.2, 3.3): the
     /// battery at the buildings or the defenders' guns at the attackers.
     fn artillery_fires(&self, s: &Position) -> bool {
+        if s.sallied() {
+            // The battery's canister at the garrison in the open (3.2), not
+            // into a melee (3.3); the farm's guns stand unmanned.
+            let gap = if self.at_the_guns(s) { u32::from(s.fire_at) } else { self.gunners_gap(s) };
+            return self.guns_firing(s) > 0 && gap > 0 && gap <= self.rules.canister_range;
+        }
         let defenders_hold = s.flags & HELD == 0;
         let battery = self.battery.is_some() && s.distance > 0 && defenders_hold && self.guns_firing(s) > 0;
         let consecutive = usize::from(s.flags & GUNS_RANGED != 0);
@@ -226,8 +290,19 @@ impl Assault {
     /// 3.2, 3.3, 6: the battery at the buildings, the defenders' guns at the
     /// attackers, both only while the defenders hold the position.
     pub(super) fn artillery<F: Fate>(&self, s: &mut Position, fate: &mut F) {
-        let defenders_hold = s.flags & HELD == 0;
-        if let Some(battery) = &self.battery {
+        let defenders_hold = s.flags & HELD == 0 && !s.sallied();
+        if s.sallied() {
+            // 3.2: canister at the garrison in the open within its range; at
+            // the guns only the closing canister of its charge (3.3: none into
+            // the melee after). The buildings, empty, are not fired at.
+            let firing = self.guns_firing(s);
+            let gap = if self.at_the_guns(s) { u32::from(std::mem::take(&mut s.fire_at)) } else { self.gunners_gap(s) };
+            if firing > 0 && gap > 0 && gap <= self.rules.canister_range {
+                let shot = fate.draw(self.canister_salvo(firing));
+                s.figures[1] = s.figures[1].saturating_sub((shot >> 2).min(255) as u8);
+            }
+            s.flags &= !BATTERY_RANGED;
+        } else if let Some(battery) = &self.battery {
             // 3.3: no artillery into a melee or on its own men; a battery that
             // does not fire loses its range.
             let firing = self.guns_firing(s);
@@ -399,6 +474,21 @@ impl Assault {
             return None;
         }
         let (outside, holder) = (s.outside(), s.holder());
+        if self.at_the_guns(s) && s.crew > 0 {
+            // 4: the sallying garrison and the battery's crews in melee; the
+            // battery takes no morale test (it is fire support, not a unit
+            // that retreats), and a gun whose crew is gone falls silent.
+            let garrison = s.figures[1];
+            let losses = fate.draw(self.gunner_melee(s.crew, garrison));
+            s.crew -= (losses >> 8) as u8;
+            s.figures[1] -= (losses & 0xff) as u8;
+            if let Some(winner) = Self::destroyed(s) {
+                return Some(winner);
+            }
+            if self.must_test(DEFENDER, garrison, s.figures[1]) {
+                s.flags |= HOLDER_TESTS;
+            }
+        }
         if s.distance == 0 {
             let [a, d] = s.figures;
             let losses = fate.draw(self.melee(a, d));
@@ -418,7 +508,8 @@ impl Assault {
         // 5: a retreating unit does not test again until it has rallied.
         let routed = s.flags & ROUTED != 0;
         let outside_tests = s.flags & OUTSIDE_TESTS != 0 && !routed;
-        let burning_test = s.flags & BURNING != 0 && self.rules.burning_building == BurningBuilding::MoraleTest;
+        let burning_test =
+            s.flags & BURNING != 0 && !s.sallied() && self.rules.burning_building == BurningBuilding::MoraleTest;
         // 5: "Unit is flanked": defenders attacked in the flank test at the
         // first Morale Check (the start state asks it; under `flanked_when =
         // contact` a charge reaching them does); under `flanked_test =
@@ -455,6 +546,10 @@ impl Assault {
             return None;
         }
         if holder_broke {
+            // A garrison broken on its sally is handled as holders broken at
+            // their position (as a counter-charge lost): the inches between
+            // are not kept.
+            s.out = 0;
             if outside_broke || routed {
                 // Interpretation `both_break = no_one` (and the defenders'
                 // first failure under `defender_failure = attacker_wins`):
