@@ -427,8 +427,8 @@ impl<S: Copy + Eq + Hash, K: Look<S>> Rolling<'_, S, K> {
         let look = self.look.lookahead().expect("a side looks ahead only with rollouts");
         let option = self.weigh(look, side, options, heuristic(Policy::Bold), seed);
         if let Some(situation) = situation {
-            let hash = BuildHasherDefault::<CodeHasher>::default().hash_one(&situation);
-            look.memo.insert(situation, hash, option);
+            // The seed is the situation's hash.
+            look.memo.insert(situation, seed, option);
         }
         option
     }
