@@ -566,6 +566,9 @@ pub struct BrigadeGame {
     /// The most rounds of rollouts a side looking ahead plays from each
     /// option (the `lookahead.rounds` key; [`Game::lookahead_rounds`]).
     lookahead_rounds: u32,
+    /// Whether a side looks ahead, so that the `lookahead.rounds` key is
+    /// read ([`Game::unread_keys`] names it otherwise).
+    looked_ahead: bool,
 }
 
 impl BrigadeGame {
@@ -680,6 +683,7 @@ impl BrigadeGame {
             turns,
             stride: 0,
             lookahead_rounds: LOOKAHEAD_DEFAULT_ROUNDS,
+            looked_ahead: false,
         };
         game.stride = {
             let w = game.start_work();
@@ -983,9 +987,10 @@ impl BrigadeGame {
 
     /// This fight with a side looking ahead playing at most `rounds` rounds
     /// of rollouts from each option of a decision (the `lookahead.rounds`
-    /// key).
-    pub fn with_lookahead_rounds(mut self, rounds: u32) -> Self {
+    /// key), where `looked_ahead` (some side plays `lookahead`).
+    pub fn with_lookahead_rounds(mut self, rounds: u32, looked_ahead: bool) -> Self {
         self.lookahead_rounds = rounds;
+        self.looked_ahead = looked_ahead;
         self
     }
 }
@@ -1062,6 +1067,13 @@ impl Game for BrigadeGame {
 
     fn lookahead_rounds(&self) -> u32 {
         self.lookahead_rounds
+    }
+
+    fn unread_keys(&self) -> Vec<(String, String)> {
+        if self.looked_ahead {
+            return Vec::new();
+        }
+        vec![("lookahead.rounds".to_string(), "no side plays lookahead".to_string())]
     }
 
     fn solvable(&self, plan: Plan) -> bool {
@@ -1158,7 +1170,7 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         ));
     }
     let rounds = settings.int("lookahead.rounds") as u32;
-    let game = game.with_purpose(crate::game::Purpose::from_settings(settings)).with_lookahead_rounds(rounds);
+    let game = game.with_purpose(crate::game::Purpose::from_settings(settings)).with_lookahead_rounds(rounds, plan.looks_ahead());
     Ok(Box::new(Played::new(game, plan)))
 }
 
