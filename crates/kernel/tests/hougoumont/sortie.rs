@@ -5,7 +5,9 @@
 
 use super::{build_with, close, exact};
 use volley_kernel::check::assert_agrees;
-use volley_kernel::rulesets::hougoumont::{DefenderFailure, FireAtGunners, Rules, SortieCover, SortieReturn};
+use volley_kernel::rulesets::hougoumont::{
+    DefenderFailure, FireAtGunners, GunnerMelee, Rules, SortieCover, SortieReturn,
+};
 
 /// One Experienced light infantry figure against one Veteran light
 /// infantry figure holding a position across woods, no guns, 12 inches, one
@@ -408,6 +410,36 @@ fn a_sally_against_the_battery_by_hand() {
         close(stayed.probability("winner", 0), q + (1.0 - q) * 9.0 / 20.0 * EXPERIENCED_KILLS);
     }
     assert_agrees(build_with(&holder, "farm_assault", &pairs).as_ref(), 400_000, 93);
+}
+
+/// `gunner_melee` (4.1 gives gunners no modifier), one turn of the sally
+/// above, no closing volley. One D20 each, the loser losing its figure
+/// when the winner's total is at least twice its own (4.2, the loser's
+/// average). `by_crew`, a regular gunner at +2 against the Veteran's +3:
+/// a + 2 >= 2 (b + 3), a >= 2b + 4, 15 + 13 + ... + 1 = 64 of 400.
+/// `no_modifier`, +0: a >= 2b + 6, 13 + 11 + ... + 1 = 49 of 400. Staying
+/// is worse either way (the gun kills the figure with 7916/8000), so best
+/// play sallies under both, and the attackers win exactly when the gunner
+/// kills the garrison.
+#[test]
+fn gunner_melee_readings_by_hand() {
+    let never_fire = Rules {
+        attacker_fire: volley_kernel::rulesets::hougoumont::AttackerFire::Never,
+        closing_volley: volley_kernel::rulesets::hougoumont::ClosingVolley::None,
+        ..Rules::default()
+    };
+    for (reading, kills) in [(GunnerMelee::ByCrew, 64.0 / 400.0), (GunnerMelee::NoModifier, 49.0 / 400.0)] {
+        let rules = Rules { gunner_melee: reading, ..never_fire.clone() };
+        let game = build_with(&rules, "farm_assault", &sally_pairs("1", "40"));
+        let dist = exact(game.as_ref());
+        close(dist.probability("winner", 0), kills);
+        close(dist.probability("winner", 1), 1.0 - kills);
+        assert!(game.reads_rule("gunner_melee"), "{reading:?}");
+    }
+    // Without the sally the gunners never melee: the reading is not read.
+    let mut stay = sally_pairs("1", "40").to_vec();
+    stay.retain(|(key, _)| *key != "sally");
+    assert!(!build_with(&never_fire, "farm_assault", &stay).reads_rule("gunner_melee"));
 }
 
 /// A small farm where the sally pays: 8 attackers 30 inches off, 6

@@ -191,6 +191,15 @@
 //!   default purpose (`attack`), best play: the attackers win 94.30% and
 //!   the defenders 5.70% (0.0% undecided) under `allowed`, against 100.0%
 //!   / 0.0% / 0.0% under `never`.
+//! - `gunner_melee` = `by_crew` (`farm_assault` with `sally`, 4.1): the
+//!   rules give a battery's gunners no melee modifier, yet a sallying
+//!   garrison melees them. 3.2 grades crews `regular`, `veteran` and
+//!   `elite`, a ladder beside 4.1's qualities, so by default they fight as
+//!   troops of that grade, a regular crew as Experienced (+2: trained
+//!   soldiers, not the Inexperienced whose -2 morale marks green troops).
+//!   `no_modifier` fights every crew at +0. One Veteran garrison figure
+//!   (+3) against one regular gunner: the gunner kills it with 64/400 by
+//!   crew, 49/400 with no modifier (test `gunner_melee_readings_by_hand`).
 //!
 //! Also by default and not switchable, because the rules are explicit or a
 //! scenario fixes it: no natural-roll specials (none are printed); fire at a
@@ -569,6 +578,17 @@ crate::choice_enum! {
     }
 }
 
+crate::choice_enum! {
+    /// Interpretation of how a battery's gunners fight in melee (4.1 gives gunners no modifier).
+    pub enum GunnerMelee {
+        /// As troops of their crew's grade (default): a `regular` crew as
+        /// Experienced, `veteran` as Veteran, `elite` as Elite.
+        ByCrew = "by_crew",
+        /// With no modifier (as Inexperienced troops), whatever the crew.
+        NoModifier = "no_modifier",
+    }
+}
+
 crate::rule_book! {
     /// Every number of the Hougoumont 1815 rules, and each interpretation.
     pub struct Rules {
@@ -749,6 +769,15 @@ crate::rule_book! {
         /// with `attacker.gun_crew` figures; a gun whose crew is gone falls
         /// silent). Measured in the ruleset note.
         pub fire_at_gunners: FireAtGunners = FireAtGunners::Never;
+        /// Interpretation of 4.1 for the battery's gunners in melee with a
+        /// sallying garrison (`farm_assault`, key `sally`), which the rules
+        /// give no melee modifier: `by_crew` (default: as troops of their
+        /// crew's grade, a `regular` crew as Experienced, +2; 3.2 grades
+        /// crews regular, veteran and elite, a ladder beside 4.1's, and a
+        /// regular crew is trained soldiers, not the Inexperienced whose
+        /// morale marks them green) or `no_modifier` (gunners are no melee
+        /// troops: +0 whatever the crew).
+        pub gunner_melee: GunnerMelee = GunnerMelee::ByCrew;
     }
 }
 

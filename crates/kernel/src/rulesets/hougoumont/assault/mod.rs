@@ -183,8 +183,9 @@
 //! - **Melee with the gunners** (4): the crews left (`attacker.gun_crew`
 //!   figures a gun; the rules size no crew) fight the garrison a round a
 //!   turn while in contact, as troops of their crew's quality (a `regular`
-//!   crew as Experienced, +2: the rules give gunners no melee modifier, and
-//!   this is the scenario's assumption). Their losses come off one gun's
+//!   crew as Experienced, +2: the rules give gunners no melee modifier, so
+//!   this is the interpretation `gunner_melee = by_crew`; `no_modifier`
+//!   fights them at +0). Their losses come off one gun's
 //!   crew after another; a gun without crew falls silent for the fight. The
 //!   battery takes no morale test (as under `fire_at_gunners`); the garrison
 //!   tests on its losses (5).
@@ -421,7 +422,7 @@ use super::artillery::Gun;
 use super::melee::MeleeSide;
 use super::{
     Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
-    DefenderFailure, FireAtGunners, FlankedTest, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase,
+    DefenderFailure, FireAtGunners, FlankedTest, GunnerMelee, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase,
     Quality, Rules, SortieCover, SortieReturn, Target, Troops, percent,
 };
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Policy};
@@ -938,9 +939,13 @@ impl Assault {
     }
 
     /// 4.1: the battery's crews in melee fight as troops of their crew's
-    /// quality (a `regular` crew as Experienced troops): the scenario's
-    /// assumption, the rules giving gunners no melee modifier.
+    /// quality (a `regular` crew as Experienced troops) or with no
+    /// modifier (as Inexperienced), as `gunner_melee` reads the rules,
+    /// which give gunners no melee modifier.
     fn gunner_quality(&self) -> Quality {
+        if self.rules.gunner_melee == GunnerMelee::NoModifier {
+            return Quality::Inexperienced;
+        }
         match self.setup.battery.map_or(Crew::Regular, |b| b.crew) {
             Crew::Regular => Quality::Experienced,
             Crew::Veteran => Quality::Veteran,
@@ -1414,6 +1419,8 @@ impl Game for Assault {
                     && self.ground_cover() != s.defender_cover
                     && self.troops[0].is_some()
             }
+            // 4.1: how the gunners fight a sallying garrison.
+            "gunner_melee" => sally,
             // 3.1: the garrison's fire at a battery it can reach.
             "fire_at_gunners" => {
                 battery
