@@ -9,7 +9,7 @@ fn firefight(pairs: &[(&str, &str)]) -> Box<dyn volley_kernel::scenario::DynScen
     let rules = (entry.default_rules)();
     {
         let entry = entry.scenario("firefight").unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, &pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }
@@ -49,7 +49,7 @@ fn a_unit_that_stays_flanked_tests_again_under_every_check() {
     let rules = Rules { flanked_test: FlankedTest::EveryCheck, ..Rules::default() };
     let every = {
         let entry = entry.scenario("firefight").unwrap();
-        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter())
+        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs))
     }
     .unwrap();
     let every = every.exact_distribution().unwrap();
@@ -83,7 +83,7 @@ fn the_quarter_loss_is_measured_against_the_phase_start_not_the_unit_start() {
     let rules = Rules { loss_test_base: LossTestBase::UnitStart, ..Rules::default() };
     let unit = {
         let entry = entry.scenario("firefight").unwrap();
-        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter())
+        entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs))
     }
     .unwrap();
     let unit = unit.exact_distribution().unwrap();

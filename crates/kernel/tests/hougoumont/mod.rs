@@ -23,7 +23,7 @@ pub fn build_with(rules: &Rules, scenario: &str, pairs: &[(&str, &str)]) -> Box<
     let entry = ruleset("hougoumont").unwrap();
     {
         let entry = entry.scenario(scenario).unwrap();
-        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

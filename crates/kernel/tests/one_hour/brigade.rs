@@ -54,7 +54,7 @@ fn build(pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (one_hour.default_rules)();
     {
         let entry = one_hour.scenario("brigade_fire").unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

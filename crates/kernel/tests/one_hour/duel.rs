@@ -59,7 +59,7 @@ fn build(scenario: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (one_hour.default_rules)();
     {
         let entry = one_hour.scenario(scenario).unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }
@@ -645,7 +645,7 @@ fn retiring_out_of_the_battery_s_close_range_is_worth_more_than_standing() {
     rules.retire = volley_kernel::rulesets::one_hour::Retire::Never;
     let one_hour = ruleset("one_hour").unwrap();
     let entry = one_hour.scenario("grand_battery").unwrap();
-    let never = entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs).into_iter()).unwrap();
+    let never = entry.build_from_text(&rules, crate::manoeuvring(entry, &pairs)).unwrap();
     assert_p(&never.exact_distribution().unwrap(), "winner", DEFENDER, 8.0 / 9.0);
 }
 
