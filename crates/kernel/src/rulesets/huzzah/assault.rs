@@ -519,7 +519,7 @@ pub fn entry() -> ScenarioEntry {
     );
     params.push(Param::boolean(
         "defender.orders",
-        "the defender gives its own orders in its turn (retire out of the attacker's threat zone, re-form line, advance to engage) as well as forming square; off by default: the default assault's exact solution would pass its time and memory budget",
+        "the defender gives its own orders in its turn (retire out of the attacker's threat zone, re-form line, advance to engage) as well as forming square, each passed order followed by another (Down 1 for each before it) and a Huzzah! by a free order; off by default: the default assault's exact solution would pass its time and memory budget",
         false,
     ));
     params.push(Param::boolean(
