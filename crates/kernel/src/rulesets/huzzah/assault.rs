@@ -174,13 +174,14 @@
 pub mod brigade;
 mod engage;
 mod game;
+mod limits;
 mod rally;
 mod solver;
 mod state;
 mod step;
-pub use game::{
-    ADVANCE, AssaultGame, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BOMBARD_DECISION, DEFEND,
-    DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT, PURSUE, Standing,
+pub use game::{ADVANCE, AssaultGame, BOMBARD_DECISION, DEFEND, PURSUE, Standing};
+pub use limits::{
+    BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT,
 };
 pub use solver::EXACT_TURN_LIMIT;
 pub use state::State;
