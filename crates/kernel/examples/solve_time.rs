@@ -47,4 +47,10 @@ fn main() {
         booleans.join(", ")
     };
     println!("{ruleset_name} {scenario_name}: {summary} in {elapsed:.3} s");
+    // `SOLVE_TIME_JOINT=1`: every joint outcome too, to compare two builds' exact numbers.
+    if std::env::var_os("SOLVE_TIME_JOINT").is_some() {
+        for joint in &exact.joint {
+            println!("{:?} {:.17e}", joint.values, joint.probability);
+        }
+    }
 }

@@ -402,3 +402,29 @@ fn best_play_with_the_attackers_every_order_beats_each_heuristic_and_monte_carlo
     longer[0] = ("turns", "3");
     assert!(!assault(&longer).has_exact());
 }
+
+#[test]
+fn the_defenders_successive_orders_best_play_beats_each_heuristic_and_monte_carlo_follows() {
+    // Cavalry on a line over 2 turns with `defender.orders`: the line may
+    // order again after each order that passes (Down 1 for each before it,
+    // "Successive orders"), and on a Huzzah! give a free order of any type
+    // (retire out of the cavalry's zone and form square, say). Best play
+    // for the defender does at least as well as either heuristic, and the
+    // sampler agrees with the exact law under each policy, on one thread
+    // and two alike.
+    let on = [("turns", "2"), ("attacker.arm", "cavalry"), ("defender.orders", "true")];
+    let best = margin(&exact(&on));
+    for policy in ["bold", "cautious"] {
+        let mut heuristic = on.to_vec();
+        heuristic.push(("defender.policy", policy));
+        // The defender minimises the attacker's margin.
+        let heuristic_margin = margin(&exact(&heuristic));
+        assert!(best <= heuristic_margin + 1e-12, "best {best} > {policy} {heuristic_margin}");
+        assert_agrees(assault(&heuristic).as_ref(), 100_000, 84);
+    }
+    let played = assault(&on);
+    assert_agrees(played.as_ref(), 200_000, 83);
+    let one = played.simulate(&RunOptions::new(50_000, 6).with_threads(1)).unwrap();
+    let two = played.simulate(&RunOptions::new(50_000, 6).with_threads(2)).unwrap();
+    assert_eq!(one, two);
+}

@@ -174,13 +174,14 @@
 pub mod brigade;
 mod engage;
 mod game;
+mod limits;
 mod rally;
 mod solver;
 mod state;
 mod step;
-pub use game::{
-    ADVANCE, AssaultGame, BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BOMBARD_DECISION, DEFEND,
-    DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT, PURSUE, Standing,
+pub use game::{ADVANCE, AssaultGame, BOMBARD_DECISION, DEFEND, PURSUE, Standing};
+pub use limits::{
+    BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT,
 };
 pub use solver::EXACT_TURN_LIMIT;
 pub use state::State;
@@ -519,7 +520,7 @@ pub fn entry() -> ScenarioEntry {
     );
     params.push(Param::boolean(
         "defender.orders",
-        "the defender gives its own orders in its turn (retire out of the attacker's threat zone, re-form line, advance to engage) as well as forming square; off by default: the default assault's exact solution would pass its time and memory budget",
+        "the defender gives its own orders in its turn (retire out of the attacker's threat zone, re-form line, advance to engage) as well as forming square, each passed order followed by another (Down 1 for each before it) and a Huzzah! by a free order; off by default: the default assault's exact solution would pass its time and memory budget",
         false,
     ));
     params.push(Param::boolean(

@@ -117,15 +117,26 @@
 //!   as printed ([`Assault::defender_order_rating`]: in its first order's
 //!   modifiers, and on an advance the Down 2 for infantry advancing on
 //!   cavalry, the failed check's Down 1 and the inspirational Up 1); a
-//!   failed order does nothing (no forced order's stagger); a change of
-//!   formation in the attacker's zone is followed by its threat test. One
-//!   order a turn: successive orders and the Huzzah!'s free order are not
-//!   offered to the defender. Bold stands (the chain's defender), cautious
-//!   forms square against cavalry and else stands. The key is off by
-//!   default: the defender's retires and advances move its table edge, so
-//!   the turn starts stop levelling off, and the default 30 turns pass the
-//!   solver's budget (see [`DEFENDER_ORDERS_TURN_LIMIT`]); with it on, up
-//!   to 3 turns are solved and longer assaults sampled.
+//!   failed order does nothing (no forced order's stagger) and ends its
+//!   orders that turn; a change of formation in the attacker's zone is
+//!   followed by its threat test. With the key, an order that passes is
+//!   followed by the next decision, as the attacker's ("Successive orders":
+//!   "An officer can repeatedly order the same unit or command until he
+//!   either fails an order or moves on"), each Down 1 for every order the
+//!   defender was given before it that turn (its own; a turn with a forced
+//!   order gives it none of its own, as before), and a Huzzah! by a free
+//!   order ("automatically successfully issue another order of any type":
+//!   every order open, no roll), after which it is given no other that turn
+//!   (the test
+//!   `the_defenders_successive_orders_are_each_down_one_and_a_huzzah_gives_a_free_order`
+//!   works one through by hand). Without the key, forming square against
+//!   cavalry is the defender's one order, as before. Bold stands (the
+//!   chain's defender), cautious forms square against cavalry and else
+//!   stands. The key is off by default: the defender's retires and
+//!   advances move its table edge, so the turn starts stop levelling off,
+//!   and the default 30 turns pass the solver's budget (see
+//!   [`DEFENDER_ORDERS_TURN_LIMIT`]); with it on, up to 3 turns are solved
+//!   and longer assaults sampled.
 //!
 //! The start distance: over the default 30 turns under best play (purpose
 //! `stand`, as `manoeuvre`) the attacker wins 39.6% and the defender 27.7%
@@ -173,8 +184,12 @@
 
 use super::{
     ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
-    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, Packed, State,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, DEFENDER_ORDERS, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, Packed, State,
     TURN_END, Taken, pair_of_total,
+};
+use super::limits::{
+    BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BRIGADE_TURN_LIMIT, CAVALRY_TURN_LIMIT,
+    DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Plan, Policy};
@@ -220,8 +235,9 @@ pub static DEFEND: Decision = Decision {
     doc: "The defender's order in its own Orders phase (Sequence of play; Orders and movement), with no forced \
           order pending and neither routing, blown nor in contact: stand (no order), retire half a move out of the \
           attacker's threat zone, form square (infantry facing cavalry), re-form line, or advance to engage (from \
-          within its own threat zone or 1 band). Each is rolled at its officer's rating as printed; a failed order \
-          does nothing.",
+          within its own threat zone or 1 band). Each is rolled at its officer's rating as printed, Down 1 for each \
+          order before it that turn; a failed order does nothing and ends its orders, a passed one is followed by \
+          the next (Successive orders), a Huzzah! by a free order of any type.",
     options: "stand; retire (in the attacker's zone); form square (facing cavalry); form line; advance to engage",
 };
 
@@ -247,85 +263,13 @@ const HOLD: u16 = 1;
 pub(super) const STAND: u16 = 0;
 pub(super) const RETIRE: u16 = 1;
 const FORM_SQUARE: u16 = 2;
-const FORM_LINE: u16 = 3;
-const ADVANCE_ON: u16 = 4;
-
-/// The longest assault the solver takes, in turns, best play and the
-/// heuristics alike. Best play multiplies the states (the attacker may halt
-/// anywhere, the battery hold its fire): the default assault has about 0.97 M
-/// states (141 k turn starts, 817 k within turns, 5.7 M transitions) once
-/// they level off from the 16th turn; after that each turn adds only a
-/// sweep of backward induction and one of the forward walk. Measured with
-/// `solve_time huzzah assault turns=N` (release, on this two-core machine
-/// at a load of about 1): the default 30 turns 1.90-1.92 s wall, 2.8-2.9 s
-/// of CPU and 508-513 MB under best play (2026-11-26, five runs, once its
-/// rolls ended their steps as last draws, [`Fate::draw_last`]; 2.1-2.2 s
-/// before that; 2.8 s, 3.7 s and 555 MB that morning, before the solver
-/// carried one number per state, overlapped its exploration and layout
-/// and skipped unreached states; 6.2 s, 8.9 s and 625 MB the day before,
-/// before grouped draws, the incremental exploration and the merged free
-/// order; 17.6 s of CPU before the graph's layout), 1.25 s and 287 MB
-/// under bold play on both sides; 60 turns 2.70 s wall and 523 MB. Longer
-/// assaults are sampled, a side asked for `best` playing `bold`.
-pub const BEST_TURN_LIMIT: u32 = 60;
-
-/// The longest assault on a battery the solver takes under best play. A
-/// battery's states do not level off: its smoke markers, the bombardments it
-/// has left and the attacker's losses under them keep adding turn starts
-/// (bold against bold: 198 k by the 6th turn and 68 k more each turn, where a
-/// battalion's level off at 94 k), and best play, the attacker halting
-/// anywhere under fire and the battery holding or firing at every chance,
-/// multiplies them: 2 turns take 15.5 s and 1.5 GB (`solve_time huzzah
-/// assault defender.arm=artillery turns=2`), 3 turns pass the state budget.
-/// Longer assaults on a battery are sampled, a side asked for `best` playing
-/// its fallback.
-pub const BATTERY_BEST_TURN_LIMIT: u32 = 2;
-
-/// The longest assault on a battery the solver takes under the heuristics
-/// alone: 6 turns, 1.3 M states, 8 s (bold against bold); 12 turns 20 s and
-/// 1.7 GB.
-pub const BATTERY_TURN_LIMIT: u32 = 6;
-
-/// The longest assault on cavalry the solver takes: its recalls and its
-/// blown and out-of-control states multiply the graph, and infantry facing
-/// it may re-form a square into line or column and stop short of a full
-/// advance, each re-forming in its zone followed by a threat test: 4 turns
-/// pass the state budget (1.2 GB). Measured 2026-11-28 with `cargo run
-/// --release -p volley-kernel --example solve_time -- huzzah assault
-/// defender.arm=cavalry turns=T` (loaded machine, CPU time): 2 turns 0.23 s
-/// and 91 MB, 3 turns 3.6 s and 1.03 GB (with `attacker.retire` 5.6 s and
-/// 1.4 GB). Before the square re-formed and the partial advances, 3 turns
-/// took 0.69 s and 316 MB and 4 turns 3.5 s and 1.3 GB (2026-11-27).
-pub const CAVALRY_TURN_LIMIT: u32 = 3;
-
-/// The longest assault the solver takes where the attacker's brigade takes
-/// command checks (`attacker.brigade` 1 or more): 5 turns 3.6 s and 1.3 GB,
-/// 10 past the budget (measured as above with `attacker.brigade=1`).
-pub const BRIGADE_TURN_LIMIT: u32 = 5;
-
-/// The longest assault the solver takes where the defender gives its own
-/// orders (`defender.orders`): each retire and advance of the defender
-/// moves where its table edge lies, and the turn starts no longer level
-/// off. Measured 2026-11-27 with `solve_time huzzah assault
-/// defender.orders=true turns=T` (release, this two-core machine, loaded):
-/// 2 turns 0.28 s and 76 MB, 3 turns 2.0 s and 315 MB, 5 turns 8.0 s; the
-/// default 30 turns pass the state budget (1.2 GB). Without the advance to
-/// engage, 5 turns take 3.0 s and 620 MB and 30 turns 8.7 s and 1.3 GB.
-pub const DEFENDER_ORDERS_TURN_LIMIT: u32 = 3;
+pub(super) const FORM_LINE: u16 = 3;
+pub(super) const ADVANCE_ON: u16 = 4;
 
 /// "s" for a count other than one.
 fn plural(count: u16) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
-
-/// The longest assault the solver takes where the attacker is offered every
-/// order (`attacker.every_order`): advances and retires of every band and
-/// deploys to every formation multiply the states within a turn (each
-/// order's place, formation and count of orders). Measured 2026-11-28 with
-/// `solve_time huzzah assault attacker.every_order=true turns=T` (release,
-/// this two-core machine, loaded): 1 turn 0.04 s of CPU, 2 turns 2.1 s of
-/// CPU and 654 MB; 3 turns pass the state budget (1.7 GB).
-pub const EVERY_ORDER_TURN_LIMIT: u32 = 2;
 
 /// No ending yet.
 const GOING: u64 = u64::MAX;
@@ -336,6 +280,19 @@ const GOING: u64 = u64::MAX;
 pub struct Standing {
     state: Packed,
     end: u64,
+}
+
+#[cfg(test)]
+impl Standing {
+    /// The live assault at `s`.
+    pub(super) fn live(s: &State) -> Standing {
+        Standing { state: s.pack(), end: GOING }
+    }
+
+    /// The chain's state, while the assault goes on.
+    pub(super) fn state(&self) -> Option<State> {
+        (self.end == GOING).then(|| State::unpack(self.state))
+    }
 }
 
 /// 2D6 as the chain's rolls take it: only the total matters (a Huzzah! is a
@@ -753,7 +710,10 @@ impl AssaultGame {
     pub(super) fn defender_orders(&self, s: &State) -> Option<DefenderOrders> {
         let a = &self.assault;
         let unit = &a.units[1];
-        if s.phase != DEFENDER_FORCED
+        // Its first order in its Orders phase, or (`defender.orders`) a
+        // successive one after an order passed ("Successive orders").
+        let first = s.phase == DEFENDER_FORCED;
+        if !(first || (s.phase == DEFENDER_ORDERS && self.defender_orders))
             || s.forced[1]
             || s.routing[1]
             || s.blown[1]
@@ -772,7 +732,10 @@ impl AssaultGame {
                 orders.count += 1;
             }
         };
-        let other = a.defender_order_rating(s, false);
+        // A Huzzah!'s free order is "another order of any type", given
+        // without a roll: every order is open whatever its rating.
+        let rating = |advance: bool| if s.free_order { Some(0) } else { a.defender_order_rating(s, advance) };
+        let other = rating(false);
         let facing_cavalry = unit.arm == Arm::Infantry && a.units[0].arm == Arm::Cavalry;
         if facing_cavalry && s.formation[1] != Formation::Square {
             offer(FORM_SQUARE, other);
@@ -788,7 +751,7 @@ impl AssaultGame {
             offer(FORM_LINE, other);
         }
         if a.defender_advance(s) == 0 {
-            offer(ADVANCE_ON, a.defender_order_rating(s, true));
+            offer(ADVANCE_ON, rating(true));
         }
         (orders.count > 1).then_some(orders)
     }
@@ -986,19 +949,47 @@ impl AssaultGame {
                 if choice == STAND {
                     return self.finish(Node::Live(s));
                 }
+                if s.free_order {
+                    // "Automatically successfully issue another order of any
+                    // type"; then no other orders that turn.
+                    s.free_order = false;
+                    s.orders = u8::MAX / 2;
+                    s.phase = DEFENDER_ORDERS;
+                    return self.finish(self.defender_ordered(s, choice));
+                }
+                // With `defender.orders`, a passed order is followed by the
+                // next ("Successive orders": "An officer can repeatedly order
+                // the same unit ... until he ... fails an order"), and a
+                // Huzzah! by a free order; without it, forming square is
+                // the defender's one order.
+                let successive = self.defender_orders;
                 let rating = orders.ratings[usize::from(choice)];
                 self.rolled_by_class(
                     fate,
-                    |pair| u8::from(r.passes(pair_total(pair), rating)),
+                    |pair| {
+                        let passed = r.passes(pair_total(pair), rating);
+                        u8::from(passed) + u8::from(passed && successive && pair_is_huzzah(pair))
+                    },
                     |pair| {
                         // A failed order does nothing (no stagger: that is a
-                        // forced order's); the Huzzah!'s free order is not
-                        // offered to the defender (one order a turn).
-                        if r.passes(pair_total(pair), rating) {
-                            self.defender_ordered(s, choice)
-                        } else {
-                            Node::Live(s)
+                        // forced order's), and no order follows it.
+                        if !r.passes(pair_total(pair), rating) {
+                            return Node::Live(s);
                         }
+                        let mut s = s;
+                        if successive {
+                            s.phase = DEFENDER_ORDERS;
+                            if pair_is_huzzah(pair) {
+                                // The free order is carried out whatever the
+                                // count before it: forgetting the count
+                                // merges states, as the attacker's does.
+                                s.free_order = true;
+                                s.orders = 0;
+                            } else {
+                                s.orders += 1;
+                            }
+                        }
+                        self.defender_ordered(s, choice)
                     },
                 )
             }

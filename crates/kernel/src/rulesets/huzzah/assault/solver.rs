@@ -183,7 +183,10 @@ impl Assault {
     /// forgetting on the way what matters only in the Orders phase.
     pub(super) fn steps_until(&self, mut node: Node<State>, waits: impl Fn(&State) -> bool) -> Node<State> {
         while let Node::Live(s) = &mut node {
-            if s.phase >= ENGAGE_ATTACKER_ROLL {
+            // The defender's own successive orders count its orders in the
+            // same field (the game's `defender.orders`), through the threat
+            // test of a change of formation: kept there.
+            if s.phase >= ENGAGE_ATTACKER_ROLL && s.phase != DEFENDER_ORDERS && s.phase != DEFENDER_DEPLOY_THREAT {
                 // The count of orders and a pending free order matter only
                 // in the orders phase (the next turn starts them afresh):
                 // forgetting them after it lets the solver merge states

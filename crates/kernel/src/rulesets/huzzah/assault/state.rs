@@ -29,6 +29,12 @@ pub(super) const DEFENDER_ENGAGE_SECOND: u8 = 14;
 pub(super) const DEFENDER_CHECK: u8 = 15;
 pub(super) const DEFENDER_REFORM: u8 = 16;
 pub(super) const TURN_END: u8 = 17;
+/// The defender's Orders phase after an order of its own passed (the
+/// game's `defender.orders` only): its successive orders ("Successive
+/// orders") and a Huzzah!'s free order, before its Rally phase. Numbered
+/// after [`TURN_END`] to leave the chain's phases as they were; the chain
+/// never reaches it.
+pub(super) const DEFENDER_ORDERS: u8 = 18;
 
 /// The longest chain of Huzzah!es in one threat exchange.
 pub(super) const CHAIN_LIMIT: u8 = 8;

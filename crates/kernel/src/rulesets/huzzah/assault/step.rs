@@ -604,11 +604,19 @@ impl Assault {
     /// command, attached officer, enemy threat zone, isolated), with "Down 1
     /// if failed last command integrity check and ordered to advance",
     /// "Down 2 if infantry ordered to advance on cavalry" and "Up 1 if both
-    /// the officer is inspirational and the order is to advance".
+    /// the officer is inspirational and the order is to advance", and
+    /// "Down 1 for each successive order issued to the same unit" for the
+    /// orders it was given before this turn (`s.orders`, counted only under
+    /// the game's `defender.orders`; none after a Huzzah!'s free order).
     pub(super) fn defender_order_rating(&self, s: &State, advance: bool) -> Option<i32> {
         let r = &self.rules;
         let unit = &self.units[1];
-        let mut rating = self.first_order_rating(s, 1);
+        if s.orders >= u8::MAX / 2 {
+            // "After completing a Huzzah! order, a group or individual unit
+            // can receive no other orders that turn."
+            return None;
+        }
+        let mut rating = self.first_order_rating(s, 1) - r.order_successive_down * i32::from(s.orders);
         if advance {
             if unit.arm == Arm::Infantry && self.units[0].arm == Arm::Cavalry {
                 let distance = i32::from(s.distance);
@@ -745,6 +753,12 @@ impl Assault {
                     ATTACKER_THREAT => ATTACKER_FORCED,
                     DEFENDER_THREAT => DEFENDER_FORCED,
                     ATTACKER_DEPLOY_THREAT => ATTACKER_ORDERS,
+                    // A change of formation on the defender's own order
+                    // (counted, or earning a free order: the game's
+                    // `defender.orders`) goes back to its Orders phase for
+                    // the next; a forced deploy's, with no order counted,
+                    // on to its Rally phase.
+                    _ if s.orders > 0 || s.free_order => DEFENDER_ORDERS,
                     _ => DEFENDER_CHECK,
                 };
                 let deployed = s.phase == ATTACKER_DEPLOY_THREAT;
@@ -968,6 +982,12 @@ impl Assault {
                     s.strength[2 * side + 1] += r.compulsory_casualty_kills as i8;
                 }
                 self.settle(s, side)
+            }
+            DEFENDER_ORDERS => {
+                // No further order (none can be given, or the free order is
+                // spent): on to the Rally phase.
+                s.phase = DEFENDER_CHECK;
+                Node::Live(s)
             }
             _ => Node::Live(s),
         }

@@ -610,3 +610,144 @@ fn a_square_re_forms_into_column_or_line() {
     let orders = game.with_every_order(true).order_options(&in_column);
     assert!(orders.options[..orders.count].contains(&4), "form square");
 }
+
+/// A fate that takes one scripted option at each decision, keeps the
+/// options offered, and keeps the law of the step's last draw (taking its
+/// first place): one step of the game, enumerated by hand.
+struct Scripted {
+    choice: u16,
+    offered: Vec<u16>,
+    law: Vec<((Option<crate::game::End>, Standing), f64)>,
+}
+
+impl crate::game::Fate for Scripted {
+    fn die(&mut self, _: u32) -> u32 {
+        unreachable!("the assault rolls 2D6 as grouped draws")
+    }
+
+    fn ways(&mut self, _: u32, _: u32) -> bool {
+        unreachable!("the assault rolls 2D6 as grouped draws")
+    }
+
+    fn draw<L: crate::game::Law + ?Sized>(&mut self, _: &L) -> u32 {
+        unreachable!("the assault rolls 2D6 as grouped draws")
+    }
+
+    fn draw_grouped<T: Clone + 'static>(
+        &mut self,
+        _sample: impl FnOnce(&mut crate::dice::Dice) -> T,
+        law: impl FnOnce() -> Vec<(T, f64)>,
+    ) -> T {
+        let law = law();
+        let kept: &dyn std::any::Any = &law;
+        if let Some(places) = kept.downcast_ref::<Vec<((Option<crate::game::End>, Standing), f64)>>() {
+            self.law = places.clone();
+        }
+        law[0].0.clone()
+    }
+
+    fn decide(
+        &mut self,
+        _side: u8,
+        _decision: &'static crate::game::Decision,
+        options: &[u16],
+        _heuristic: &dyn Fn(crate::game::Policy) -> u16,
+    ) -> u16 {
+        self.offered = options.to_vec();
+        assert!(options.contains(&self.choice), "{} offered among {options:?}", self.choice);
+        self.choice
+    }
+}
+
+/// The places one step of `game` from `s` leads to under option `choice`
+/// (the live states, with their chances), and the options offered.
+fn one_step(game: &AssaultGame, s: State, choice: u16) -> (Vec<(State, f64)>, Vec<u16>) {
+    use crate::game::Game;
+    let mut fate = Scripted { choice, offered: Vec::new(), law: Vec::new() };
+    let mut standing = Standing::live(&s);
+    game.step(&mut standing, &mut fate);
+    let places = if fate.law.is_empty() {
+        // No roll: the one place the step led to.
+        vec![(standing.state().expect("goes on"), 1.0)]
+    } else {
+        fate.law.iter().map(|((_, place), p)| (place.state().expect("goes on"), *p)).collect()
+    };
+    (places, fate.offered)
+}
+
+#[test]
+fn the_defenders_successive_orders_are_each_down_one_and_a_huzzah_gives_a_free_order() {
+    use super::game::{ADVANCE_ON, FORM_LINE, RETIRE, STAND};
+    // A Trained column defends against a Trained column 3 bands off, inside
+    // each other's 3-band threat zones, with `defender.orders`. Its first
+    // order of its own, re-forming line, is rolled at 8 (Trained 8, Up 1 in
+    // command, Down 1 in the enemy's threat zone): 2 to 8 pass, 26 in 36, a
+    // Huzzah! (double one) 1 of them. Passed, it re-forms and takes the
+    // deploy's threat test in the column's zone ("Deploying").
+    let rules = Rules::default();
+    let column = AssaultUnit::new(Quality::Trained, Arm::Infantry, Formation::Column);
+    let assault = Assault::new(&rules, column, column, Guns::Medium, 0, 3, 30).unwrap();
+    let game = AssaultGame::new(assault.clone()).with_defender_orders(true);
+    let mut s = assault.start();
+    s.phase = DEFENDER_FORCED;
+    let orders = game.defender_orders(&s).expect("the defender may order");
+    // Stand, retire (a column's 2 bands take it out of the zone), form
+    // line, advance to engage.
+    assert_eq!(&orders.options[..orders.count], &[STAND, RETIRE, FORM_LINE, ADVANCE_ON]);
+    assert_eq!(orders.ratings[usize::from(FORM_LINE)], 8);
+    let (places, _) = one_step(&game, s, FORM_LINE);
+    let find = |places: &[(State, f64)], test: &dyn Fn(&State) -> bool| -> f64 {
+        places.iter().filter(|(s, _)| test(s)).map(|(_, p)| p).sum()
+    };
+    let deployed = |s: &State| s.phase == DEFENDER_DEPLOY_THREAT && s.formation[1] == Formation::Line;
+    let counted = find(&places, &|s| deployed(s) && s.orders == 1 && !s.free_order);
+    let free = find(&places, &|s| deployed(s) && s.free_order);
+    let failed = find(&places, &|s| s.phase == ATTACKER_THREAT && s.formation[1] == Formation::Column);
+    assert!((counted - 25.0 / 36.0).abs() < 1e-15, "{counted}");
+    assert!((free - 1.0 / 36.0).abs() < 1e-15, "{free}");
+    assert!((failed - 10.0 / 36.0).abs() < 1e-15, "{failed}");
+    // The threat test passed (a 5 against the line's rating), the defender
+    // is back in its Orders phase for a successive order: retire, now 1
+    // band (half a line's 3), or advance to engage, each Down 1 for the
+    // order before it ("Down 1 for each successive order issued to the same
+    // unit"): 7, so 2 to 7 pass, 21 in 36.
+    let after = places.iter().find(|(s, _)| deployed(s) && s.orders == 1).unwrap().0;
+    let next = live(assault.step(after, Some(pair_of(5))));
+    assert_eq!((next.phase, next.orders), (DEFENDER_ORDERS, 1));
+    let orders = game.defender_orders(&next).expect("a successive order");
+    assert_eq!(&orders.options[..orders.count], &[STAND, RETIRE, ADVANCE_ON]);
+    assert_eq!(orders.ratings[usize::from(RETIRE)], 7);
+    let (places, _) = one_step(&game, next, RETIRE);
+    // Passed, the line stands 4 bands off, out of the column's zone: no
+    // further order is open (nothing to retire from, no enemy within its
+    // zone or 1 band to engage), and the turn goes on to the next, as it
+    // does after a Huzzah! (its free order has nothing to do) and, with
+    // the line where it was, after a failure (no stagger: an order of its
+    // own, not a forced one).
+    assert_eq!(places.len(), 2, "{places:?}");
+    let retired = find(&places, &|s| s.phase == ATTACKER_THREAT && s.distance == 4);
+    let stayed = find(&places, &|s| s.phase == ATTACKER_THREAT && s.distance == 3 && s.strength[2] == 0);
+    assert!((retired - 21.0 / 36.0).abs() < 1e-15, "{retired}");
+    assert!((stayed - 15.0 / 36.0).abs() < 1e-15, "{stayed}");
+    // A Huzzah! on the first order: the free order is any order, given
+    // without a roll, and the last that turn. Retiring on it, the line
+    // ends 4 bands off with certainty.
+    let huzzah = places_of_free(&game, &assault, s);
+    assert_eq!(huzzah.len(), 1);
+    assert_eq!((huzzah[0].0.phase, huzzah[0].0.distance, huzzah[0].1), (ATTACKER_THREAT, 4, 1.0));
+    // Without the key the column has no order of its own against infantry.
+    assert_eq!(AssaultGame::new(assault.clone()).defender_orders(&s), None);
+}
+
+/// The free order after a Huzzah! on the defender's first order (re-forming
+/// line from `s`): its deploy's threat test passed, the line retires on it.
+fn places_of_free(game: &AssaultGame, assault: &Assault, s: State) -> Vec<(State, f64)> {
+    use super::game::{ADVANCE_ON, FORM_LINE, RETIRE, STAND};
+    let (places, _) = one_step(game, s, FORM_LINE);
+    let free = places.iter().find(|(s, _)| s.free_order).expect("a Huzzah! place").0;
+    let next = live(assault.step(free, Some(pair_of(5))));
+    assert_eq!((next.phase, next.free_order), (DEFENDER_ORDERS, true));
+    let orders = game.defender_orders(&next).expect("the free order");
+    assert_eq!(&orders.options[..orders.count], &[STAND, RETIRE, ADVANCE_ON]);
+    one_step(game, next, RETIRE).0
+}
