@@ -422,8 +422,8 @@ use super::artillery::Gun;
 use super::melee::MeleeSide;
 use super::{
     Arm, ArtilleryKind, AssaultLimit, AttackerFire, BothBreak, BurningBuilding, ClosingVolley, Cover, Crew,
-    DefenderFailure, FireAtGunners, FlankedTest, GunnerMelee, FlankedWhen, Ground, HalfStrengthTest, Handover, LossTestBase,
-    Quality, Rules, SortieCover, SortieReturn, Target, Troops, percent,
+    DefenderFailure, FireAtGunners, FlankedTest, FlankedWhen, Ground, GunnerMelee, HalfStrengthTest, Handover,
+    LossTestBase, Quality, Rules, SortieCover, SortieReturn, Target, Troops, percent,
 };
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Policy};
 use crate::outcome::{Layout, Metric, WINNERS};

@@ -182,14 +182,14 @@
 //! command checks and skirmisher superiority included. Seizing the flag on
 //! a command check, a player's choice, is not modelled.
 
-use super::{
-    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
-    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, DEFENDER_ORDERS, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, Packed, State,
-    TURN_END, Taken, pair_of_total,
-};
 use super::limits::{
     BATTERY_BEST_TURN_LIMIT, BATTERY_TURN_LIMIT, BEST_TURN_LIMIT, BRIGADE_TURN_LIMIT, CAVALRY_TURN_LIMIT,
     DEFENDER_ORDERS_TURN_LIMIT, EVERY_ORDER_TURN_LIMIT,
+};
+use super::{
+    ATTACKER_DEPLOY_THREAT, ATTACKER_ORDERS, Assault, BOMBARD, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT,
+    DEFENDER_ENGAGE_ROLL, DEFENDER_FORCED, DEFENDER_ORDERS, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD,
+    ORDERS_SPENT, Packed, State, TURN_END, Taken, pair_of_total,
 };
 use crate::dice::Dice;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate, Game, Law, Plan, Policy};
@@ -896,7 +896,7 @@ impl AssaultGame {
                     // "Automatically successfully issue another order"; then
                     // no other orders that turn.
                     s.free_order = false;
-                    s.orders = u8::MAX / 2;
+                    s.orders = ORDERS_SPENT;
                     return self.finish(self.ordered(s, choice));
                 }
                 let advancing = choice == MOVE || (SHORT..BACK).contains(&choice);
@@ -953,7 +953,7 @@ impl AssaultGame {
                     // "Automatically successfully issue another order of any
                     // type"; then no other orders that turn.
                     s.free_order = false;
-                    s.orders = u8::MAX / 2;
+                    s.orders = ORDERS_SPENT;
                     s.phase = DEFENDER_ORDERS;
                     return self.finish(self.defender_ordered(s, choice));
                 }

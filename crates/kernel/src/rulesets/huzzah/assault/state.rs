@@ -36,6 +36,11 @@ pub(super) const TURN_END: u8 = 17;
 /// never reaches it.
 pub(super) const DEFENDER_ORDERS: u8 = 18;
 
+/// [`State::orders`] once a Huzzah!'s free order is carried out: "After
+/// completing a Huzzah! order, a group or individual unit can receive no
+/// other orders that turn", so no rating is given past it.
+pub(super) const ORDERS_SPENT: u8 = u8::MAX / 2;
+
 /// The longest chain of Huzzah!es in one threat exchange.
 pub(super) const CHAIN_LIMIT: u8 = 8;
 
@@ -75,7 +80,8 @@ pub struct State {
     pub(super) huzzahs: u8,
     /// A forced order is pending for each side.
     pub(super) forced: [bool; 2],
-    /// Orders given to the attacker this turn.
+    /// Orders given this turn to the side giving them ([`ORDERS_SPENT`]
+    /// after a Huzzah!'s free order).
     pub(super) orders: u8,
     /// A Huzzah! order earned a free order.
     pub(super) free_order: bool,

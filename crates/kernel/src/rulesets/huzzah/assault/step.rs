@@ -611,7 +611,7 @@ impl Assault {
     pub(super) fn defender_order_rating(&self, s: &State, advance: bool) -> Option<i32> {
         let r = &self.rules;
         let unit = &self.units[1];
-        if s.orders >= u8::MAX / 2 {
+        if s.orders >= ORDERS_SPENT {
             // "After completing a Huzzah! order, a group or individual unit
             // can receive no other orders that turn."
             return None;
@@ -865,7 +865,7 @@ impl Assault {
                     // Huzzah! results: "automatically successfully issue another
                     // order"; then no other orders that turn.
                     s.free_order = false;
-                    s.orders = u8::MAX / 2;
+                    s.orders = ORDERS_SPENT;
                     let to = self.advance(&s);
                     return self.after_move(s, to);
                 }

@@ -284,8 +284,8 @@ use super::game::TwoD6;
 use super::{
     ADVANCE, ATTACKER_CHECK, ATTACKER_DEPLOY_THREAT, ATTACKER_FORCED, ATTACKER_ORDERS, ATTACKER_REFORM,
     ATTACKER_THREAT, Assault, BOMBARD, BOMBARD_DECISION, DEFENDER_CHECK, DEFENDER_DEPLOY_THREAT, DEFENDER_FORCED,
-    DEFENDER_REFORM, DEFENDER_THREAT, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, LastCheck, PURSUE, Packed,
-    State, TURN_END,
+    DEFENDER_REFORM, DEFENDER_THREAT, ENGAGE_ATTACKER_ROLL, Fire, Formation, LAST_BOMBARD, LastCheck, ORDERS_SPENT,
+    PURSUE, Packed, State, TURN_END,
 };
 use crate::catalogue::ScenarioEntry;
 use crate::game::{ATTACKER, DEFENDER, Decision, End, Fate as Chance, Game, NONE, Plan, Played, Policy};
@@ -1170,7 +1170,9 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         ));
     }
     let rounds = settings.int("lookahead.rounds") as u32;
-    let game = game.with_purpose(crate::game::Purpose::from_settings(settings)).with_lookahead_rounds(rounds, plan.looks_ahead());
+    let game = game
+        .with_purpose(crate::game::Purpose::from_settings(settings))
+        .with_lookahead_rounds(rounds, plan.looks_ahead());
     Ok(Box::new(Played::new(game, plan)))
 }
 

@@ -164,7 +164,7 @@ impl BrigadeGame {
             // "Automatically successfully issue another order"; then no
             // other orders to this unit that turn.
             s.free_order = false;
-            s.orders = u8::MAX / 2;
+            s.orders = ORDERS_SPENT;
         } else {
             let rating = a.order_rating(&s, choice == MOVE).expect("an order is offered only when it can be given");
             let pair = self.roll(fate);
