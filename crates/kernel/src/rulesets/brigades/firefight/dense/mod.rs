@@ -650,4 +650,5 @@ mod forward;
 mod table;
 mod worth;
 
+use forward::Masses;
 use worth::*;
