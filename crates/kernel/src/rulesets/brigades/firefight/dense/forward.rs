@@ -61,9 +61,7 @@ impl DenseSolver {
             buffer.resize(n, [0.0f64; 4]);
             buffer
         };
-        let fresh = || -> Vec<(Vec<[f64; 4]>, Vec<Vec<u64>>)> {
-            (0..runs).map(|_| (zeros(), vec![vec![0u64; words]; runs])).collect()
-        };
+        let fresh = || -> Vec<Marked> { (0..runs).map(|_| (zeros(), vec![vec![0u64; words]; runs])).collect() };
         let (mut filled, mut spread) = (fresh(), fresh());
         let mut endings: Vec<Vec<f64>> = (0..runs).map(|_| vec![0.0f64; ended_len]).collect();
         {
@@ -74,8 +72,7 @@ impl DenseSolver {
         }
         for t in 0..turns {
             // Each run's states, and their marks, in every buffer filled last turn.
-            let mut held: Vec<Vec<(&mut [[f64; 4]], &mut [u64])>> =
-                (0..runs).map(|_| Vec::with_capacity(runs)).collect();
+            let mut held: Vec<Vec<Held<'_>>> = (0..runs).map(|_| Vec::with_capacity(runs)).collect();
             for (buffer, marks) in &mut filled {
                 for ((run, chunk), bits) in buffer.chunks_mut(length).enumerate().zip(marks.iter_mut()) {
                     held[run].push((chunk, bits));
@@ -271,6 +268,12 @@ impl DenseSolver {
         self.index(ca, ia, cd, id)
     }
 }
+
+/// A buffer of the forward walk, with its marks by run (see `distribution`).
+type Marked = (Vec<[f64; 4]>, Vec<Vec<u64>>);
+
+/// One run's states in one buffer, and their marks.
+type Held<'a> = (&'a mut [[f64; 4]], &'a mut [u64]);
 
 /// The masses a turn's states are spread into (by both sides' `routed`
 /// flags), and where the forward walk keeps them, the marks of the states
