@@ -195,22 +195,50 @@
 //! odd 3" move, and the attacker always first). The table is bounded by
 //! [`DENSE_MAX_STATES`] and [`DENSE_MAX_STATE_TURNS`].
 //!
-//! Where the cost stands (2026-11-28, with the shaken unit's choice): 19.9
+//! Where the cost stood (2026-11-28, with the shaken unit's choice): 19.9
 //! s of CPU and 586 MB at the default (load 3). Every state is solved
 //! every turn: 1,587,600 states, 2.6 M `worth` calls, 25 M attacker
 //! outcomes and 100 M inner multiply-adds a turn, 3 G over the 30 turns
 //! (`perf`: `worth` 52%, the backward block 20%, `decide_order` 11%, the
-//! forward walk 8%). Within a block the sums are already each worked out
-//! once; across blocks only 3.26 M of a turn's 10.5 M (defender law,
-//! defender room, attacker landing) sums differ, since attacker cores that
-//! fire the same volley give the defender the same law. Solving a
-//! defender core's 36 blocks in one task with one table of sums a room
-//! would cut the inner sums 3.2 times (about 1.4 to 1.5 times overall, by
-//! estimate; measured counts, not built). The 2 s budget needs about ten
-//! times: beyond that, splitting each law into its hits and the target's
-//! own test and rout (which depend on the target alone) so those sums are
-//! shared across every firer's volley, and solving only the states
-//! reachable in each turn (the early turns).
+//! forward walk 8%).
+//!
+//! Where it stands (2026-11-28, sixth stop): 17.6 to 18.6 s of CPU and 586
+//! MB at the default against 17.4 to 20.7 s before (`examples/solve_time
+//! brigades firefight`, release, `/usr/bin/time -v`, the two alternated
+//! three times, the machine's load leaving the solve about one core); over
+//! 10 turns (`turns=10`, alternated) 5.76 to 5.95 s of user CPU on one
+//! thread against 6.40 to 6.77, and on two threads 5.75 s of CPU (user and
+//! system) and 3.06 s wall against 7.40 s and 3.79 s. What paid, each the
+//! same sums in the same order (the law the same to the bit): the forward
+//! walk reads only the states some buffer was spread into (a bit a state; a
+//! quarter hold mass) and fills its buffers by writing, since a zeroed page
+//! read first is copied at its first write, each copy flushing both cores'
+//! address caches (system time 1.2-1.6 s to 0.5 s); and one reply for every
+//! class of the first move where all answers leave the units out of reach
+//! (they were the same three times over). What the counts promised and did
+//! not pay (built, measured, left out): a defender core's 36 blocks in one
+//! task with its sums in a stamped table (40 MB a task) cut a turn's sums
+//! from 11.7 M (139 M multiply-adds) to 3.26 M (48 M) and left the CPU
+//! level (22.3-22.9 s against 21.6-22.0; over 10 turns on one thread
+//! 6.3-6.9 against 5.7-6.2): each of the 25 M attacker outcomes a turn then
+//! reads its sum from a table past the caches, where the one-law cache (40
+//! KB) is nearest; walking the task by the defender's room step so a step's
+//! sums (1 MB) stay cached came out level, and walking each block so the
+//! one-law cache lasts across the attacker's places slower (6.6 s against
+//! 6.0-6.4). Splitting each law into the volley (16 laws a side of 4.75
+//! volleys, 7 in all) and the target's reaction (3.7 outcomes) would take
+//! 5.9 M shared sums a turn (20.8 M multiply-adds) and 15.5 M to mix them:
+//! fewer multiply-adds, the same far lookups; not built. Profile now:
+//! `worth` 53% (the attacker outcomes' lookups more than the inner sums),
+//! the backward block 16% (mostly the replies' comparisons), the forward
+//! spreading 11%, `decide_order` 10%. The 2 s budget is about five times
+//! off (12.3 s wall before on a quiet machine, 22.2 s of CPU;
+//! now in CPU 17.6 s against the 4 s two cores give in 2 s); closing it needs
+//! the sums as streaming, vectorised passes (each defender reaction summed
+//! along whole rows of the next turn's worths, a shifted multiply-add:
+//! about 62 M in order a turn against 25 M scattered lookups and 139 M
+//! scattered loads), and fewer states decided (below), the choices at 47.6
+//! M state-turns alone taking about 4 s of CPU.
 //!
 //! How much the last would save, measured (2026-11-28, fifth stop, by a
 //! throwaway count in the forward walk at the default): under the solved
@@ -227,7 +255,8 @@
 //! products, by bitsets of rooms). `perf` puts half of `worth`'s time on
 //! the load of the next turn's worths in the inner sum: the table (38 MB)
 //! is read from the last-level cache, so sharing sums across blocks pays
-//! only where the shared sum is read back from nearer than that.
+//! only where the shared sum is read back from nearer than that (as
+//! measured since: see the three levers above).
 //!
 //! The initiative (issue 32 item 3) on the table: a state's worth is half
 //! the worth of the order the attacker picks when it wins the initiative

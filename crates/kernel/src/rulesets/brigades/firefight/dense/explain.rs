@@ -64,7 +64,7 @@ impl DenseSolver {
                         *best = Some((index, p));
                     }
                 }
-                self.spread(t, index, *m, &mut next, &mut |_, _, _| {}, &key);
+                self.spread(t, index, *m, &mut Masses { mass: &mut next, touched: None }, &mut |_, _, _| {}, &key);
             }
             for s in 0..2 {
                 if found[s].is_none()

@@ -121,7 +121,9 @@ pub struct DenseSolver {
     /// 2 + shaken[1]`): the second side's replies, one for each place
     /// after the first side's move and that move's class (the second's
     /// options and the worths after them depend on nothing else, so every
-    /// first option landing there shares one), each the second side's
+    /// first option landing there shares one; where every answer from
+    /// the place leaves the units out of each other's reach, one for all
+    /// the classes, which are then read alike), each the second side's
     /// answers under the plan with the index in a block's worths after
     /// moves of the worth after the pair.
     pub(super) replies: [[Vec<Vec<(u16, u8, usize)>>; 4]; 2],
@@ -600,32 +602,44 @@ impl DenseSolver {
                                 debug_assert!(
                                     self.gap(landed[0], landed[1]) >= self.nearest && landed[f] < self.sides[f].rooms
                                 );
-                                let landing = self.place_at(landed[0], landed[1]) * 3 + self.game.class(f, o);
+                                let theirs = self.options_at(g, shaken[g], landed[0], landed[1]);
+                                let settled = theirs.settled(plan.policy[g]);
+                                let mut answers = Vec::new();
+                                // Whether every answer leaves the units out of
+                                // each other's reach: the worths after them are
+                                // then read as class 0 whatever the first move's
+                                // class, and so is the reply.
+                                let mut quiet = true;
+                                for (gi, &x) in theirs.list().iter().enumerate() {
+                                    if settled.is_some_and(|y| y != x) {
+                                        continue;
+                                    }
+                                    let mut after = landed;
+                                    after[g] = (after[g] as i32 + self.steps_of(g, x)) as usize;
+                                    debug_assert!(
+                                        self.gap(after[0], after[1]) >= self.nearest && after[g] < self.sides[g].rooms
+                                    );
+                                    let mut classes = [0; 2];
+                                    classes[f] = self.game.class(f, o);
+                                    classes[g] = self.game.class(g, x);
+                                    let class = if self.quiet(after[0], after[1]) {
+                                        0
+                                    } else {
+                                        quiet = false;
+                                        classes[0] * 3 + classes[1]
+                                    };
+                                    answers.push((x, gi as u8, self.place_at(after[0], after[1]) * 9 + class));
+                                }
+                                // A reply by the place after the first move and
+                                // that move's class, but one for every class
+                                // where all answers are quiet: the backward pass
+                                // works out each reply once a block, and most
+                                // places are out of reach.
+                                let class = if quiet { 0 } else { self.game.class(f, o) };
+                                let landing = self.place_at(landed[0], landed[1]) * 3 + class;
                                 if known[landing] == u32::MAX {
-                                    let theirs = self.options_at(g, shaken[g], landed[0], landed[1]);
-                                    let settled = theirs.settled(plan.policy[g]);
-                                    let mut answers = Vec::new();
-                                    for (gi, &x) in theirs.list().iter().enumerate() {
-                                        if settled.is_some_and(|y| y != x) {
-                                            continue;
-                                        }
-                                        let mut after = landed;
-                                        after[g] = (after[g] as i32 + self.steps_of(g, x)) as usize;
-                                        debug_assert!(
-                                            self.gap(after[0], after[1]) >= self.nearest
-                                                && after[g] < self.sides[g].rooms
-                                        );
-                                        let mut classes = [0; 2];
-                                        classes[f] = self.game.class(f, o);
-                                        classes[g] = self.game.class(g, x);
-                                        let class = if self.quiet(after[0], after[1]) {
-                                            0
-                                        } else {
-                                            classes[0] * 3 + classes[1]
-                                        };
-                                        let place = self.place_at(after[0], after[1]);
-                                        read[flags][place] |= 1 << class;
-                                        answers.push((x, gi as u8, place * 9 + class));
+                                    for &(_, _, at) in &answers {
+                                        read[flags][at / 9] |= 1 << (at % 9);
                                     }
                                     known[landing] = replies.len() as u32;
                                     replies.push(answers);
@@ -650,4 +664,5 @@ mod forward;
 mod table;
 mod worth;
 
+use forward::Masses;
 use worth::*;
