@@ -189,6 +189,24 @@ fn an_assault_on_a_battery_is_solved_only_as_far_as_its_states_allow() {
 }
 
 #[test]
+fn cavalry_giving_its_own_orders_is_promised_exact_only_where_it_solves() {
+    // Cavalry defending under `defender.orders` passes the state budget at
+    // 3 turns (1.2 GB, no exact law), so the game says so up front rather
+    // than promising an exact law and failing after seconds of work (issue
+    // 30 item 7); 2 turns solve.
+    let cavalry = |turns: &str| {
+        assault(&[("defender.arm", "cavalry"), ("defender.orders", "true"), ("turns", turns)])
+    };
+    let fallen = cavalry("3");
+    let policies = fallen.policies().unwrap();
+    assert!(policies.iter().all(|p| p.asked == Policy::Best && p.played != Policy::Best), "{policies:?}");
+    // Whatever it promises of its fallback, it keeps.
+    assert_eq!(fallen.has_exact(), fallen.exact_distribution().is_some());
+    let solved = cavalry("2");
+    assert!(solved.has_exact() && solved.exact_distribution().is_some());
+}
+
+#[test]
 fn a_start_distance_sweep_under_best_play_has_no_jump_a_player_would_avoid() {
     // Best play over 3 turns, from 1 to 12 bands: each win chance moves by
     // under 10 points between neighbouring distances (the largest step, 3

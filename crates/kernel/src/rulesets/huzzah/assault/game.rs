@@ -1194,7 +1194,10 @@ impl Game for AssaultGame {
             limit = limit.min(BRIGADE_TURN_LIMIT);
         }
         if self.defender_orders {
-            limit = limit.min(DEFENDER_ORDERS_TURN_LIMIT);
+            // Cavalry defending with orders of its own passes the state
+            // budget at the limit's 3 turns (see the limit's docs).
+            let cavalry = self.assault.units[1].arm == Arm::Cavalry;
+            limit = limit.min(DEFENDER_ORDERS_TURN_LIMIT - u32::from(cavalry));
         }
         if self.every_order {
             limit = limit.min(EVERY_ORDER_TURN_LIMIT);
