@@ -145,8 +145,9 @@ type Shard<S> = Mutex<HashMap<Situation<S>, u16, BuildHasherDefault<CodeHasher>>
 
 /// The look-ahead's decisions, shared by every fight of a played scenario
 /// on every thread ([`Played`] holds one). A decision is a pure function of
-/// its [`Situation`] (its rollouts are seeded from a hash of it, not from
-/// the fight's dice), so equal situations get equal decisions whoever meets
+/// its situation (the step's start state, the turn, the side, what the
+/// step was given and the options; its rollouts are seeded from a hash of
+/// it, not from the fight's dice), so equal situations get equal decisions whoever meets
 /// them first, the counts are the same on any thread count, and the many
 /// fights that meet the same situation (every fight starts from the same
 /// one) work it out once.

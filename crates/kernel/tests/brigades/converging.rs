@@ -14,7 +14,7 @@ fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
     {
         let entry = brigades.scenario("converging_fire").unwrap();
-        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

@@ -20,7 +20,7 @@ fn build(rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let brigades = ruleset("brigades").unwrap();
     {
         let entry = brigades.scenario("firefight").unwrap();
-        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

@@ -27,7 +27,7 @@ pub fn build(scenario: &str, rules: &dyn RuleBook, pairs: &[(&str, &str)]) -> Bo
     let brigades = ruleset("brigades").unwrap();
     {
         let entry = brigades.scenario(scenario).unwrap();
-        entry.build_from_text(rules, crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules, crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

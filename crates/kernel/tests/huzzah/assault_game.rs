@@ -18,7 +18,7 @@ fn assault(settings: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (huzzah.default_rules)();
     {
         let entry = huzzah.scenario("assault").unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings))
     }
     .unwrap()
 }

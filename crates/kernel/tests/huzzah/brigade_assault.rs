@@ -20,7 +20,7 @@ fn build(scenario: &str, settings: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (huzzah.default_rules)();
     {
         let entry = huzzah.scenario(scenario).unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, settings))
     }
     .unwrap()
 }
@@ -479,14 +479,14 @@ fn the_look_ahead_is_offered_here_and_sampled_only() {
     // looking ahead is refused: a solved table cannot answer a sampled play.
     let one_turn = [("turns", "1"), ("attacker.policy", "lookahead")];
     let brigade = huzzah.scenario("brigade_assault").unwrap();
-    let refused = brigade.build_from_text(rules.as_ref(), one_turn.into_iter()).err().expect("refused");
+    let refused = brigade.build_from_text(rules.as_ref(), one_turn).err().expect("refused");
     assert!(refused.to_string().contains("defender.policy"), "{refused}");
     let played = build("brigade_assault", &[one_turn[0], one_turn[1], ("defender.policy", "bold")]);
     assert!(!played.has_exact() && played.exact_distribution().is_none());
     let policies = played.policies().unwrap();
     assert_eq!((policies[0].played, policies[1].played), (Policy::Lookahead, Policy::Bold));
     // Its `lookahead.rounds` key is read only where a side looks ahead.
-    let unread = |scenario: &dyn volley_kernel::scenario::DynScenario| {
+    let unread = |scenario: &dyn DynScenario| {
         scenario.unread_keys().into_iter().any(|(key, _)| key == "lookahead.rounds")
     };
     assert!(!unread(played.as_ref()));

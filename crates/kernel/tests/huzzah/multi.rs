@@ -9,7 +9,7 @@ fn multi(pairs: &[(&str, &str)]) -> Result<Box<dyn DynScenario>, volley_kernel::
     let rules = (entry.default_rules)();
     {
         let entry = entry.scenario("multi_engagement").unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
 }
 

@@ -11,7 +11,7 @@ fn scenario(name: &str, pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (entry.default_rules)();
     {
         let entry = entry.scenario(name).unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

@@ -35,7 +35,7 @@ fn build(pairs: &[(&str, &str)]) -> Box<dyn DynScenario> {
     let rules = (huzzah.default_rules)();
     {
         let entry = huzzah.scenario("reorganise").unwrap();
-        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs).into_iter())
+        entry.build_from_text(rules.as_ref(), crate::manoeuvring(entry, pairs))
     }
     .unwrap()
 }

@@ -1574,5 +1574,5 @@ mod fire_game;
 mod played;
 
 pub use dense::{DENSE_MAX_STATE_TURNS, DENSE_MAX_STATES, DenseSolver};
-pub use fire_game::{AMMUNITION_DECISION, FireGame, FireState, MOVE_DECISION};
+pub use fire_game::{AMMUNITION_DECISION, FireGame, FireState, MOVE_DECISION, ORDER_DECISION};
 pub use played::FirePlayed;

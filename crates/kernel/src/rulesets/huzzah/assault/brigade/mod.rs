@@ -1164,7 +1164,7 @@ fn build(rules: &dyn RuleBook, settings: &Settings) -> Result<Box<dyn DynScenari
         // where it solves, is a table solved against a play it knows.
         let best = if plan.policy[0] == Policy::Best { "attacker" } else { "defender" };
         return Err(invalid(
-            &format!("{best}.policy"),
+            format!("{best}.policy"),
             "best play solves here but not against a side that looks ahead (sampled): set it to bold, cautious or \
              lookahead, or both sides to best",
         ));
