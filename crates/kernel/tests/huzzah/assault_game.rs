@@ -235,9 +235,11 @@ fn a_start_distance_sweep_over_the_default_30_turns_is_flat_beyond_the_threat_zo
     // bands on 47.3% and 19.1%, to within 0.1 point however far: the column
     // halts where it likes and advances when it is ready, so the start
     // distance stops mattering. The largest step, 3 to 4 bands, is 8.6
-    // points (the defender's).
+    // points (the defender's). Past 4 bands every distance is checked
+    // against the same figures to 0.1 point, so a few far apart suffice
+    // (each is a default-size solve).
     let mut last: Option<[f64; 2]> = None;
-    for distance in [2, 3, 4, 5, 6, 7, 8, 9, 12] {
+    for distance in [2, 3, 4, 6, 9, 12] {
         let law = exact(&[("distance", &distance.to_string())]);
         let now = [law.probability("winner", 0), law.probability("winner", 1)];
         if distance == 3 {
