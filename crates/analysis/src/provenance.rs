@@ -116,9 +116,10 @@ pub struct Provenance {
     /// with why ([`DynScenario::unread_keys`](volley_kernel::scenario::DynScenario::unread_keys)).
     pub unread: Vec<(String, String)>,
     /// What a side played where it is not what its policy key asked (best
-    /// play beyond the solver, where the game plays its fallback heuristic),
-    /// in words, a side at a time: `attacker bold (best asked; beyond the
-    /// solver here)`. Empty where every side played as asked.
+    /// play beyond the solver, where the game plays its fallback heuristic,
+    /// or a side with no decision at the settings), in words, a side at a
+    /// time: `attacker bold (best asked; beyond the solver here)`. Empty
+    /// where every side played as asked.
     pub played: Vec<String>,
     /// Every rule field that differs from the printed rules.
     pub rules_changed: Vec<RuleChange>,
@@ -211,6 +212,12 @@ impl Provenance {
         for side in [0, 1] {
             let name = side_name(side as u8);
             if !self.policies.iter().any(|(key, _)| key.strip_suffix(POLICY_SUFFIX) == Some(name)) {
+                continue;
+            }
+            // A side that has no decision anywhere plays no policy at all:
+            // its policy is not what it played, whatever it fell back to.
+            if !known.is_empty() && known.iter().all(|uses| !uses[side].decides) {
+                self.played.push(format!("{name} takes no decision at these settings (its policy changes nothing)"));
                 continue;
             }
             // Each (asked, played) that differs, with the points it held at, in order of first sight.

@@ -9,7 +9,7 @@ use volley_kernel::game::{Objective, Policy, PolicyUse};
 use volley_kernel::runner::RunOptions;
 
 fn used(asked: Policy, played: Policy) -> PolicyUse {
-    PolicyUse { asked, played, objective: Objective::Margin }
+    PolicyUse { asked, played, objective: Objective::Margin, decides: true }
 }
 
 /// The record of `huzzah SCENARIO` at its defaults, with `points` played.
@@ -64,6 +64,24 @@ fn the_record_names_the_policy_played_where_best_play_is_beyond_the_solver() {
     // command reorganising has only its player's.
     let alone = record("reorganise", &[fallback]);
     assert_eq!(line(&alone, "played").as_deref(), Some("attacker bold (best asked; beyond the solver here)"));
+}
+
+#[test]
+fn the_record_says_where_a_side_takes_no_decision() {
+    // The Huzzah! assault's defender at the defaults: no order of its own,
+    // no battery, no cavalry to form square against. Its policy key is
+    // still listed (it was asked), and the played line says it changes
+    // nothing, at every point or not at all.
+    let best = Policy::Best;
+    let idle = PolicyUse { decides: false, ..used(best, best) };
+    let stands = record("assault", &[Some([used(best, best), idle]), Some([used(best, best), idle])]);
+    assert_eq!(
+        line(&stands, "played").as_deref(),
+        Some("defender takes no decision at these settings (its policy changes nothing)")
+    );
+    let mixed = record("assault", &[Some([used(best, best), idle]), Some([used(best, best), used(best, best)])]);
+    assert_eq!(line(&mixed, "played").as_deref(), None);
+    assert_eq!(idle.to_string(), "best (no decision at these settings: its policy changes nothing)");
 }
 
 #[test]

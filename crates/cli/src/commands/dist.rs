@@ -315,7 +315,9 @@ pub(super) fn set_rule(book: &mut dyn RuleBook, ruleset: &str, pair: &str) -> an
     book.set_text(name, text).map_err(|e| match e {
         ParamError::UnknownKey { nearest: near, .. } => {
             let hint = if near.is_empty() { String::new() } else { format!(" (did you mean {}?)", near.join(", ")) };
-            bad_input(format!("rules.{name}: {ruleset} has no rule field `{name}`{hint}; `volley rules {ruleset}` lists them"))
+            bad_input(format!(
+                "rules.{name}: {ruleset} has no rule field `{name}`{hint}; `volley rules {ruleset}` lists them"
+            ))
         }
         e => bad_input(format!("rules.{name}: {e}")),
     })

@@ -168,10 +168,11 @@ fn the_readmes_example_spec_runs_and_its_quality_map_applies() {
 
 #[test]
 fn dist_csv_names_the_policy_played_where_best_play_is_beyond_the_solver() {
-    // The assault's best play is solved up to 60 turns: over 80 both sides
-    // play the game's fallback, bold, and the CSV says so under the keys.
+    // Cavalry's assault is solved up to 3 turns: over 80 both sides play
+    // the game's fallback, bold, and the CSV says so under the keys.
     let csv = |set: &[&str]| {
-        let mut args = vec!["dist", "huzzah", "assault", "--samples", "200", "--format", "csv"];
+        let mut args =
+            vec!["dist", "huzzah", "assault", "--samples", "200", "--format", "csv", "--set", "attacker.arm=cavalry"];
         for pair in set {
             args.extend(["--set", pair]);
         }
@@ -192,6 +193,15 @@ fn dist_csv_names_the_policy_played_where_best_play_is_beyond_the_solver() {
     // Within the solver's reach, best is played as asked and there is no such line.
     let solved = comments(&csv(&["turns=2"]));
     assert!(solved.iter().all(|l| !l.starts_with("# played")), "{solved:?}");
+    // A column's assault on a line: the line has no decision to take (no
+    // order of its own, no cavalry to form square against), and the CSV
+    // says so rather than that it played its best.
+    let column = volley_ok(&["dist", "huzzah", "assault", "--set", "turns=2", "--format", "csv"]);
+    assert!(
+        comments(&column)
+            .contains(&"# played: defender takes no decision at these settings (its policy changes nothing)".into()),
+        "{column}"
+    );
     // The brigade's assault of two units is beyond the solver at its
     // defaults; the table shows the same line among its provenance.
     let table = volley_ok(&["dist", "huzzah", "brigade_assault", "--samples", "200"]);

@@ -527,6 +527,16 @@ pub trait Game: Send + Sync {
     fn unread_keys(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// Whether side `side` (0 the attacker, 1 the defender) has any
+    /// decision at these settings: `false` where every step plays it one
+    /// way, so its policy and objective change nothing (said in the output
+    /// rather than printing a policy as if it were played). By default
+    /// every side may decide.
+    fn decides(&self, side: usize) -> bool {
+        let _ = side;
+        true
+    }
 }
 
 /// Each side's policy and objective.

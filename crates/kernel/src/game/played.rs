@@ -12,6 +12,10 @@ pub struct PolicyUse {
     pub played: Policy,
     /// What the side maximises when it plays `best`.
     pub objective: Objective,
+    /// Whether the side has any decision at these settings
+    /// ([`Game::decides`]): where it has none, every step plays it one way
+    /// and its policy changes nothing.
+    pub decides: bool,
 }
 
 impl fmt::Display for PolicyUse {
@@ -21,6 +25,9 @@ impl fmt::Display for PolicyUse {
             write!(f, "{}", self.played.name())?;
         } else {
             write!(f, "{} (best play is beyond the solver here)", self.played.name())?;
+        }
+        if !self.decides {
+            return write!(f, " (no decision at these settings: its policy changes nothing)");
         }
         if self.played == Policy::Best && self.objective != Objective::Margin {
             write!(f, ", objective {}", self.objective.name())?;
@@ -105,6 +112,7 @@ impl<G: Game> Played<G> {
             asked: self.plan.policy[s],
             played: played.policy[s],
             objective: self.plan.objective[s],
+            decides: self.game.decides(s),
         })
     }
 

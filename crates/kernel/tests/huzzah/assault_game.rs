@@ -189,14 +189,29 @@ fn an_assault_on_a_battery_is_solved_only_as_far_as_its_states_allow() {
 }
 
 #[test]
+fn the_defender_takes_a_decision_only_where_it_has_one() {
+    // At the defaults the line gives no order of its own, has no guns and
+    // faces no cavalry: it stands, and says so rather than "best" (issue
+    // 31). Cavalry attacking gives it the square; `defender.orders` its
+    // own orders; a battery its fire or hold.
+    let decides = |settings: &[(&str, &str)]| assault(settings).policies().unwrap().map(|p| p.decides);
+    assert_eq!(decides(&[]), [true, false]);
+    assert_eq!(decides(&[("attacker.arm", "cavalry"), ("turns", "2")]), [true, true]);
+    assert_eq!(decides(&[("defender.orders", "true"), ("turns", "2")]), [true, true]);
+    assert_eq!(decides(&[("defender.arm", "artillery"), ("turns", "1")]), [true, true]);
+    // Its policy then changes nothing: the same law under every policy.
+    let law = |policy: &str| assault(&[("defender.policy", policy), ("turns", "4")]).exact_distribution().unwrap();
+    assert_eq!(law("best"), law("bold"));
+    assert_eq!(law("best"), law("cautious"));
+}
+
+#[test]
 fn cavalry_giving_its_own_orders_is_promised_exact_only_where_it_solves() {
     // Cavalry defending under `defender.orders` passes the state budget at
     // 3 turns (1.2 GB, no exact law), so the game says so up front rather
     // than promising an exact law and failing after seconds of work (issue
     // 30 item 7); 2 turns solve.
-    let cavalry = |turns: &str| {
-        assault(&[("defender.arm", "cavalry"), ("defender.orders", "true"), ("turns", turns)])
-    };
+    let cavalry = |turns: &str| assault(&[("defender.arm", "cavalry"), ("defender.orders", "true"), ("turns", turns)]);
     let fallen = cavalry("3");
     let policies = fallen.policies().unwrap();
     assert!(policies.iter().all(|p| p.asked == Policy::Best && p.played != Policy::Best), "{policies:?}");

@@ -486,9 +486,8 @@ fn the_look_ahead_is_offered_here_and_sampled_only() {
     let policies = played.policies().unwrap();
     assert_eq!((policies[0].played, policies[1].played), (Policy::Lookahead, Policy::Bold));
     // Its `lookahead.rounds` key is read only where a side looks ahead.
-    let unread = |scenario: &dyn DynScenario| {
-        scenario.unread_keys().into_iter().any(|(key, _)| key == "lookahead.rounds")
-    };
+    let unread =
+        |scenario: &dyn DynScenario| scenario.unread_keys().into_iter().any(|(key, _)| key == "lookahead.rounds");
     assert!(!unread(played.as_ref()));
     assert!(unread(build("brigade_assault", &[one_turn[0]]).as_ref()));
 }

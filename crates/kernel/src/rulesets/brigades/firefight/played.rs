@@ -83,6 +83,7 @@ impl Scenario for FirePlayed {
                 asked: self.plan.policy[s],
                 played: self.plan.policy[s],
                 objective: self.plan.objective[s],
+                decides: true,
             }));
         }
         Scenario::policies(&self.played)

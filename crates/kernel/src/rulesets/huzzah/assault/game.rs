@@ -1217,6 +1217,22 @@ impl Game for AssaultGame {
             && self.assault.units[1].brigade == 0
     }
 
+    /// The attacker always decides (its orders). The defender decides only
+    /// where it has an order or a battery's fire to give: its own orders
+    /// (`defender.orders`), a battery's fire or hold, or infantry not in
+    /// square facing cavalry (forming square, "Deploying"); else it stands
+    /// wherever it is, whatever its policy.
+    fn decides(&self, side: usize) -> bool {
+        let a = &self.assault;
+        let defender = &a.units[1];
+        side == 0
+            || self.defender_orders
+            || defender.arm == Arm::Artillery
+            || (defender.arm == Arm::Infantry
+                && a.units[0].arm == Arm::Cavalry
+                && defender.formation != Formation::Square)
+    }
+
     fn describe_state(&self, standing: &Standing, _side: u8) -> String {
         let s = State::unpack(standing.state);
         let a = &self.assault;
