@@ -180,15 +180,24 @@ impl<G: Game> Scenario for Played<G> {
         self.game.reads_rule(field)
     }
 
-    /// The game's own, and each side's objective where that side does not
-    /// play `best` (asked for a heuristic, or falling back to one beyond the
-    /// solver): no objective steers a heuristic.
+    /// The game's own; a side's policy and objective where it has no
+    /// decision at these settings ([`Game::decides`]); and each side's
+    /// objective where that side does not play `best` (asked for a
+    /// heuristic, or falling back to one beyond the solver): no objective
+    /// steers a heuristic.
     fn unread_keys(&self) -> Vec<(String, String)> {
         use crate::params::Choice;
         let mut unread = self.game.unread_keys();
         let plan = self.effective_plan();
         for (side, name) in ["attacker", "defender"].into_iter().enumerate() {
-            if plan.policy[side] != Policy::Best {
+            if !self.game.decides(side) {
+                for key in ["policy", "objective"] {
+                    unread.push((
+                        format!("{name}.{key}"),
+                        format!("the {name} has no decision at these settings: every step plays it one way"),
+                    ));
+                }
+            } else if plan.policy[side] != Policy::Best {
                 unread.push((
                     format!("{name}.objective"),
                     format!("the {name} plays {}, a heuristic no objective steers", plan.policy[side].name()),

@@ -203,6 +203,12 @@ fn the_defender_takes_a_decision_only_where_it_has_one() {
     let law = |policy: &str| assault(&[("defender.policy", policy), ("turns", "4")]).exact_distribution().unwrap();
     assert_eq!(law("best"), law("bold"));
     assert_eq!(law("best"), law("cautious"));
+    // Its policy and objective are named as not read here.
+    let unread: Vec<String> = assault(&[]).unread_keys().into_iter().map(|(key, _)| key).collect();
+    assert!(unread.contains(&"defender.policy".into()) && unread.contains(&"defender.objective".into()), "{unread:?}");
+    let deciding: Vec<String> =
+        assault(&[("defender.orders", "true"), ("turns", "2")]).unread_keys().into_iter().map(|(key, _)| key).collect();
+    assert!(!deciding.contains(&"defender.policy".into()), "{deciding:?}");
 }
 
 #[test]

@@ -736,8 +736,7 @@ impl AssaultGame {
         // without a roll: every order is open whatever its rating.
         let rating = |advance: bool| if s.free_order { Some(0) } else { a.defender_order_rating(s, advance) };
         let other = rating(false);
-        let facing_cavalry = unit.arm == Arm::Infantry && a.units[0].arm == Arm::Cavalry;
-        if facing_cavalry && s.formation[1] != Formation::Square {
+        if self.defender_faces_cavalry() && s.formation[1] != Formation::Square {
             offer(FORM_SQUARE, other);
         }
         if !self.defender_orders {
@@ -754,6 +753,12 @@ impl AssaultGame {
             offer(ADVANCE_ON, rating(true));
         }
         (orders.count > 1).then_some(orders)
+    }
+
+    /// The defender is infantry facing cavalry: it may form square
+    /// ("Deploying").
+    fn defender_faces_cavalry(&self) -> bool {
+        self.assault.units[1].arm == Arm::Infantry && self.assault.units[0].arm == Arm::Cavalry
     }
 
     fn asks(&self, s: &State) -> Asks {
@@ -1223,14 +1228,11 @@ impl Game for AssaultGame {
     /// square facing cavalry (forming square, "Deploying"); else it stands
     /// wherever it is, whatever its policy.
     fn decides(&self, side: usize) -> bool {
-        let a = &self.assault;
-        let defender = &a.units[1];
+        let defender = &self.assault.units[1];
         side == 0
             || self.defender_orders
             || defender.arm == Arm::Artillery
-            || (defender.arm == Arm::Infantry
-                && a.units[0].arm == Arm::Cavalry
-                && defender.formation != Formation::Square)
+            || (self.defender_faces_cavalry() && defender.formation != Formation::Square)
     }
 
     fn describe_state(&self, standing: &Standing, _side: u8) -> String {
